@@ -1,0 +1,16 @@
+import { PGlite } from '@electric-sql/pglite';
+let t=Date.now();
+const db = new PGlite();
+await db.query('select 1');
+console.log('fresh', Date.now()-t);
+await db.exec('create table a(x int); insert into a values (1)');
+t=Date.now();
+const dump = await db.dumpDataDir('none');
+console.log('dump', Date.now()-t, dump.size);
+t=Date.now();
+const db2 = new PGlite({loadDataDir: dump});
+console.log((await db2.query('select * from a')).rows, 'load', Date.now()-t);
+t=Date.now();
+const db3 = new PGlite();
+await db3.query('select 1');
+console.log('fresh2', Date.now()-t);
