@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
+const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: int(0, 65535).default(8000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_POOL_SIZE: int(1, 200).default(10),
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** Namespace for every Redis key and BullMQ queue; lets several installs share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('docpipe'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  TRUST_PROXY: z.string().optional(),
+  BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  BOOTSTRAP_ORG_NAME: z.string().min(1).optional(),
+  BOOTSTRAP_PLAN: z.enum(['free', 'pro', 'enterprise']).default('free'),
+  ENTERPRISE_RATE_LIMIT_PER_MINUTE: int(1).default(1000),
+  MAX_UPLOAD_MB: int(1, 10_000).default(50),
+  MAX_PAGES: int(1, 1_000_000).default(500),
+  WORKER_CONCURRENCY: int(1, 64).default(2),
+  EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
+  EMBEDDING_MODEL_DIR: z.string().optional(),
+  ALLOW_MODEL_DOWNLOAD: bool.default(true),
+  WEBHOOK_RETRY_DELAYS: z.string().default('60,300,1800,7200,43200'),
+  WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  WEBHOOK_ALLOWED_HOSTS: list.default([]),
+  MAIL_ALLOWED_HOSTS: list.default([]),
+  GOOGLE_API_ROOT_URL: z.string().url().optional(),
+  GOOGLE_OAUTH_TOKEN_URL: z.string().url().optional(),
+});
+
+type Raw = z.infer<typeof schema>;
+
+export interface Config extends Omit<Raw, 'JWT_SECRET' | 'ENCRYPTION_KEY'> {
+  JWT_SECRET: string;
+  ENCRYPTION_KEY: string;
+  /** Absolute DATA_DIR. */
+  dataDir: string;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Validates the environment once. Outside production, missing JWT_SECRET / ENCRYPTION_KEY are
+ * generated on first start and kept in DATA_DIR so restarts keep sessions and sealed secrets.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persistSecrets?: boolean } = {}): Readonly<Config> {
+  const input: Record<string, string> = {};
+  for (const key of Object.keys(schema.shape)) {
+    const v = env[key];
+    if (v !== undefined && v !== '') input[key] = v;
+  }
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0])}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const raw = parsed.data;
+  const dataDir = resolve(raw.DATA_DIR);
+  const secret = (name: 'JWT_SECRET' | 'ENCRYPTION_KEY'): string => {
+    const given = raw[name];
+    if (given) return given;
+    if (raw.NODE_ENV === 'production') throw new ConfigError(`Invalid configuration:\n  ${name}: required when NODE_ENV=production`);
+    if (opts.persistSecrets === false) return randomBytes(32).toString('base64url');
+    return persistedSecret(dataDir, name);
+  };
+  return Object.freeze({ ...raw, JWT_SECRET: secret('JWT_SECRET'), ENCRYPTION_KEY: secret('ENCRYPTION_KEY'), dataDir });
+}
+
+function persistedSecret(dataDir: string, name: string): string {
+  const dir = join(dataDir, 'secrets');
+  const file = join(dir, name.toLowerCase());
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const value = randomBytes(32).toString('base64url');
+  writeFileSync(file, value, { mode: 0o600, flag: 'wx' });
+  return value;
+}

@@ -1,0 +1,86 @@
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Config } from './config.js';
+import { createDb, type Db } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createLogger, type Logger } from './lib/logger.js';
+import { createCommandRedis, redisKeys, type Redis } from './lib/redis.js';
+import { createAccessService } from './modules/access/access.service.js';
+import { createRateLimiter } from './modules/access/rate-limit.js';
+import { createStamps } from './modules/access/stamps.js';
+import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.js';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { createLastUsedTracker } from './modules/api-keys/last-used.js';
+import { createAuthService } from './modules/auth/auth.service.js';
+import { createRefreshTokensRepository } from './modules/auth/refresh-tokens.repository.js';
+import { createOrgsRepository } from './modules/orgs/orgs.repository.js';
+import { createOrgsService } from './modules/orgs/orgs.service.js';
+import { createProjectsRepository } from './modules/projects/projects.repository.js';
+import { createProjectsService } from './modules/projects/projects.service.js';
+import type { AppDeps } from './http/app.js';
+import { VERSION } from './version.js';
+
+export interface CreateDepsOptions {
+  /** An already open database (tests); otherwise opened from config. */
+  db?: Db;
+  /** Redis URL to use instead of config.REDIS_URL (the all-in-one process passes its managed one). */
+  redisUrl?: string;
+  logger?: Logger;
+  /** Run migrations on open (default true). */
+  migrate?: boolean;
+}
+
+export type Deps = Awaited<ReturnType<typeof createDeps>>;
+
+export async function openDatabase(config: Config): Promise<Db> {
+  if (config.DATABASE_URL) return createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  const dir = join(config.dataDir, 'db');
+  mkdirSync(dir, { recursive: true });
+  return createDb({ pgliteDir: dir });
+}
+
+/** The one place that wires database, Redis and services together. */
+export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
+  const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const db = opts.db ?? (await openDatabase(config));
+  if (opts.migrate !== false) await migrate(db);
+  const redisUrl = opts.redisUrl ?? config.REDIS_URL;
+  if (!redisUrl) throw new Error('No Redis URL: set REDIS_URL or use `docpipe start`, which runs a private redis-server');
+  const redis: Redis = createCommandRedis(redisUrl);
+  const keys = redisKeys(config.REDIS_PREFIX);
+  const stamps = createStamps(redis, keys);
+  const limiter = createRateLimiter(redis);
+
+  const repos = {
+    orgs: createOrgsRepository(db),
+    apiKeys: createApiKeysRepository(db),
+    refreshTokens: createRefreshTokensRepository(db),
+    projects: createProjectsRepository(db),
+  };
+  const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
+  const services = {
+    orgs: createOrgsService({ db, repo: repos.orgs, stamps }),
+    auth: createAuthService({ db, orgs: repos.orgs, refreshTokens: repos.refreshTokens, stamps, jwtSecret: config.JWT_SECRET }),
+    apiKeys: createApiKeysService({ repo: repos.apiKeys, stamps }),
+    projects: createProjectsService({ db, repo: repos.projects }),
+    access: createAccessService({
+      orgs: repos.orgs, apiKeys: repos.apiKeys, refreshTokens: repos.refreshTokens, stamps, limiter, keys,
+      jwtSecret: config.JWT_SECRET, planLimits: { enterprise: config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, onKeyUsed: lastUsed.mark,
+    }),
+  };
+
+  const appDeps = (): AppDeps => ({
+    logger, access: services.access, auth: services.auth, orgs: repos.orgs, apiKeys: services.apiKeys,
+    projects: services.projects, redisKeys: keys, trustProxy: config.TRUST_PROXY, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
+    health: { db: () => db.ping(), redis: async () => { await redis.ping(); }, version: VERSION },
+  });
+
+  return {
+    config, logger, db, redis, redisUrl, keys, stamps, limiter, repos, services, lastUsed, appDeps,
+    async close() {
+      await lastUsed.stop();
+      redis.disconnect();
+      if (!opts.db) await db.close();
+    },
+  };
+}

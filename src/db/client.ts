@@ -1,0 +1,96 @@
+import pg from 'pg';
+
+export interface QueryResult<T> {
+  rows: T[];
+  rowCount: number;
+}
+
+/** Anything that can run a query: the pool itself or a client inside a transaction. */
+export interface Queryable {
+  query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<QueryResult<T>>;
+}
+
+export interface Db extends Queryable {
+  readonly kind: 'postgres' | 'pglite';
+  /** Runs `fn` in one transaction; commits when it resolves, rolls back when it throws. */
+  tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+  /** PGlite only: a tarball of the data dir (tests start new databases from a migrated one). */
+  dumpDataDir?(): Promise<Blob>;
+}
+
+// Per-pool type parsers (no global mutation): bigint counts and numerics come back as numbers.
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === 20 || oid === 1700) return (v: string) => (v === null ? null : Number(v));
+    return pg.types.getTypeParser(oid, format as 'text');
+  },
+};
+
+function wrap(pool: pg.Pool, kind: Db['kind'], onClose?: () => Promise<void>, dump?: () => Promise<Blob>): Db {
+  const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult<T>> => {
+    const res = await q.query(sql, params as unknown[]);
+    return { rows: res.rows as T[], rowCount: res.rowCount ?? 0 };
+  };
+  return {
+    kind,
+    query: (sql, params) => run(pool, sql, params),
+    async tx(fn) {
+      const client = await pool.connect();
+      try {
+        await client.query('BEGIN');
+        const result = await fn({ query: (sql, params) => run(client, sql, params) });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => undefined);
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+      await onClose?.();
+    },
+    ...(dump ? { dumpDataDir: dump } : {}),
+  };
+}
+
+export interface DbOptions {
+  /** postgres:// URL; absent means embedded PGlite. */
+  url?: string;
+  /** PGlite data directory; `memory://` keeps it in memory. */
+  pgliteDir?: string;
+  /** A PGlite data-dir dump to start from (tests start from a migrated template). */
+  pgliteLoad?: Blob;
+  poolSize?: number;
+  /** Postgres schema to use as search_path (tests isolate themselves this way). */
+  schema?: string;
+}
+
+export async function createDb(opts: DbOptions): Promise<Db> {
+  if (opts.url) {
+    const pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      types,
+      options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
+    });
+    pool.on('error', () => undefined); // idle-client errors surface on the next query instead
+    return wrap(pool, 'postgres');
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
+  const pglite = new PGlite({ dataDir: opts.pgliteDir ?? 'memory://', loadDataDir: opts.pgliteLoad });
+  await pglite.waitReady;
+  // PGlite is one connection: the pool of one serialises transactions correctly.
+  const pool = new pg.Pool({ ...(createPgConfig(pglite) as unknown as pg.PoolConfig), types });
+  return wrap(pool, 'pglite', async () => {
+    await pglite.close();
+  }, async () => (await pglite.dumpDataDir('none')) as Blob);
+}

@@ -1,0 +1,95 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import multipart from '@fastify/multipart';
+import type { Logger } from '../lib/logger.js';
+import { newId } from '../lib/ids.js';
+import type { AccessService } from '../modules/access/access.service.js';
+import { installErrorHandler } from './error-handler.js';
+import { validatorCompiler } from './validation.js';
+import { installAuth, API_PREFIX } from './plugins/auth.js';
+import { installNotFound } from './plugins/not-found.js';
+import { registerRoutes, type RouteDeps } from './routes/index.js';
+import './types.js';
+
+export interface AppDeps extends RouteDeps {
+  logger: Logger;
+  access: AccessService;
+  /** Fastify's trustProxy: true, a hop count, or a comma list of addresses/CIDRs. */
+  trustProxy?: string;
+  /** Largest upload in bytes (multipart file part). */
+  maxUploadBytes: number;
+  /** Log a line per request at info (on) or debug (off). */
+  logRequests?: boolean;
+}
+
+function parseTrustProxy(v: string | undefined): boolean | string | ((addr: string, hop: number) => boolean) | undefined {
+  if (v === undefined || v === '' || v === 'false') return undefined;
+  if (v === 'true') return true;
+  if (/^\d+$/.test(v)) {
+    const hops = Number(v);
+    return (_addr, hop) => hop < hops;
+  }
+  return v;
+}
+
+const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,64}$/;
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: deps.logger as FastifyBaseLogger,
+    disableRequestLogging: true,
+    trustProxy: parseTrustProxy(deps.trustProxy),
+    bodyLimit: 1024 * 1024,
+    // A client-supplied X-Request-Id is kept when it is sane, so traces join up across services.
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : newId('req');
+    },
+    routerOptions: { ignoreTrailingSlash: true },
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+
+  // Empty JSON bodies are treated as "no body" so POST /x/archive with a JSON content type works.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = (body as string).trim();
+    if (text === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      const err = new Error('Body is not valid JSON') as Error & { statusCode: number; code: string };
+      err.statusCode = 400;
+      err.code = 'FST_ERR_CTP_INVALID_JSON_BODY';
+      done(err, undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('X-Request-Id', req.id);
+  });
+  const logAt = deps.logRequests === false ? 'debug' : 'info';
+  app.addHook('onResponse', async (req, reply) => {
+    req.log[logAt]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  });
+
+  installErrorHandler(app);
+  await app.register(multipart, { limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 20, parts: 25 } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'docpipe API', version: '1.0.0', description: 'Document processing: projects, documents, API keys, webhooks and more.' },
+      servers: [{ url: '/' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_live_… / svc_test_…) or JWT access token' } } },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });
+
+  installNotFound(app);
+  installAuth(app, deps.access);
+  await app.register(async (api) => registerRoutes(api, deps), { prefix: API_PREFIX });
+  app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,50 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { AppError } from './errors.js';
+import { toFieldIssues } from './validation.js';
+
+type Envelope = { code: string; message: string; details?: unknown };
+
+function send(reply: FastifyReply, req: FastifyRequest, status: number, body: Envelope, headers?: Record<string, string>) {
+  if (headers) reply.headers(headers);
+  return reply.status(status).send({ success: false, error: { ...body, request_id: req.id } });
+}
+
+// Fastify's own error codes, mapped onto the envelope's codes.
+const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Uploaded file is too large' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Expected multipart/form-data' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'VALIDATION_ERROR', message: 'Content-Length does not match the body' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'VALIDATION_ERROR', message: 'Body must not be empty when Content-Type is application/json' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'VALIDATION_ERROR', message: 'Body is not valid JSON' },
+  FST_PARTS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Too many multipart parts' },
+  FST_FILES_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Too many files' },
+  FST_FIELDS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Too many form fields' },
+};
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
+    if (err instanceof AppError) {
+      return send(reply, req, err.status, { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) }, err.headers);
+    }
+    const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
+    if (fe.validation) {
+      const details = toFieldIssues(fe.validation as never, fe.validationContext);
+      const msg = details.map((d) => `${d.field} ${d.message}`).join('; ');
+      return send(reply, req, 400, { code: 'VALIDATION_ERROR', message: `Invalid ${fe.validationContext ?? 'request'}: ${msg}`, details });
+    }
+    const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
+    if (mapped) return send(reply, req, mapped.status, { code: mapped.code, message: mapped.message ?? fe.message });
+    if (err instanceof SyntaxError || fe.statusCode === 400) {
+      return send(reply, req, 400, { code: 'VALIDATION_ERROR', message: 'Malformed request' });
+    }
+    if ((err as { code?: string }).code === '23505') {
+      return send(reply, req, 409, { code: 'CONFLICT', message: 'A resource with these values already exists' });
+    }
+    if (fe.statusCode === 413) return send(reply, req, 413, { code: 'PAYLOAD_TOO_LARGE', message: 'Request is too large' });
+    if (fe.statusCode === 415) return send(reply, req, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' });
+    req.log.error({ err }, 'unhandled error');
+    return send(reply, req, 500, { code: 'INTERNAL_ERROR', message: 'Internal server error' });
+  });
+}

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { AccessService } from '../../modules/access/access.service.js';
+import { roleAtLeast, type Role } from '../../modules/orgs/orgs.types.js';
+import { errors } from '../errors.js';
+
+export const API_PREFIX = '/api/v1';
+
+/**
+ * Authenticates every route whose config says `auth: true`, before the body is read, so an
+ * unauthenticated upload is refused without streaming it. Adds the rate-limit headers.
+ */
+export function installAuth(app: FastifyInstance, access: AccessService): void {
+  app.decorateRequest('principal', null as never);
+  app.decorateRequest('scope', null as never);
+  app.addHook('onRequest', async (req, reply) => {
+    const cfg = req.routeOptions.config;
+    if (!cfg?.auth) return;
+    const url = req.url.split('?')[0];
+    const path = url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url;
+    const auth = req.headers.authorization;
+    const env = req.headers['x-environment'];
+    try {
+      const { principal, headers } = await access.authenticate({
+        authorization: auth, environmentHeader: Array.isArray(env) ? env[0] : env, ip: req.ip, method: req.method, path,
+      });
+      reply.headers(headers);
+      const needed: Role = cfg.role ?? (req.method === 'GET' || req.method === 'HEAD' ? 'viewer' : 'member');
+      if (!roleAtLeast(principal.role, needed)) throw errors.forbidden(`This requires the ${needed} role or higher`);
+      req.principal = principal;
+      req.scope = { orgId: principal.orgId, environment: principal.environment };
+    } catch (err) {
+      // Rate-limit headers ride along on 429s; nothing else about the credential is revealed.
+      throw err;
+    }
+  });
+}

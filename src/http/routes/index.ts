@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+import type { AccessService } from '../../modules/access/access.service.js';
+import type { ApiKeysService } from '../../modules/api-keys/api-keys.service.js';
+import type { AuthService } from '../../modules/auth/auth.service.js';
+import type { OrgsRepository } from '../../modules/orgs/orgs.repository.js';
+import type { ProjectsService } from '../../modules/projects/projects.service.js';
+import type { RedisKeys } from '../../lib/redis.js';
+import { registerSystemRoutes, type HealthChecks } from './system/index.js';
+import { registerAuthRoutes } from './auth/index.js';
+import { registerApiKeyRoutes } from './api-keys/index.js';
+import { registerProjectRoutes } from './projects/index.js';
+import { extraRouteRegistrars, type ExtraRoutes } from './extra.js';
+
+export interface RouteDeps {
+  access: AccessService;
+  auth: AuthService;
+  orgs: OrgsRepository;
+  apiKeys: ApiKeysService;
+  projects: ProjectsService;
+  redisKeys: RedisKeys;
+  health: HealthChecks;
+  /** Routes of later domains (documents, webhooks, …), each given the same deps object. */
+  extra?: ExtraRoutes;
+}
+
+export async function registerRoutes(api: FastifyInstance, deps: RouteDeps): Promise<void> {
+  registerSystemRoutes(api, deps.health);
+  registerAuthRoutes(api, deps);
+  registerApiKeyRoutes(api, deps.apiKeys);
+  registerProjectRoutes(api, deps.projects);
+  for (const register of extraRouteRegistrars(deps.extra)) await register(api);
+}

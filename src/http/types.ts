@@ -1,0 +1,22 @@
+import type { Principal } from '../modules/access/principal.js';
+import type { Role, Environment } from '../modules/orgs/orgs.types.js';
+
+export interface RouteConfig {
+  /** Requires a valid credential; default for everything but health, login and refresh. */
+  auth?: boolean;
+  /** Minimum role. Defaults: GET/HEAD → viewer, anything else → member. */
+  role?: Role;
+  /** When set, test-mode callers may not use this route (e.g. something that only exists live). */
+  liveOnly?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    principal: Principal;
+    scope: { orgId: string; environment: Environment };
+  }
+  interface FastifyContextConfig {
+    auth?: boolean;
+    role?: Role;
+  }
+}

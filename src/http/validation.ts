@@ -1,0 +1,47 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import type { FieldIssue } from './errors.js';
+
+const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+
+// Bodies are validated strictly (no type coercion, unknown fields rejected by the schemas);
+// query strings and params are coerced because they only ever arrive as text.
+const bodyAjv = addFormats(new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false }));
+const textAjv = addFormats(new Ajv({ allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true, strict: false }));
+
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : textAjv;
+  return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+};
+
+function fieldOf(e: ErrorObject): string {
+  const base = e.instancePath.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
+  const p = e.params as { missingProperty?: string; additionalProperty?: string };
+  const extra = p.missingProperty ?? p.additionalProperty;
+  return [base, extra].filter(Boolean).join('.') || '(root)';
+}
+
+function messageOf(e: ErrorObject): string {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'required': return 'is required';
+    case 'additionalProperties': return 'is not an accepted field';
+    case 'type': return `must be ${String(p.type)}`;
+    case 'enum': return `must be one of ${(p.allowedValues as unknown[]).map(String).join(', ')}`;
+    default: return e.message ?? 'is invalid';
+  }
+}
+
+/** Turns Ajv errors into one line per field, prefixed with where the field was (body, query…). */
+export function toFieldIssues(errs: ErrorObject[], context?: string): FieldIssue[] {
+  const seen = new Set<string>();
+  const out: FieldIssue[] = [];
+  for (const e of errs) {
+    if (e.keyword === 'if' || e.keyword === 'anyOf' || e.keyword === 'oneOf') continue;
+    const issue = { field: fieldOf(e), message: messageOf(e), ...(context ? { in: context } : {}) };
+    const k = `${issue.field}|${issue.message}`;
+    if (!seen.has(k)) { seen.add(k); out.push(issue); }
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+import { randomBytes } from 'node:crypto';
+
+// Crockford base32: time-sortable ids that survive case-insensitive systems.
+const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
+
+export type IdPrefix =
+  | 'org' | 'usr' | 'key' | 'prj' | 'doc' | 'wf' | 'run' | 'rpt' | 'exe' | 'whk' | 'dlv'
+  | 'evt' | 'tpl' | 'mbx' | 'req' | 'rtk' | 'fam' | 'bat' | 'msg' | 'shc' | 'shx' | 'att';
+
+let lastTime = 0;
+let lastRandom = new Uint8Array(10);
+
+function encodeTime(ms: number): string {
+  let out = '';
+  for (let i = 0; i < 10; i++) {
+    out = ALPHABET[ms % 32] + out;
+    ms = Math.floor(ms / 32);
+  }
+  return out;
+}
+
+function encodeRandom(bytes: Uint8Array): string {
+  let out = '';
+  let acc = 0;
+  let bits = 0;
+  for (const b of bytes) {
+    acc = (acc << 8) | b;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += ALPHABET[(acc >> bits) & 31];
+    }
+  }
+  return out;
+}
+
+/**
+ * ULID-style identifier with a type prefix (`prj_01J…`). Ids made in the same millisecond by
+ * one process stay ordered because the random part is incremented rather than redrawn.
+ */
+export function newId(prefix: IdPrefix, now = Date.now()): string {
+  if (now === lastTime) {
+    const next = new Uint8Array(lastRandom);
+    for (let i = next.length - 1; i >= 0; i--) {
+      if (next[i] === 255) { next[i] = 0; continue; }
+      next[i]++;
+      break;
+    }
+    lastRandom = next;
+  } else {
+    lastTime = now;
+    lastRandom = new Uint8Array(randomBytes(10));
+  }
+  return `${prefix}_${encodeTime(now)}${encodeRandom(lastRandom)}`;
+}
+
+export function hasPrefix(id: string, prefix: IdPrefix): boolean {
+  return id.startsWith(`${prefix}_`);
+}

@@ -1,0 +1,172 @@
+import { errors, AppError } from '../../http/errors.js';
+import type { RedisKeys } from '../../lib/redis.js';
+import type { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
+import { endpointAllowed, parseEndpointRule, type EndpointRule } from '../api-keys/endpoint-rules.js';
+import { compileIpRules } from '../api-keys/ip-rules.js';
+import { parseApiKey, looksLikeApiKey } from '../api-keys/key-format.js';
+import { verifyAccessToken } from '../auth/jwt.js';
+import type { RefreshTokensRepository } from '../auth/refresh-tokens.repository.js';
+import type { OrgsRepository } from '../orgs/orgs.repository.js';
+import type { Environment, Organization } from '../orgs/orgs.types.js';
+import { CredentialCache } from './credential-cache.js';
+import type { CachedCredential, Principal } from './principal.js';
+import { rateLimitHeaders, type Policy, type RateLimiter } from './rate-limit.js';
+import type { Stamps } from './stamps.js';
+
+export interface AccessRequest {
+  authorization: string | undefined;
+  environmentHeader: string | undefined;
+  ip: string;
+  method: string;
+  /** Path relative to /api/v1, without the query string. */
+  path: string;
+}
+
+export interface AccessResult {
+  principal: Principal;
+  headers: Record<string, string>;
+}
+
+export interface PlanLimits {
+  free: number;
+  pro: number;
+  enterprise: number;
+}
+
+export const DEFAULT_PLAN_LIMITS: PlanLimits = { free: 30, pro: 120, enterprise: 1000 };
+
+/**
+ * Authenticates a request, applies key restrictions, and counts it against every rate-limit
+ * policy in one Redis round trip. No database access unless the credential is not cached or
+ * has changed since it was cached.
+ */
+export function createAccessService(deps: {
+  orgs: OrgsRepository; apiKeys: ApiKeysRepository; refreshTokens: RefreshTokensRepository;
+  stamps: Stamps; limiter: RateLimiter; keys: RedisKeys; jwtSecret: string; planLimits?: Partial<PlanLimits>;
+  onKeyUsed?: (keyId: string) => void; now?: () => number;
+}) {
+  const cache = new CredentialCache();
+  const now = deps.now ?? Date.now;
+  const planLimits = { ...DEFAULT_PLAN_LIMITS, ...deps.planLimits };
+  const orgLimit = (org: Organization) =>
+    org.plan === 'enterprise' ? org.rate_limit_per_minute ?? planLimits.enterprise : planLimits[org.plan];
+
+  async function loadApiKey(hash: string, env: Environment): Promise<CachedCredential | null> {
+    const row = await deps.apiKeys.findByHash(hash);
+    if (!row || row.environment !== env) return null;
+    // Stamps are read before the rows they guard: a change landing in between bumps them and
+    // the next request reloads.
+    const refs = [{ kind: 'key' as const, id: row.id }, { kind: 'usr' as const, id: row.created_by }, { kind: 'org' as const, id: row.org_id }];
+    const values = await deps.stamps.read(refs);
+    const [fresh, user, org] = await Promise.all([deps.apiKeys.findByHash(hash), deps.orgs.getUser(row.created_by), deps.orgs.getOrg(row.org_id)]);
+    if (!fresh || !user || !org) return null;
+    if (fresh.revoked_at || org.status !== 'active' || !fresh.is_active || !user.is_active) return null;
+    return {
+      principal: {
+        kind: 'api_key', userId: user.id, email: user.email, orgId: org.id, orgName: org.name, role: user.role, environment: fresh.environment, plan: org.plan,
+        orgRateLimitPerMinute: orgLimit(org),
+        apiKey: { id: fresh.id, name: fresh.name, rateLimitPerMinute: fresh.rate_limit_per_minute, rateLimitPerDay: fresh.rate_limit_per_day },
+      },
+      stamps: refs.map((r, i) => ({ key: deps.stamps.key(r.kind, r.id), expected: values[i] })),
+      expiresAt: fresh.expires_at ? fresh.expires_at.getTime() : null,
+      ipMatcher: fresh.allowed_ips.length ? compileIpRules(fresh.allowed_ips) : null,
+      endpointRules: fresh.allowed_endpoints.map(parseEndpointRule).filter((r): r is EndpointRule => typeof r !== 'string'),
+      loadedAt: now(),
+    };
+  }
+
+  async function loadSession(userId: string, orgId: string, sid: string): Promise<CachedCredential | null> {
+    const refs = [{ kind: 'usr' as const, id: userId }, { kind: 'org' as const, id: orgId }, { kind: 'sess' as const, id: sid }];
+    const values = await deps.stamps.read(refs);
+    const [user, org, revoked] = await Promise.all([deps.orgs.getUser(userId), deps.orgs.getOrg(orgId), deps.refreshTokens.familyRevoked(sid)]);
+    if (!user || !org || revoked || !user.is_active || org.status !== 'active' || user.org_id !== org.id) return null;
+    return {
+      principal: { kind: 'user', userId, email: user.email, orgId, orgName: org.name, role: user.role, environment: 'live', plan: org.plan, orgRateLimitPerMinute: orgLimit(org), sessionId: sid },
+      stamps: refs.map((r, i) => ({ key: deps.stamps.key(r.kind, r.id), expected: values[i] })),
+      expiresAt: null, ipMatcher: null, endpointRules: [], loadedAt: now(),
+    };
+  }
+
+  function policiesFor(p: Principal): Policy[] {
+    const policies: Policy[] = [
+      { name: 'org-minute', key: deps.keys.rate(`org:${p.orgId}:m`), limit: p.orgRateLimitPerMinute, windowSec: 60 },
+    ];
+    if (p.apiKey?.rateLimitPerMinute) policies.push({ name: 'key-minute', key: deps.keys.rate(`key:${p.apiKey.id}:m`), limit: p.apiKey.rateLimitPerMinute, windowSec: 60 });
+    if (p.apiKey?.rateLimitPerDay) policies.push({ name: 'key-day', key: deps.keys.rate(`key:${p.apiKey.id}:d`), limit: p.apiKey.rateLimitPerDay, windowSec: 86_400 });
+    return policies;
+  }
+
+  async function resolve(req: AccessRequest, attempt = 0): Promise<AccessResult> {
+    const header = req.authorization;
+    if (!header) throw errors.unauthorized('Missing Authorization header');
+    const m = /^Bearer ([^\s]+)$/.exec(header.trim());
+    if (!m) throw errors.unauthorized('Authorization header must be "Bearer <token>"');
+    const token = m[1];
+
+    let cacheKey: string;
+    let cred: CachedCredential | null | undefined;
+    if (looksLikeApiKey(token)) {
+      const parsed = parseApiKey(token);
+      if (!parsed) throw errors.unauthorized('Invalid API key');
+      cacheKey = `k:${parsed.hash}`;
+      cred = attempt === 0 ? cache.get(cacheKey) : undefined;
+      if (!cred) {
+        cred = await loadApiKey(parsed.hash, parsed.env);
+        if (!cred) throw errors.unauthorized('Invalid API key');
+        cache.set(cacheKey, cred);
+      }
+      if (cred.expiresAt !== null && cred.expiresAt <= now()) throw errors.unauthorized('API key has expired');
+      if (cred.ipMatcher && !cred.ipMatcher.allows(req.ip)) throw errors.forbidden('This API key may not be used from this IP address');
+      if (!endpointAllowed(cred.endpointRules, req.method, req.path)) throw errors.forbidden('This API key may not call this endpoint');
+    } else {
+      const claims = verifyAccessToken(token, deps.jwtSecret, Math.floor(now() / 1000));
+      if (!claims) throw errors.unauthorized('Invalid or expired token');
+      cacheKey = `s:${claims.sid}:${claims.sub}`;
+      cred = attempt === 0 ? cache.get(cacheKey) : undefined;
+      if (!cred) {
+        cred = await loadSession(claims.sub, claims.org, claims.sid);
+        if (!cred) throw errors.unauthorized('Invalid or expired token');
+        cache.set(cacheKey, cred);
+      }
+    }
+
+    let principal = cred.principal;
+    if (principal.kind === 'user') {
+      const env = req.environmentHeader?.toLowerCase();
+      if (env !== undefined && env !== 'live' && env !== 'test') throw errors.validation('X-Environment must be "live" or "test"', [{ field: 'X-Environment', message: 'must be "live" or "test"' }]);
+      if (env === 'test') principal = { ...principal, environment: 'test' };
+    }
+
+    const result = await deps.limiter.check(policiesFor(principal), cred.stamps);
+    if (result.outcome === 'stale') {
+      cache.delete(cacheKey);
+      if (attempt > 2) throw errors.unavailable('Credential state is changing; retry');
+      return resolve(req, attempt + 1);
+    }
+    const headers = rateLimitHeaders(result.states, Math.floor(now() / 1000));
+    if (result.outcome === 'limited') throw errors.rateLimited(result.retryAfterSec, headers);
+    if (principal.apiKey) deps.onKeyUsed?.(principal.apiKey.id);
+    return { principal, headers };
+  }
+
+  return {
+    async authenticate(req: AccessRequest): Promise<AccessResult> {
+      try {
+        return await resolve(req);
+      } catch (err) {
+        if (err instanceof AppError) throw err;
+        throw errors.unavailable('Authentication backend unavailable');
+      }
+    },
+    /** Per-IP / per-identifier limits for unauthenticated endpoints such as login. */
+    async limitAnonymous(policies: Policy[]): Promise<Record<string, string>> {
+      const result = await deps.limiter.check(policies);
+      if (result.outcome === 'stale') return {};
+      const headers = rateLimitHeaders(result.states, Math.floor(now() / 1000));
+      if (result.outcome === 'limited') throw errors.rateLimited(result.retryAfterSec, headers);
+      return headers;
+    },
+  };
+}
+
+export type AccessService = ReturnType<typeof createAccessService>;

@@ -1,0 +1,44 @@
+import { hmacSha256, safeEqual } from '../../lib/crypto.js';
+
+export interface AccessClaims {
+  sub: string;
+  org: string;
+  /** refresh-token family: lets logout and reuse detection kill live access tokens */
+  sid: string;
+  typ: 'access';
+  iat: number;
+  exp: number;
+}
+
+const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');
+
+export function signAccessToken(claims: AccessClaims, secret: string): string {
+  const payload = Buffer.from(JSON.stringify(claims)).toString('base64url');
+  const sig = hmacSha256(secret, `${HEADER}.${payload}`).toString('base64url');
+  return `${HEADER}.${payload}.${sig}`;
+}
+
+/**
+ * Accepts only HS256 tokens signed with our secret; `alg: none`, other algorithms, bad
+ * signatures, malformed parts and expired tokens all return null (no reason leaks to clients).
+ */
+export function verifyAccessToken(token: string, secret: string, nowSec = Math.floor(Date.now() / 1000)): AccessClaims | null {
+  const parts = token.split('.');
+  if (parts.length !== 3) return null;
+  const [h, p, s] = parts;
+  let header: unknown;
+  let claims: Partial<AccessClaims>;
+  try {
+    header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'));
+    claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
+  } catch {
+    return null;
+  }
+  if (!header || typeof header !== 'object' || (header as { alg?: unknown }).alg !== 'HS256') return null;
+  const expected = hmacSha256(secret, `${h}.${p}`);
+  const given = Buffer.from(s, 'base64url');
+  if (!safeEqual(expected, given)) return null;
+  if (claims.typ !== 'access' || typeof claims.sub !== 'string' || typeof claims.org !== 'string' || typeof claims.sid !== 'string') return null;
+  if (typeof claims.exp !== 'number' || claims.exp <= nowSec) return null;
+  return claims as AccessClaims;
+}

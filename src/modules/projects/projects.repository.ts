@@ -1,0 +1,95 @@
+import type { Queryable } from '../../db/client.js';
+import { newId } from '../../lib/ids.js';
+import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { CreateProjectInput, ListProjectsQuery, ProjectRow, UpdateProjectInput } from './projects.types.js';
+
+const SORTS: Record<string, string> = { name: 'lower(name)', created_at: 'created_at', updated_at: 'updated_at' };
+
+export function createProjectsRepository(db: Queryable) {
+  return {
+    async insert(scope: Scope, input: CreateProjectInput): Promise<ProjectRow> {
+      const { rows } = await db.query<ProjectRow>(
+        `INSERT INTO projects (id, org_id, environment, name, description, color, icon, auto_classify, auto_extract,
+           default_template_id, retention_days, allowed_file_types, classification_threshold)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING *`,
+        [newId('prj'), scope.orgId, scope.environment, input.name, input.description ?? null, input.color ?? null,
+          input.icon ?? null, input.auto_classify ?? true, input.auto_extract ?? true, input.default_template_id ?? null,
+          input.retention_days ?? null, JSON.stringify(input.allowed_file_types ?? []), input.classification_threshold ?? 0.6],
+      );
+      return rows[0];
+    },
+    async get(scope: Scope, id: string, q: Queryable = db): Promise<ProjectRow | null> {
+      const { rows } = await q.query<ProjectRow>('SELECT * FROM projects WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      return rows[0] ?? null;
+    },
+    async list(scope: Scope, query: ListProjectsQuery): Promise<{ rows: ProjectRow[]; total: number }> {
+      const where = ['org_id = $1', 'environment = $2'];
+      const params: unknown[] = [scope.orgId, scope.environment];
+      if (query.status) {
+        params.push(query.status);
+        where.push(`status = $${params.length}`);
+      } else if (!query.include_archived) where.push(`status = 'active'`);
+      if (query.search) {
+        params.push(`%${query.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        where.push(`(name ILIKE $${params.length} OR coalesce(description, '') ILIKE $${params.length})`);
+      }
+      const order = `${SORTS[query.sort ?? 'created_at']} ${query.order === 'asc' ? 'ASC' : 'DESC'}, id ${query.order === 'asc' ? 'ASC' : 'DESC'}`;
+      const whereSql = where.join(' AND ');
+      const [page, count] = await Promise.all([
+        db.query<ProjectRow>(`SELECT * FROM projects WHERE ${whereSql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, query.limit, query.offset]),
+        db.query<{ n: number }>(`SELECT count(*) AS n FROM projects WHERE ${whereSql}`, params),
+      ]);
+      return { rows: page.rows, total: count.rows[0].n };
+    },
+    async update(scope: Scope, id: string, patch: UpdateProjectInput): Promise<ProjectRow | null> {
+      const sets: string[] = [];
+      const params: unknown[] = [id, scope.orgId, scope.environment];
+      for (const [col, v] of Object.entries(patch)) {
+        if (v === undefined) continue;
+        params.push(v);
+        sets.push(`${col} = $${params.length}`);
+      }
+      sets.push('updated_at = now()');
+      const { rows } = await db.query<ProjectRow>(
+        `UPDATE projects SET ${sets.join(', ')} WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`, params,
+      );
+      return rows[0] ?? null;
+    },
+    async setArchived(scope: Scope, id: string, archived: boolean): Promise<ProjectRow | null> {
+      const { rows } = await db.query<ProjectRow>(
+        `UPDATE projects SET status = $4, archived_at = CASE WHEN $5::boolean THEN now() ELSE NULL END, updated_at = now()
+         WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`,
+        [id, scope.orgId, scope.environment, archived ? 'archived' : 'active', archived],
+      );
+      return rows[0] ?? null;
+    },
+    async delete(scope: Scope, id: string, q: Queryable = db): Promise<boolean> {
+      const res = await q.query('DELETE FROM projects WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      return res.rowCount > 0;
+    },
+    async countDocuments(projectId: string, q: Queryable = db): Promise<number> {
+      const { rows } = await q.query<{ n: number }>('SELECT count(*) AS n FROM documents WHERE project_id = $1', [projectId]);
+      return rows[0].n;
+    },
+    async moveDocuments(from: string, to: string, q: Queryable): Promise<number> {
+      const res = await q.query('UPDATE documents SET project_id = $2, updated_at = now() WHERE project_id = $1', [from, to]);
+      return res.rowCount;
+    },
+    async stats(projectId: string) {
+      const [byStatus, byType, totals] = await Promise.all([
+        db.query<{ status: string; n: number }>('SELECT status, count(*) AS n FROM documents WHERE project_id = $1 GROUP BY status', [projectId]),
+        db.query<{ type: string | null; n: number }>(
+          `SELECT classification->>'type' AS type, count(*) AS n FROM documents WHERE project_id = $1 AND classification IS NOT NULL GROUP BY 1`, [projectId]),
+        db.query<{ n: number; bytes: number | null; pages: number | null; last: Date | null }>(
+          `SELECT count(*) AS n, sum(size_bytes) AS bytes, sum(page_count) AS pages, max(updated_at) AS last FROM documents WHERE project_id = $1`, [projectId]),
+      ]);
+      return { byStatus: byStatus.rows, byType: byType.rows, totals: totals.rows[0] };
+    },
+    async templateExists(scope: Scope, templateId: string): Promise<boolean> {
+      const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM templates WHERE id = $1 AND org_id = $2 AND environment = $3', [templateId, scope.orgId, scope.environment]);
+      return rows[0].n > 0;
+    },
+  };
+}
+
+export type ProjectsRepository = ReturnType<typeof createProjectsRepository>;

@@ -1,0 +1,67 @@
+import type { Environment } from '../orgs/orgs.types.js';
+
+export interface ProjectRow {
+  id: string;
+  org_id: string;
+  environment: Environment;
+  name: string;
+  description: string | null;
+  color: string | null;
+  icon: string | null;
+  auto_classify: boolean;
+  auto_extract: boolean;
+  default_template_id: string | null;
+  retention_days: number | null;
+  allowed_file_types: string[];
+  classification_threshold: number;
+  status: 'active' | 'archived';
+  archived_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface CreateProjectInput {
+  name: string;
+  description?: string;
+  color?: string;
+  icon?: string;
+  auto_classify?: boolean;
+  auto_extract?: boolean;
+  default_template_id?: string;
+  retention_days?: number;
+  allowed_file_types?: string[];
+  classification_threshold?: number;
+}
+
+export type UpdateProjectInput = Partial<Pick<CreateProjectInput, 'name' | 'description' | 'color' | 'icon'>>;
+
+export interface ListProjectsQuery {
+  search?: string;
+  sort?: 'name' | 'created_at' | 'updated_at';
+  order?: 'asc' | 'desc';
+  limit: number;
+  offset: number;
+  status?: 'active' | 'archived';
+  include_archived?: boolean;
+}
+
+export function presentProject(p: ProjectRow) {
+  return {
+    id: p.id,
+    name: p.name,
+    description: p.description,
+    color: p.color,
+    icon: p.icon,
+    status: p.status,
+    environment: p.environment,
+    auto_classify: p.auto_classify,
+    auto_extract: p.auto_extract,
+    default_template_id: p.default_template_id,
+    retention_days: p.retention_days,
+    allowed_file_types: p.allowed_file_types,
+    classification_threshold: p.classification_threshold,
+    archived_at: p.archived_at,
+    created_at: p.created_at,
+    updated_at: p.updated_at,
+  };
+}

@@ -1,0 +1,140 @@
+import { EmbedderUnavailableError, classifyLoadError } from './errors.js';
+import { candidateFolders, missingModelFiles, type EmbedderDtype } from './model-files.js';
+
+/** Something that turns texts into fixed-size, L2-normalised vectors. Tests use fakes. */
+export interface Embedder {
+  /** Model identifier recorded with every vector, so a model change can re-embed "missing". */
+  modelId: string;
+  dims: number;
+  /** One vector per input text, in order. Texts past the model's token limit are truncated. */
+  embed(texts: string[]): Promise<number[][]>;
+  /** Frees the inference session. Optional so fakes need not implement it. */
+  dispose?(): Promise<void>;
+}
+
+/** Options for {@link createTransformersEmbedder}. */
+export interface TransformersEmbedderOptions {
+  /** Model id such as `Xenova/all-MiniLM-L6-v2` (a folder under `modelDir`), or an absolute folder path. */
+  modelId: string;
+  /** Folder holding `<modelId>/config.json`, `tokenizer*.json`, `onnx/model*.onnx`. Default: the library's own (inside node_modules) — always pass one. */
+  modelDir?: string;
+  /** Where downloads are stored (same `<modelId>/…` layout). Default: `modelDir`, so a model downloaded once becomes a local model. */
+  cacheDir?: string;
+  /** Whether missing files may be fetched from the model hub. No default: the caller decides. */
+  allowDownload: boolean;
+  /** Texts per inference call. Default 16. */
+  batchSize?: number;
+  /** ONNX Runtime intra-op threads. Default: the runtime's choice (all cores). */
+  threads?: number;
+  /** `fp32` loads `onnx/model.onnx`, `q8` loads `onnx/model_quantized.onnx` (smaller, faster). Default `fp32`. */
+  dtype?: EmbedderDtype;
+}
+
+/** The slice of a transformers.js feature-extraction pipeline that we use. */
+interface FeatureExtractor {
+  (texts: string[], opts: { pooling: 'mean'; normalize: boolean }): Promise<{ dims: number[]; tolist(): unknown }>;
+  dispose(): Promise<void>;
+}
+
+type TransformersModule = typeof import('@huggingface/transformers');
+
+/**
+ * Points transformers.js at the configured folders. `env` is a process-wide object inside the
+ * library, so one process runs with one embedding configuration: creating a second embedder with
+ * different folders or download policy changes them for the first as well. The lead wires exactly
+ * one embedder (through one loader) per process.
+ */
+function configureEnv(tf: TransformersModule, opts: TransformersEmbedderOptions): void {
+  const env = tf.env;
+  env.allowLocalModels = true;
+  env.allowRemoteModels = opts.allowDownload;
+  if (opts.modelDir) env.localModelPath = opts.modelDir;
+  const cacheDir = opts.cacheDir ?? opts.modelDir;
+  if (cacheDir) env.cacheDir = cacheDir;
+  env.useFSCache = true;
+  env.useBrowserCache = false;
+}
+
+/**
+ * Loads a sentence-embedding model with transformers.js on onnxruntime-node (CPU) and returns an
+ * {@link Embedder} doing mean pooling + L2 normalisation. Runs one probe text so that a model that
+ * loads but cannot run fails here, and to learn the output size.
+ *
+ * @throws EmbedderUnavailableError when the model cannot be loaded; `reason` says why.
+ */
+export async function createTransformersEmbedder(opts: TransformersEmbedderOptions): Promise<Embedder> {
+  const { modelId, allowDownload } = opts;
+  const dtype = opts.dtype ?? 'fp32';
+  const batchSize = Math.max(1, Math.floor(opts.batchSize ?? 16));
+
+  if (!allowDownload) {
+    // Fail fast with a precise message, before the library touches anything.
+    const folders = candidateFolders(modelId, [opts.modelDir, opts.cacheDir]);
+    if (folders.length === 0) {
+      throw new EmbedderUnavailableError('not_found', modelId, `embedding model "${modelId}": no model folder configured and downloads are disabled`);
+    }
+    const missing = await missingModelFiles(folders, dtype);
+    if (missing.length > 0) {
+      throw new EmbedderUnavailableError('not_found', modelId,
+        `embedding model "${modelId}" not found: missing ${missing.join(', ')} in ${folders.join(' or ')}; downloads are disabled`);
+    }
+  }
+
+  let tf: TransformersModule;
+  try {
+    tf = await import('@huggingface/transformers');
+  } catch (err) {
+    throw new EmbedderUnavailableError('runtime', modelId, `embedding runtime failed to load: ${messageOf(err)}`, { cause: err });
+  }
+  configureEnv(tf, opts);
+
+  let extractor: FeatureExtractor;
+  let dims: number;
+  try {
+    const sessionOptions = opts.threads ? { intraOpNumThreads: opts.threads, interOpNumThreads: 1 } : undefined;
+    extractor = (await tf.pipeline('feature-extraction', modelId, {
+      local_files_only: !allowDownload,
+      dtype,
+      device: 'cpu',
+      ...(sessionOptions ? { session_options: sessionOptions } : {}),
+    })) as unknown as FeatureExtractor;
+    const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
+    dims = probe.dims[probe.dims.length - 1];
+    if (probe.dims.length !== 2 || !(dims > 0)) throw new Error(`unexpected output shape [${probe.dims.join(', ')}]`);
+  } catch (err) {
+    const reason = classifyLoadError(err, allowDownload);
+    throw new EmbedderUnavailableError(reason, modelId, `embedding model "${modelId}" could not be loaded (${reason}): ${messageOf(err)}`, { cause: err });
+  }
+
+  // Calls are serialised: ONNX Runtime already uses every core for one batch, so concurrent
+  // jobs on the same session would only contend for them and multiply memory.
+  let tail: Promise<unknown> = Promise.resolve();
+  const runBatch = (batch: string[]): Promise<number[][]> => {
+    const run = tail.then(async () => {
+      const out = await extractor(batch, { pooling: 'mean', normalize: true });
+      return out.tolist() as number[][];
+    });
+    tail = run.catch(() => undefined);
+    return run;
+  };
+
+  return {
+    modelId,
+    dims,
+    async embed(texts: string[]): Promise<number[][]> {
+      const vectors: number[][] = [];
+      for (let i = 0; i < texts.length; i += batchSize) {
+        vectors.push(...(await runBatch(texts.slice(i, i + batchSize))));
+      }
+      return vectors;
+    },
+    async dispose(): Promise<void> {
+      await tail;
+      await extractor.dispose();
+    },
+  };
+}
+
+function messageOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
