@@ -1,0 +1,66 @@
+import type { Config } from '../config.js';
+import { createDeps } from '../container.js';
+import { buildApp } from '../http/app.js';
+import { createLogger } from '../lib/logger.js';
+import { startManagedRedis } from '../lib/managed-redis.js';
+import { startWorkers, type WorkerHandle } from '../../workers/index.js';
+
+export type Role = 'start' | 'api' | 'worker';
+
+/**
+ * Runs one process role until SIGTERM/SIGINT. Shutdown order: stop accepting HTTP, let workers
+ * finish their current jobs (bounded), close queues and connections; a second signal exits now.
+ */
+export async function runServer(config: Config, role: Role, opts: { queues?: string[]; concurrency?: number } = {}): Promise<void> {
+  const logger = createLogger({ level: config.LOG_LEVEL });
+  let redisUrl = config.REDIS_URL;
+  let managed: Awaited<ReturnType<typeof startManagedRedis>> | undefined;
+  if (!redisUrl) {
+    if (role !== 'start') {
+      throw new Error(`docpipe ${role} needs REDIS_URL: separate API and worker processes must share one Redis. Only \`docpipe start\` runs a private redis-server.`);
+    }
+    managed = await startManagedRedis(config.dataDir);
+    redisUrl = managed.url;
+    logger.info({ redis: redisUrl }, 'started a private redis-server (set REDIS_URL to use your own)');
+  }
+  const deps = await createDeps(config, { redisUrl, logger });
+  if (role !== 'worker') {
+    const boot = await deps.services.orgs.bootstrap({
+      email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD, orgName: config.BOOTSTRAP_ORG_NAME, plan: config.BOOTSTRAP_PLAN,
+    });
+    if (boot === 'created') logger.info({ email: config.BOOTSTRAP_ADMIN_EMAIL }, 'created the first organization and its owner');
+  }
+
+  let workers: WorkerHandle | undefined;
+  if (role !== 'api') {
+    workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true });
+  }
+  const app = role !== 'worker' ? await buildApp(deps.appDeps()) : undefined;
+  if (app) {
+    await app.listen({ port: config.PORT, host: config.HOST });
+    logger.info(`docpipe ${role} listening on http://${config.HOST}:${config.PORT}/api/v1`);
+  }
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) {
+      logger.warn('second signal: exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const hardStop = setTimeout(() => { logger.error('shutdown took over 30 s; exiting'); process.exit(1); }, 30_000);
+    hardStop.unref();
+    try {
+      await app?.close();
+      await workers?.close(20_000);
+      await deps.close();
+      await managed?.stop();
+    } finally {
+      clearTimeout(hardStop);
+      process.exit(0);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
