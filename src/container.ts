@@ -17,8 +17,11 @@ import { createOrgsRepository } from './modules/orgs/orgs.repository.js';
 import { createOrgsService } from './modules/orgs/orgs.service.js';
 import { createProjectsRepository } from './modules/projects/projects.repository.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
+import { createEventsRepository } from './modules/events/events.repository.js';
 import type { AppDeps } from './http/app.js';
 import { VERSION } from './version.js';
+import { createQueues } from './jobs/queues.js';
+import { createSecretBox } from './lib/crypto.js';
 
 export interface CreateDepsOptions {
   /** An already open database (tests); otherwise opened from config. */
@@ -50,12 +53,15 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const keys = redisKeys(config.REDIS_PREFIX);
   const stamps = createStamps(redis, keys);
   const limiter = createRateLimiter(redis);
+  const queues = createQueues({ redis, redisUrl, prefix: config.REDIS_PREFIX });
+  const secretBox = createSecretBox(config.ENCRYPTION_KEY);
 
   const repos = {
     orgs: createOrgsRepository(db),
     apiKeys: createApiKeysRepository(db),
     refreshTokens: createRefreshTokensRepository(db),
     projects: createProjectsRepository(db),
+    events: createEventsRepository(db),
   };
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
   const services = {
@@ -71,14 +77,15 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
 
   const appDeps = (): AppDeps => ({
     logger, access: services.access, auth: services.auth, orgs: repos.orgs, apiKeys: services.apiKeys,
-    projects: services.projects, redisKeys: keys, trustProxy: config.TRUST_PROXY, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
+    projects: services.projects, events: repos.events, redisKeys: keys, trustProxy: config.TRUST_PROXY, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
     health: { db: () => db.ping(), redis: async () => { await redis.ping(); }, version: VERSION },
   });
 
   return {
-    config, logger, db, redis, redisUrl, keys, stamps, limiter, repos, services, lastUsed, appDeps,
+    config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, appDeps,
     async close() {
       await lastUsed.stop();
+      await queues.close();
       redis.disconnect();
       if (!opts.db) await db.close();
     },

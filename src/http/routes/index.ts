@@ -9,6 +9,8 @@ import { registerSystemRoutes, type HealthChecks } from './system/index.js';
 import { registerAuthRoutes } from './auth/index.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerProjectRoutes } from './projects/index.js';
+import { registerEventRoutes } from './events/index.js';
+import type { EventsRepository } from '../../modules/events/events.repository.js';
 import { extraRouteRegistrars, type ExtraRoutes } from './extra.js';
 
 export interface RouteDeps {
@@ -17,6 +19,7 @@ export interface RouteDeps {
   orgs: OrgsRepository;
   apiKeys: ApiKeysService;
   projects: ProjectsService;
+  events: EventsRepository;
   redisKeys: RedisKeys;
   health: HealthChecks;
   /** Routes of later domains (documents, webhooks, …), each given the same deps object. */
@@ -28,5 +31,6 @@ export async function registerRoutes(api: FastifyInstance, deps: RouteDeps): Pro
   registerAuthRoutes(api, deps);
   registerApiKeyRoutes(api, deps.apiKeys);
   registerProjectRoutes(api, deps.projects);
+  registerEventRoutes(api, deps.events);
   for (const register of extraRouteRegistrars(deps.extra)) await register(api);
 }

@@ -1,0 +1,53 @@
+import { Queue, type JobsOptions, type ConnectionOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+
+export const QUEUE_NAMES = ['parse', 'embed', 'classify', 'extract', 'export', 'webhooks', 'workflows', 'reports', 'mail', 'maintenance'] as const;
+export type QueueName = (typeof QUEUE_NAMES)[number];
+
+/** Completed jobs are kept a while (waitUntilFinished needs them), failed ones longer for diagnosis. */
+export const DEFAULT_JOB_OPTIONS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 2_000 },
+  removeOnComplete: { age: 3600, count: 5000 },
+  removeOnFail: { age: 7 * 86_400, count: 20_000 },
+};
+
+export interface Queues {
+  readonly prefix: string;
+  get(name: QueueName): Queue;
+  /** Connection options for Workers / QueueEvents of this install. */
+  workerConnection(): ConnectionOptions;
+  close(): Promise<void>;
+}
+
+/**
+ * Producers share one ioredis connection (fails fast on the HTTP path); workers get their own
+ * blocking connections created from the URL.
+ */
+export function createQueues(opts: { redis: Redis; redisUrl: string; prefix: string }): Queues {
+  const queues = new Map<QueueName, Queue>();
+  return {
+    prefix: opts.prefix,
+    get(name) {
+      let q = queues.get(name);
+      if (!q) {
+        q = new Queue(name, { connection: opts.redis, prefix: opts.prefix, defaultJobOptions: DEFAULT_JOB_OPTIONS });
+        q.on('error', () => undefined);
+        queues.set(name, q);
+      }
+      return q;
+    },
+    workerConnection() {
+      const u = new URL(opts.redisUrl);
+      return {
+        host: u.hostname, port: Number(u.port || 6379), username: u.username || undefined,
+        password: u.password ? decodeURIComponent(u.password) : undefined, db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined,
+        tls: u.protocol === 'rediss:' ? {} : undefined, maxRetriesPerRequest: null,
+      };
+    },
+    async close() {
+      await Promise.all([...queues.values()].map((q) => q.close()));
+      queues.clear();
+    },
+  };
+}
