@@ -1,4 +1,4 @@
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
@@ -38,7 +38,8 @@ const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,64}$/;
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: deps.logger as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // Our own onResponse hook writes one line per request; Fastify's two lines are off.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: parseTrustProxy(deps.trustProxy),
     bodyLimit: 1024 * 1024,
     // A client-supplied X-Request-Id is kept when it is sane, so traces join up across services.
@@ -51,6 +52,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
 
+  // Bodies are JSON (or multipart uploads): Fastify's built-in text/plain parser would hand a
+  // string to JSON routes and turn a wrong Content-Type into a schema error instead of a 415.
+  app.removeContentTypeParser('text/plain');
   // Empty JSON bodies are treated as "no body" so POST /x/archive with a JSON content type works.
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {

@@ -1,0 +1,95 @@
+// Shared pieces for benchmarks: a Redis, a throwaway PostgreSQL database, a docpipe server in a
+// child process, and autocannon runs with their numbers.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import autocannon from 'autocannon';
+import { startPrivateRedis } from '../helpers/redis-server.js';
+import { freePort, waitForPort } from '../helpers/net.js';
+
+export const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
+
+export async function benchRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => undefined };
+  const r = await startPrivateRedis();
+  return { url: r.url, stop: () => r.stop() };
+}
+
+/** A new database on the server named by DATABASE_URL (or the local default), dropped by `drop`. */
+export async function benchPostgres(): Promise<{ url: string; drop(): Promise<void> } | null> {
+  const base = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `docpipe_bench_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: base, connectionTimeoutMillis: 2000 });
+  try {
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+  } catch (err) {
+    console.log(`PostgreSQL not reachable at ${base} (${(err as Error).message}); skipping PostgreSQL runs`);
+    return null;
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface ServerProc {
+  url: string;
+  child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Runs `docpipe <role>` (compiled) with the given environment until `stop`. */
+export async function startDocpipe(role: 'api' | 'start' | 'worker', env: Record<string, string>, port?: number): Promise<ServerProc> {
+  const p = port ?? (await freePort());
+  const child = spawn(process.execPath, [CLI, role], {
+    env: { ...process.env, PORT: String(p), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  if (role !== 'worker') await waitForPort(p, 60_000);
+  return {
+    url: `http://127.0.0.1:${p}`,
+    child,
+    async stop() {
+      if (child.exitCode !== null) return;
+      await new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); });
+    },
+  };
+}
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/** Warm-up, then a measured autocannon run. */
+export async function load(name: string, url: string, headers: Record<string, string> = {}, opts: { connections?: number; seconds?: number; warmup?: number } = {}): Promise<LoadResult> {
+  const connections = opts.connections ?? 50;
+  await autocannon({ url, headers, connections, duration: opts.warmup ?? 2 });
+  const r = await autocannon({ url, headers, connections, duration: opts.seconds ?? 10 });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+}
+
+export function table(rows: Record<string, string | number>[]): void {
+  if (rows.length === 0) return;
+  const cols = Object.keys(rows[0]);
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => String(r[c]).length)));
+  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(width[i])).join('  ');
+  console.log(line(cols));
+  console.log(line(width.map((w) => '-'.repeat(w))));
+  for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
+}
