@@ -1,0 +1,28 @@
+import type { ParsedMail } from 'mailparser';
+import { messageTooOld } from './age.js';
+import { matchesSender } from './sender.js';
+import { compileSubjectFilter } from './subject.js';
+import type { MailRuleConfig } from './types.js';
+
+export type MessageRejection = 'sender_not_allowed' | 'subject_not_matched' | 'too_old';
+
+/** First sender address of a parsed message ('' when there is none). */
+export function senderOf(parsed: Pick<ParsedMail, 'from'>): string {
+  return parsed.from?.value?.find((v) => v.address)?.address ?? '';
+}
+
+/**
+ * Message-level filters, in the order a user would reason about them. `date` defaults to the
+ * message's Date header; pass the IMAP internal date when the header is missing or untrusted.
+ */
+export function checkMessage(
+  parsed: Pick<ParsedMail, 'from' | 'subject' | 'date'>,
+  cfg: MailRuleConfig,
+  now: Date,
+  date: Date | undefined = parsed.date,
+): { ok: true } | { ok: false; reason: MessageRejection } {
+  if (!matchesSender(senderOf(parsed), cfg.allowedSenders)) return { ok: false, reason: 'sender_not_allowed' };
+  if (!compileSubjectFilter(cfg.subjectFilter)(parsed.subject)) return { ok: false, reason: 'subject_not_matched' };
+  if (messageTooOld(date, cfg.maxAgeDays, now)) return { ok: false, reason: 'too_old' };
+  return { ok: true };
+}
