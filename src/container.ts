@@ -22,6 +22,13 @@ import type { AppDeps } from './http/app.js';
 import { VERSION } from './version.js';
 import { createQueues } from './jobs/queues.js';
 import { createSecretBox } from './lib/crypto.js';
+import { createFsBlobStore } from './storage/fs-blob-store.js';
+import { createDocumentsModule } from './modules/documents/index.js';
+import { createTemplatesService } from './modules/templates/templates.service.js';
+import { registerDocumentRoutes } from './http/routes/documents/index.js';
+import { registerTemplateRoutes } from './http/routes/templates/index.js';
+import type { ExtraRoutes } from './http/routes/extra.js';
+import type { EmbedderLoader } from './pipeline/embed/index.js';
 
 export interface CreateDepsOptions {
   /** An already open database (tests); otherwise opened from config. */
@@ -31,6 +38,8 @@ export interface CreateDepsOptions {
   logger?: Logger;
   /** Run migrations on open (default true). */
   migrate?: boolean;
+  /** Embedding model loader (tests pass one pointed at a generated tiny model). */
+  embedder?: EmbedderLoader;
 }
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>;
@@ -63,12 +72,20 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
     projects: createProjectsRepository(db),
     events: createEventsRepository(db),
   };
+  // Modules that react to new outbox events (the webhook relay) register here.
+  const eventListeners: (() => void)[] = [];
+  const onEvent = () => { for (const l of eventListeners) l(); };
+  const blobs = createFsBlobStore(join(config.dataDir, 'files'));
+  const documents = createDocumentsModule({ config, db, queues, logger, blobs, projects: repos.projects, onEvent, embedder: opts.embedder });
+  const templates = createTemplatesService({ db });
+  const extraRoutes: ExtraRoutes = [];
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
   const services = {
     orgs: createOrgsService({ db, repo: repos.orgs, stamps }),
     auth: createAuthService({ db, orgs: repos.orgs, refreshTokens: repos.refreshTokens, stamps, jwtSecret: config.JWT_SECRET }),
     apiKeys: createApiKeysService({ repo: repos.apiKeys, stamps }),
-    projects: createProjectsService({ db, repo: repos.projects }),
+    projects: createProjectsService({ db, repo: repos.projects, documents: { deleteAllInProject: (scope, id) => documents.service.deleteAllInProject(scope, id) } }),
+    templates,
     access: createAccessService({
       orgs: repos.orgs, apiKeys: repos.apiKeys, refreshTokens: repos.refreshTokens, stamps, limiter, keys,
       jwtSecret: config.JWT_SECRET, planLimits: { enterprise: config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, onKeyUsed: lastUsed.mark,
@@ -78,13 +95,26 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const appDeps = (): AppDeps => ({
     logger, access: services.access, auth: services.auth, orgs: repos.orgs, apiKeys: services.apiKeys,
     projects: services.projects, events: repos.events, redisKeys: keys, trustProxy: config.TRUST_PROXY, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
-    health: { db: () => db.ping(), redis: async () => { await redis.ping(); }, version: VERSION },
+    health: {
+      db: () => db.ping(), redis: async () => { await redis.ping(); }, version: VERSION,
+      components: () => {
+        const e = documents.embedder.status();
+        return { embeddings: { status: e.state === 'ready' ? 'ok' : e.state, model: e.modelId, ...(e.reason ? { reason: e.reason } : {}) } };
+      },
+    },
+    extra: [
+      (api) => registerDocumentRoutes(api, { documents: documents.service, intake: documents.intake, projects: services.projects, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024 }),
+      (api) => registerTemplateRoutes(api, templates),
+      ...extraRoutes,
+    ],
   });
 
   return {
     config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, appDeps,
+    blobs, documents, templates, eventListeners, extraRoutes, onEvent,
     async close() {
       await lastUsed.stop();
+      await documents.close();
       await queues.close();
       redis.disconnect();
       if (!opts.db) await db.close();

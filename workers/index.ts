@@ -1,4 +1,8 @@
+import type { Worker } from 'bullmq';
 import type { Deps } from '../src/container.js';
+import type { Stage } from '../src/modules/documents/documents.types.js';
+import { startMaintenance } from './maintenance.js';
+import { startPipelineWorkers } from './pipeline.js';
 
 export interface WorkerHandle {
   /** Closes every worker, waiting at most `timeoutMs` for running jobs. */
@@ -13,6 +17,23 @@ export interface StartWorkersOptions {
   schedulers?: boolean;
 }
 
-export async function startWorkers(_deps: Deps, _opts: StartWorkersOptions): Promise<WorkerHandle> {
-  return { close: async () => undefined };
+/** Extra worker roles registered by other modules (webhooks, mail, sheets). */
+export type WorkerStarter = (deps: Deps, opts: StartWorkersOptions) => Promise<{ close(timeoutMs?: number): Promise<void> }>;
+
+const STAGES: Stage[] = ['parse', 'embed', 'classify', 'extract'];
+
+export async function startWorkers(deps: Deps, opts: StartWorkersOptions, extra: { name: string; start: WorkerStarter }[] = []): Promise<WorkerHandle> {
+  const wanted = (name: string) => !opts.queues || opts.queues.includes(name);
+  const workers: Worker[] = startPipelineWorkers(deps, STAGES.filter(wanted), opts.concurrency);
+  if (wanted('maintenance')) workers.push(await startMaintenance(deps, { schedulers: opts.schedulers ?? false }));
+  const others: { close(timeoutMs?: number): Promise<void> }[] = [];
+  for (const e of extra) if (wanted(e.name)) others.push(await e.start(deps, opts));
+  return {
+    async close(timeoutMs = 20_000) {
+      // BullMQ's close waits for running jobs without a limit of its own.
+      const all = Promise.all([...workers.map((w) => w.close()), ...others.map((o) => o.close(timeoutMs))]);
+      await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+      if (workers.some((w) => w.isRunning())) await Promise.all(workers.map((w) => w.close(true)));
+    },
+  };
 }

@@ -23,6 +23,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: `/tmp/docpipe-test-${randomBytes(4).toString('hex')}`,
     REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
     JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    // Tests never reach a model hub; pipeline tests point EMBEDDING_MODEL_DIR at a generated model.
+    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
     ...overrides,
   }, { persistSecrets: false });
 }

@@ -25,6 +25,8 @@ CREATE TABLE document_chunks (
 ALTER TABLE documents ADD COLUMN embedding real[];
 ALTER TABLE documents ADD COLUMN confirmed jsonb NOT NULL DEFAULT '{}';
 ALTER TABLE documents ADD COLUMN search tsvector;
+ALTER TABLE documents ADD COLUMN parser_version text;
+ALTER TABLE documents ADD COLUMN extractor_version text;
 CREATE INDEX documents_search_idx ON documents USING gin (search);
 
 -- Stage effects are recorded per (document, version, stage) so a re-run job is a no-op.

@@ -96,10 +96,18 @@ export function createAccessService(deps: {
     return policies;
   }
 
+  function keyRefusal(cred: CachedCredential, req: AccessRequest): AppError | null {
+    if (cred.expiresAt !== null && cred.expiresAt <= now()) return errors.unauthorized('API key has expired');
+    if (cred.ipMatcher && !cred.ipMatcher.allows(req.ip)) return errors.forbidden('This API key may not be used from this IP address');
+    if (!endpointAllowed(cred.endpointRules, req.method, req.path)) return errors.forbidden('This API key may not call this endpoint');
+    return null;
+  }
+
   async function resolve(req: AccessRequest, attempt = 0): Promise<AccessResult> {
     const header = req.authorization;
     if (!header) throw errors.unauthorized('Missing Authorization header');
-    const m = /^Bearer ([^\s]+)$/.exec(header.trim());
+    // The auth scheme is case-insensitive (RFC 9110 §11.1); the token itself is not.
+    const m = /^Bearer +([^\s]+)$/i.exec(header.trim());
     if (!m) throw errors.unauthorized('Authorization header must be "Bearer <token>"');
     const token = m[1];
 
@@ -110,18 +118,27 @@ export function createAccessService(deps: {
       if (!parsed) throw errors.unauthorized('Invalid API key');
       cacheKey = `k:${parsed.hash}`;
       cred = attempt === 0 ? cache.get(cacheKey) : undefined;
+      const fromCache = cred !== undefined;
       if (!cred) {
         cred = await loadApiKey(parsed.hash, parsed.env);
         if (!cred) throw errors.unauthorized('Invalid API key');
         cache.set(cacheKey, cred);
       }
-      if (cred.expiresAt !== null && cred.expiresAt <= now()) throw errors.unauthorized('API key has expired');
-      if (cred.ipMatcher && !cred.ipMatcher.allows(req.ip)) throw errors.forbidden('This API key may not be used from this IP address');
-      if (!endpointAllowed(cred.endpointRules, req.method, req.path)) throw errors.forbidden('This API key may not call this endpoint');
+      const refusal = keyRefusal(cred, req);
+      if (refusal) {
+        // A cached copy may predate a change (allowed_ips widened, key revoked): refuse only
+        // once the stamps confirm it is current, so the change wins on the very next request.
+        if (fromCache && (await deps.limiter.check([], cred.stamps)).outcome === 'stale') {
+          cache.delete(cacheKey);
+          return resolve(req, attempt + 1);
+        }
+        throw refusal;
+      }
     } else {
       const claims = verifyAccessToken(token, deps.jwtSecret, Math.floor(now() / 1000));
       if (!claims) throw errors.unauthorized('Invalid or expired token');
-      cacheKey = `s:${claims.sid}:${claims.sub}`;
+      // Every claim the load depends on is in the key, so a hit never answers for other claims.
+      cacheKey = `s:${claims.sid}:${claims.sub}:${claims.org}`;
       cred = attempt === 0 ? cache.get(cacheKey) : undefined;
       if (!cred) {
         cred = await loadSession(claims.sub, claims.org, claims.sid);

@@ -23,9 +23,14 @@ function checkLists(input: { allowed_ips?: string[]; allowed_endpoints?: string[
 export function createApiKeysService(deps: { repo: ApiKeysRepository; stamps: Stamps; now?: () => Date }) {
   const now = deps.now ?? (() => new Date());
   return {
-    async create(scope: Scope & { userId: string }, input: CreateApiKeyInput) {
+    /** `viaApiKey`: the caller is itself an API key, which may only mint keys of its own mode. */
+    async create(scope: Scope & { userId: string; viaApiKey?: boolean }, input: CreateApiKeyInput) {
       checkLists(input);
       const environment: Environment = input.environment ?? scope.environment;
+      // A sandbox key that could mint live keys would let test credentials reach live data.
+      if (scope.viaApiKey && environment !== scope.environment) {
+        throw errors.forbidden(`A ${scope.environment} API key can only create ${scope.environment} keys`);
+      }
       const gen = generateApiKey(environment);
       const expiresAt = input.expires_in_days ? new Date(now().getTime() + input.expires_in_days * 86_400_000) : null;
       const row = await deps.repo.insert({

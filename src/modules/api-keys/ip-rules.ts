@@ -10,7 +10,8 @@ export function normaliseIp(ip: string): string {
 export function validateIpRule(rule: string): string | null {
   const [addr, bits, extra] = rule.trim().split('/');
   if (extra !== undefined) return 'is not an IP address or CIDR';
-  const family = isIP(normaliseIp(addr));
+  // The rule's own family bounds its prefix: `::ffff:10.0.0.0/104` is a valid IPv6 CIDR.
+  const family = isIP(addr);
   if (!family) return 'is not an IP address or CIDR';
   if (bits === undefined) return null;
   if (!/^\d+$/.test(bits)) return 'has an invalid prefix length';
@@ -28,8 +29,9 @@ export function compileIpRules(rules: string[]): IpMatcher {
   if (rules.length === 0) return { allows: () => true };
   const list = new BlockList();
   for (const raw of rules) {
-    const [addr0, bits] = raw.trim().split('/');
-    const addr = normaliseIp(addr0);
+    // Rules keep the form they were written in: BlockList matches IPv4-mapped IPv6 rules
+    // against IPv4 clients itself, and normalising would break mapped CIDRs such as /104.
+    const [addr, bits] = raw.trim().split('/');
     const family = isIP(addr) === 6 ? 'ipv6' : 'ipv4';
     if (bits === undefined) list.addAddress(addr, family);
     else list.addSubnet(addr, Number(bits), family);

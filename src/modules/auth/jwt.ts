@@ -35,9 +35,11 @@ export function verifyAccessToken(token: string, secret: string, nowSec = Math.f
     return null;
   }
   if (!header || typeof header !== 'object' || (header as { alg?: unknown }).alg !== 'HS256') return null;
-  const expected = hmacSha256(secret, `${h}.${p}`);
-  const given = Buffer.from(s, 'base64url');
-  if (!safeEqual(expected, given)) return null;
+  // Compare the encoded form: base64url decoding ignores padding bits and stray characters, so
+  // comparing decoded bytes would accept many different strings as the same signature.
+  const expected = hmacSha256(secret, `${h}.${p}`).toString('base64url');
+  if (!safeEqual(expected, s)) return null;
+  if (!claims || typeof claims !== 'object') return null;
   if (claims.typ !== 'access' || typeof claims.sub !== 'string' || typeof claims.org !== 'string' || typeof claims.sid !== 'string') return null;
   if (typeof claims.exp !== 'number' || claims.exp <= nowSec) return null;
   return claims as AccessClaims;

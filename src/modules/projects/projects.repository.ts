@@ -35,11 +35,18 @@ export function createProjectsRepository(db: Queryable) {
       }
       const order = `${SORTS[query.sort ?? 'created_at']} ${query.order === 'asc' ? 'ASC' : 'DESC'}, id ${query.order === 'asc' ? 'ASC' : 'DESC'}`;
       const whereSql = where.join(' AND ');
-      const [page, count] = await Promise.all([
-        db.query<ProjectRow>(`SELECT * FROM projects WHERE ${whereSql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, query.limit, query.offset]),
-        db.query<{ n: number }>(`SELECT count(*) AS n FROM projects WHERE ${whereSql}`, params),
-      ]);
-      return { rows: page.rows, total: count.rows[0].n };
+      // One round trip: the window count rides along with the page (the hot path of the API).
+      const page = await db.query<ProjectRow & { total_count: number }>(
+        `SELECT *, count(*) OVER () AS total_count FROM projects WHERE ${whereSql} ORDER BY ${order} LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, query.limit, query.offset],
+      );
+      let total = page.rows[0]?.total_count;
+      if (total === undefined) {
+        // An empty page (offset past the end) carries no count: ask separately.
+        total = (await db.query<{ n: number }>(`SELECT count(*) AS n FROM projects WHERE ${whereSql}`, params)).rows[0].n;
+      }
+      const rows = page.rows.map(({ total_count: _t, ...r }) => r as ProjectRow);
+      return { rows, total };
     },
     async update(scope: Scope, id: string, patch: UpdateProjectInput): Promise<ProjectRow | null> {
       const sets: string[] = [];

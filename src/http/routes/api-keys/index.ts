@@ -42,7 +42,7 @@ export function registerApiKeyRoutes(api: FastifyInstance, keys: ApiKeysService)
       },
     },
   }, async (req, reply) => {
-    const created = await keys.create({ ...req.scope, userId: req.principal.userId }, req.body);
+    const created = await keys.create({ ...req.scope, userId: req.principal.userId, viaApiKey: req.principal.kind === 'api_key' }, req.body);
     reply.status(201);
     return ok(created, 'API key created; store the key now, it will not be shown again');
   });

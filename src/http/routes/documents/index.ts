@@ -1,0 +1,106 @@
+import type { FastifyInstance } from 'fastify';
+import type { DocumentsService, PatchDocumentInput } from '../../../modules/documents/documents.service.js';
+import type { DocumentFilters } from '../../../modules/documents/documents.repository.js';
+import type { Stage } from '../../../modules/documents/documents.types.js';
+import type { Intake } from '../../../modules/documents/intake.js';
+import type { ProjectsService } from '../../../modules/projects/projects.service.js';
+import { ok, numberedPage, schemas } from '../../envelope.js';
+import { registerUploadRoute } from './upload.js';
+
+const TAGS = ['documents'];
+const STATUS = ['uploaded', 'processing', 'processed', 'classified', 'extracted', 'completed', 'needs_review', 'failed'];
+const stagesSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: ['parse', 'embed', 'classify', 'extract'] } };
+const pageProps = { page: { type: 'integer', minimum: 1, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
+type Id = { Params: { id: string } };
+
+export function registerDocumentRoutes(api: FastifyInstance, deps: { documents: DocumentsService; intake: Intake; projects: ProjectsService; maxUploadBytes: number }): void {
+  const { documents } = deps;
+  const auth = { auth: true };
+  registerUploadRoute(api, deps.intake, deps.maxUploadBytes);
+
+  api.get<{ Querystring: DocumentFilters }>('/documents', {
+    config: auth,
+    schema: {
+      tags: TAGS, summary: 'List documents (filters and full-text search over extracted text)',
+      querystring: { type: 'object', additionalProperties: false, properties: {
+        project_id: { type: 'string', maxLength: 64 }, status: { type: 'string', enum: STATUS }, classification: { type: 'string', maxLength: 64 },
+        source: { type: 'string', enum: ['upload', 'email', 'api'] }, created_after: { type: 'string', format: 'date-time' },
+        created_before: { type: 'string', format: 'date-time' }, q: { type: 'string', minLength: 1, maxLength: 500 }, ...pageProps,
+      } },
+    },
+  }, async (req) => {
+    const { items, total } = await documents.list(req.scope, req.query);
+    return numberedPage(items, total, req.query.page, req.query.per_page);
+  });
+
+  api.get<Id>('/documents/:id', { config: auth, schema: { tags: TAGS, summary: 'A document with its status, classification, fields and timings', params: schemas.idParam() } },
+    async (req) => ok(await documents.get(req.scope, req.params.id)));
+
+  api.get<Id>('/documents/:id/content', { config: auth, schema: { tags: TAGS, summary: 'The original file', params: schemas.idParam() } },
+    async (req, reply) => {
+      const c = await documents.content(req.scope, req.params.id);
+      reply.header('Content-Type', c.mimeType);
+      reply.header('Content-Length', String(c.size));
+      reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(c.filename)}`);
+      return reply.send(c.stream);
+    });
+
+  api.get<Id>('/documents/:id/text', { config: auth, schema: { tags: TAGS, summary: 'The extracted text', params: schemas.idParam() } },
+    async (req) => ok({ id: req.params.id, text: await documents.text(req.scope, req.params.id) }));
+
+  api.patch<Id & { Body: PatchDocumentInput }>('/documents/:id', {
+    config: auth,
+    schema: {
+      tags: TAGS, summary: 'Correct classification or fields (marked confirmed by a person)', params: schemas.idParam(),
+      body: { type: 'object', additionalProperties: false, minProperties: 1, properties: {
+        classification: { type: 'object', required: ['type'], additionalProperties: false, properties: { type: { type: 'string', minLength: 1, maxLength: 64 } } },
+        fields: { type: 'object', additionalProperties: true }, metadata: { type: 'object', additionalProperties: true },
+        filename: { type: 'string', minLength: 1, maxLength: 255 },
+      } },
+    },
+  }, async (req) => ok(await documents.patch(req.scope, req.params.id, req.body), 'Document updated'));
+
+  api.delete<Id>('/documents/:id', { config: auth, schema: { tags: TAGS, summary: 'Delete a document and its file', params: schemas.idParam() } },
+    async (req) => ok(await documents.delete(req.scope, req.params.id), 'Document deleted'));
+
+  api.post<Id & { Body: { stages?: Stage[] } | undefined }>('/documents/:id/reprocess', {
+    config: auth,
+    schema: { tags: TAGS, summary: 'Re-run stages of one document', params: schemas.idParam(), body: { type: 'object', additionalProperties: false, properties: { stages: stagesSchema } } },
+  }, async (req, reply) => {
+    reply.status(202);
+    return ok(await documents.reprocessOne(req.scope, req.params.id, req.body?.stages), 'Reprocessing queued');
+  });
+
+  api.post<{ Body: { project_id?: string; document_ids?: string[]; stages?: Stage[]; mode?: 'missing' | 'all' } }>('/documents/reprocess', {
+    config: auth,
+    schema: {
+      tags: TAGS, summary: 'Re-run stages for a project or a list of documents; returns a batch',
+      body: { type: 'object', additionalProperties: false, properties: {
+        project_id: { type: 'string', maxLength: 64 }, document_ids: { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'string', maxLength: 64 } },
+        stages: stagesSchema, mode: { type: 'string', enum: ['missing', 'all'], default: 'missing' },
+      } },
+    },
+  }, async (req, reply) => {
+    reply.status(202);
+    return ok(await documents.reprocessBatch(req.scope, req.body ?? {}), 'Batch queued');
+  });
+
+  api.get<Id>('/batches/:id', { config: auth, schema: { tags: TAGS, summary: 'Progress of a batch and its per-document failures', params: schemas.idParam() } },
+    async (req) => ok(await documents.getBatch(req.scope, req.params.id)));
+
+  api.get<Id & { Querystring: { page: number; limit: number; status?: string; classification?: string } }>('/projects/:id/documents', {
+    config: auth,
+    schema: {
+      tags: ['projects'], summary: 'Documents in a project', params: schemas.idParam(),
+      querystring: { type: 'object', additionalProperties: false, properties: {
+        page: { type: 'integer', minimum: 1, default: 1 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+        status: { type: 'string', enum: STATUS }, classification: { type: 'string', maxLength: 64 },
+      } },
+    },
+  }, async (req) => {
+    await deps.projects.get(req.scope, req.params.id);
+    const q = req.query;
+    const { items, total } = await documents.list(req.scope, { project_id: req.params.id, status: q.status, classification: q.classification, page: q.page, per_page: q.limit });
+    return numberedPage(items, total, q.page, q.limit);
+  });
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance } from 'fastify';
+import { errors } from '../../errors.js';
+import { ok } from '../../envelope.js';
+import { presentDocument } from '../../../modules/documents/documents.types.js';
+import type { Intake } from '../../../modules/documents/intake.js';
+import type { StoredBlob } from '../../../storage/blob-store.js';
+
+function parseMetadata(raw: string | undefined): Record<string, unknown> | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length > 16_384) throw errors.invalidField('metadata', 'must be at most 16 KB');
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    throw errors.invalidField('metadata', 'must be a JSON object');
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) throw errors.invalidField('metadata', 'must be a JSON object');
+  return v as Record<string, unknown>;
+}
+
+/**
+ * POST /documents: multipart with `file`, `project_id`, optional `metadata` (JSON) and
+ * `allow_duplicate`. The file streams into the blob store while it is hashed, never held in
+ * memory; the project may be named in the query string or by a form field before or after the file.
+ */
+export function registerUploadRoute(api: FastifyInstance, intake: Intake, maxUploadBytes: number): void {
+  api.post<{ Querystring: { project_id?: string; allow_duplicate?: boolean } }>('/documents', {
+    config: { auth: true },
+    schema: {
+      tags: ['documents'], summary: 'Upload a document (multipart/form-data: file, project_id, metadata)', consumes: ['multipart/form-data'],
+      querystring: { type: 'object', additionalProperties: false, properties: { project_id: { type: 'string', maxLength: 64 }, allow_duplicate: { type: 'boolean' } } },
+    },
+  }, async (req, reply) => {
+    if (!req.isMultipart()) throw errors.unsupportedMedia('Upload with Content-Type multipart/form-data (fields: file, project_id, metadata)');
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxUploadBytes + 1024 * 1024) throw errors.tooLarge(`File is larger than the ${Math.round(maxUploadBytes / 1048576)} MB limit (MAX_UPLOAD_MB)`);
+    const fields: Record<string, string> = {};
+    let blob: StoredBlob | undefined;
+    let filename = 'upload';
+    let failure: unknown;
+    for await (const part of req.parts()) {
+      if (part.type !== 'file') {
+        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+        continue;
+      }
+      if (part.fieldname !== 'file' || blob || failure) {
+        part.file.resume();
+        continue;
+      }
+      filename = part.filename || 'upload';
+      try {
+        blob = await intake.store(part.file);
+      } catch (err) {
+        failure = err;
+        part.file.resume();
+      }
+    }
+    if (failure) throw failure;
+    if (!blob) throw errors.invalidField('file', 'is required');
+    const projectId = req.query.project_id ?? fields.project_id;
+    let metadata: Record<string, unknown> | undefined;
+    try {
+      if (!projectId) throw errors.invalidField('project_id', 'is required');
+      metadata = parseMetadata(fields.metadata);
+    } catch (err) {
+      await intake.discard(blob);
+      throw err;
+    }
+    const result = await intake.fromBlob(blob, {
+      scope: req.scope, projectId, filename, source: 'upload', metadata, uploadedBy: req.principal.userId,
+      allowDuplicate: req.query.allow_duplicate ?? fields.allow_duplicate === 'true',
+    });
+    if (result.kind === 'duplicate') {
+      reply.status(200);
+      return ok(presentDocument(result.document, { duplicate: true }), 'The same file is already in this project; pass allow_duplicate=true to store it again');
+    }
+    reply.status(201);
+    return ok(presentDocument(result.document, { duplicate: false }), 'Document uploaded');
+  });
+}

@@ -1,0 +1,116 @@
+import type { Queryable } from '../../db/client.js';
+import { newId } from '../../lib/ids.js';
+import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { DocumentRow, PipelineState, Stage } from './documents.types.js';
+
+export interface DocumentFilters {
+  project_id?: string;
+  status?: string;
+  classification?: string;
+  source?: string;
+  created_after?: string;
+  created_before?: string;
+  q?: string;
+  page: number;
+  per_page: number;
+}
+
+// Columns for lists: everything but the (possibly megabytes of) text and the vector.
+const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
+  source_metadata, metadata, status, error, page_count, language, classification, fields, version, pipeline, uploaded_by,
+  parsed_at, embedded_at, classified_at, extracted_at, exported_at, completed_at, embedding_model, classifier_version,
+  template_id, template_version, confirmed, created_at, updated_at, NULL::text AS text_content`;
+
+export function createDocumentsRepository(db: Queryable) {
+  return {
+    async insert(q: Queryable, d: {
+      scope: Scope; projectId: string; filename: string; mimeType: string; size: number; sha256: string; storageKey: string;
+      source: DocumentRow['source']; sourceMetadata: Record<string, unknown>; metadata: Record<string, unknown>; uploadedBy: string | null;
+      pipeline: PipelineState;
+    }): Promise<DocumentRow> {
+      const { rows } = await q.query<DocumentRow>(
+        `INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
+           source_metadata, metadata, uploaded_by, pipeline, status)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,'uploaded') RETURNING *`,
+        [newId('doc'), d.scope.orgId, d.scope.environment, d.projectId, d.filename, d.mimeType, d.size, d.sha256, d.storageKey, d.source,
+          JSON.stringify(d.sourceMetadata), JSON.stringify(d.metadata), d.uploadedBy, JSON.stringify(d.pipeline)],
+      );
+      return rows[0];
+    },
+    async findDuplicate(projectId: string, sha256: string, q: Queryable = db): Promise<DocumentRow | null> {
+      const { rows } = await q.query<DocumentRow>(`SELECT ${LIST_COLUMNS} FROM documents WHERE project_id = $1 AND sha256 = $2 ORDER BY created_at LIMIT 1`, [projectId, sha256]);
+      return rows[0] ?? null;
+    },
+    async get(scope: Scope, id: string, q: Queryable = db): Promise<DocumentRow | null> {
+      const { rows } = await q.query<DocumentRow>(`SELECT ${LIST_COLUMNS} FROM documents WHERE id = $1 AND org_id = $2 AND environment = $3`, [id, scope.orgId, scope.environment]);
+      return rows[0] ?? null;
+    },
+    async getText(scope: Scope, id: string): Promise<{ text: string | null; status: string } | null> {
+      const { rows } = await db.query<{ text_content: string | null; status: string }>('SELECT text_content, status FROM documents WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      return rows[0] ? { text: rows[0].text_content, status: rows[0].status } : null;
+    },
+    /** Workers read by id alone: the job came from a scoped request. */
+    async getById(id: string, q: Queryable = db, forUpdate = false): Promise<DocumentRow | null> {
+      const { rows } = await q.query<DocumentRow>(`SELECT * FROM documents WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+      return rows[0] ?? null;
+    },
+    async list(scope: Scope, f: DocumentFilters): Promise<{ rows: DocumentRow[]; total: number }> {
+      const where = ['org_id = $1', 'environment = $2'];
+      const params: unknown[] = [scope.orgId, scope.environment];
+      const add = (sql: string, v: unknown) => { params.push(v); where.push(sql.replace('?', `$${params.length}`)); };
+      if (f.project_id) add('project_id = ?', f.project_id);
+      if (f.status) add('status = ?', f.status);
+      if (f.classification) add(`classification->>'type' = ?`, f.classification);
+      if (f.source) add('source = ?', f.source);
+      if (f.created_after) add('created_at >= ?', new Date(f.created_after));
+      if (f.created_before) add('created_at < ?', new Date(f.created_before));
+      if (f.q) add(`search @@ websearch_to_tsquery('simple', ?)`, f.q);
+      const w = where.join(' AND ');
+      const offset = (f.page - 1) * f.per_page;
+      const page = await db.query<DocumentRow & { total_count: number }>(
+        `SELECT ${LIST_COLUMNS}, count(*) OVER () AS total_count FROM documents WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        [...params, f.per_page, offset],
+      );
+      let total = page.rows[0]?.total_count;
+      if (total === undefined) total = (await db.query<{ n: number }>(`SELECT count(*) AS n FROM documents WHERE ${w}`, params)).rows[0].n;
+      return { rows: page.rows.map(({ total_count: _t, ...r }) => r as DocumentRow), total };
+    },
+    async setPipeline(q: Queryable, id: string, patch: { status?: string; pipeline: PipelineState; version?: number; clearError?: boolean }): Promise<void> {
+      await q.query(
+        `UPDATE documents SET pipeline = $2, status = COALESCE($3, status), version = COALESCE($4, version),
+           error = CASE WHEN $5::boolean THEN NULL ELSE error END, updated_at = now() WHERE id = $1`,
+        [id, JSON.stringify(patch.pipeline), patch.status ?? null, patch.version ?? null, patch.clearError ?? false],
+      );
+    },
+    /** Records that a stage finished for a version; false when it had already (a re-run job). */
+    async claimStageRun(q: Queryable, id: string, version: number, stage: Stage): Promise<boolean> {
+      const res = await q.query('INSERT INTO stage_runs (document_id, version, stage) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [id, version, stage]);
+      return res.rowCount > 0;
+    },
+    async update(q: Queryable, id: string, cols: Record<string, unknown>): Promise<DocumentRow> {
+      const keys = Object.keys(cols);
+      const sets = keys.map((k, i) => `${k} = $${i + 2}`);
+      sets.push('updated_at = now()');
+      const values = keys.map((k) => {
+        const v = cols[k];
+        return v !== null && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v;
+      });
+      const { rows } = await q.query<DocumentRow>(`UPDATE documents SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, [id, ...values]);
+      return rows[0];
+    },
+    async delete(q: Queryable, id: string): Promise<DocumentRow | null> {
+      const { rows } = await q.query<DocumentRow>(`DELETE FROM documents WHERE id = $1 RETURNING ${LIST_COLUMNS.replace('NULL::text AS text_content', 'NULL::text AS text_content')}`, [id]);
+      return rows[0] ?? null;
+    },
+    async storageKeyInUse(key: string, q: Queryable = db): Promise<boolean> {
+      const { rows } = await q.query<{ n: number }>('SELECT count(*) AS n FROM documents WHERE storage_key = $1', [key]);
+      return rows[0].n > 0;
+    },
+    async idsInProject(projectId: string): Promise<string[]> {
+      const { rows } = await db.query<{ id: string }>('SELECT id FROM documents WHERE project_id = $1', [projectId]);
+      return rows.map((r) => r.id);
+    },
+  };
+}
+
+export type DocumentsRepository = ReturnType<typeof createDocumentsRepository>;

@@ -1,0 +1,225 @@
+import type { Db, Queryable } from '../../db/client.js';
+import { errors } from '../../http/errors.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Queues } from '../../jobs/queues.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import type { Scope } from '../api-keys/api-keys.repository.js';
+import { insertEvent } from '../events/events.repository.js';
+import type { ProjectsRepository } from '../projects/projects.repository.js';
+import type { BatchesRepository } from './batches.js';
+import type { DocumentFilters, DocumentsRepository } from './documents.repository.js';
+import { documentEventData, presentDocument, STAGES, type DocumentRow, type FieldValue, type Stage } from './documents.types.js';
+import { enqueueStage, planStages } from './flow.js';
+import { missingStageSql, type CurrentVersions } from './missing.js';
+
+export interface PatchDocumentInput {
+  classification?: { type: string };
+  fields?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  filename?: string;
+}
+
+export function createDocumentsService(deps: {
+  db: Db; docs: DocumentsRepository; projects: ProjectsRepository; batches: BatchesRepository; blobs: BlobStore; queues: Queues;
+  logger: Logger; versions: CurrentVersions; onEvent?: () => void; onConfirmed?: (scope: Scope) => void;
+}) {
+  const mustGet = async (scope: Scope, id: string, q?: Queryable) => {
+    const d = await deps.docs.get(scope, id, q);
+    if (!d) throw errors.notFound('Document');
+    return d;
+  };
+
+  /** Starts a new run (new version) of the given stages for one document; returns it. */
+  async function startRun(q: Queryable, doc: DocumentRow, requested: Stage[] | undefined, batchId: string | null): Promise<DocumentRow> {
+    const project = await deps.projects.get({ orgId: doc.org_id, environment: doc.environment }, doc.project_id, q);
+    let stages = planStages(project ?? { auto_classify: true, auto_extract: true }, requested);
+    // Later stages need text: a document that was never parsed is parsed first.
+    if (!stages.includes('parse') && !doc.parsed_at) stages = ['parse', ...stages];
+    const updated = await deps.docs.update(q, doc.id, {
+      version: doc.version + 1,
+      status: 'processing',
+      error: null,
+      completed_at: null,
+      pipeline: { stages, current: stages[0], batch_id: batchId, notes: {}, queued_at: new Date().toISOString() },
+    });
+    return updated;
+  }
+
+  async function enqueueRuns(docs: DocumentRow[]): Promise<void> {
+    for (const d of docs) {
+      const first = d.pipeline.current;
+      if (!first) continue;
+      try {
+        await enqueueStage(deps.queues, first, d);
+      } catch (err) {
+        deps.logger.warn({ err, documentId: d.id }, 'could not queue; the sweeper will retry');
+      }
+    }
+  }
+
+  async function deleteOne(q: Queryable, doc: DocumentRow): Promise<void> {
+    await deps.docs.delete(q, doc.id);
+    await insertEvent(q, { orgId: doc.org_id, environment: doc.environment, type: 'document.deleted', data: documentEventData({ ...doc, status: 'deleted' as DocumentRow['status'] }) });
+  }
+
+  async function removeFileIfUnused(key: string): Promise<void> {
+    if (!(await deps.docs.storageKeyInUse(key))) await deps.blobs.delete(key);
+  }
+
+  return {
+    async get(scope: Scope, id: string) {
+      return presentDocument(await mustGet(scope, id));
+    },
+    async list(scope: Scope, f: DocumentFilters) {
+      const { rows, total } = await deps.docs.list(scope, f);
+      return { items: rows.map((d) => presentDocument(d)), total };
+    },
+    async content(scope: Scope, id: string) {
+      const d = await mustGet(scope, id);
+      return { stream: deps.blobs.stream(d.storage_key), mimeType: d.mime_type, filename: d.filename, size: d.size_bytes };
+    },
+    async text(scope: Scope, id: string) {
+      const t = await deps.docs.getText(scope, id);
+      if (!t) throw errors.notFound('Document');
+      if (t.text === null) throw errors.conflict(`Document has no text yet (status ${t.status})`);
+      return t.text;
+    },
+
+    /**
+     * A person corrects the classification or fields. Corrections are marked confirmed, feed the
+     * organization's classifier, and a document waiting in needs_review continues its pipeline.
+     */
+    async patch(scope: Scope, id: string, input: PatchDocumentInput) {
+      let resume: DocumentRow | null = null;
+      const result = await deps.db.tx(async (q) => {
+        const doc = await mustGet(scope, id, q);
+        const cols: Record<string, unknown> = {};
+        if (input.filename) cols.filename = input.filename;
+        if (input.metadata) cols.metadata = { ...doc.metadata, ...input.metadata };
+        if (input.fields) {
+          const fields: Record<string, FieldValue> = { ...(doc.fields ?? {}) };
+          for (const [name, raw] of Object.entries(input.fields)) {
+            if (raw === null) { delete fields[name]; continue; }
+            const value = raw !== null && typeof raw === 'object' && 'value' in (raw as object) ? (raw as { value: unknown }).value : raw;
+            fields[name] = { value, confidence: 1, method: 'manual', confirmed: true };
+          }
+          cols.fields = fields;
+        }
+        let classified = false;
+        if (input.classification) {
+          cols.classification = { type: input.classification.type, confidence: 1, method: 'manual', confirmed: true };
+          cols.classified_at = new Date();
+          classified = true;
+        }
+        if (Object.keys(cols).length === 0) return doc;
+        let updated = await deps.docs.update(q, doc.id, cols);
+        if (classified) {
+          if (doc.status === 'needs_review') {
+            const project = await deps.projects.get(scope, doc.project_id, q);
+            if (project?.auto_extract) {
+              updated = await deps.docs.update(q, doc.id, { status: 'processing', version: doc.version + 1, pipeline: { ...doc.pipeline, stages: ['extract'], current: 'extract', batch_id: null } });
+              resume = updated;
+            } else {
+              updated = await deps.docs.update(q, doc.id, { status: 'completed', completed_at: new Date(), pipeline: { ...doc.pipeline, current: null } });
+            }
+          }
+          await insertEvent(q, { orgId: doc.org_id, environment: doc.environment, type: 'document.classified', data: documentEventData(updated, { method: 'manual' }) });
+        }
+        return updated;
+      });
+      if (input.classification) { deps.onEvent?.(); deps.onConfirmed?.(scope); }
+      if (resume) await enqueueRuns([resume]);
+      return presentDocument(result);
+    },
+
+    async delete(scope: Scope, id: string) {
+      const doc = await deps.db.tx(async (q) => {
+        const d = await mustGet(scope, id, q);
+        await deleteOne(q, d);
+        return d;
+      });
+      deps.onEvent?.();
+      await removeFileIfUnused(doc.storage_key);
+      return { id, deleted: true };
+    },
+
+    /** For project deletion and retention: each document gets its own document.deleted event. */
+    async deleteMany(docs: DocumentRow[]): Promise<number> {
+      let n = 0;
+      for (const d of docs) {
+        await deps.db.tx((q) => deleteOne(q, d));
+        await removeFileIfUnused(d.storage_key);
+        n++;
+      }
+      if (n) deps.onEvent?.();
+      return n;
+    },
+
+    async deleteAllInProject(scope: Scope, projectId: string): Promise<number> {
+      const ids = await deps.docs.idsInProject(projectId);
+      const docs: DocumentRow[] = [];
+      for (const id of ids) {
+        const d = await deps.docs.get(scope, id);
+        if (d) docs.push(d);
+      }
+      return this.deleteMany(docs);
+    },
+
+    async reprocessOne(scope: Scope, id: string, stages: Stage[] | undefined) {
+      const doc = await deps.db.tx(async (q) => {
+        const d = await deps.docs.getById(id, q, true);
+        if (!d || d.org_id !== scope.orgId || d.environment !== scope.environment) throw errors.notFound('Document');
+        return startRun(q, d, stages, null);
+      });
+      await enqueueRuns([doc]);
+      return presentDocument(doc);
+    },
+
+    /**
+     * Batch reprocessing. `missing` picks documents whose stage never ran with the current model
+     * or template version; `all` re-runs every one. One bad document never stops the batch.
+     */
+    async reprocessBatch(scope: Scope, input: { project_id?: string; document_ids?: string[]; stages?: Stage[]; mode?: 'missing' | 'all' }) {
+      if (!input.project_id && !input.document_ids?.length) throw errors.validation('Give project_id or document_ids', [{ field: 'project_id', message: 'or document_ids is required' }]);
+      if (input.project_id && input.document_ids?.length) throw errors.validation('Give project_id or document_ids, not both');
+      if (input.project_id && !(await deps.projects.get(scope, input.project_id))) throw errors.notFound('Project');
+      const stages = input.stages?.length ? STAGES.filter((s) => input.stages!.includes(s)) : [...STAGES];
+      const mode = input.mode ?? 'missing';
+      const params: unknown[] = [scope.orgId, scope.environment];
+      let where = 'org_id = $1 AND environment = $2';
+      if (input.project_id) { params.push(input.project_id); where += ` AND project_id = $${params.length}`; }
+      else { params.push(input.document_ids); where += ` AND id = ANY($${params.length}::text[])`; }
+      if (mode === 'missing') {
+        const m = await missingStageSql(stages, deps.versions, scope, params.length + 1);
+        params.push(...m.params);
+        where += ` AND (${m.sql})`;
+      }
+      const { rows } = await deps.db.query<{ id: string }>(`SELECT id FROM documents WHERE ${where} ORDER BY created_at`, params);
+      const batch = await deps.db.tx((q) => deps.batches.create(q, scope, { kind: 'reprocess', stages, mode }));
+      const CHUNK = 500;
+      for (let i = 0; i < rows.length; i += CHUNK) {
+        const ids = rows.slice(i, i + CHUNK).map((r) => r.id);
+        const started = await deps.db.tx(async (q) => {
+          await deps.batches.addItems(q, batch.id, ids);
+          const out: DocumentRow[] = [];
+          for (const id of ids) {
+            const d = await deps.docs.getById(id, q, true);
+            if (d) out.push(await startRun(q, d, stages, batch.id));
+          }
+          return out;
+        });
+        await enqueueRuns(started);
+      }
+      await deps.batches.close(deps.db, batch.id);
+      return (await deps.batches.get(scope, batch.id))!;
+    },
+
+    async getBatch(scope: Scope, id: string) {
+      const b = await deps.batches.get(scope, id);
+      if (!b) throw errors.notFound('Batch');
+      return b;
+    },
+  };
+}
+
+export type DocumentsService = ReturnType<typeof createDocumentsService>;

@@ -1,0 +1,120 @@
+import type { Environment } from '../orgs/orgs.types.js';
+
+export type DocumentStatus = 'uploaded' | 'processing' | 'processed' | 'classified' | 'extracted' | 'completed' | 'needs_review' | 'failed';
+export type Stage = 'parse' | 'embed' | 'classify' | 'extract';
+export const STAGES: readonly Stage[] = ['parse', 'embed', 'classify', 'extract'];
+
+export interface FieldValue {
+  value: unknown;
+  confidence: number;
+  method: string;
+  confirmed?: boolean;
+}
+
+export interface Classification {
+  type: string;
+  confidence: number;
+  method: string;
+  confirmed?: boolean;
+  distribution?: Record<string, number>;
+}
+
+export interface DocumentRow {
+  id: string;
+  org_id: string;
+  environment: Environment;
+  project_id: string;
+  filename: string;
+  mime_type: string;
+  size_bytes: number;
+  sha256: string;
+  storage_key: string;
+  source: 'upload' | 'email' | 'api';
+  source_metadata: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  status: DocumentStatus;
+  error: { stage: string; code: string; message: string } | null;
+  text_content: string | null;
+  page_count: number | null;
+  language: string | null;
+  classification: Classification | null;
+  fields: Record<string, FieldValue> | null;
+  version: number;
+  pipeline: PipelineState;
+  uploaded_by: string | null;
+  parsed_at: Date | null;
+  embedded_at: Date | null;
+  classified_at: Date | null;
+  extracted_at: Date | null;
+  exported_at: Date | null;
+  completed_at: Date | null;
+  embedding_model: string | null;
+  classifier_version: string | null;
+  template_id: string | null;
+  template_version: number | null;
+  confirmed: Record<string, unknown>;
+  embedding: number[] | null;
+  parser_version: string | null;
+  extractor_version: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Where a document is in its current run, kept on the row so a sweeper can resume it. */
+export interface PipelineState {
+  /** Stages of this run, in order. */
+  stages?: Stage[];
+  /** Stage whose job should currently exist. */
+  current?: Stage | null;
+  batch_id?: string | null;
+  /** Per-stage notes, e.g. why embedding was skipped. */
+  notes?: Partial<Record<Stage, string>>;
+  queued_at?: string;
+}
+
+export function presentDocument(d: DocumentRow, extra: Record<string, unknown> = {}) {
+  return {
+    id: d.id,
+    project_id: d.project_id,
+    filename: d.filename,
+    mime_type: d.mime_type,
+    size_bytes: d.size_bytes,
+    sha256: d.sha256,
+    source: d.source,
+    source_metadata: d.source_metadata,
+    metadata: d.metadata,
+    status: d.status,
+    error: d.error,
+    page_count: d.page_count,
+    language: d.language,
+    classification: d.classification
+      ? { type: d.classification.type, confidence: d.classification.confidence, method: d.classification.method, confirmed: d.classification.confirmed ?? false }
+      : null,
+    fields: d.fields,
+    version: d.version,
+    pipeline: { stages: d.pipeline.stages ?? [], current_stage: d.pipeline.current ?? null, notes: d.pipeline.notes ?? {} },
+    models: { embedding_model: d.embedding_model, classifier_version: d.classifier_version, template_id: d.template_id, template_version: d.template_version },
+    timestamps: {
+      uploaded_at: d.created_at, parsed_at: d.parsed_at, embedded_at: d.embedded_at, classified_at: d.classified_at,
+      extracted_at: d.extracted_at, exported_at: d.exported_at, completed_at: d.completed_at,
+    },
+    created_at: d.created_at,
+    updated_at: d.updated_at,
+    ...extra,
+  };
+}
+
+/** The `data` of document.* events. */
+export function documentEventData(d: Pick<DocumentRow, 'id' | 'filename' | 'status' | 'classification' | 'project_id' | 'source' | 'source_metadata' | 'version'>, extra: Record<string, unknown> = {}) {
+  return {
+    documentId: d.id,
+    filename: d.filename,
+    status: d.status,
+    classification: d.classification ? { type: d.classification.type, confidence: d.classification.confidence } : null,
+    projectId: d.project_id,
+    source: d.source,
+    sourceMetadata: d.source_metadata,
+    version: d.version,
+    ...extra,
+  };
+}

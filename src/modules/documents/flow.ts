@@ -1,0 +1,38 @@
+import type { Queues } from '../../jobs/queues.js';
+import type { DocumentRow, Stage } from './documents.types.js';
+import { STAGES } from './documents.types.js';
+
+export interface StageJobData {
+  documentId: string;
+  version: number;
+}
+
+/** Deterministic ids: enqueueing the same stage of the same document version twice is a no-op. */
+export function stageJobId(stage: Stage, documentId: string, version: number): string {
+  return `${stage}-${documentId}-v${version}`;
+}
+
+/** The stages a run goes through, in order, given the project's settings and an optional request. */
+export function planStages(project: { auto_classify: boolean; auto_extract: boolean }, requested?: Stage[]): Stage[] {
+  const enabled = (s: Stage) => (s === 'classify' ? project.auto_classify : s === 'extract' ? project.auto_extract : true);
+  if (requested && requested.length) return STAGES.filter((s) => requested.includes(s));
+  return STAGES.filter(enabled);
+}
+
+export function nextStage(stages: Stage[] | undefined, current: Stage): Stage | null {
+  const list = stages ?? [...STAGES];
+  const i = list.indexOf(current);
+  return i >= 0 && i + 1 < list.length ? list[i + 1] : null;
+}
+
+/** Stage queues use a fixed attempt budget; permanent failures bypass it (UnrecoverableError). */
+export const STAGE_ATTEMPTS = 4;
+
+export async function enqueueStage(queues: Queues, stage: Stage, doc: Pick<DocumentRow, 'id' | 'version'>): Promise<void> {
+  const data: StageJobData = { documentId: doc.id, version: doc.version };
+  await queues.get(stage).add(stage, data, {
+    jobId: stageJobId(stage, doc.id, doc.version),
+    attempts: STAGE_ATTEMPTS,
+    backoff: { type: 'exponential', delay: 1_000 },
+  });
+}

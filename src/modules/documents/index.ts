@@ -1,0 +1,77 @@
+import { join } from 'node:path';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Queues } from '../../jobs/queues.js';
+import type { Logger } from '../../lib/logger.js';
+import { createEmbedderLoader, type EmbedderLoader } from '../../pipeline/embed/index.js';
+import { createTesseractOcr, type Ocr } from '../../pipeline/parse/index.js';
+import type { BlobStore } from '../../storage/blob-store.js';
+import { createClassifierService } from '../classifier/classifier.service.js';
+import type { ProjectsRepository } from '../projects/projects.repository.js';
+import { createBatchesRepository } from './batches.js';
+import { createDocumentsRepository } from './documents.repository.js';
+import { createDocumentsService } from './documents.service.js';
+import type { DocumentRow, Stage } from './documents.types.js';
+import { createIntake } from './intake.js';
+import { createStageRunner } from './stage-runner.js';
+import { classifyStage } from './stages/classify.stage.js';
+import { embedStage } from './stages/embed.stage.js';
+import { EXTRACTOR_VERSION, extractStage } from './stages/extract.stage.js';
+import { PARSER_VERSION, parseStage } from './stages/parse.stage.js';
+
+/** Wires the documents domain: intake, API service, stage runner and the four stage functions. */
+export function createDocumentsModule(deps: {
+  config: Config; db: Db; queues: Queues; logger: Logger; blobs: BlobStore; projects: ProjectsRepository;
+  onEvent?: () => void; embedder?: EmbedderLoader;
+}) {
+  const { config, db, queues, logger, blobs, projects } = deps;
+  const docs = createDocumentsRepository(db);
+  const batches = createBatchesRepository(db);
+  const modelsDir = config.EMBEDDING_MODEL_DIR ?? join(config.dataDir, 'models');
+  const embedder = deps.embedder ?? createEmbedderLoader({ modelId: config.EMBEDDING_MODEL, modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD });
+  const classifier = createClassifierService({ db, logger, cacheDir: join(config.dataDir, 'models') });
+  const afterStageHooks: ((stage: Stage, doc: DocumentRow) => Promise<void>)[] = [];
+  let retrainHook: ((scope: { orgId: string; environment: 'live' | 'test' }) => void) | undefined;
+
+  let ocr: Promise<Ocr> | undefined;
+  const getOcr = () => {
+    ocr ??= Promise.resolve(createTesseractOcr({ workers: 1 }));
+    return ocr;
+  };
+
+  const intake = createIntake({ db, docs, projects, blobs, queues, logger, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024, onEvent: deps.onEvent });
+  const service = createDocumentsService({
+    db, docs, projects, batches, blobs, queues, logger, onEvent: deps.onEvent,
+    onConfirmed: (scope) => retrainHook?.(scope),
+    versions: {
+      embeddingModel: () => (embedder.status().state === 'ready' ? embedder.status().modelId : null),
+      classifierVersion: (scope) => classifier.versionFor(scope),
+      parserVersion: PARSER_VERSION,
+      extractorVersion: EXTRACTOR_VERSION,
+    },
+  });
+  const runner = createStageRunner({
+    db, docs, batches, queues, logger, onEvent: deps.onEvent,
+    loadProject: (d) => projects.get({ orgId: d.org_id, environment: d.environment }, d.project_id),
+    afterStage: async (stage, doc) => { for (const h of afterStageHooks) await h(stage, doc); },
+  });
+  const computes = {
+    parse: parseStage({ blobs, maxPages: config.MAX_PAGES, ocr: getOcr }),
+    embed: embedStage({ embedder: () => embedder.get(), unavailableReason: () => embedder.status().reason }),
+    // The kNN blend only means something with a real (pretrained) embedding model.
+    classify: classifyStage({ db, classifier, useKnn: () => embedder.status().state === 'ready' && !config.EMBEDDING_MODEL.startsWith('docpipe-test/') }),
+    extract: extractStage({ db }),
+  };
+
+  return {
+    docs, batches, intake, service, runner, computes, classifier, embedder,
+    onAfterStage(h: (stage: Stage, doc: DocumentRow) => Promise<void>) { afterStageHooks.push(h); },
+    onConfirmed(h: (scope: { orgId: string; environment: 'live' | 'test' }) => void) { retrainHook = h; },
+    async close() {
+      if (ocr) await (await ocr).close();
+      await embedder.close?.();
+    },
+  };
+}
+
+export type DocumentsModule = ReturnType<typeof createDocumentsModule>;

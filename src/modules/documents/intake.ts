@@ -1,0 +1,114 @@
+import type { Readable } from 'node:stream';
+import type { Db } from '../../db/client.js';
+import { errors } from '../../http/errors.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Queues } from '../../jobs/queues.js';
+import { matchesAllowedTypes, sniffType } from '../../pipeline/parse/index.js';
+import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../../storage/blob-store.js';
+import type { Scope } from '../api-keys/api-keys.repository.js';
+import { insertEvent } from '../events/events.repository.js';
+import type { ProjectsRepository } from '../projects/projects.repository.js';
+import type { DocumentsRepository } from './documents.repository.js';
+import { documentEventData, type DocumentRow } from './documents.types.js';
+import { enqueueStage, planStages } from './flow.js';
+
+export interface IntakeInput {
+  scope: Scope;
+  projectId: string;
+  filename: string;
+  source: DocumentRow['source'];
+  sourceMetadata?: Record<string, unknown>;
+  metadata?: Record<string, unknown>;
+  uploadedBy?: string | null;
+  allowDuplicate?: boolean;
+}
+
+export type IntakeResult =
+  | { kind: 'created'; document: DocumentRow }
+  | { kind: 'duplicate'; document: DocumentRow };
+
+
+/**
+ * Turns stored bytes into a document: checks the project, the real type and duplicates,
+ * commits the row with its `document.uploaded` event, then queues the parse stage. Used by
+ * uploads, e-mail and the CLI alike.
+ */
+export function createIntake(deps: {
+  db: Db; docs: DocumentsRepository; projects: ProjectsRepository; blobs: BlobStore; queues: Queues; logger: Logger;
+  maxUploadBytes: number; onEvent?: () => void;
+}) {
+  async function discard(blob: StoredBlob): Promise<void> {
+    if (!(await deps.docs.storageKeyInUse(blob.key))) await deps.blobs.delete(blob.key);
+  }
+
+  async function fromBlob(blob: StoredBlob, input: IntakeInput): Promise<IntakeResult> {
+    const project = await deps.projects.get(input.scope, input.projectId);
+    if (!project) {
+      await discard(blob);
+      throw errors.notFound('Project');
+    }
+    if (project.status === 'archived') {
+      await discard(blob);
+      throw errors.conflict('Project is archived; unarchive it to add documents');
+    }
+    if (blob.size === 0) {
+      await discard(blob);
+      throw errors.invalidField('file', 'is empty');
+    }
+    const sniffed = sniffType(blob.head, input.filename);
+    const mime = sniffed?.mime ?? 'application/octet-stream';
+    if (project.allowed_file_types.length > 0 && (!sniffed || !matchesAllowedTypes(sniffed, project.allowed_file_types))) {
+      await discard(blob);
+      throw errors.unsupportedMedia(`File type ${mime} (judged from its bytes) is not allowed in this project; allowed: ${project.allowed_file_types.join(', ')}`);
+    }
+    if (!input.allowDuplicate) {
+      const dup = await deps.docs.findDuplicate(project.id, blob.sha256);
+      if (dup) return { kind: 'duplicate', document: dup };
+    }
+    const stages = planStages(project);
+    const doc = await deps.db.tx(async (q) => {
+      const d = await deps.docs.insert(q, {
+        scope: input.scope, projectId: project.id, filename: input.filename, mimeType: mime, size: blob.size, sha256: blob.sha256,
+        storageKey: blob.key, source: input.source, sourceMetadata: input.sourceMetadata ?? {}, metadata: input.metadata ?? {},
+        uploadedBy: input.uploadedBy ?? null, pipeline: { stages, current: stages[0], queued_at: new Date().toISOString() },
+      });
+      await insertEvent(q, { orgId: d.org_id, environment: d.environment, type: 'document.uploaded', data: documentEventData(d, { mimeType: mime, sizeBytes: blob.size }) });
+      return d;
+    });
+    deps.onEvent?.();
+    try {
+      await enqueueStage(deps.queues, stages[0], doc);
+    } catch (err) {
+      // The row is committed with its next stage recorded; the sweeper queues it when Redis is back.
+      deps.logger.warn({ err, documentId: doc.id }, 'could not queue parse; the sweeper will retry');
+    }
+    return { kind: 'created', document: doc };
+  }
+
+  /** Streams bytes into the blob store (hashing on the way), enforcing MAX_UPLOAD_MB. */
+  async function store(stream: Readable): Promise<StoredBlob> {
+    try {
+      return await deps.blobs.put(stream, { maxBytes: deps.maxUploadBytes });
+    } catch (err) {
+      if (err instanceof BlobTooLargeError || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
+        throw errors.tooLarge(`File is larger than the ${Math.round(deps.maxUploadBytes / 1024 / 1024)} MB limit (MAX_UPLOAD_MB)`);
+      }
+      throw err;
+    }
+  }
+
+  return {
+    fromBlob,
+    store,
+    discard,
+    async fromStream(stream: Readable, input: IntakeInput): Promise<IntakeResult> {
+      return fromBlob(await store(stream), input);
+    },
+    async fromBuffer(data: Buffer, input: IntakeInput): Promise<IntakeResult> {
+      if (data.length > deps.maxUploadBytes) throw errors.tooLarge('File is larger than MAX_UPLOAD_MB');
+      return fromBlob(await deps.blobs.putBuffer(data), input);
+    },
+  };
+}
+
+export type Intake = ReturnType<typeof createIntake>;

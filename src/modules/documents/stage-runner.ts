@@ -1,0 +1,116 @@
+import type { Db, Queryable } from '../../db/client.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Queues } from '../../jobs/queues.js';
+import { insertEvent } from '../events/events.repository.js';
+import type { EventType } from '../events/events.types.js';
+import type { ProjectRow } from '../projects/projects.types.js';
+import type { BatchesRepository } from './batches.js';
+import type { DocumentsRepository } from './documents.repository.js';
+import { documentEventData, type DocumentRow, type DocumentStatus, type Stage } from './documents.types.js';
+import { enqueueStage, nextStage, type StageJobData } from './flow.js';
+
+/** What a stage computed; written in one transaction with its event. */
+export interface StageOutcome {
+  cols: Record<string, unknown>;
+  /** Extra writes in the same transaction (e.g. embedding chunks). */
+  write?: (q: Queryable) => Promise<void>;
+  /** A note kept on the document (e.g. why embedding was skipped). */
+  note?: string;
+  /** Stop the run here in needs_review (low classification confidence). */
+  needsReview?: boolean;
+}
+
+export type StageCompute = (doc: DocumentRow, project: ProjectRow | null) => Promise<StageOutcome>;
+
+/** A failure that retrying cannot fix (corrupt file, unsupported type): fails the document. */
+export class PermanentStageError extends Error {
+  constructor(readonly code: string, message: string) {
+    super(message);
+  }
+}
+
+const STATUS_AFTER: Record<Stage, DocumentStatus> = { parse: 'processing', embed: 'processed', classify: 'classified', extract: 'extracted' };
+const EVENT_AFTER: Record<Stage, EventType | null> = { parse: null, embed: 'document.processed', classify: 'document.classified', extract: 'document.extracted' };
+
+export interface RunResult {
+  outcome: 'done' | 'already-done' | 'stale';
+  next: Stage | null;
+}
+
+/**
+ * Runs one stage of one document version. The stage's result, its timestamp, its event and
+ * the pointer to the next stage commit together; a stage_runs row makes a re-delivered job
+ * (a worker killed after commit) a no-op that only makes sure the next stage is queued.
+ */
+export function createStageRunner(deps: {
+  db: Db; docs: DocumentsRepository; batches: BatchesRepository; queues: Queues; logger: Logger;
+  loadProject: (doc: DocumentRow) => Promise<ProjectRow | null>; onEvent?: () => void;
+  /** Called after a stage committed (e.g. queue a Sheets export after extraction). Errors are logged, not thrown. */
+  afterStage?: (stage: Stage, doc: DocumentRow) => Promise<void>;
+}) {
+  async function finishBatch(q: Queryable, doc: DocumentRow, outcome: 'completed' | 'failed', error?: unknown) {
+    if (doc.pipeline.batch_id) await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, outcome, error);
+  }
+
+  async function run(stage: Stage, job: StageJobData, compute: StageCompute): Promise<RunResult> {
+    const doc = await deps.docs.getById(job.documentId);
+    if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
+    if (doc.pipeline.current !== stage) {
+      // Already past this stage (job re-delivered after commit): make sure the next one is queued.
+      const { rows } = await deps.db.query<{ n: number }>('SELECT count(*) AS n FROM stage_runs WHERE document_id = $1 AND version = $2 AND stage = $3', [doc.id, doc.version, stage]);
+      const cur = doc.pipeline.current;
+      if (rows[0].n > 0 && cur) await enqueueStage(deps.queues, cur, doc);
+      return { outcome: rows[0].n > 0 ? 'already-done' : 'stale', next: cur ?? null };
+    }
+    if (doc.status === 'uploaded') await deps.db.query(`UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded'`, [doc.id]);
+    const project = await deps.loadProject(doc);
+    const out = await compute(doc, project);
+
+    let emitted = false;
+    const committed = await deps.db.tx(async (q) => {
+      const locked = await deps.docs.getById(doc.id, q, true);
+      if (!locked || locked.version !== job.version || locked.status === 'failed') return { outcome: 'stale' as const, doc: null, next: null };
+      if (!(await deps.docs.claimStageRun(q, doc.id, job.version, stage))) return { outcome: 'already-done' as const, doc: locked, next: locked.pipeline.current ?? null };
+      const next = out.needsReview ? null : nextStage(locked.pipeline.stages, stage);
+      const status: DocumentStatus = out.needsReview ? 'needs_review' : next === null ? 'completed' : STATUS_AFTER[stage];
+      const notes = { ...(locked.pipeline.notes ?? {}) };
+      if (out.note) notes[stage] = out.note;
+      else delete notes[stage];
+      const cols: Record<string, unknown> = { ...out.cols, status, pipeline: { ...locked.pipeline, current: next, notes } };
+      if (status === 'completed') cols.completed_at = new Date();
+      const updated = await deps.docs.update(q, doc.id, cols);
+      await out.write?.(q);
+      // document.processed marks parse+embed done; a run without embed reports it after parse.
+      let event = EVENT_AFTER[stage];
+      if (stage === 'parse' && next !== 'embed') event = 'document.processed';
+      if (event) {
+        await insertEvent(q, { orgId: updated.org_id, environment: updated.environment, type: event, data: documentEventData(updated, { stage }) });
+        emitted = true;
+      }
+      if (next === null) await finishBatch(q, updated, 'completed');
+      return { outcome: 'done' as const, doc: updated, next };
+    });
+    if (emitted) deps.onEvent?.();
+    if (committed.next && committed.doc) await enqueueStage(deps.queues, committed.next, committed.doc);
+    if (committed.outcome === 'done' && committed.doc && deps.afterStage) {
+      await deps.afterStage(stage, committed.doc).catch((err) => deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'));
+    }
+    return { outcome: committed.outcome, next: committed.next };
+  }
+
+  /** Marks the document failed with the stage's reason (permanent error or retries exhausted). */
+  async function fail(stage: Stage, job: StageJobData, code: string, message: string): Promise<void> {
+    await deps.db.tx(async (q) => {
+      const d = await deps.docs.getById(job.documentId, q, true);
+      if (!d || d.version !== job.version || d.status === 'failed') return;
+      const error = { stage, code, message: message.slice(0, 2000) };
+      const updated = await deps.docs.update(q, d.id, { status: 'failed', error, pipeline: { ...d.pipeline, current: null } });
+      await finishBatch(q, updated, 'failed', error);
+    });
+    deps.logger.warn({ documentId: job.documentId, stage, code }, `document failed: ${message}`);
+  }
+
+  return { run, fail };
+}
+
+export type StageRunner = ReturnType<typeof createStageRunner>;

@@ -1,0 +1,29 @@
+import { embedDocument, type Embedder } from '../../../pipeline/embed/index.js';
+import type { StageCompute } from '../stage-runner.js';
+
+/**
+ * Embeds text chunks. When no model can be loaded the stage records why and the document
+ * continues; `reprocess --stage embed --missing` catches up once a model is available.
+ */
+export function embedStage(deps: { embedder: () => Promise<Embedder | null>; unavailableReason: () => string | undefined }): StageCompute {
+  return async (doc) => {
+    const embedder = await deps.embedder();
+    if (!embedder) return { cols: {}, note: `embedding skipped: ${deps.unavailableReason() ?? 'model unavailable'}` };
+    const text = doc.text_content ?? '';
+    const r = await embedDocument(text, embedder);
+    return {
+      cols: { embedding: r.documentVector, embedding_model: r.modelId, embedded_at: new Date() },
+      note: r.totalChunks > r.chunks.length ? `embedded ${r.chunks.length} of ${r.totalChunks} chunks` : undefined,
+      write: async (q) => {
+        await q.query('DELETE FROM document_chunks WHERE document_id = $1', [doc.id]);
+        if (r.chunks.length === 0) return;
+        await q.query(
+          `INSERT INTO document_chunks (document_id, chunk_index, content, embedding, model_id)
+           SELECT $1, c.i, c.t, (SELECT array_agg(x::real) FROM json_array_elements_text(c.v) AS x), $2
+           FROM json_to_recordset($3::json) AS c(i int, t text, v json)`,
+          [doc.id, r.modelId, JSON.stringify(r.chunks.map((c) => ({ i: c.index, t: c.text, v: c.vector })))],
+        );
+      },
+    };
+  };
+}

@@ -1,0 +1,32 @@
+import type { Db } from '../../../db/client.js';
+import { extractFields } from '../../../pipeline/extract/index.js';
+import type { TemplateDef } from '../../../pipeline/extract/template-schema.js';
+import type { FieldValue } from '../documents.types.js';
+import type { StageCompute } from '../stage-runner.js';
+
+/** Bumped when the generic extractors change, so `reprocess --missing` can re-extract. */
+export const EXTRACTOR_VERSION = 'extract-1';
+
+interface TemplateRow { id: string; version: number; definition: TemplateDef }
+
+export function extractStage(deps: { db: Db }): StageCompute {
+  return async (doc, project) => {
+    const { rows } = await deps.db.query<TemplateRow>('SELECT id, version, definition FROM templates WHERE org_id = $1 AND environment = $2', [doc.org_id, doc.environment]);
+    const templates = rows.map((t) => ({ ...t.definition, id: t.id }));
+    const byId = new Map(rows.map((t) => [t.id, t]));
+    const fallback = project?.default_template_id ? templates.find((t) => t.id === project.default_template_id) ?? null : null;
+    const r = extractFields({ text: doc.text_content ?? '', type: doc.classification?.type ?? 'other', templates, template: fallback });
+    // Values a person confirmed survive re-extraction.
+    const fields: Record<string, FieldValue> = {};
+    for (const [k, v] of Object.entries(r.fields)) fields[k] = { value: v.value, confidence: v.confidence, method: v.method };
+    for (const [k, v] of Object.entries(doc.fields ?? {})) if (v.confirmed) fields[k] = v;
+    const used = r.templateId ? byId.get(r.templateId) : undefined;
+    return {
+      cols: {
+        fields, extracted_at: new Date(), extractor_version: EXTRACTOR_VERSION,
+        template_id: used?.id ?? null, template_version: used?.version ?? null,
+      },
+      note: r.missingRequired?.length ? `template did not find: ${r.missingRequired.join(', ')}` : undefined,
+    };
+  };
+}

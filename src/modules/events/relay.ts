@@ -1,0 +1,116 @@
+// Transactional-outbox relay. Events are written in the same transaction as the change that
+// caused them; this relay later hands each one to its consumers (webhook fan-out) and marks it
+// relayed in the transaction that stored the consumers' effects, so a crash at any point either
+// leaves the event unrelayed (it is picked up again) or leaves its effects committed.
+// Delivery is at-least-once: consumers must be idempotent (unique keys, ON CONFLICT DO NOTHING).
+import type { Db, Queryable } from '../../db/client.js';
+import type { EventRow } from './events.types.js';
+
+/** Work a consumer wants done after the relay transaction commits (e.g. enqueue jobs). */
+export type AfterCommit = () => Promise<void>;
+
+export interface OutboxConsumer {
+  /** Records, inside the relay transaction, what these events cause. Must be idempotent. */
+  fanOut(q: Queryable, events: readonly EventRow[]): Promise<AfterCommit | void>;
+}
+
+/**
+ * Relays one batch: claims up to `batchSize` unrelayed events (skipping rows another relay holds),
+ * lets every consumer record its effects, marks the events relayed, commits, then runs the
+ * consumers' after-commit work. Returns the number of events relayed.
+ */
+export async function relayBatch(
+  db: Db,
+  consumers: readonly OutboxConsumer[],
+  opts: { batchSize?: number; onAfterCommitError?: (err: unknown) => void } = {},
+): Promise<number> {
+  const batchSize = opts.batchSize ?? 500;
+  const { count, after } = await db.tx(async (q) => {
+    const { rows } = await q.query<EventRow>(
+      `SELECT * FROM events WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`, [batchSize]);
+    if (rows.length === 0) return { count: 0, after: [] as AfterCommit[] };
+    const work: AfterCommit[] = [];
+    for (const c of consumers) {
+      const fn = await c.fanOut(q, rows);
+      if (fn) work.push(fn);
+    }
+    await q.query('UPDATE events SET relayed_at = now() WHERE id = ANY($1::text[])', [rows.map((r) => r.id)]);
+    return { count: rows.length, after: work };
+  });
+  // After-commit failures lose nothing: the rows are committed and the consumers' sweeps find them.
+  for (const fn of after) {
+    try {
+      await fn();
+    } catch (err) {
+      opts.onAfterCommitError?.(err);
+    }
+  }
+  return count;
+}
+
+/** Options of {@link createRelayLoop}. */
+export interface RelayLoopOptions {
+  /** Relays one batch, returning how many events it relayed. */
+  runBatch: () => Promise<number>;
+  /** Batch size used by `runBatch`; a full batch means "more may be waiting". Default 500. */
+  batchSize?: number;
+  /** Safety-net sweep period, ms: catches events whose nudge was lost. Default 2000. */
+  intervalMs?: number;
+  /** Extra periodic work run after each timed pass (e.g. re-enqueueing lost jobs). */
+  onTick?: () => Promise<void>;
+  onError?: (err: unknown) => void;
+}
+
+export interface RelayLoop {
+  /** Requests a pass now; coalesces with a pass already running (it runs once more afterwards). */
+  nudge(): void;
+  /** Resolves when no pass is running or requested. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** A single-flight loop: one pass at a time, woken by nudges and by a timer. */
+export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
+  const batchSize = opts.batchSize ?? 500;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let stopped = false;
+  let tick: Promise<void> | null = null;
+
+  const pass = async (): Promise<void> => {
+    do {
+      again = false;
+      try {
+        // Keep going while batches come back full: a backlog drains without waiting for nudges.
+        while (!stopped && (await opts.runBatch()) >= batchSize) { /* next batch */ }
+      } catch (err) {
+        opts.onError?.(err);
+      }
+    } while (again && !stopped);
+  };
+
+  const nudge = (): void => {
+    if (stopped) return;
+    if (running) { again = true; return; }
+    running = pass().finally(() => { running = null; });
+  };
+
+  const timer = setInterval(() => {
+    nudge();
+    if (tick || !opts.onTick || stopped) return;
+    tick = opts.onTick().catch((err: unknown) => opts.onError?.(err)).finally(() => { tick = null; });
+  }, opts.intervalMs ?? 2000);
+  timer.unref();
+
+  return {
+    nudge,
+    async idle() {
+      while (running) await running;
+    },
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      while (running || tick) await (running ?? tick);
+    },
+  };
+}

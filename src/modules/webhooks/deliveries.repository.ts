@@ -1,0 +1,90 @@
+import type { Queryable } from '../../db/client.js';
+import { newId } from '../../lib/ids.js';
+import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { EventRow } from '../events/events.types.js';
+import type { AttemptRow, DeliveryJob, DeliveryRow, ListDeliveriesQuery } from './webhooks.types.js';
+
+type Dispatch = { id: string; dispatch_seq: number };
+const toJobs = (rows: Dispatch[]): DeliveryJob[] => rows.map((r) => ({ deliveryId: r.id, seq: r.dispatch_seq }));
+
+// Every (re)scheduling bumps dispatch_seq, so a job left over from an earlier schedule (a delayed
+// retry, a duplicate enqueue) finds a different number on the row and does nothing.
+const RESCHEDULE = 'dispatch_seq = dispatch_seq + 1, next_attempt_at = now(), updated_at = now()';
+
+export function createDeliveriesRepository(db: Queryable) {
+  return {
+    async list(scope: Scope, subscriptionId: string, f: ListDeliveriesQuery): Promise<{ rows: DeliveryRow[]; total: number }> {
+      const params: unknown[] = [subscriptionId, scope.orgId, scope.environment];
+      let where = 'subscription_id = $1 AND org_id = $2 AND environment = $3';
+      const add = (col: string, v: unknown): void => { params.push(v); where += ` AND ${col} = $${params.length}`; };
+      if (f.status) add('status', f.status);
+      if (f.event_type) add('event_type', f.event_type);
+      if (f.event_id) add('event_id', f.event_id);
+      const [page, count] = await Promise.all([
+        db.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, f.limit, f.offset]),
+        db.query<{ n: number }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params),
+      ]);
+      return { rows: page.rows, total: Number(count.rows[0].n) };
+    },
+
+    async get(scope: Scope, id: string): Promise<DeliveryRow | null> {
+      const { rows } = await db.query<DeliveryRow>(
+        'SELECT * FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      return rows[0] ?? null;
+    },
+
+    async attempts(deliveryId: string): Promise<AttemptRow[]> {
+      const { rows } = await db.query<AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id', [deliveryId]);
+      return rows;
+    },
+
+    async event(eventId: string): Promise<EventRow | null> {
+      const { rows } = await db.query<EventRow>('SELECT * FROM events WHERE id = $1', [eventId]);
+      return rows[0] ?? null;
+    },
+
+    /** Enable: every suspended delivery starts a fresh automatic sequence now. */
+    async releaseSuspended(subscriptionId: string, q: Queryable = db): Promise<DeliveryJob[]> {
+      const { rows } = await q.query<Dispatch>(
+        `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, manual = false, ${RESCHEDULE}
+         WHERE subscription_id = $1 AND status = 'suspended' RETURNING id, dispatch_seq`, [subscriptionId]);
+      return toJobs(rows);
+    },
+
+    /** Manual resend: one immediate attempt. Null when the delivery is missing or already pending. */
+    async resend(scope: Scope, id: string): Promise<DeliveryJob | null> {
+      const { rows } = await db.query<Dispatch>(
+        `UPDATE webhook_deliveries SET status = 'pending', manual = true, ${RESCHEDULE}
+         WHERE id = $1 AND org_id = $2 AND environment = $3 AND status <> 'pending' RETURNING id, dispatch_seq`,
+        [id, scope.orgId, scope.environment]);
+      return rows[0] ? toJobs(rows)[0] : null;
+    },
+
+    /** Recovery: failed deliveries created in [since, until) are each re-sent once. */
+    async recover(subscriptionId: string, since: Date, until: Date): Promise<DeliveryJob[]> {
+      const { rows } = await db.query<Dispatch>(
+        `UPDATE webhook_deliveries SET status = 'pending', manual = true, ${RESCHEDULE}
+         WHERE subscription_id = $1 AND status = 'failed' AND created_at >= $2 AND created_at < $3 RETURNING id, dispatch_seq`,
+        [subscriptionId, since, until]);
+      return toJobs(rows);
+    },
+
+    /**
+     * A `webhook.test` ping for one subscription: the event is stored already relayed (it must not
+     * fan out to the org's other subscriptions) together with its single, manual delivery.
+     */
+    async insertTestPing(sub: { id: string; org_id: string; environment: string }, data: Record<string, unknown>): Promise<{ eventId: string; job: DeliveryJob }> {
+      const eventId = newId('evt');
+      const deliveryId = newId('dlv');
+      await db.query(
+        `WITH e AS (
+           INSERT INTO events (id, org_id, environment, type, data, relayed_at) VALUES ($1, $2, $3, 'webhook.test', $4, now()) RETURNING id)
+         INSERT INTO webhook_deliveries (id, org_id, environment, subscription_id, event_id, event_type, status, manual, next_attempt_at)
+         SELECT $5, $2, $3, $6, e.id, 'webhook.test', 'pending', true, now() FROM e`,
+        [eventId, sub.org_id, sub.environment, JSON.stringify(data), deliveryId, sub.id]);
+      return { eventId, job: { deliveryId, seq: 1 } };
+    },
+  };
+}
+
+export type DeliveriesRepository = ReturnType<typeof createDeliveriesRepository>;

@@ -1,0 +1,133 @@
+// Wiring of the webhooks capability: subscriptions API, outbox relay (events → deliveries) and
+// the delivery worker. The lead's container calls createWebhooksModule once per process.
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Queues } from '../../jobs/queues.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import type { Logger } from '../../lib/logger.js';
+import { createAllowList, createSafeHttpClient, type Resolver } from '../../lib/http-client/index.js';
+import { registerWebhookRoutes } from '../../http/routes/webhooks/index.js';
+import { startDeliveryWorker } from '../../../workers/webhook-delivery.js';
+import { startOutboxRelay, type RunningRelay } from '../../../workers/outbox-relay.js';
+import { relayBatch } from '../events/relay.js';
+import { createDeliveriesRepository } from './deliveries.repository.js';
+import { createDeliveryExecutor } from './delivery.js';
+import { createDeliveryStore } from './delivery-store.js';
+import { createQueueDispatcher } from './dispatcher.js';
+import { createWebhookFanOut } from './fanout.js';
+import { parseRetryDelays, type Jitter } from './schedule.js';
+import { createSubscriptionsRepository } from './subscriptions.repository.js';
+import { sweepOverdueDeliveries } from './sweep.js';
+import { createWebhooksService, type WebhooksService } from './webhooks.service.js';
+
+export { verifyWebhookSignature, type VerifyOptions } from './signature.js';
+export type { WebhooksService } from './webhooks.service.js';
+
+export interface WebhooksModuleDeps {
+  db: Db;
+  redis: Redis;
+  queues: Queues;
+  secretBox: SecretBox;
+  config: Pick<Config, 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOWED_HOSTS' | 'REDIS_PREFIX'>;
+  logger: Logger;
+}
+
+/** Tuning and test hooks; every field is optional. */
+export interface WebhooksModuleOptions {
+  /** Retry-delay jitter. Default ±20 % uniform; tests pass `noJitter`. */
+  jitter?: Jitter;
+  /** Name resolution for outbound requests. Default: the system resolver. */
+  resolver?: Resolver;
+  /** Relay safety-net period, ms. Default 2000. */
+  relayIntervalMs?: number;
+  /** Events per relay transaction. Default 500. */
+  relayBatchSize?: number;
+  /** How overdue a pending delivery must be before the sweep re-adds its job, ms. Default 15000. */
+  sweepGraceMs?: number;
+  /** Delivery job lock, ms (bounds how late a crashed attempt is retried). Default max(30000, 2 × timeout). */
+  lockDurationMs?: number;
+  /** Stalled-job check period, ms. Default 30000. */
+  stalledIntervalMs?: number;
+  /** Clock, ms. Default Date.now. */
+  now?: () => number;
+}
+
+export interface StartWebhookWorkersOptions {
+  /** Parallel deliveries in this process (IO-bound: ~50). */
+  concurrency: number;
+  /** Also run the outbox relay in this process. Default true. */
+  relay?: boolean;
+}
+
+export interface WebhooksModule {
+  service: WebhooksService;
+  /** Registers the /webhooks routes (call inside the /api/v1 prefix, e.g. via RouteDeps.extra). */
+  registerRoutes(api: Parameters<typeof registerWebhookRoutes>[0]): void;
+  /** Starts the delivery worker (and the relay); `close` stops them, waiting up to `timeoutMs` for attempts. */
+  startWorkers(opts: StartWebhookWorkersOptions): Promise<{ close(timeoutMs?: number): Promise<void> }>;
+  relay: {
+    /** Tells the relays (this process and others, via Redis) that events were committed. Never throws. */
+    nudge(): void;
+    /** Relays one batch in the caller (tests, CLI); returns how many events were relayed. */
+    runOnce(): Promise<number>;
+  };
+}
+
+export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksModuleOptions = {}): WebhooksModule {
+  const channel = `${deps.config.REDIS_PREFIX}:events:nudge`;
+  const allow = createAllowList(deps.config.WEBHOOK_ALLOWED_HOSTS);
+  const retryDelaysMs = parseRetryDelays(deps.config.WEBHOOK_RETRY_DELAYS);
+  const dispatcher = createQueueDispatcher(deps.queues);
+  const subs = createSubscriptionsRepository(deps.db);
+  const deliveries = createDeliveriesRepository(deps.db);
+  const fanOut = createWebhookFanOut(dispatcher);
+  const service = createWebhooksService({ db: deps.db, subs, deliveries, secretBox: deps.secretBox, dispatcher, allow, now: opts.now });
+  let localRelay: RunningRelay | undefined;
+
+  const nudge = (): void => {
+    localRelay?.nudge();
+    deps.redis.publish(channel, '1').catch((err: unknown) => deps.logger.warn({ err }, 'could not publish the outbox nudge'));
+  };
+
+  return {
+    service,
+    registerRoutes: (api) => registerWebhookRoutes(api, service),
+    relay: {
+      nudge,
+      runOnce: () => relayBatch(deps.db, [fanOut], { batchSize: opts.relayBatchSize }),
+    },
+    async startWorkers({ concurrency, relay = true }) {
+      const http = createSafeHttpClient({
+        allow, resolver: opts.resolver, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+        // One pooled socket per concurrent delivery, kept idle between them (no reconnect churn).
+        maxSocketsPerHost: Math.max(concurrency, 8), maxFreeSockets: Math.max(concurrency, 8),
+      });
+      const executor = createDeliveryExecutor({
+        store: createDeliveryStore(deps.db), http, dispatcher, secretBox: deps.secretBox, allow, retryDelaysMs,
+        timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, jitter: opts.jitter, logger: deps.logger, now: opts.now,
+      });
+      const worker = startDeliveryWorker(executor, {
+        connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency,
+        lockDurationMs: opts.lockDurationMs ?? Math.max(30_000, 2 * deps.config.WEBHOOK_TIMEOUT_MS),
+        stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
+      });
+      const relayHandle = relay
+        ? await startOutboxRelay({
+          db: deps.db, redis: deps.redis, channel, consumers: [fanOut], intervalMs: opts.relayIntervalMs, batchSize: opts.relayBatchSize,
+          logger: deps.logger,
+          onTick: async () => { await sweepOverdueDeliveries(deps.db, dispatcher, { graceMs: opts.sweepGraceMs }); },
+        })
+        : undefined;
+      localRelay = relayHandle;
+      return {
+        async close(timeoutMs?: number) {
+          if (localRelay === relayHandle) localRelay = undefined;
+          await relayHandle?.close();
+          await worker.close(timeoutMs);
+          http.close();
+        },
+      };
+    },
+  };
+}

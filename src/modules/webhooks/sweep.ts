@@ -1,0 +1,24 @@
+// Safety net for lost jobs. A pending delivery always has a current dispatch number; if its
+// attempt is overdue by more than the grace period, its job may never have been enqueued (the
+// process died between commit and enqueue) or was dropped. Re-adding the same job id is a no-op
+// when the job does exist, so the sweep never causes a second attempt by itself.
+import type { Queryable } from '../../db/client.js';
+import type { DeliveryDispatcher } from './dispatcher.js';
+
+/** Options of {@link sweepOverdueDeliveries}. */
+export interface SweepOptions {
+  /** How late an attempt must be before its job is re-added, ms. Default 15000. */
+  graceMs?: number;
+  /** Deliveries per sweep. Default 1000. */
+  limit?: number;
+}
+
+export async function sweepOverdueDeliveries(db: Queryable, dispatcher: DeliveryDispatcher, opts: SweepOptions = {}): Promise<number> {
+  const { rows } = await db.query<{ id: string; dispatch_seq: number }>(
+    `SELECT id, dispatch_seq FROM webhook_deliveries
+     WHERE status = 'pending' AND next_attempt_at < now() - $1::double precision * interval '1 millisecond'
+     ORDER BY next_attempt_at LIMIT $2`,
+    [opts.graceMs ?? 15_000, opts.limit ?? 1000]);
+  if (rows.length > 0) await dispatcher.dispatch(rows.map((r) => ({ deliveryId: r.id, seq: r.dispatch_seq })));
+  return rows.length;
+}

@@ -1,0 +1,149 @@
+import { csvToText } from './csv.js';
+import { docxToText } from './docx.js';
+import { emlToText } from './eml.js';
+import { ParseError } from './errors.js';
+import { htmlBytesToText } from './html.js';
+import { guessLanguage } from './language.js';
+import { OcrError, type Ocr } from './ocr.js';
+import { extractPdfText } from './pdf.js';
+import type { LineOptions } from './pdf-lines.js';
+import { MIME, sniffType } from './sniff.js';
+import { normalizeText, plainTextToText } from './text.js';
+import { withTimeout } from './timeout.js';
+
+export { ParseError, type ParseErrorCode } from './errors.js';
+export { createTesseractOcr, OcrError, type Ocr, type OcrResult, type TesseractOcrOptions } from './ocr.js';
+export { matchesAllowedTypes, sniffType, type SniffedType } from './sniff.js';
+export { guessLanguage } from './language.js';
+
+export interface ParseInput {
+  bytes: Buffer;
+  /** Only breaks ties among text types (csv vs txt); the bytes decide the type. */
+  filename?: string;
+  /** PDFs with more pages fail with TOO_MANY_PAGES before any page is read. */
+  maxPages: number;
+}
+
+export interface ParseDeps {
+  /** Needed for images and scanned PDF pages; without it those fail with OCR_FAILED (permanent). */
+  ocr?: Ocr;
+}
+
+/** Tuning for {@link parseDocument}; every field has a default. */
+export interface ParseOptions {
+  /** Rendering resolution for OCR of PDF pages. Default 200 dpi. */
+  ocrDpi?: number;
+  /** Limit per OCR call (one image or one PDF page). Default 60,000 ms. */
+  ocrPageTimeoutMs?: number;
+  /** PDF pages rendered ahead while earlier pages are being recognised. Default 2. */
+  ocrConcurrency?: number;
+  /** A PDF page with fewer non-space characters is treated as scanned. Default 16. */
+  minPageChars?: number;
+  /** Limit for reading one PDF page's text layer. Default 30,000 ms. */
+  pageTimeoutMs?: number;
+  /** Line reconstruction thresholds for PDFs. */
+  lines?: LineOptions;
+  /** Checked between PDF pages; aborting rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
+export interface ParseResult {
+  /** The type sniffed from the bytes. */
+  mimeType: string;
+  /** Normalised text; PDF pages are separated by a form feed on a line of its own (`\n\f\n`). */
+  text: string;
+  /** PDF page count; 1 for every other type. */
+  pages: number;
+  /** Pages (or images) whose text came from OCR. */
+  ocrPages: number;
+  /** 'en' | 'de' | 'fr' | 'es' | 'nl' when the text clearly reads as one of them. */
+  language?: string;
+}
+
+/** Separator between PDF pages in `ParseResult.text`; split on `\f` to get pages back. */
+export const PAGE_SEPARATOR = '\n\f\n';
+
+interface Extracted {
+  text: string;
+  pages: number;
+  ocrPages: number;
+}
+
+function ocrUnavailable(what: string): ParseError {
+  return new ParseError('OCR_FAILED', `${what} needs OCR, which is not enabled on this server`, { permanent: true });
+}
+
+async function ocrImage(bytes: Buffer, ocr: Ocr | undefined, o: ParseOptions): Promise<Extracted> {
+  if (!ocr) throw ocrUnavailable('an image');
+  try {
+    const { text } = await withTimeout(ocr.recognize(bytes), o.ocrPageTimeoutMs ?? 60_000, 'OCR');
+    return { text: normalizeText(text), pages: 1, ocrPages: 1 };
+  } catch (err) {
+    if (err instanceof OcrError && err.kind === 'bad_image') {
+      throw new ParseError('CORRUPT', err.message, { cause: err });
+    }
+    throw new ParseError('OCR_FAILED', `OCR failed: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+  }
+}
+
+async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Promise<Extracted> {
+  const r = await extractPdfText(input.bytes, {
+    maxPages: input.maxPages,
+    minTextChars: o.minPageChars,
+    pageTimeoutMs: o.pageTimeoutMs,
+    lines: o.lines,
+    signal: o.signal,
+    ocr: deps.ocr
+      ? { engine: deps.ocr, dpi: o.ocrDpi, pageTimeoutMs: o.ocrPageTimeoutMs, timeoutMs: o.ocrPageTimeoutMs, concurrency: o.ocrConcurrency }
+      : undefined,
+  });
+  const text = normalizeText(r.pages.map((p) => p.trim()).join(PAGE_SEPARATOR));
+  if (text.replace(/\s+/g, '') === '') {
+    if (r.pagesNeedingOcr > 0) throw ocrUnavailable('this PDF has no text layer and');
+    if (r.failedPages > 0) throw new ParseError('CORRUPT', `none of the PDF's ${r.pages.length} pages could be read`);
+  }
+  return { text, pages: r.pages.length, ocrPages: r.ocrPages };
+}
+
+function parseJson(bytes: Buffer): string {
+  const raw = plainTextToText(bytes);
+  try {
+    return normalizeText(JSON.stringify(JSON.parse(raw), null, 2));
+  } catch {
+    return raw;
+  }
+}
+
+async function extract(mime: string, input: ParseInput, deps: ParseDeps, o: ParseOptions): Promise<Extracted> {
+  const one = (text: string): Extracted => ({ text, pages: 1, ocrPages: 0 });
+  if (mime === MIME.pdf) return parsePdf(input, deps, o);
+  if (mime.startsWith('image/')) return ocrImage(input.bytes, deps.ocr, o);
+  if (mime === MIME.docx) return one(await docxToText(input.bytes));
+  if (mime === MIME.eml) return one(await emlToText(input.bytes));
+  if (mime === MIME.html) return one(htmlBytesToText(input.bytes));
+  if (mime === MIME.csv) return one(csvToText(input.bytes));
+  if (mime === MIME.json) return one(parseJson(input.bytes));
+  if (mime === MIME.txt) return one(plainTextToText(input.bytes));
+  throw new ParseError('UNSUPPORTED_TYPE', `files of type ${mime} are not supported`);
+}
+
+/**
+ * Turns a stored file into text. The type is sniffed from the bytes; PDFs use their text layer
+ * (lines rebuilt from positions) with OCR for scanned pages, images go to OCR, and text, CSV,
+ * HTML, JSON, DOCX and e-mail files are converted directly.
+ * Every input failure is a {@link ParseError}; `permanent` says whether a retry can help.
+ */
+export async function parseDocument(input: ParseInput, deps: ParseDeps = {}, options: ParseOptions = {}): Promise<ParseResult> {
+  const sniffed = sniffType(input.bytes, input.filename);
+  if (!sniffed) {
+    throw new ParseError(
+      input.bytes.length === 0 ? 'EMPTY' : 'UNSUPPORTED_TYPE',
+      input.bytes.length === 0 ? 'the file is empty' : 'unrecognised or binary file type',
+    );
+  }
+  const { text, pages, ocrPages } = await extract(sniffed.mime, input, deps, options);
+  if (text.replace(/\s+/g, '') === '') {
+    throw new ParseError('EMPTY', ocrPages > 0 ? 'OCR found no text' : 'the document contains no text');
+  }
+  return { mimeType: sniffed.mime, text, pages, ocrPages, language: guessLanguage(text) };
+}

@@ -1,0 +1,77 @@
+// An app plus the real pipeline workers (real Redis, real database, the generated tiny
+// embedding model), for end-to-end document tests.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LightMyRequestResponse } from 'fastify';
+import { startWorkers, type WorkerHandle } from '../../workers/index.js';
+import { createTestApp, type Actor, type TestApp } from './app.js';
+import type { DbKind } from './db.js';
+import { generateTinyModel } from './tiny-model.js';
+
+let modelRoot: Promise<string> | undefined;
+
+/** Generates the tiny model once per test process. */
+export function tinyModelDir(): Promise<string> {
+  modelRoot ??= (async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-model-'));
+    await generateTinyModel(dir);
+    return dir;
+  })();
+  return modelRoot;
+}
+
+export interface PipelineApp extends TestApp {
+  workers: WorkerHandle;
+}
+
+export async function createPipelineApp(kind: DbKind = 'pglite', overrides: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<PipelineApp> {
+  const t = await createTestApp(kind, { EMBEDDING_MODEL_DIR: await tinyModelDir(), ...overrides });
+  const workers = opts.workers === false
+    ? { close: async () => undefined }
+    : await startWorkers(t.deps, { concurrency: 2, schedulers: false });
+  return {
+    ...t, workers,
+    async close() {
+      await workers.close(5_000);
+      await t.close();
+    },
+  };
+}
+
+/** multipart/form-data body for app.inject. */
+export function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) {
+  const boundary = `----docpipe${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  if (file) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
+    parts.push(file.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+export async function upload(t: TestApp, actor: Actor | { auth: Record<string, string> }, projectId: string, name: string, data: Buffer, extra: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+  const mp = multipart({ project_id: projectId, ...extra }, { name, data });
+  return t.app.inject({ method: 'POST', url: '/api/v1/documents', headers: { ...actor.auth, ...mp.headers }, payload: mp.payload });
+}
+
+const TERMINAL = new Set(['completed', 'failed', 'needs_review']);
+
+/** Polls the database until the document reaches a terminal status (or the deadline passes). */
+export async function waitForDocument(t: TestApp, id: string, timeoutMs = 30_000, statuses = TERMINAL): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const { rows } = await t.deps.db.query<Record<string, any>>('SELECT * FROM documents WHERE id = $1', [id]);
+    if (rows[0] && statuses.has(rows[0].status)) return rows[0];
+    if (Date.now() > deadline) throw new Error(`document ${id} still ${rows[0]?.status} after ${timeoutMs} ms (pipeline ${JSON.stringify(rows[0]?.pipeline)})`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export async function createProject(t: TestApp, actor: Actor | { auth: Record<string, string> }, body: Record<string, unknown> = {}): Promise<string> {
+  const res = await t.app.inject({ method: 'POST', url: '/api/v1/projects', headers: actor.auth, payload: { name: 'Docs', ...body } });
+  if (res.statusCode !== 201) throw new Error(`project creation failed: ${res.body}`);
+  return res.json().data.id;
+}

@@ -1,0 +1,72 @@
+import { Worker, type Job } from 'bullmq';
+import type { Deps } from '../src/container.js';
+import { enqueueStage } from '../src/modules/documents/flow.js';
+import type { DocumentRow } from '../src/modules/documents/documents.types.js';
+
+/** Documents untouched this long while a stage is pending are checked by the sweeper. */
+const STALE_MS = 60_000;
+
+type MaintenanceJob = { kind: 'sweep' } | { kind: 'retention' } | { kind: 'retrain'; orgId: string; environment: 'live' | 'test' };
+
+/**
+ * The sweeper: a document can never stay in processing forever. Any document whose pending
+ * stage has no live job (lost in a Redis restart, or a crash between commit and enqueue) is
+ * queued again under its deterministic job id.
+ */
+export async function sweep(deps: Deps, staleMs = STALE_MS): Promise<number> {
+  const { rows } = await deps.db.query<DocumentRow>(
+    `SELECT * FROM documents WHERE pipeline->>'current' IS NOT NULL AND status NOT IN ('failed', 'completed', 'needs_review')
+       AND updated_at < now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT 500`, [staleMs]);
+  let requeued = 0;
+  for (const doc of rows) {
+    const stage = doc.pipeline.current!;
+    const q = deps.queues.get(stage);
+    const id = `${stage}-${doc.id}-v${doc.version}`;
+    const job = await q.getJob(id);
+    const state = job ? await job.getState() : 'missing';
+    if (state === 'active' || state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') continue;
+    if (state === 'failed') {
+      await deps.documents.runner.fail(stage, { documentId: doc.id, version: doc.version }, 'STAGE_FAILED', job?.failedReason ?? 'stage failed');
+      continue;
+    }
+    if (job) await job.remove().catch(() => undefined);
+    await enqueueStage(deps.queues, stage, doc);
+    requeued++;
+  }
+  if (requeued) deps.logger.warn({ requeued }, 'sweeper re-queued documents whose jobs had vanished');
+  return requeued;
+}
+
+/** Deletes documents older than their project's retention_days, with files and events. */
+export async function applyRetention(deps: Deps): Promise<number> {
+  const { rows } = await deps.db.query<DocumentRow>(
+    `SELECT d.* FROM documents d JOIN projects p ON p.id = d.project_id
+     WHERE p.retention_days IS NOT NULL AND d.created_at < now() - (p.retention_days * interval '1 day') LIMIT 1000`);
+  if (rows.length === 0) return 0;
+  const n = await deps.documents.service.deleteMany(rows);
+  deps.logger.info({ deleted: n }, 'retention deleted expired documents');
+  return n;
+}
+
+export async function startMaintenance(deps: Deps, opts: { schedulers: boolean }): Promise<Worker> {
+  const q = deps.queues.get('maintenance');
+  if (opts.schedulers) {
+    await q.upsertJobScheduler('sweep', { every: 30_000 }, { name: 'sweep', data: { kind: 'sweep' } });
+    await q.upsertJobScheduler('retention', { pattern: '0 30 3 * * *', tz: 'UTC' }, { name: 'retention', data: { kind: 'retention' } });
+  }
+  deps.documents.onConfirmed((scope) => {
+    // One retrain per organization at a time; corrections arriving meanwhile join the next one.
+    void q.add('retrain', { kind: 'retrain', orgId: scope.orgId, environment: scope.environment }, {
+      jobId: `retrain-${scope.orgId}-${scope.environment}`, delay: 5_000, removeOnComplete: true, removeOnFail: true,
+    }).catch((err) => deps.logger.warn({ err }, 'could not queue classifier retraining'));
+  });
+  const worker = new Worker<MaintenanceJob>('maintenance', async (job: Job<MaintenanceJob>) => {
+    const d = job.data;
+    if (d.kind === 'sweep') return sweep(deps);
+    if (d.kind === 'retention') return applyRetention(deps);
+    if (d.kind === 'retrain') return deps.documents.classifier.retrain({ orgId: d.orgId, environment: d.environment });
+    return null;
+  }, { connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: 1 });
+  worker.on('error', (err) => deps.logger.warn({ err }, 'maintenance worker error'));
+  return worker;
+}

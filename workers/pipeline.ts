@@ -1,0 +1,47 @@
+import { UnrecoverableError, Worker, type Job } from 'bullmq';
+import type { Deps } from '../src/container.js';
+import type { Stage } from '../src/modules/documents/documents.types.js';
+import { STAGE_ATTEMPTS, type StageJobData } from '../src/modules/documents/flow.js';
+import { PermanentStageError } from '../src/modules/documents/stage-runner.js';
+
+/** Per-stage concurrency multipliers: IO-light stages can run more jobs than CPU-heavy parse. */
+const CONCURRENCY: Record<Stage, number> = { parse: 1, embed: 1, classify: 2, extract: 2 };
+
+/**
+ * One BullMQ worker per stage queue. Stage code is async throughout (pdf.js yields between
+ * pages, OCR and ONNX run on their own threads), and the lock is long enough that a busy event
+ * loop does not make BullMQ hand the job to another worker.
+ */
+export function startPipelineWorkers(deps: Deps, stages: Stage[], concurrency: number): Worker[] {
+  const { runner, computes } = deps.documents;
+  return stages.map((stage) => {
+    const worker = new Worker<StageJobData>(stage, async (job: Job<StageJobData>) => {
+      try {
+        const r = await runner.run(stage, job.data, computes[stage]);
+        return r.outcome;
+      } catch (err) {
+        if (err instanceof PermanentStageError) {
+          await runner.fail(stage, job.data, err.code, err.message);
+          throw new UnrecoverableError(`${err.code}: ${err.message}`);
+        }
+        throw err;
+      }
+    }, {
+      connection: deps.queues.workerConnection(),
+      prefix: deps.queues.prefix,
+      concurrency: Math.max(1, concurrency * CONCURRENCY[stage]),
+      lockDuration: 120_000,
+      stalledInterval: 30_000,
+      maxStalledCount: 2,
+    });
+    worker.on('failed', (job, err) => {
+      if (!job) return;
+      const exhausted = job.attemptsMade >= (job.opts.attempts ?? STAGE_ATTEMPTS);
+      if (exhausted && !(err instanceof UnrecoverableError) && !err.message.includes('UnrecoverableError')) {
+        void runner.fail(stage, job.data, 'STAGE_FAILED', err.message).catch((e) => deps.logger.error({ err: e }, 'could not record stage failure'));
+      }
+    });
+    worker.on('error', (err) => deps.logger.warn({ err, queue: stage }, 'worker error'));
+    return worker;
+  });
+}
