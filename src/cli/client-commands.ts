@@ -1,4 +1,137 @@
-export async function runClientCommand(cmd: string, _args: string[]): Promise<number> {
-  console.error(`docpipe ${cmd} is not available yet`);
-  return 2;
+import { openAsBlob } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApiClient, type ApiClient } from './http-client.js';
+import { createProgress } from './progress.js';
+
+const TERMINAL = new Set(['completed', 'failed', 'needs_review']);
+
+async function collectFiles(paths: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const p of paths) {
+    const s = await stat(p);
+    if (s.isDirectory()) {
+      const entries = (await readdir(p, { withFileTypes: true })).filter((e) => !e.name.startsWith('.'));
+      out.push(...(await collectFiles(entries.map((e) => join(p, e.name)))));
+    } else if (s.isFile()) out.push(p);
+  }
+  return out;
+}
+
+async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let i = 0;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (i < items.length) await fn(items[i++]);
+  }));
+}
+
+function connection(values: { url?: string; key?: string }): ApiClient {
+  const url = values.url ?? process.env.DOCPIPE_URL ?? 'http://localhost:8000';
+  const key = values.key ?? process.env.DOCPIPE_API_KEY;
+  if (!key) throw new Error('An API key is needed: --key svc_… or DOCPIPE_API_KEY');
+  return createApiClient(url, key);
+}
+
+/** `docpipe ingest PATH… --project ID`: uploads files and folders, optionally waits for processing. */
+async function ingest(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args, allowPositionals: true,
+    options: {
+      project: { type: 'string' }, url: { type: 'string' }, key: { type: 'string' }, wait: { type: 'boolean' },
+      'allow-duplicate': { type: 'boolean' }, concurrency: { type: 'string' },
+    },
+  });
+  if (!values.project) throw new Error('--project ID is required');
+  if (positionals.length === 0) throw new Error('Give at least one file or folder');
+  const api = connection(values);
+  const files = await collectFiles(positionals);
+  const bar = createProgress('uploading', files.length);
+  const created: string[] = [];
+  const failures: { file: string; reason: string }[] = [];
+  let duplicates = 0;
+  await pool(files, Number(values.concurrency ?? 4), async (file) => {
+    const form = new FormData();
+    form.set('project_id', values.project!);
+    if (values['allow-duplicate']) form.set('allow_duplicate', 'true');
+    form.set('file', await openAsBlob(file), basename(file));
+    try {
+      const res = await api.upload('/documents', form);
+      if (res.status === 201) created.push(res.body.data.id);
+      else if (res.status === 200 && res.body.data?.duplicate) duplicates++;
+      else failures.push({ file, reason: `${res.status} ${res.body.error?.code ?? ''} ${res.body.error?.message ?? ''}`.trim() });
+    } catch (err) {
+      failures.push({ file, reason: (err as Error).message });
+    }
+    bar.tick();
+  });
+  bar.finish();
+  console.log(`uploaded ${created.length}, duplicates ${duplicates}, failed ${failures.length} (of ${files.length} files)`);
+  for (const f of failures.slice(0, 50)) console.log(`  failed: ${f.file}: ${f.reason}`);
+  if (values.wait && created.length) {
+    const statuses = new Map<string, string>();
+    const wait = createProgress('processing', created.length);
+    while (statuses.size < created.length) {
+      await pool(created.filter((id) => !statuses.has(id)), 8, async (id) => {
+        const res = await api.request('GET', `/documents/${id}`);
+        const s = res.body.data?.status;
+        if (res.status === 404) statuses.set(id, 'deleted');
+        else if (TERMINAL.has(s)) statuses.set(id, s);
+      });
+      wait.set(statuses.size);
+      if (statuses.size < created.length) await new Promise((r) => setTimeout(r, 1000));
+    }
+    wait.finish();
+    const counts: Record<string, number> = {};
+    for (const s of statuses.values()) counts[s] = (counts[s] ?? 0) + 1;
+    console.log(`processed: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    if (counts.failed) return 1;
+  }
+  return failures.length ? 1 : 0;
+}
+
+/** `docpipe reprocess --project ID --stage S`: starts a batch and follows it to the end. */
+async function reprocess(args: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      project: { type: 'string' }, documents: { type: 'string' }, stage: { type: 'string' }, missing: { type: 'boolean' },
+      all: { type: 'boolean' }, url: { type: 'string' }, key: { type: 'string' }, 'no-wait': { type: 'boolean' },
+    },
+  });
+  if (!values.project && !values.documents) throw new Error('--project ID or --documents id,id is required');
+  if (values.missing && values.all) throw new Error('Give --missing or --all, not both');
+  const api = connection(values);
+  const body = {
+    ...(values.project ? { project_id: values.project } : { document_ids: values.documents!.split(',').map((s) => s.trim()) }),
+    ...(values.stage ? { stages: values.stage.split(',').map((s) => s.trim()) } : {}),
+    mode: values.all ? 'all' : 'missing',
+  };
+  const res = await api.request('POST', '/documents/reprocess', body);
+  if (res.status !== 202) {
+    console.error(`reprocess failed: ${res.status} ${res.body.error?.code}: ${res.body.error?.message}`);
+    return 1;
+  }
+  let batch = res.body.data;
+  console.log(`batch ${batch.id}: ${batch.total} documents (${body.mode})`);
+  if (values['no-wait']) return 0;
+  const bar = createProgress('reprocessing', batch.total);
+  while (batch.status !== 'completed') {
+    await new Promise((r) => setTimeout(r, 1000));
+    batch = (await api.request('GET', `/batches/${batch.id}`)).body.data;
+    bar.set(batch.completed + batch.failed, batch.total);
+  }
+  bar.finish();
+  console.log(`completed ${batch.completed}, failed ${batch.failed}`);
+  for (const f of batch.failures ?? []) console.log(`  failed: ${f.document_id}: ${f.error?.code ?? ''} ${f.error?.message ?? ''}`);
+  return batch.failed ? 1 : 0;
+}
+
+export async function runClientCommand(cmd: string, args: string[]): Promise<number> {
+  try {
+    return cmd === 'ingest' ? await ingest(args) : await reprocess(args);
+  } catch (err) {
+    console.error((err as Error).message);
+    return 2;
+  }
 }
