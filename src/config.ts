@@ -34,6 +34,8 @@ const schema = z.object({
   EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
   EMBEDDING_MODEL_DIR: z.string().optional(),
   ALLOW_MODEL_DOWNLOAD: bool.default(true),
+  /** Where the built-in classifier trained from samples/ is cached (default DATA_DIR/models). */
+  CLASSIFIER_CACHE_DIR: z.string().optional(),
   WEBHOOK_RETRY_DELAYS: z.string().default('60,300,1800,7200,43200'),
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),

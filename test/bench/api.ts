@@ -5,32 +5,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadConfig } from '../../src/config.js';
-import { openDatabase } from '../../src/container.js';
-import { migrate } from '../../src/db/migrate.js';
-import { createOrgsRepository } from '../../src/modules/orgs/orgs.repository.js';
-import { createOrgsService } from '../../src/modules/orgs/orgs.service.js';
-import { createProjectsRepository } from '../../src/modules/projects/projects.repository.js';
 import { freePort, waitForPort } from '../helpers/net.js';
-import { benchPostgres, benchRedis, load, startDocpipe, table, type LoadResult } from './harness.js';
-
-const SECRETS = { JWT_SECRET: 'b'.repeat(40), ENCRYPTION_KEY: 'c'.repeat(40) };
-const noStamps = { read: async () => [], bump: async () => undefined, key: () => '' };
-
-/** Seeds an enterprise org (limit high enough not to interfere), 20 projects and an API key. */
-async function seed(env: Record<string, string>): Promise<string> {
-  const config = loadConfig({ ...env, ...SECRETS, NODE_ENV: 'production' });
-  const db = await openDatabase(config);
-  await migrate(db);
-  const orgs = createOrgsService({ db, repo: createOrgsRepository(db), stamps: noStamps });
-  const { user, orgId } = await orgs.createUser({ email: 'bench@example.test', password: 'benchmark-password', orgName: 'Bench', role: 'owner', plan: 'enterprise' });
-  await createOrgsRepository(db).updateOrg(orgId, { rateLimitPerMinute: 1_000_000_000 });
-  const projects = createProjectsRepository(db);
-  for (let i = 0; i < 20; i++) await projects.insert({ orgId, environment: 'live' }, { name: `Project ${i}`, description: `Bench project number ${i}` });
-  const key = await orgs.createApiKeyFor({ email: user.email, name: 'bench', environment: 'live' });
-  await db.close();
-  return key.key;
-}
+import { benchPostgres, benchRedis, load, seed, SECRETS, startDocpipe, table, type LoadResult } from './harness.js';
 
 async function ceiling(): Promise<LoadResult> {
   const port = await freePort();
@@ -53,7 +29,7 @@ export async function main(): Promise<void> {
     const dataDir = mkdtempSync(join(tmpdir(), 'docpipe-bench-api-'));
     const baseEnv = { ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: 'benchapi', LOG_LEVEL: 'warn' };
     const liteEnv = { ...baseEnv, DATA_DIR: dataDir };
-    const liteKey = await seed(liteEnv);
+    const liteKey = (await seed(liteEnv)).key;
     const lite = await startDocpipe('api', liteEnv);
     try {
       const auth = { authorization: `Bearer ${liteKey}` };
@@ -73,7 +49,7 @@ export async function main(): Promise<void> {
     const pgdb = await benchPostgres();
     if (pgdb) {
       const pgEnv = { ...baseEnv, REDIS_PREFIX: 'benchapipg', DATABASE_URL: pgdb.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'docpipe-bench-api-pg-')) };
-      const key = await seed(pgEnv);
+      const key = (await seed(pgEnv)).key;
       const srv = await startDocpipe('api', pgEnv);
       try {
         results.push(await load('GET /api/v1/projects (API key, PostgreSQL)', `${srv.url}/api/v1/projects`, { authorization: `Bearer ${key}` }));

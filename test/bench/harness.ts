@@ -7,6 +7,12 @@ import pg from 'pg';
 import autocannon from 'autocannon';
 import { startPrivateRedis } from '../helpers/redis-server.js';
 import { freePort, waitForPort } from '../helpers/net.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/container.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createOrgsRepository } from '../../src/modules/orgs/orgs.repository.js';
+import { createOrgsService } from '../../src/modules/orgs/orgs.service.js';
+import { createProjectsRepository } from '../../src/modules/projects/projects.repository.js';
 
 export const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 
@@ -93,3 +99,23 @@ export function table(rows: Record<string, string | number>[]): void {
   console.log(line(width.map((w) => '-'.repeat(w))));
   for (const r of rows) console.log(line(cols.map((c) => String(r[c]))));
 }
+
+export const SECRETS = { JWT_SECRET: 'b'.repeat(40), ENCRYPTION_KEY: 'c'.repeat(40) };
+const noStamps = { read: async () => [], bump: async () => undefined, key: () => '' };
+
+/** Seeds an enterprise org (limit high enough not to interfere), 20 projects and an API key. */
+export async function seed(env: Record<string, string>, opts: { projects?: number } = {}): Promise<{ key: string; projectId: string }> {
+  const config = loadConfig({ ...env, ...SECRETS, NODE_ENV: 'production' });
+  const db = await openDatabase(config);
+  await migrate(db);
+  const orgs = createOrgsService({ db, repo: createOrgsRepository(db), stamps: noStamps });
+  const { user, orgId } = await orgs.createUser({ email: 'bench@example.test', password: 'benchmark-password', orgName: 'Bench', role: 'owner', plan: 'enterprise' });
+  await createOrgsRepository(db).updateOrg(orgId, { rateLimitPerMinute: 1_000_000_000 });
+  const projects = createProjectsRepository(db);
+  let projectId = '';
+  for (let i = 0; i < (opts.projects ?? 20); i++) projectId = (await projects.insert({ orgId, environment: 'live' }, { name: `Project ${i}`, description: `Bench project number ${i}` })).id;
+  const key = await orgs.createApiKeyFor({ email: user.email, name: 'bench', environment: 'live' });
+  await db.close();
+  return { key: key.key, projectId };
+}
+

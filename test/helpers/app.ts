@@ -1,6 +1,8 @@
 // Builds the real app (real Redis, real database) for integration tests, with helpers to
 // create organizations, users, sessions and API keys.
 import { randomBytes } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -25,6 +27,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     // Tests never reach a model hub; pipeline tests point EMBEDDING_MODEL_DIR at a generated model.
     ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
+    // The built-in classifier is trained once and shared by every test app (cache keyed by its version).
+    CLASSIFIER_CACHE_DIR: join(tmpdir(), 'docpipe-test-classifier'),
     ...overrides,
   }, { persistSecrets: false });
 }

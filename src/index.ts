@@ -1,0 +1,7 @@
+/**
+ * Library entry for code that talks to docpipe: the webhook receiver helper and the payload type.
+ *
+ *   import { verifyWebhookSignature } from 'docpipe';
+ */
+export { verifyWebhookSignature } from './modules/webhooks/signature.js';
+export type { EventType } from './modules/events/events.types.js';

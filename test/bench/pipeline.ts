@@ -1,0 +1,188 @@
+// `npm run bench -- pipeline [count]`: 200 two-page PDFs through the real pipeline (API upload,
+// BullMQ stages, database) against the same four stage functions called directly in one process
+// (the floor); single-document latency; worker RSS over 1,000 documents; classifier quality.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { packageRoot } from '../../src/lib/package-root.js';
+import { classify, evaluate, loadBuiltinModel, loadSampleSet, splitDeterministic, trainClassifier, type ClassifierModel } from '../../src/pipeline/classify/index.js';
+import { createTransformersEmbedder, embedDocument } from '../../src/pipeline/embed/index.js';
+import { extractFields } from '../../src/pipeline/extract/index.js';
+import { parseDocument } from '../../src/pipeline/parse/index.js';
+import { makeTextPdf } from '../helpers/pdf-fixtures.js';
+import { generateTinyModel } from '../helpers/tiny-model.js';
+import { benchPostgres, benchRedis, seed, SECRETS, startDocpipe, table } from './harness.js';
+
+const pct = (xs: number[], p: number) => {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+const round = (x: number) => Math.round(x * 10) / 10;
+
+function rssMb(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** Two-page PDFs from the labelled samples (mixed types), each made unique by a serial line. */
+async function makeCorpus(n: number): Promise<{ name: string; pdf: Buffer }[]> {
+  const samples = await loadSampleSet(join(packageRoot(), 'samples', 'classifier'));
+  const out: { name: string; pdf: Buffer }[] = [];
+  for (let i = 0; i < n; i++) {
+    const s = samples[(i * 7) % samples.length];
+    const lines = s.text.split('\n').filter((l) => l.trim()).map((l) => l.slice(0, 110).replace(/[^\x20-\x7E\xA0-\xFF€]/g, '?')); // standard PDF fonts encode WinAnsi only
+    const half = Math.ceil(lines.length / 2);
+    const pages = [[...lines.slice(0, half), `Reference ${i}`], lines.slice(half).length ? lines.slice(half) : ['(continued)']];
+    out.push({ name: `${s.type}-${i}.pdf`, pdf: await makeTextPdf({ pages }) });
+  }
+  return out;
+}
+
+async function floor(files: { pdf: Buffer }[], modelDir: string, model: ClassifierModel) {
+  const embedder = await createTransformersEmbedder({ modelId: 'docpipe-test/tiny-bert', modelDir, allowDownload: false });
+  const times: Record<string, number[]> = { parse: [], embed: [], classify: [], extract: [] };
+  const started = performance.now();
+  for (const f of files) {
+    let t = performance.now();
+    const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 });
+    times.parse.push(performance.now() - t);
+    t = performance.now();
+    await embedDocument(parsed.text, embedder);
+    times.embed.push(performance.now() - t);
+    t = performance.now();
+    const c = classify(model, parsed.text);
+    times.classify.push(performance.now() - t);
+    t = performance.now();
+    extractFields({ text: parsed.text, type: c.type });
+    times.extract.push(performance.now() - t);
+  }
+  const secs = (performance.now() - started) / 1000;
+  return { perMinute: (files.length / secs) * 60, times };
+}
+
+async function api(url: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${url}/api/v1${path}`, { method, headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+  return (await res.json()) as any;
+}
+
+async function uploadAll(url: string, key: string, projectId: string, files: { name: string; pdf: Buffer }[], concurrency = 8): Promise<string[]> {
+  const ids: string[] = [];
+  let i = 0;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (i < files.length) {
+      const f = files[i++];
+      const form = new FormData();
+      form.set('project_id', projectId);
+      form.set('allow_duplicate', 'true');
+      form.set('file', new Blob([new Uint8Array(f.pdf)]), f.name);
+      const res = await fetch(`${url}/api/v1/documents`, { method: 'POST', headers: { authorization: `Bearer ${key}` }, body: form });
+      const j = (await res.json()) as any;
+      if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(j.error)}`);
+      ids.push(j.data.id);
+    }
+  }));
+  return ids;
+}
+
+async function waitAll(url: string, key: string, projectId: string, expected: number, timeoutMs = 600_000): Promise<Record<string, number>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const stats = (await api(url, key, 'GET', `/projects/${projectId}/stats`)).data;
+    const by = stats.documents_by_status as Record<string, number>;
+    const terminal = (by.completed ?? 0) + (by.failed ?? 0) + (by.needs_review ?? 0);
+    if (terminal >= expected) return by;
+    if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(by)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export async function main(args: string[]): Promise<void> {
+  const total = Number(args[0] ?? 1000);
+  const N = 200;
+  const modelRoot = mkdtempSync(join(tmpdir(), 'docpipe-bench-model-'));
+  await generateTinyModel(modelRoot);
+  console.log(`generating ${N} two-page PDFs…`);
+  const files = await makeCorpus(N);
+  const builtin = await loadBuiltinModel(join(packageRoot(), 'samples', 'classifier'));
+
+  console.log('floor: the four stage functions in one process, no queue, no database…');
+  const fl = await floor(files, modelRoot, builtin);
+
+  const redis = await benchRedis();
+  const pgdb = process.env.DATABASE_URL ? await benchPostgres() : null;
+  const env: Record<string, string> = {
+    ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: `benchpipe${Date.now()}`, LOG_LEVEL: 'warn', DATA_DIR: mkdtempSync(join(tmpdir(), 'docpipe-bench-pipe-')),
+    EMBEDDING_MODEL: 'docpipe-test/tiny-bert', EMBEDDING_MODEL_DIR: modelRoot, ALLOW_MODEL_DOWNLOAD: 'false',
+    ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
+  };
+  const { key, projectId } = await seed(env, { projects: 1 });
+  const srv = await startDocpipe('start', env);
+  const pid = srv.child.pid!;
+  const results: Record<string, string | number>[] = [];
+  try {
+    // Warm-up: one document so models are loaded before anything is timed.
+    await uploadAll(srv.url, key, projectId, files.slice(0, 1));
+    await waitAll(srv.url, key, projectId, 1);
+    const rssBefore = rssMb(pid);
+
+    console.log(`pipeline: uploading ${N} documents through the API…`);
+    const t0 = performance.now();
+    await uploadAll(srv.url, key, projectId, files);
+    const by = await waitAll(srv.url, key, projectId, N + 1);
+    const pipeSecs = (performance.now() - t0) / 1000;
+    const pipePerMin = (N / pipeSecs) * 60;
+
+    // Stage gaps from the stored timestamps (queue wait included).
+    const docs = (await api(srv.url, key, 'GET', `/documents?project_id=${projectId}&per_page=100`)).data as any[];
+    const gap = (a: string, b: string) => docs.map((d) => new Date(d.timestamps[b]).getTime() - new Date(d.timestamps[a]).getTime()).filter((x) => Number.isFinite(x));
+    const gaps = { parse: gap('uploaded_at', 'parsed_at'), embed: gap('parsed_at', 'embedded_at'), classify: gap('embedded_at', 'classified_at'), extract: gap('classified_at', 'extracted_at') };
+
+    console.log('single-document latency: 20 one-page PDFs, one at a time…');
+    const single: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const one = await makeTextPdf({ pages: [[`Invoice No: LAT-${i}`, 'Invoice date: 01.02.2024', 'Total: 12.00 EUR', 'Thank you for your business']] });
+      const t = performance.now();
+      const [id] = await uploadAll(srv.url, key, projectId, [{ name: `lat-${i}.pdf`, pdf: one }], 1);
+      for (;;) {
+        const d = (await api(srv.url, key, 'GET', `/documents/${id}`)).data;
+        if (['completed', 'failed', 'needs_review'].includes(d.status)) break;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      single.push(performance.now() - t);
+    }
+
+    const done = N + 21;
+    if (total > done) {
+      console.log(`RSS soak: ${total - done} more documents…`);
+      const more: { name: string; pdf: Buffer }[] = [];
+      for (let i = 0; i < total - done; i++) more.push(files[i % files.length]);
+      await uploadAll(srv.url, key, projectId, more);
+      await waitAll(srv.url, key, projectId, total, 1_200_000);
+    }
+    const rssAfter = rssMb(pid);
+
+    console.log('\nPipeline benchmark (2 cores, tiny generated embedding model, default WORKER_CONCURRENCY=2, ' + (pgdb ? 'PostgreSQL' : 'PGlite') + ')\n');
+    table([
+      { run: 'floor: stage functions in one process', 'docs/min': Math.round(fl.perMinute), ratio: '100%' },
+      { run: `pipeline: API + queues + database (${JSON.stringify(by)})`, 'docs/min': Math.round(pipePerMin), ratio: `${((pipePerMin / fl.perMinute) * 100).toFixed(1)}%` },
+    ]);
+    console.log('');
+    for (const s of ['parse', 'embed', 'classify', 'extract'] as const) {
+      results.push({ stage: s, 'floor p50 ms': round(pct(fl.times[s], 50)), 'floor p95 ms': round(pct(fl.times[s], 95)), 'pipeline gap p50 ms': round(pct(gaps[s], 50)), 'pipeline gap p95 ms': round(pct(gaps[s], 95)) });
+    }
+    table(results);
+    console.log(`\nsingle 1-page PDF upload→completed: p50 ${round(pct(single, 50))} ms, p95 ${round(pct(single, 95))} ms (n=20)`);
+    console.log(`worker RSS: ${round(rssBefore)} MB before, ${round(rssAfter)} MB after ${Math.max(total, done)} documents (growth ${round(rssAfter - rssBefore)} MB)`);
+  } finally {
+    await srv.stop();
+    await redis.stop();
+    await pgdb?.drop();
+  }
+
+  const all = await loadSampleSet(join(packageRoot(), 'samples', 'classifier'));
+  const { train, test } = splitDeterministic(all, 0.25, 42);
+  const model = trainClassifier(train);
+  const report = evaluate(model, test);
+  console.log(`classifier on a held-out 25% of samples/ (n=${report.n}): macro-F1 ${report.macroF1.toFixed(3)}, accuracy ${report.accuracy.toFixed(3)}, ECE ${report.ece.toFixed(3)}`);
+}
