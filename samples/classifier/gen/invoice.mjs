@@ -1,7 +1,7 @@
 // Invoices: classic layouts, freelancer notes, utility bills, e-mailed invoices, and German,
 // French and Spanish variants. Labels vary so no single token marks the class.
-import { address, company, person, emailFor, SERVICE_DE, SERVICE_FR, SERVICE_ES, BANKS, city } from './data.mjs';
-import { fmtDate, randomDate, addDays, money, table, kv, iban, ibanCountry, bic, round2, monthYear, vatId } from './format.mjs';
+import { address, company, person, emailFor, SERVICE_DE, SERVICE_FR, SERVICE_ES, BANKS } from './data.mjs';
+import { fmtDate, randomDate, addDays, money, table, kv, iban, ibanCountry, bic, round2, monthYear } from './format.mjs';
 import { partyBlock, items, sum, itemRows, doc, maybe, taxRate, taxLabel, EN_LOCS } from './common.mjs';
 
 const TITLES = ['INVOICE', 'Invoice', 'TAX INVOICE', 'Tax Invoice', 'SALES INVOICE', 'Commercial Invoice', 'INVOICE / STATEMENT OF CHARGES', 'Bill', 'PRO FORMA INVOICE', 'Proforma invoice'];

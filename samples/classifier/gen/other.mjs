@@ -1,7 +1,7 @@
 // Everything else a mailbox or scanner delivers: meeting notes, recipes, news, manuals, casual
 // e-mails, delivery notes, quotations, itineraries, lists, blog posts, press releases. Several
 // mention invoices, budgets, orders or accounts so "other" is not just "no business words".
-import { address, company, person, city, PRODUCTS } from './data.mjs';
+import { address, company, person, city } from './data.mjs';
 import { fmtDate, randomDate, addDays, money, table, round2 } from './format.mjs';
 import { doc, maybe, items, sum, EN_LOCS } from './common.mjs';
 

@@ -1,6 +1,6 @@
 // Purchase orders: formal PO forms, e-mailed orders, call-off orders against a framework, change
 // orders, and German/French/Spanish order forms.
-import { address, company, person, emailFor, phone, SERVICE_DE, SERVICE_FR, SERVICE_ES } from './data.mjs';
+import { address, company, person, phone, SERVICE_DE, SERVICE_FR, SERVICE_ES } from './data.mjs';
 import { fmtDate, randomDate, addDays, money, table, kv, round2 } from './format.mjs';
 import { partyBlock, items, sum, itemRows, doc, maybe, taxRate, taxLabel, EN_LOCS } from './common.mjs';
 

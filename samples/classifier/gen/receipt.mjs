@@ -1,6 +1,6 @@
 // Receipts: till slips, restaurant bills, fuel, rides, online payment confirmations, cash
 // receipts, and German/French/Spanish till slips.
-import { address, company, person, phone, GROCERY, RESTAURANT, RETAIL, STORES, city } from './data.mjs';
+import { address, company, person, phone, GROCERY, RESTAURANT, RETAIL, STORES } from './data.mjs';
 import { fmtDate, randomDate, money, num, round2, CODE } from './format.mjs';
 import { doc, maybe, EN_LOCS } from './common.mjs';
 

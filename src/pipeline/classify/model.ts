@@ -30,8 +30,24 @@ export interface ClassifierModel {
   calibration: { size: number; nllBefore: number; nllAfter: number; accuracy: number };
 }
 
+/** JSON with a fixed key order, so equal models always serialise to identical bytes. */
 export function serializeModel(model: ClassifierModel): string {
-  return JSON.stringify(model);
+  const ordered: ClassifierModel = {
+    format: model.format,
+    version: model.version,
+    types: model.types,
+    trainedAt: model.trainedAt,
+    trainedOn: model.trainedOn,
+    temperature: model.temperature,
+    rulesVersion: model.rulesVersion,
+    tokenizer: { bigrams: model.tokenizer.bigrams, charNgrams: model.tokenizer.charNgrams, minWordLength: model.tokenizer.minWordLength },
+    calibration: { size: model.calibration.size, nllBefore: model.calibration.nllBefore, nllAfter: model.calibration.nllAfter, accuracy: model.calibration.accuracy },
+    vocab: model.vocab,
+    idf: model.idf,
+    bias: model.bias,
+    weights: model.weights,
+  };
+  return JSON.stringify(ordered);
 }
 
 function fail(msg: string): never {

@@ -6,8 +6,8 @@ import { applyTemperature } from './calibrate.js';
 import { knnVote, type KnnNeighbour } from './knn.js';
 import type { ClassifierModel } from './model.js';
 import { DEFAULT_RULES, RULES_VERSION, ruleEvidence, type ClassificationRule, type FiredRule } from './rules.js';
-import { indexVocabulary, vectorize, type SparseVector } from './tfidf.js';
-import { featureTokens } from './tokenize.js';
+import { indexVocabulary, normalizeVector, type SparseVector } from './tfidf.js';
+import { DEFAULT_MAX_CHARS, eachFeature } from './tokenize.js';
 
 export type ClassificationMethod =
   | 'model'
@@ -35,7 +35,7 @@ export interface ClassifyOptions {
    * `false` to switch rules off (diagnostics only: the model was calibrated with them on).
    */
   rules?: readonly ClassificationRule[] | false;
-  /** Only the first this-many characters are read; the type shows early. Default 20000. */
+  /** Only the first this-many characters are read. Default 10000 (as in training). */
   maxChars?: number;
 }
 
@@ -76,8 +76,17 @@ export function resolveRules(model: ClassifierModel, rules: ClassifyOptions['rul
   return model.rulesVersion === RULES_VERSION ? DEFAULT_RULES : [];
 }
 
+/** TF-IDF vector of a text under the model's vocabulary (same maths as training's vectorize). */
 export function textVector(model: ClassifierModel, text: string): SparseVector {
-  return vectorize(featureTokens(text, model.tokenizer), featureIndex(model), model.idf);
+  const index = featureIndex(model);
+  // Count by feature index directly: out-of-vocabulary features (most character n-grams of a
+  // long text) are dropped without ever entering a map.
+  const counts = new Map<number, number>();
+  eachFeature(text, model.tokenizer, (f) => {
+    const i = index.get(f);
+    if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
+  });
+  return normalizeVector(counts, model.idf);
 }
 
 /** Uncalibrated logits (W·x + b + rule offsets) for a text. */
@@ -108,7 +117,7 @@ function fallback(model: ClassifierModel): ClassificationResult {
 }
 
 export function classify(model: ClassifierModel, text: string, options: ClassifyOptions = {}): ClassificationResult {
-  const input = text.slice(0, options.maxChars ?? 20000);
+  const input = text.slice(0, options.maxChars ?? DEFAULT_MAX_CHARS);
   if (!/[\p{L}\p{N}]/u.test(input)) return fallback(model);
   const rules = resolveRules(model, options.rules);
   const scores = rawScores(model, input, rules);

@@ -28,7 +28,7 @@ export interface Vocabulary {
 }
 
 /** Count distinct features per document across a corpus and keep the frequent ones. */
-export function buildVocabulary(docs: string[][], options: VocabularyOptions = {}): Vocabulary {
+export function buildVocabulary(docs: ReadonlyArray<Iterable<string>>, options: VocabularyOptions = {}): Vocabulary {
   const minDf = options.minDf ?? 2;
   const maxFeatures = options.maxFeatures ?? 20000;
   const df = new Map<string, number>();
@@ -54,13 +54,28 @@ export function indexVocabulary(vocab: string[]): Map<string, number> {
   return index;
 }
 
-/** TF-IDF vector of one document; features outside the vocabulary are ignored. */
-export function vectorize(tokens: string[], index: Map<string, number>, idf: ArrayLike<number>): SparseVector {
+/**
+ * TF-IDF vector of one document, from its tokens or from feature counts; features outside the
+ * vocabulary are ignored.
+ */
+export function vectorize(
+  tokens: readonly string[] | ReadonlyMap<string, number>,
+  index: Map<string, number>,
+  idf: ArrayLike<number>,
+): SparseVector {
   const counts = new Map<number, number>();
-  for (const t of tokens) {
+  const entries: Iterable<[string, number]> = Array.isArray(tokens)
+    ? (tokens as readonly string[]).map((t): [string, number] => [t, 1])
+    : (tokens as ReadonlyMap<string, number>).entries();
+  for (const [t, n] of entries) {
     const i = index.get(t);
-    if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
+    if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + n);
   }
+  return normalizeVector(counts, idf);
+}
+
+/** Sublinear tf × idf, L2-normalised, from counts keyed by feature index. */
+export function normalizeVector(counts: ReadonlyMap<number, number>, idf: ArrayLike<number>): SparseVector {
   const indices = [...counts.keys()].sort((a, b) => a - b);
   const values = indices.map((i) => (1 + Math.log(counts.get(i) ?? 1)) * idf[i]);
   let norm = 0;

@@ -21,6 +21,12 @@ export interface TokenizeOptions {
   minWordLength?: number;
 }
 
+/**
+ * Only this many leading characters of a document are classified (about three pages), in
+ * training and prediction alike: the type shows early, and it bounds the cost of huge texts.
+ */
+export const DEFAULT_MAX_CHARS = 10000;
+
 export const DEFAULT_TOKENIZE_OPTIONS: Required<TokenizeOptions> = {
   bigrams: true,
   charNgrams: [4],
@@ -63,22 +69,42 @@ export function wordTokens(text: string, minWordLength = DEFAULT_TOKENIZE_OPTION
   return out;
 }
 
-/** All features of a text (with repeats; TF-IDF counts them). */
-export function featureTokens(text: string, options: TokenizeOptions = {}): string[] {
+/** Call `emit` for every feature of a text, repeats included, in a fixed order. */
+export function eachFeature(text: string, options: TokenizeOptions, emit: (feature: string) => void): void {
   const opts = { ...DEFAULT_TOKENIZE_OPTIONS, ...options };
   const words = wordTokens(text, opts.minWordLength);
-  const out = words.slice();
+  for (const w of words) emit(w);
   if (opts.bigrams) {
-    for (let i = 1; i < words.length; i++) out.push(`${words[i - 1]} ${words[i]}`);
+    for (let i = 1; i < words.length; i++) emit(`${words[i - 1]} ${words[i]}`);
   }
   if (opts.charNgrams.length > 0) {
+    // Character n-grams depend only on the word: compute them once per distinct word.
+    const seen = new Map<string, number>();
     for (const w of words) {
-      if (w.length < 4 || w.startsWith('_')) continue;
+      if (w.length >= 4 && !w.startsWith('_')) seen.set(w, (seen.get(w) ?? 0) + 1);
+    }
+    for (const [w, count] of seen) {
       const padded = `<${w}>`;
       for (const n of opts.charNgrams) {
-        for (let i = 0; i + n <= padded.length; i++) out.push(`#${padded.slice(i, i + n)}`);
+        for (let i = 0; i + n <= padded.length; i++) {
+          const g = `#${padded.slice(i, i + n)}`;
+          for (let k = 0; k < count; k++) emit(g);
+        }
       }
     }
   }
+}
+
+/** All features of a text (with repeats; TF-IDF counts them). */
+export function featureTokens(text: string, options: TokenizeOptions = {}): string[] {
+  const out: string[] = [];
+  eachFeature(text, options, (f) => out.push(f));
   return out;
+}
+
+/** Feature → occurrence count; what TF-IDF needs, without materialising every repeat. */
+export function featureCounts(text: string, options: TokenizeOptions = {}): Map<string, number> {
+  const counts = new Map<string, number>();
+  eachFeature(text, options, (f) => counts.set(f, (counts.get(f) ?? 0) + 1));
+  return counts;
 }

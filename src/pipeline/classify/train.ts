@@ -7,11 +7,11 @@ import { createHash } from 'node:crypto';
 import { fitTemperature, nllAt } from './calibrate.js';
 import { MODEL_FORMAT, type ClassifierModel } from './model.js';
 import { rawScores } from './predict.js';
-import { DEFAULT_RULES, RULES_VERSION, ruleEvidence, type ClassificationRule } from './rules.js';
+import { DEFAULT_RULES, RULES_VERSION, ruleEvidence } from './rules.js';
 import { splitDeterministic, type LabelledExample } from './samples.js';
 import { trainSoftmax, type SoftmaxParams } from './softmax.js';
 import { buildVocabulary, indexVocabulary, vectorize, type VocabularyOptions } from './tfidf.js';
-import { DEFAULT_TOKENIZE_OPTIONS, featureTokens, type TokenizeOptions } from './tokenize.js';
+import { DEFAULT_MAX_CHARS, DEFAULT_TOKENIZE_OPTIONS, featureCounts, type TokenizeOptions } from './tokenize.js';
 
 /** Bump when training maths or feature extraction changes, so cached models are rebuilt. */
 export const ALGORITHM_VERSION = 'softmax-tfidf-1';
@@ -82,7 +82,7 @@ export function modelVersionFor(examples: readonly TrainingExample[], opts: Trai
 const compact = (v: number) => (Math.abs(v) < 1e-7 ? 0 : Number(v.toPrecision(6)));
 
 interface Prepared {
-  tokens: string[][];
+  counts: Map<string, number>[];
   offsets: number[][];
   labels: number[];
 }
@@ -96,10 +96,10 @@ interface Fitted {
 
 /** Train on the examples at `rows`; `warm` (a previous fit) speeds up convergence. */
 function fit(rows: number[], prep: Prepared, weights: number[], r: ReturnType<typeof resolved>, warm?: Fitted): Fitted {
-  const tokens = rows.map((i) => prep.tokens[i]);
-  const { vocab, idf } = buildVocabulary(tokens, r.vocabulary);
+  const counts = rows.map((i) => prep.counts[i]);
+  const { vocab, idf } = buildVocabulary(counts.map((c) => c.keys()), r.vocabulary);
   const index = indexVocabulary(vocab);
-  const xs = tokens.map((t) => vectorize(t, index, idf));
+  const xs = counts.map((c) => vectorize(c, index, idf));
   let initial: SoftmaxParams | undefined;
   if (warm) {
     const old = indexVocabulary(warm.vocab);
@@ -130,9 +130,11 @@ export function trainClassifier(examples: readonly TrainingExample[], opts: Trai
     if (!r.types.includes(e.type)) throw new RangeError(`example type ${e.type} not in types`);
   }
   const rules = r.useRules ? DEFAULT_RULES : [];
+  // Same truncation as classify(), so long confirmed documents train on what prediction sees.
+  const texts = examples.map((e) => e.text.slice(0, DEFAULT_MAX_CHARS));
   const prep: Prepared = {
-    tokens: examples.map((e) => featureTokens(e.text, r.tokenizer)),
-    offsets: examples.map((e) => ruleEvidence(e.text, r.types, rules).offsets),
+    counts: texts.map((t) => featureCounts(t, r.tokenizer)),
+    offsets: texts.map((t) => ruleEvidence(t, r.types, rules).offsets),
     labels: examples.map((e) => r.types.indexOf(e.type)),
   };
   const indexed = examples.map((e, i) => ({ type: e.type, i }));
@@ -155,7 +157,7 @@ export function trainClassifier(examples: readonly TrainingExample[], opts: Trai
     trainedOn: train.length,
     calibration: { size: 0, nllBefore: 0, nllAfter: 0, accuracy: 0 },
   };
-  const logits = calib.map((e) => rawScores(draft, examples[e.i].text, rules).logits);
+  const logits = calib.map((e) => rawScores(draft, texts[e.i], rules).logits);
   const labels = calib.map((e) => r.types.indexOf(e.type));
   const temperature = compact(fitTemperature(logits, labels));
   const correct = logits.filter((z, i) => z.indexOf(Math.max(...z)) === labels[i]).length;
