@@ -8,7 +8,7 @@ import { packageRoot } from '../../src/lib/package-root.js';
 import { classify, evaluate, loadBuiltinModel, loadSampleSet, splitDeterministic, trainClassifier, type ClassifierModel } from '../../src/pipeline/classify/index.js';
 import { createTransformersEmbedder, embedDocument } from '../../src/pipeline/embed/index.js';
 import { extractFields } from '../../src/pipeline/extract/index.js';
-import { parseDocument } from '../../src/pipeline/parse/index.js';
+import { createPdfEngine, parseDocument } from '../../src/pipeline/parse/index.js';
 import { makeTextPdf } from '../helpers/pdf-fixtures.js';
 import { generateTinyModel } from '../helpers/tiny-model.js';
 import { benchPostgres, benchRedis, seed, SECRETS, startDocpipe, table } from './harness.js';
@@ -41,11 +41,12 @@ async function makeCorpus(n: number): Promise<{ name: string; pdf: Buffer }[]> {
 
 async function floor(files: { pdf: Buffer }[], modelDir: string, model: ClassifierModel) {
   const embedder = await createTransformersEmbedder({ modelId: 'docpipe-test/tiny-bert', modelDir, allowDownload: false });
+  const pdf = createPdfEngine({ workers: 1 });
   const times: Record<string, number[]> = { parse: [], embed: [], classify: [], extract: [] };
   const started = performance.now();
   for (const f of files) {
     let t = performance.now();
-    const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 });
+    const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 }, { pdf });
     times.parse.push(performance.now() - t);
     t = performance.now();
     await embedDocument(parsed.text, embedder);
@@ -58,6 +59,7 @@ async function floor(files: { pdf: Buffer }[], modelDir: string, model: Classifi
     times.extract.push(performance.now() - t);
   }
   const secs = (performance.now() - started) / 1000;
+  await pdf.close();
   return { perMinute: (files.length / secs) * 60, times };
 }
 

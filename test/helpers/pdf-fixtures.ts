@@ -2,8 +2,7 @@
 // with pdf-lib, image-only ("scanned") PDFs, images with known text, and very long PDFs.
 import { crc32, deflateSync } from 'node:zlib';
 import { PDFDocument, PDFHexString, StandardFonts, type PDFFont, type PDFPage } from 'pdf-lib';
-import { openPdf } from '../../src/pipeline/parse/pdfjs.js';
-import { renderPageToPng } from '../../src/pipeline/parse/pdf-raster.js';
+import { pdfjsAssets } from '../../src/pipeline/parse/pdfjs.js';
 
 /** Options for {@link makeTextPdf}. */
 export interface TextPdfOptions {
@@ -126,16 +125,36 @@ export function makePng(width: number, height: number, pixel?: (x: number, y: nu
   ]);
 }
 
+/** The part of pdf.js's Node canvas factory used here (backed by its own @napi-rs/canvas). */
+interface CanvasFactory {
+  create(w: number, h: number): { canvas: { encode(format: 'png'): Promise<Buffer> }; context: unknown };
+  destroy(cc: unknown): void;
+}
+
 /**
- * A PNG showing `lines` as printed text: a text PDF rendered by pdf.js (its own canvas), so
- * OCR tests have an image with known words. `dpi` defaults to 200.
+ * A PNG showing `lines` as printed text: a text PDF rendered by pdf.js in this thread with its
+ * own canvas factory (trusted input, so no isolation), giving OCR tests an image with known words.
  */
-export async function renderTextPng(lines: string[], options: { dpi?: number; fontSize?: number; pageSize?: [number, number] } = {}): Promise<Buffer> {
+export async function renderTextPng(
+  lines: string[],
+  options: { dpi?: number; fontSize?: number; pageSize?: [number, number] } = {},
+): Promise<Buffer> {
   const pdf = await makeTextPdf({ pages: [lines], fontSize: options.fontSize ?? 16, pageSize: options.pageSize ?? [420, 160] });
-  const doc = await openPdf(pdf);
+  const { pdfjsUrl, assets } = pdfjsAssets();
+  const pdfjs = (await import(pdfjsUrl)) as typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+  const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), ...assets, verbosity: 0 }).promise;
   try {
     const page = await doc.getPage(1);
-    return await renderPageToPng(doc, page, { dpi: options.dpi ?? 200 });
+    const viewport = page.getViewport({ scale: (options.dpi ?? 200) / 72 });
+    const factory = (doc as unknown as { canvasFactory: CanvasFactory }).canvasFactory;
+    const cc = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+    try {
+      const params = { canvas: cc.canvas, canvasContext: cc.context, viewport };
+      await page.render(params as unknown as Parameters<typeof page.render>[0]).promise;
+      return await cc.canvas.encode('png');
+    } finally {
+      factory.destroy(cc);
+    }
   } finally {
     await doc.destroy();
   }
@@ -153,37 +172,58 @@ export async function makeScannedPdf(pages: string[][], options: { dpi?: number;
 }
 
 /**
+ * Serialises numbered objects (1…n, bodies without `obj`/`endobj`) into a PDF with a correct
+ * xref table; object 1 must be the catalog. For hand-made structures pdf-lib refuses to write.
+ */
+export function makeRawPdf(objects: string[]): Buffer {
+  const parts: string[] = ['%PDF-1.7\n'];
+  const offsets: number[] = [];
+  let length = parts[0].length;
+  objects.forEach((body, i) => {
+    offsets.push(length);
+    const s = `${i + 1} 0 obj\n${body}\nendobj\n`;
+    parts.push(s);
+    length += Buffer.byteLength(s, 'latin1');
+  });
+  parts.push(`xref\n0 ${objects.length + 1}\n`, '0000000000 65535 f \n');
+  for (const off of offsets) parts.push(`${String(off).padStart(10, '0')} 00000 n \n`);
+  parts.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`);
+  return Buffer.from(parts.join(''), 'latin1');
+}
+
+const stream = (content: string, dict = ''): string => `<< ${dict} /Length ${content.length} >>\nstream\n${content}\nendstream`;
+
+/**
+ * A one-page PDF without text whose tiling pattern paints a form that fills with the same
+ * pattern: a reader that does not detect the cycle recurses until memory runs out.
+ */
+export function makeSelfPaintingPdf(): Buffer {
+  return makeRawPdf([
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /XObject << /Fm 5 0 R >> >> /Contents 4 0 R >>',
+    stream('/Fm Do'),
+    stream('/Pattern cs /P1 scn 0 0 100 100 re f', '/Type /XObject /Subtype /Form /BBox [0 0 100 100] /Resources << /Pattern << /P1 6 0 R >> >>'),
+    stream(
+      '/Fm Do',
+      '/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 10 10] /XStep 10 /YStep 10 /Resources << /XObject << /Fm 5 0 R >> >>',
+    ),
+  ]);
+}
+
+/**
  * A valid PDF with `n` small pages ("Page 1", "Page 2", …), written directly rather than with
  * pdf-lib, which needs seconds for 10,000 pages; this takes milliseconds.
  */
 export function makeManyPagePdf(n: number): Buffer {
-  const parts: string[] = ['%PDF-1.4\n'];
-  const offsets: number[] = [];
-  let length = parts[0].length;
-  const add = (num: number, body: string): void => {
-    offsets[num] = length;
-    const s = `${num} 0 obj\n${body}\nendobj\n`;
-    parts.push(s);
-    length += Buffer.byteLength(s, 'latin1');
-  };
-  const fontObj = 3;
-  const firstPage = 4; // page i: object 4 + 2i, its content 5 + 2i
-  const kids = Array.from({ length: n }, (_, i) => `${firstPage + 2 * i} 0 R`).join(' ');
-  add(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  add(2, `<< /Type /Pages /Kids [${kids}] /Count ${n} >>`);
-  add(fontObj, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
+  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', '', '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>'];
+  const kids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const pageNum = firstPage + 2 * i;
-    add(
-      pageNum,
-      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /Font << /F1 ${fontObj} 0 R >> >> /Contents ${pageNum + 1} 0 R >>`,
-    );
-    const content = `BT /F1 12 Tf 20 100 Td (Page ${i + 1}) Tj ET`;
-    add(pageNum + 1, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
+    const pageNum = objects.length + 1;
+    kids.push(`${pageNum} 0 R`);
+    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageNum + 1} 0 R >>`);
+    objects.push(stream(`BT /F1 12 Tf 20 100 Td (Page ${i + 1}) Tj ET`));
   }
-  const size = firstPage + 2 * n;
-  const xref = [`xref\n0 ${size}\n`, '0000000000 65535 f \n'];
-  for (let i = 1; i < size; i++) xref.push(`${String(offsets[i]).padStart(10, '0')} 00000 n \n`);
-  parts.push(...xref, `trailer\n<< /Size ${size} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`);
-  return Buffer.from(parts.join(''), 'latin1');
+  objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${n} >>`;
+  return makeRawPdf(objects);
 }

@@ -4,7 +4,7 @@ import type { Db } from '../../db/client.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { Logger } from '../../lib/logger.js';
 import { createEmbedderLoader, type EmbedderLoader } from '../../pipeline/embed/index.js';
-import { createTesseractOcr, type Ocr } from '../../pipeline/parse/index.js';
+import { createPdfEngine, createTesseractOcr, type Ocr, type PdfEngine } from '../../pipeline/parse/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { createClassifierService } from '../classifier/classifier.service.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
@@ -33,10 +33,17 @@ export function createDocumentsModule(deps: {
   const afterStageHooks: ((stage: Stage, doc: DocumentRow) => Promise<void>)[] = [];
   let retrainHook: ((scope: { orgId: string; environment: 'live' | 'test' }) => void) | undefined;
 
+  // Both are started on first use and shared by every parse job of the process. pdf.js runs in
+  // worker threads with a memory cap: one hostile PDF can otherwise take the process down.
   let ocr: Promise<Ocr> | undefined;
   const getOcr = () => {
     ocr ??= Promise.resolve(createTesseractOcr({ workers: 1 }));
     return ocr;
+  };
+  let pdf: PdfEngine | undefined;
+  const getPdf = () => {
+    pdf ??= createPdfEngine({ workers: 1 });
+    return pdf;
   };
 
   const intake = createIntake({ db, docs, projects, blobs, queues, logger, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024, onEvent: deps.onEvent });
@@ -56,7 +63,7 @@ export function createDocumentsModule(deps: {
     afterStage: async (stage, doc) => { for (const h of afterStageHooks) await h(stage, doc); },
   });
   const computes = {
-    parse: parseStage({ blobs, maxPages: config.MAX_PAGES, ocr: getOcr }),
+    parse: parseStage({ blobs, maxPages: config.MAX_PAGES, ocr: getOcr, pdf: getPdf }),
     embed: embedStage({ embedder: () => embedder.get(), unavailableReason: () => embedder.status().reason }),
     // The kNN blend only means something with a real (pretrained) embedding model.
     classify: classifyStage({ db, classifier, useKnn: () => embedder.status().state === 'ready' && !config.EMBEDDING_MODEL.startsWith('docpipe-test/') }),
@@ -69,6 +76,7 @@ export function createDocumentsModule(deps: {
     onConfirmed(h: (scope: { orgId: string; environment: 'live' | 'test' }) => void) { retrainHook = h; },
     async close() {
       if (ocr) await (await ocr).close();
+      if (pdf) await pdf.close();
       await embedder.close?.();
     },
   };

@@ -3,6 +3,7 @@
  * itself; only a lone `,` or `.` followed by exactly three digits (`1,234`) is ambiguous, and
  * there the caller's `decimalSeparator` hint decides.
  */
+import { allMatches } from './text.js';
 
 /** Options for {@link parseAmount}. */
 export interface AmountOptions {
@@ -18,6 +19,7 @@ export interface AmountOptions {
 // that rarer currencies still parse; detection of *which* currency lives in currency.ts.
 const CURRENCY_AFFIX =
   '(?:[A-Z]{3}|US\\$|[A-Z]{1,2}\\$|[€$£¥₹₽₩₺₪₫฿₴₦]|S?Fr\\.?|kr\\.?|zł|Kč|Ft|lei)';
+const PLAIN = /^(\d+)(?:[.,](\d{1,2}))?$/;
 const LEADING_CURRENCY = new RegExp(`^([-−+]?)\\s*${CURRENCY_AFFIX}\\s*`, 'u');
 const TRAILING_CURRENCY = new RegExp(`\\s*${CURRENCY_AFFIX}$`, 'u');
 
@@ -27,6 +29,9 @@ const TRAILING_CURRENCY = new RegExp(`\\s*${CURRENCY_AFFIX}$`, 'u');
  * grouping, stray letters, several numbers).
  */
 export function parseAmount(raw: string, opts: AmountOptions = {}): number | null {
+  // Fast path for the common table cell: digits with at most one separator and cents.
+  const plain = PLAIN.exec(raw);
+  if (plain) return Number(plain[2] === undefined ? plain[1] : `${plain[1]}.${plain[2]}`);
   let s = raw.replace(/[\u00a0\u2007\u202f]/g, ' ').trim();
   if (s === '' || s.length > 64) return null;
   let negative = false;
@@ -113,7 +118,7 @@ const AMOUNT_TOKEN =
 export function findAmounts(text: string, opts: AmountOptions = {}): FoundAmount[] {
   const out: FoundAmount[] = [];
   const normalised = text.replace(/[\u00a0\u2007\u202f]/g, ' ');
-  for (const m of normalised.matchAll(AMOUNT_TOKEN)) {
+  for (const m of allMatches(AMOUNT_TOKEN, normalised)) {
     let raw = m[0];
     let index = m.index ?? 0;
     const opens = raw.startsWith('(') || raw.startsWith('-(') || raw.startsWith('−(');

@@ -1,6 +1,7 @@
 /**
  * ISO 4217 currency detection from symbols and codes in free text.
  */
+import { allMatches } from './text.js';
 
 // Codes we recognise as currency codes. Three-letter words that are also common English or
 // programming words (ALL, TOP, CUP, PHP, BOB, MOP, …) need a number or a currency label next to
@@ -62,17 +63,14 @@ export function detectCurrencyDetailed(text: string): CurrencyGuess | null {
   const add = (code: string, w: number): void => {
     scores.set(code, (scores.get(code) ?? 0) + w);
   };
-  let masked = text;
+  // Each symbol is masked once counted so that "US$" is not counted again as a bare "$".
   for (const [re, code] of SYMBOLS) {
-    for (const m of text.matchAll(re)) {
+    text = text.replace(re, (m) => {
       add(code, 1);
-      // Mask so "US$" is not counted again as a bare "$".
-      const i = m.index ?? 0;
-      masked = masked.slice(0, i) + ' '.repeat(m[0].length) + masked.slice(i + m[0].length);
-    }
-    text = masked;
+      return ' '.repeat(m.length);
+    });
   }
-  for (const m of text.matchAll(CODE_RE)) {
+  for (const m of allMatches(CODE_RE, text)) {
     const code = m[1];
     const i = m.index ?? 0;
     const before = text.slice(Math.max(0, i - 24), i);

@@ -7,6 +7,7 @@
  * 00-69 mean 20xx and 70-99 mean 19xx (a fixed pivot, so results do not drift with the clock).
  */
 import { MONTH_NAME_SOURCE, WEEKDAY_SOURCE, monthFromName } from './date-names.js';
+import { allMatches } from './text.js';
 
 /** Options for {@link parseDate} and {@link findDates}. */
 export interface DateOptions {
@@ -64,11 +65,11 @@ export function isoDate(y: number, m: number, d: number): string | null {
 export function findDates(text: string, opts: DateOptions = {}): FoundDate[] {
   const dayFirst = opts.dayFirst ?? true;
   const found: FoundDate[] = [];
-  for (const m of text.matchAll(ISO_RE)) {
+  for (const m of allMatches(ISO_RE, text)) {
     const iso = isoDate(Number(m[1]), Number(m[3]), Number(m[4]));
     if (iso) found.push({ iso, raw: m[0], index: m.index ?? 0, ambiguous: false });
   }
-  for (const m of text.matchAll(NUMERIC_RE)) {
+  for (const m of allMatches(NUMERIC_RE, text)) {
     const a = Number(m[1]);
     const b = Number(m[3]);
     const y = expandYear(m[4]);
@@ -82,12 +83,12 @@ export function findDates(text: string, opts: DateOptions = {}): FoundDate[] {
     }
     if (iso) found.push({ iso, raw: m[0], index: m.index ?? 0, ambiguous });
   }
-  for (const m of text.matchAll(DAY_MONTH_NAME_RE)) {
+  for (const m of allMatches(DAY_MONTH_NAME_RE, text)) {
     const month = monthFromName(m[2]);
     const iso = month ? isoDate(expandYear(m[3]), month, Number(m[1])) : null;
     if (iso) found.push({ iso, raw: m[0], index: m.index ?? 0, ambiguous: false });
   }
-  for (const m of text.matchAll(MONTH_NAME_DAY_RE)) {
+  for (const m of allMatches(MONTH_NAME_DAY_RE, text)) {
     const month = monthFromName(m[1]);
     const iso = month ? isoDate(Number(m[3]), month, Number(m[2])) : null;
     if (iso) found.push({ iso, raw: m[0], index: m.index ?? 0, ambiguous: false });
@@ -128,7 +129,7 @@ export function parseDate(input: string, opts: DateOptions = {}): string | null 
 export function inferDayFirst(text: string): boolean | null {
   let dayFirst = 0;
   let monthFirst = 0;
-  for (const m of text.matchAll(NUMERIC_RE)) {
+  for (const m of allMatches(NUMERIC_RE, text)) {
     if (m[2] === '.') {
       dayFirst++;
       continue;

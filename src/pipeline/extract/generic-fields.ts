@@ -15,7 +15,7 @@ import {
   type DateValue,
   type Doc,
   type LabelHit,
-  type LabelSpec,
+  type LabelSet,
 } from './label-scan.js';
 import {
   DELIVERY_DATE,
@@ -45,7 +45,7 @@ export function hitConfidence(hit: LabelHit<unknown>, base = 0.9): number {
 }
 
 /** An identifier after a label; bare document titles ("INVOICE 2024-0042") are a weaker fallback. */
-export function labelledId(doc: Doc, specs: readonly LabelSpec[], fallbackPattern?: RegExp): ExtractedField | null {
+export function labelledId(doc: Doc, specs: LabelSet, fallbackPattern?: RegExp): ExtractedField | null {
   const hit = bestHit(scanLabels(doc, specs, idReader(1, 2)));
   if (hit) return field(hit.value, hitConfidence(hit, 0.92), 'label');
   if (!fallbackPattern) return null;
@@ -68,7 +68,7 @@ function dateField(hit: LabelHit<DateValue>, base = 0.92): ExtractedField {
 
 /** Lines that carry a date of some other meaning (due, delivery, period) — not the issue date. */
 function otherDateLine(line: string): boolean {
-  return [...DUE_DATE, ...DELIVERY_DATE].some((s) => s.re.test(line));
+  return DUE_DATE.any.test(line) || DELIVERY_DATE.any.test(line);
 }
 
 export function issueDate(doc: Doc): ExtractedField | null {
@@ -127,7 +127,7 @@ export function dueDate(doc: Doc, issueIso: string | null): ExtractedField | nul
   return null;
 }
 
-export function labelledDate(doc: Doc, specs: readonly LabelSpec[]): ExtractedField | null {
+export function labelledDate(doc: Doc, specs: LabelSet): ExtractedField | null {
   const hit = bestHit(scanLabels(doc, specs, dateReader(doc)));
   return hit ? dateField(hit) : null;
 }

@@ -31,8 +31,9 @@ function segments(line: string): string[] {
 
 /** First line index of a customer block ("Bill to:"), so the vendor search stops there. */
 function customerLine(doc: Doc): number {
-  for (let i = 0; i < doc.lines.length; i++) if (CUSTOMER.some((s) => s.re.test(doc.lines[i]))) return i;
-  return doc.lines.length;
+  const end = Math.min(doc.lines.length, 40);
+  for (let i = 0; i < end; i++) if (CUSTOMER.any.test(doc.lines[i])) return i;
+  return end;
 }
 
 /**

@@ -33,13 +33,13 @@ import { DOCUMENT_TYPES, field, type DocumentType, type ExtractHints, type Extra
  * Texts longer than this are cut to their head and tail before generic extraction: the fields
  * sit on the first and last pages, and the cap bounds the time spent on a pathological input.
  */
-export const GENERIC_MAX_CHARS = 300_000;
+export const GENERIC_MAX_CHARS = 100_000;
 
 /** Prepares text for the extractors: normalised lines plus the number/date conventions. */
 export function buildDoc(text: string, hints: ExtractHints = {}): Doc {
   const capped =
     text.length > GENERIC_MAX_CHARS
-      ? `${text.slice(0, (GENERIC_MAX_CHARS * 2) / 3)}\n${text.slice(text.length - GENERIC_MAX_CHARS / 3)}`
+      ? `${text.slice(0, GENERIC_MAX_CHARS * 0.7)}\n${text.slice(text.length - GENERIC_MAX_CHARS * 0.3)}`
       : text;
   const lines = splitLines(capped);
   const normalised = lines.join('\n');

@@ -1,4 +1,5 @@
 /** IBAN validation (ISO 13616 mod-97) and discovery in free text. */
+import { allMatches } from './text.js';
 
 // Registered IBAN lengths per country. Unknown countries fall back to the 15-34 range.
 const IBAN_LENGTHS: Readonly<Record<string, number>> = {
@@ -59,7 +60,7 @@ const CANDIDATE_RE = /(?<![A-Za-z0-9])[A-Z]{2}\d{2}(?:[ -]?[A-Z0-9]){11,34}/g;
  */
 export function findIbans(text: string): FoundIban[] {
   const out: FoundIban[] = [];
-  for (const m of text.matchAll(CANDIDATE_RE)) {
+  for (const m of allMatches(CANDIDATE_RE, text)) {
     const compact = compactIban(m[0]);
     const len = IBAN_LENGTHS[compact.slice(0, 2)];
     if (len !== undefined) {
@@ -82,6 +83,6 @@ const BIC_RE =
 
 /** The first BIC printed after a "BIC"/"SWIFT" label, or null. */
 export function findBic(text: string): string | null {
-  for (const m of text.matchAll(BIC_RE)) return m[1];
+  for (const m of allMatches(BIC_RE, text)) return m[1];
   return null;
 }

@@ -6,7 +6,7 @@
  */
 import { findAmounts, type AmountOptions } from './amounts.js';
 import { findDates, parseDate, type DateOptions } from './dates.js';
-import { hasDigit, hasLetter, nextNonEmpty, stripLeadingSeparators } from './text.js';
+import { MAX_LINE, allMatches, hasDigit, hasLetter, nextNonEmpty, stripLeadingSeparators } from './text.js';
 
 /** The document as the generic extractors see it. */
 export interface Doc {
@@ -22,15 +22,37 @@ export interface LabelSpec {
   weight: number;
 }
 
-/** Builds label specs from regex sources; labels match whole words, case-insensitively. */
-export function labels(entries: ReadonlyArray<readonly [string, number]>): LabelSpec[] {
-  return entries.map(([src, weight]) => {
-    // Words of one label are one or two spaces apart; a wider gap is a column break, and a
-    // label must not span columns ("Date          Due Date" is not "date due").
-    const tight = src.replace(/\\s\+/g, ' {1,2}').replace(/\\s\*/g, ' {0,2}');
-    return { re: new RegExp(`(?<![\\p{L}\\p{N}])(?:${tight})(?![\\p{L}])`, 'iu'), weight };
-  });
+/**
+ * The labels of one field. `any` matches when any of them does: one cheap test per line
+ * before the individual patterns run (most lines carry none of a field's labels).
+ */
+export interface LabelSet {
+  specs: readonly LabelSpec[];
+  any: RegExp;
 }
+
+const WRAP = (src: string): string => `(?<![\\p{L}\\p{N}])(?:${src})(?![\\p{L}])`;
+
+/** Builds a label set from regex sources; labels match whole words, case-insensitively. */
+export function labels(entries: ReadonlyArray<readonly [string, number]>): LabelSet {
+  // Words of one label are one or two spaces apart; a wider gap is a column break, and a
+  // label must not span columns ("Date          Due Date" is not "date due").
+  const tight = entries.map(([src, weight]) => [src.replace(/\\s\+/g, ' {1,2}').replace(/\\s\*/g, ' {0,2}'), weight] as const);
+  return {
+    specs: tight.map(([src, weight]) => ({ re: new RegExp(WRAP(src), 'iu'), weight })),
+    any: new RegExp(WRAP(tight.map(([src]) => src).join('|')), 'iu'),
+  };
+}
+
+/** One set made of several (e.g. every label that ends an item table). */
+export function mergeLabels(...sets: readonly LabelSet[]): LabelSet {
+  return {
+    specs: sets.flatMap((s) => s.specs),
+    any: new RegExp(sets.map((s) => s.any.source).join('|'), 'iu'),
+  };
+}
+
+const MAX_HITS = 200;
 
 export type Placement = 'same-line' | 'next-line' | 'column';
 
@@ -61,9 +83,11 @@ interface Span {
   text: string;
 }
 
+const CELL_RE = /[^\t ]+(?: [^\t ]+)*/g;
+
 function cellSpans(line: string): Span[] {
   const spans: Span[] = [];
-  for (const m of line.matchAll(/[^\t ]+(?: [^\t ]+)*/g)) {
+  for (const m of allMatches(CELL_RE, line)) {
     spans.push({ start: m.index ?? 0, end: (m.index ?? 0) + m[0].length, text: m[0] });
   }
   return spans;
@@ -93,17 +117,19 @@ function columnValue(labelLine: string, labelIndex: number, nextLine: string): s
 /** Every place where one of `specs` labels a value that `accept` understands. */
 export function scanLabels<T>(
   doc: Doc,
-  specs: readonly LabelSpec[],
+  set: LabelSet,
   accept: (s: string) => T | null,
   opts: ScanOptions = {},
 ): LabelHit<T>[] {
   const strong = opts.strongWeight ?? 0.9;
   const hits: LabelHit<T>[] = [];
   const { lines } = doc;
-  for (let i = 0; i < lines.length; i++) {
+  // A real document labels a field a handful of times; hundreds of hits mean junk input, and
+  // the cap keeps such input from costing more than a real document.
+  for (let i = 0; i < lines.length && hits.length < MAX_HITS; i++) {
     const line = lines[i];
-    if (line.length === 0 || line.length > 400) continue;
-    for (const spec of specs) {
+    if (line.length === 0 || line.length > MAX_LINE || !set.any.test(line)) continue;
+    for (const spec of set.specs) {
       const m = spec.re.exec(line);
       if (!m) continue;
       const restRaw = line.slice(m.index + m[0].length);

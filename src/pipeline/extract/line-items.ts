@@ -4,12 +4,12 @@
  * keep the gaps, which is why numbers are also peeled off the end of a row.
  */
 import { amountsAgree, parseAmount } from './amounts.js';
-import type { Doc } from './label-scan.js';
+import { mergeLabels, type Doc } from './label-scan.js';
 import { INCLUDES_TAX, SUBTOTAL, TAX, TAX_WORD, TOTAL } from './labels.js';
 import { splitCells } from './text.js';
 import type { FieldRow } from './types.js';
 
-const STOP_LABELS = [...TOTAL, ...SUBTOTAL, ...TAX];
+const STOP_LABELS = mergeLabels(TOTAL, SUBTOTAL, TAX);
 
 type Column = 'position' | 'description' | 'quantity' | 'unit_price' | 'amount' | 'tax_rate' | 'unit';
 
@@ -106,7 +106,8 @@ function peelRow(line: string, decimalSeparator: ',' | '.' | undefined, maxNumbe
  */
 function isStopLine(line: string): boolean {
   const t = line.trim();
-  for (const spec of STOP_LABELS) {
+  if (!STOP_LABELS.any.test(t)) return false;
+  for (const spec of STOP_LABELS.specs) {
     const m = spec.re.exec(t);
     if (!m || m.index > 2) continue;
     const words = t.slice(m.index + m[0].length).match(/\p{L}+/gu) ?? [];
@@ -115,21 +116,26 @@ function isStopLine(line: string): boolean {
   return false;
 }
 
+const VALUE_COLUMNS: ReadonlySet<Column> = new Set(['quantity', 'unit_price', 'amount', 'tax_rate']);
+
+/** The header's value columns in order (a VAT column printed without "%" is a plain number). */
+function valueColumns(header: Column[] | null): Column[] {
+  return header?.filter((c) => VALUE_COLUMNS.has(c)) ?? [];
+}
+
 function assign(peeled: Peeled, header: Column[] | null): FieldRow {
   const row: FieldRow = { description: peeled.description, quantity: null, unit_price: null, amount: null };
   const nums = peeled.numbers;
-  const numericCols = header?.filter((c) => c === 'quantity' || c === 'unit_price' || c === 'amount') ?? [];
-  let cols: Column[];
-  if (numericCols.length > 0 && nums.length <= numericCols.length) {
-    cols = numericCols.slice(numericCols.length - nums.length); // align from the right
+  let cols = valueColumns(header);
+  if (peeled.rate !== null) cols = cols.filter((c) => c !== 'tax_rate');
+  if (cols.length > 0 && nums.length <= cols.length) {
+    cols = cols.slice(cols.length - nums.length); // missing cells are the leading ones
   } else if (nums.length === 1) cols = ['amount'];
   else if (nums.length === 2) cols = Number.isInteger(nums[0]) ? ['quantity', 'amount'] : ['unit_price', 'amount'];
   else cols = ['quantity', 'unit_price', 'amount'];
-  const offset = nums.length - cols.length;
   cols.forEach((c, i) => {
-    row[c] = nums[offset + i];
+    row[c] = nums[i];
   });
-  if (offset > 0 && header?.includes('position') !== true && row.quantity === null) row.quantity = nums[offset - 1];
   if (row.unit_price === null && typeof row.quantity === 'number' && typeof row.amount === 'number' && row.quantity !== 0) {
     row.unit_price = Math.round((row.amount / row.quantity) * 10000) / 10000;
   }
@@ -169,8 +175,7 @@ export function extractLineItems(doc: Doc, allowHeaderless = false): LineItems |
     if (!allowHeaderless) return null;
     start = 0;
   }
-  const numericColumns = header?.filter((c) => c === 'quantity' || c === 'unit_price' || c === 'amount').length ?? 0;
-  const maxNumbers = numericColumns > 0 ? numericColumns : 3;
+  const maxNumbers = valueColumns(header).length || 3;
   const rows: FieldRow[] = [];
   let consistent = 0;
   let inconsistent = 0;

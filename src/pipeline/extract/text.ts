@@ -7,11 +7,36 @@ export function stripAccents(s: string): string {
 
 /** Splits text into lines, normalising CRLF/CR and non-breaking spaces (PDF text uses them a lot). */
 export function splitLines(text: string): string[] {
-  return text
+  const lines = text
     .replace(/\r\n?/g, '\n')
     .replace(/[\u00a0\u2007\u202f]/g, ' ')
-    .split('\n')
-    .map((l) => l.replace(/\s+$/, ''));
+    .split('\n');
+  const out: string[] = [];
+  for (const l of lines) {
+    if (l.length <= MAX_LINE) out.push(l.trimEnd());
+    else out.push(...wrapLong(l));
+  }
+  return out;
+}
+
+/** Longest line the extractors look at; longer ones are paragraphs or whole pages without breaks. */
+export const MAX_LINE = 400;
+
+// A page extracted without line breaks still has wide gaps between blocks: cut there first,
+// then at the last space before the limit.
+function wrapLong(line: string): string[] {
+  const out: string[] = [];
+  for (const part of line.split(/\s{3,}/)) {
+    let rest = part.trim();
+    while (rest.length > MAX_LINE) {
+      const cut = rest.lastIndexOf(' ', MAX_LINE);
+      const at = cut > MAX_LINE / 2 ? cut : MAX_LINE;
+      out.push(rest.slice(0, at).trimEnd());
+      rest = rest.slice(at).trimStart();
+    }
+    if (rest !== '') out.push(rest);
+  }
+  return out;
 }
 
 /**
@@ -44,4 +69,21 @@ export function hasLetter(s: string): boolean {
 
 export function hasDigit(s: string): boolean {
   return /\d/.test(s);
+}
+
+/**
+ * Every match of a global regex. `String#matchAll` clones the regex on each call, which costs
+ * more than the match itself for the big month-name patterns; this reuses the (module-level,
+ * never shared across awaits) regex and leaves `lastIndex` reset.
+ */
+export function allMatches(re: RegExp, text: string): RegExpExecArray[] {
+  const out: RegExpExecArray[] = [];
+  re.lastIndex = 0;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(text)) !== null) {
+    out.push(m);
+    if (m[0] === '') re.lastIndex++;
+  }
+  re.lastIndex = 0;
+  return out;
 }

@@ -6,6 +6,7 @@ import { htmlBytesToText } from './html.js';
 import { guessLanguage } from './language.js';
 import { OcrError, type Ocr } from './ocr.js';
 import { extractPdfText } from './pdf.js';
+import { createPdfEngine, type PdfEngine } from './pdf-engine.js';
 import type { LineOptions } from './pdf-lines.js';
 import { MIME, sniffType } from './sniff.js';
 import { normalizeText, plainTextToText } from './text.js';
@@ -15,6 +16,7 @@ export { ParseError, type ParseErrorCode } from './errors.js';
 export { createTesseractOcr, OcrError, type Ocr, type OcrResult, type TesseractOcrOptions } from './ocr.js';
 export { matchesAllowedTypes, sniffType, type SniffedType } from './sniff.js';
 export { guessLanguage } from './language.js';
+export { createPdfEngine, type PdfEngine, type PdfEngineOptions } from './pdf-engine.js';
 
 export interface ParseInput {
   bytes: Buffer;
@@ -27,6 +29,11 @@ export interface ParseInput {
 export interface ParseDeps {
   /** Needed for images and scanned PDF pages; without it those fail with OCR_FAILED (permanent). */
   ocr?: Ocr;
+  /**
+   * The isolated pdf.js reader, long-lived and shared (see {@link createPdfEngine}). Without it
+   * each PDF starts and stops its own worker thread, which costs a few hundred milliseconds.
+   */
+  pdf?: PdfEngine;
 }
 
 /** Tuning for {@link parseDocument}; every field has a default. */
@@ -39,11 +46,9 @@ export interface ParseOptions {
   ocrConcurrency?: number;
   /** A PDF page with fewer non-space characters is treated as scanned. Default 16. */
   minPageChars?: number;
-  /** Limit for reading one PDF page's text layer. Default 30,000 ms. */
-  pageTimeoutMs?: number;
   /** Line reconstruction thresholds for PDFs. */
   lines?: LineOptions;
-  /** Checked between PDF pages; aborting rejects with the signal's reason. */
+  /** Aborting stops PDF reading at once (its worker is replaced) and rejects with the signal's reason. */
   signal?: AbortSignal;
 }
 
@@ -87,22 +92,26 @@ async function ocrImage(bytes: Buffer, ocr: Ocr | undefined, o: ParseOptions): P
 }
 
 async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Promise<Extracted> {
-  const r = await extractPdfText(input.bytes, {
-    maxPages: input.maxPages,
-    minTextChars: o.minPageChars,
-    pageTimeoutMs: o.pageTimeoutMs,
-    lines: o.lines,
-    signal: o.signal,
-    ocr: deps.ocr
-      ? { engine: deps.ocr, dpi: o.ocrDpi, pageTimeoutMs: o.ocrPageTimeoutMs, timeoutMs: o.ocrPageTimeoutMs, concurrency: o.ocrConcurrency }
-      : undefined,
-  });
-  const text = normalizeText(r.pages.map((p) => p.trim()).join(PAGE_SEPARATOR));
-  if (text.replace(/\s+/g, '') === '') {
-    if (r.pagesNeedingOcr > 0) throw ocrUnavailable('this PDF has no text layer and');
-    if (r.failedPages > 0) throw new ParseError('CORRUPT', `none of the PDF's ${r.pages.length} pages could be read`);
+  const reader = deps.pdf ?? createPdfEngine();
+  try {
+    const r = await extractPdfText(input.bytes, reader, {
+      maxPages: input.maxPages,
+      minTextChars: o.minPageChars,
+      lines: o.lines,
+      signal: o.signal,
+      ocr: deps.ocr
+        ? { engine: deps.ocr, dpi: o.ocrDpi, pageTimeoutMs: o.ocrPageTimeoutMs, concurrency: o.ocrConcurrency }
+        : undefined,
+    });
+    const text = normalizeText(r.pages.map((p) => p.trim()).join(PAGE_SEPARATOR));
+    if (text.replace(/\s+/g, '') === '') {
+      if (r.pagesNeedingOcr > 0) throw ocrUnavailable('this PDF has no text layer and');
+      if (r.failedPages > 0) throw new ParseError('CORRUPT', `none of the PDF's ${r.pages.length} pages could be read`);
+    }
+    return { text, pages: r.pages.length, ocrPages: r.ocrPages };
+  } finally {
+    if (!deps.pdf) await reader.close();
   }
-  return { text, pages: r.pages.length, ocrPages: r.ocrPages };
 }
 
 function parseJson(bytes: Buffer): string {

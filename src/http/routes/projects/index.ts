@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ProjectsService } from '../../../modules/projects/projects.service.js';
 import type { CreateProjectInput, ListProjectsQuery, UpdateProjectInput } from '../../../modules/projects/projects.types.js';
 import { ok, offsetPage, schemas } from '../../envelope.js';
+import { projectListResponse, projectResponse } from './schemas.js';
 
 const TAGS = ['projects'];
 const text = (max: number) => ({ type: 'string', maxLength: max });
@@ -23,6 +24,7 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
         status: { type: 'string', enum: ['active', 'archived'] },
         include_archived: { type: 'boolean', default: false },
       } },
+      response: projectListResponse,
     },
   }, async (req) => {
     const { items, total } = await projects.list(req.scope, req.query);
@@ -50,7 +52,7 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
     return ok(await projects.create(req.scope, req.body), 'Project created');
   });
 
-  api.get<Id>('/projects/:id', { config: auth, schema: { tags: TAGS, summary: 'Get a project', params: schemas.idParam() } },
+  api.get<Id>('/projects/:id', { config: auth, schema: { tags: TAGS, summary: 'Get a project', params: schemas.idParam(), response: projectResponse } },
     async (req) => ok(await projects.get(req.scope, req.params.id)));
 
   api.put<Id & { Body: UpdateProjectInput }>('/projects/:id', {

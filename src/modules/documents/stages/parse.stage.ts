@@ -1,5 +1,5 @@
 import type { BlobStore } from '../../../storage/blob-store.js';
-import { parseDocument, ParseError, type Ocr } from '../../../pipeline/parse/index.js';
+import { parseDocument, ParseError, type Ocr, type PdfEngine } from '../../../pipeline/parse/index.js';
 import { PermanentStageError, type StageCompute } from '../stage-runner.js';
 
 /** Bumped when parsing output changes, so `reprocess --missing` can re-parse. */
@@ -7,7 +7,7 @@ export const PARSER_VERSION = 'parse-1';
 /** tsvector input is capped (PostgreSQL limits a tsvector to 1 MB). */
 const SEARCH_CHARS = 200_000;
 
-export function parseStage(deps: { blobs: BlobStore; maxPages: number; ocr: () => Promise<Ocr | undefined> }): StageCompute {
+export function parseStage(deps: { blobs: BlobStore; maxPages: number; ocr: () => Promise<Ocr | undefined>; pdf: () => PdfEngine }): StageCompute {
   return async (doc) => {
     let bytes: Buffer;
     try {
@@ -16,7 +16,7 @@ export function parseStage(deps: { blobs: BlobStore; maxPages: number; ocr: () =
       throw new PermanentStageError('FILE_MISSING', 'The stored file is missing');
     }
     try {
-      const r = await parseDocument({ bytes, filename: doc.filename, maxPages: deps.maxPages }, { ocr: await deps.ocr() });
+      const r = await parseDocument({ bytes, filename: doc.filename, maxPages: deps.maxPages }, { ocr: await deps.ocr(), pdf: deps.pdf() });
       return {
         cols: {
           text_content: r.text, page_count: r.pages, language: r.language ?? null, mime_type: r.mimeType,

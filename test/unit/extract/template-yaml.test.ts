@@ -1,0 +1,205 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { catastrophicReason, compileTemplateRegex, translatePythonRegex } from '../../../src/pipeline/extract/safe-regex.js';
+import { parseTemplateYaml } from '../../../src/pipeline/extract/template-yaml.js';
+import { validateTemplate } from '../../../src/pipeline/extract/template-validate.js';
+
+const SAMPLES = join(dirname(fileURLToPath(import.meta.url)), '../../../samples/templates');
+
+function errorsOf(yaml: string): Array<{ path: string; message: string }> {
+  const r = parseTemplateYaml(yaml);
+  if (r.ok) throw new Error('expected errors');
+  return r.errors;
+}
+
+describe('parseTemplateYaml', () => {
+  it('imports every sample template', () => {
+    const files = readdirSync(SAMPLES).filter((f) => f.endsWith('.yml'));
+    expect(files.length).toBeGreaterThanOrEqual(3);
+    for (const file of files) {
+      const r = parseTemplateYaml(readFileSync(join(SAMPLES, file), 'utf8'), { name: file.replace(/\.yml$/, '') });
+      expect(r, file).toMatchObject({ ok: true, warnings: [] });
+    }
+  });
+
+  it('normalises the invoice2data shorthand forms', () => {
+    const r = parseTemplateYaml(`
+issuer: Shorthand Co
+keywords: Shorthand Co
+exclude_keywords: CREDIT NOTE
+fields:
+  amount: Total\\s+(\\d+\\.\\d{2})
+  date: [Date:\\s*(\\S+), Datum:\\s*(\\S+)]
+  static_vat: DE123
+options:
+  date_formats: '%d.%m.%Y'
+  currency: €
+required_fields: amount
+`, { name: 'shorthand' });
+    expect(r).toEqual({
+      ok: true,
+      warnings: [],
+      templates: [
+        {
+          name: 'shorthand',
+          issuer: 'Shorthand Co',
+          keywords: ['Shorthand Co'],
+          exclude_keywords: ['CREDIT NOTE'],
+          fields: { amount: 'Total\\s+(\\d+\\.\\d{2})', date: ['Date:\\s*(\\S+)', 'Datum:\\s*(\\S+)'], static_vat: 'DE123' },
+          options: { date_formats: ['%d.%m.%Y'], currency: 'EUR' },
+          required_fields: ['amount'],
+        },
+      ],
+    });
+  });
+
+  it('reads a list of templates and multiple YAML documents, naming each by its issuer', () => {
+    const list = parseTemplateYaml('- {issuer: A, keywords: [a], fields: {x: a}}\n- {issuer: B, keywords: [b], fields: {x: b}, name: bee}\n', { name: 'ignored' });
+    expect(list.ok && list.templates.map((t) => t.name)).toEqual(['A', 'bee']);
+    const docs = parseTemplateYaml('issuer: A\nkeywords: [a]\nfields: {x: a}\n---\nissuer: B\nkeywords: [b]\nfields: {x: b}\n');
+    expect(docs.ok && docs.templates.map((t) => t.issuer)).toEqual(['A', 'B']);
+  });
+
+  it('reports YAML syntax errors with their position', () => {
+    const errors = errorsOf('issuer: A\nkeywords: [a\nfields: {}\n');
+    expect(errors[0].path).toBe('yaml');
+    expect(errors[0].message).toMatch(/line \d+, column \d+/);
+    // An unquoted regex with ": " inside is a YAML mistake users make; it is reported, not swallowed.
+    expect(errorsOf('issuer: A\nkeywords: [a]\nfields:\n  amount: Total: (\\d+)\n')[0].path).toBe('yaml');
+    expect(errorsOf('a: 1\na: 2\n')[0].message).toMatch(/unique|duplicate/i);
+  });
+
+  it('reports every structural problem with a path', () => {
+    const errors = errorsOf(`
+issuer: ''
+keywords: []
+priority: high
+colour: blue
+fields:
+  amount:
+    parser: regex
+    regex: ['Total (\\d+', 'ok (\\d+)']
+    type: money
+    group: average
+  date:
+    parser: static
+  lines_field:
+    parser: lines
+    start: Items
+    line: '(\\d+) (.*)'
+  9bad: x
+  weird: 12
+  nested: '(a+)+$'
+lines:
+  - start: A
+    end: B
+    line: '(?P<x>\\d+)'
+    skip_line: ['[']
+    types: {x: decimal}
+options:
+  decimal_separator: ';'
+  date_formats: ['%d.%m', '%Y-%m-%d']
+  replace: [['(', 'x'], 'nope']
+  lowercase: 'yes'
+  languages: [english]
+  colour: red
+required_fields: [1]
+`);
+    const byPath = Object.fromEntries(errors.map((e) => [e.path, e.message]));
+    expect(Object.keys(byPath).sort()).toEqual(
+      [
+        'issuer',
+        'keywords',
+        'priority',
+        'colour',
+        'fields.amount.regex[0]',
+        'fields.amount.type',
+        'fields.amount.group',
+        'fields.date.value',
+        'fields.lines_field.end',
+        'fields.lines_field.line',
+        'fields.9bad',
+        'fields.weird',
+        'fields.nested',
+        'lines[0].skip_line[0]',
+        'lines[0].types.x',
+        'options.decimal_separator',
+        'options.date_formats[0]',
+        'options.replace[0][0]',
+        'options.replace[1]',
+        'options.lowercase',
+        'options.languages[0]',
+        'options.colour',
+        'required_fields',
+      ].sort(),
+    );
+    expect(byPath['fields.nested']).toMatch(/catastroph/);
+    expect(byPath['fields.lines_field.line']).toMatch(/named groups/);
+    expect(byPath['colour']).toBe('unknown key');
+  });
+
+  it('prefixes paths with the template index in a list', () => {
+    const errors = errorsOf('- {issuer: A, keywords: [a], fields: {x: a}}\n- {issuer: B, fields: {x: "("}}\n');
+    expect(errors.map((e) => e.path).sort()).toEqual(['[1].fields.x', '[1].keywords']);
+  });
+
+  it('accepts invoice2data table plugins with a warning and rejects non-mappings', () => {
+    const r = parseTemplateYaml('issuer: A\nkeywords: [a]\nfields: {x: a}\ntables: []\n');
+    expect(r).toMatchObject({ ok: true, warnings: [{ path: 'tables', message: 'not supported; ignored' }] });
+    expect(errorsOf('- just a string')).toEqual([{ path: '(root)', message: 'a template must be a mapping (object)' }]);
+    expect(errorsOf('   ')).toEqual([{ path: '(root)', message: 'the YAML text is empty' }]);
+  });
+
+  it('refuses alias bombs and oversized input', () => {
+    const bomb = [
+      'a: &a ["x","x","x","x","x","x","x","x","x"]',
+      'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+      'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+      'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+      'issuer: [*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+    ].join('\n');
+    expect(errorsOf(bomb)[0].path).toBe('yaml');
+    expect(errorsOf(`issuer: ${'x'.repeat(300_000)}`)[0].message).toMatch(/larger than/);
+  });
+
+  it('validates JSON templates from the API the same way', () => {
+    const ok = validateTemplate({ name: 'api', id: 'tpl_1', issuer: 'X', keywords: ['X'], fields: { amount: { parser: 'regex', regex: 'T (\\d+)', type: 'float', group: 'sum' } } });
+    expect(ok).toMatchObject({ ok: true, template: { id: 'tpl_1', name: 'api' } });
+    expect(validateTemplate(null)).toEqual({ ok: false, errors: [{ path: '(root)', message: 'a template must be a mapping (object)' }] });
+  });
+});
+
+describe('template regex safety', () => {
+  it('translates Python-only syntax', () => {
+    expect(translatePythonRegex('(?i)total (?P<amt>\\d+) (?P=amt)\\Z')).toEqual({ source: 'total (?<amt>\\d+) \\k<amt>(?![\\s\\S])', flags: 'i' });
+    expect(translatePythonRegex('(?x) a b')).toEqual({ error: 'verbose mode (?x) is not supported' });
+    const r = compileTemplateRegex('(?ms)^Total:(.*?)$');
+    expect(r.ok && r.regex.flags).toBe('ms');
+  });
+
+  it.each(['(a+)+$', '(\\w+\\s?)*$', '(.*)+x', '(?:x*){2,}y', '((ab)*)+', '(a|b+)*c', '(\\d+,?)+%', '(?:a+){1,999}'])('rejects %s', (p) => {
+    expect(catastrophicReason(p)).not.toBeNull();
+    expect(compileTemplateRegex(p).ok).toBe(false);
+  });
+
+  it.each([
+    'Total\\s+(\\d+\\.\\d{2})',
+    '(?m)^(?P<description>.+?)\\s{2,}(?P<qty>\\d+)\\s{2,}(?P<amount>[\\d.,]+)$',
+    '(a|b)+',
+    '(?:\\d{3}[ .]?){4}',
+    'IBAN:\\s*([A-Z]{2}\\d{2}(?: ?[A-Z0-9]{4}){4,7})',
+    '\\(\\d+\\)+',
+    '[(]a+[)]+',
+  ])('accepts %s', (p) => {
+    expect(catastrophicReason(p)).toBeNull();
+    expect(compileTemplateRegex(p).ok).toBe(true);
+  });
+
+  it('rejects patterns full of dots and overly long patterns', () => {
+    expect(compileTemplateRegex('.*a.*b.*c.*d.*e.*f.*g').ok).toBe(false);
+    expect(compileTemplateRegex('a'.repeat(2001)).ok).toBe(false);
+    expect(compileTemplateRegex('').ok).toBe(false);
+  });
+});

@@ -1,0 +1,110 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPdfEngine, createTesseractOcr, OcrError, parseDocument, ParseError, type Ocr } from '../../../src/pipeline/parse/index.js';
+import { makeScannedPdf, makeTextPdf, renderTextPng } from '../../helpers/pdf-fixtures.js';
+
+/** A small page keeps rendering cheap in tests. */
+const SMALL = { pageSize: [300, 120] as [number, number] };
+const PNG_MAGIC = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
+
+async function parseError(p: Promise<unknown>): Promise<ParseError> {
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ParseError);
+  return err as ParseError;
+}
+
+/** Records what it is given and answers with canned text. */
+function fakeOcr(answer: (image: Buffer) => Promise<string>): Ocr & { images: Buffer[] } {
+  const images: Buffer[] = [];
+  return {
+    images,
+    async recognize(image) {
+      images.push(image);
+      return { text: await answer(image), confidence: 0.9 };
+    },
+    async close() {},
+  };
+}
+
+describe('OCR with tesseract.js (offline)', () => {
+  let ocr: Ocr;
+  beforeAll(() => {
+    ocr = createTesseractOcr({ workers: 1 });
+  });
+  afterAll(async () => {
+    await ocr.close();
+  });
+
+  it('recognises the words in an image', async () => {
+    const png = await renderTextPng(['INVOICE 4711', 'Total due 99.50 EUR']);
+    const r = await parseDocument({ bytes: png, maxPages: 10 }, { ocr });
+    expect(r).toMatchObject({ mimeType: 'image/png', pages: 1, ocrPages: 1 });
+    expect(r.text).toMatch(/INVOICE\s+4711/);
+    expect(r.text).toMatch(/Total due 99\.50 EUR/);
+  });
+
+  it('fails an image that claims to be PNG but cannot be decoded as CORRUPT', async () => {
+    const bytes = Buffer.concat([PNG_MAGIC, Buffer.from([0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(64, 7)]);
+    const err = await parseError(parseDocument({ bytes, maxPages: 10 }, { ocr }));
+    expect(err.code).toBe('CORRUPT');
+  });
+
+  it('kills a worker that exceeds its time limit instead of hanging', async () => {
+    const impatient = createTesseractOcr({ timeoutMs: 20 });
+    try {
+      const png = await renderTextPng(['slow']);
+      const err = await impatient.recognize(png).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(OcrError);
+      expect((err as OcrError).kind).toBe('timeout');
+    } finally {
+      await impatient.close();
+    }
+    await expect(impatient.recognize(Buffer.alloc(1))).rejects.toMatchObject({ kind: 'closed' });
+  });
+});
+
+describe('OCR inside the parse stage (fake engine)', () => {
+  const pdf = createPdfEngine();
+  afterAll(() => pdf.close());
+
+  it('OCRs only the text-less pages of a PDF, using rendered PNGs', async () => {
+    const textPage = await makeTextPdf({ pages: [['This page has a real text layer with enough characters']] });
+    const scanned = await makeScannedPdf([['scanned words']], SMALL);
+    // Two separate PDFs: the text one must not call OCR at all, the scanned one once.
+    const ocr = fakeOcr(async () => 'Recognised text from the scan');
+    const a = await parseDocument({ bytes: textPage, maxPages: 5 }, { ocr, pdf });
+    expect(a.ocrPages).toBe(0);
+    expect(ocr.images).toHaveLength(0);
+    const b = await parseDocument({ bytes: scanned, maxPages: 5 }, { ocr, pdf });
+    expect(b).toMatchObject({ pages: 1, ocrPages: 1, text: 'Recognised text from the scan' });
+    expect(ocr.images).toHaveLength(1);
+    expect(ocr.images[0].subarray(0, 4).equals(PNG_MAGIC)).toBe(true);
+  });
+
+  it('fails with a retryable OCR_FAILED when OCR hangs past the page limit', async () => {
+    const ocr = fakeOcr(() => new Promise<string>(() => undefined));
+    const png = await renderTextPng(['x']);
+    const err = await parseError(parseDocument({ bytes: png, maxPages: 5 }, { ocr }, { ocrPageTimeoutMs: 100 }));
+    expect(err.code).toBe('OCR_FAILED');
+    expect(err.permanent).toBe(false);
+  });
+
+  it('fails with a retryable OCR_FAILED when OCR of a scanned page crashes', async () => {
+    const ocr = fakeOcr(async () => {
+      throw new OcrError('failed', 'worker died');
+    });
+    const err = await parseError(parseDocument({ bytes: await makeScannedPdf([['x']], SMALL), maxPages: 5 }, { ocr, pdf }));
+    expect(err.code).toBe('OCR_FAILED');
+    expect(err.permanent).toBe(false);
+  });
+
+  it('fails an image as EMPTY when OCR finds nothing, and as OCR_FAILED without an engine', async () => {
+    const png = await renderTextPng(['x']);
+    const empty = await parseError(parseDocument({ bytes: png, maxPages: 5 }, { ocr: fakeOcr(async () => '  \n') }));
+    expect(empty.code).toBe('EMPTY');
+    const none = await parseError(parseDocument({ bytes: png, maxPages: 5 }, {}));
+    expect(none).toMatchObject({ code: 'OCR_FAILED', permanent: true });
+  });
+});
