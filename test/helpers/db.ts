@@ -3,20 +3,41 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { createDb, type Db } from '../../src/db/client.js';
-import { migrate } from '../../src/db/migrate.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export type DbKind = 'pglite' | 'postgres';
 
 let template: Promise<Blob> | undefined;
 
-/** A migrated PGlite data dir, made once per test process; loading it is ~5x faster than initdb. */
+/**
+ * A migrated PGlite data dir, cached on disk across test files and processes (initdb plus the
+ * migrations cost ~5 s of CPU per file otherwise). Keyed by the PGlite version and the
+ * migrations' text; written under a temporary name and renamed, so parallel test processes
+ * never read a half-written file.
+ */
 async function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
+    const pkg = JSON.parse(readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string };
+    const hash = createHash('sha256').update(pkg.version).update(JSON.stringify(loadMigrations())).digest('hex').slice(0, 16);
+    const file = join(tmpdir(), `docpipe-pglite-template-${hash}.tar`);
+    try {
+      return new Blob([await readFile(file)], { type: 'application/x-tar' });
+    } catch {
+      // not cached yet
+    }
     const db = await createDb({});
     await migrate(db);
     const dump = await db.dumpDataDir?.();
     await db.close();
     if (!dump) throw new Error('PGlite dump is not available');
+    const tmp = `${file}.${process.pid}-${randomBytes(4).toString('hex')}`;
+    await writeFile(tmp, Buffer.from(await dump.arrayBuffer()));
+    await rename(tmp, file);
     return dump;
   })();
   return template;

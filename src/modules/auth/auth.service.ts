@@ -56,7 +56,8 @@ export function createAuthService(deps: {
           return { kind: 'reused' as const, familyId: row.family_id };
         }
         if (row.expires_at.getTime() <= now()) return { kind: 'invalid' as const };
-        const user = await deps.orgs.getUser(row.user_id);
+        // Inside the transaction's connection: PGlite has only one, a pool query would wait forever.
+        const user = await deps.orgs.getUser(row.user_id, q);
         if (!user || !user.is_active) return { kind: 'invalid' as const };
         await deps.refreshTokens.markUsed(row.id, q);
         return { kind: 'ok' as const, pair: await issue(user.id, user.org_id, row.family_id, q) };

@@ -44,8 +44,8 @@ export function createOrgsRepository(db: Queryable) {
       const { rows } = await db.query<User>('SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
       return rows[0] ?? null;
     },
-    async getUser(id: string): Promise<User | null> {
-      const { rows } = await db.query<User>('SELECT * FROM users WHERE id = $1', [id]);
+    async getUser(id: string, q: Queryable = db): Promise<User | null> {
+      const { rows } = await q.query<User>('SELECT * FROM users WHERE id = $1', [id]);
       return rows[0] ?? null;
     },
     async updateUser(id: string, patch: { role?: Role; isActive?: boolean }): Promise<User | null> {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { body, createActor, createKey, createTestApp, bearer, type TestApp } from '../../helpers/app.js';
+import { body, createActor, createKey, bearer, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
+import { foundationApp } from './support.js';
 
 describe.each(dbKinds())('foundation smoke (%s)', (kind) => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(kind); });
+  beforeAll(async () => { t = await foundationApp(kind); });
   afterAll(async () => { await t?.close(); });
 
   it('health answers without auth and carries a request id', async () => {
