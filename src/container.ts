@@ -29,6 +29,7 @@ import { registerDocumentRoutes } from './http/routes/documents/index.js';
 import { registerTemplateRoutes } from './http/routes/templates/index.js';
 import type { ExtraRoutes } from './http/routes/extra.js';
 import type { EmbedderLoader } from './pipeline/embed/index.js';
+import { createMailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
 
 export interface CreateDepsOptions {
   /** An already open database (tests); otherwise opened from config. */
@@ -40,6 +41,8 @@ export interface CreateDepsOptions {
   migrate?: boolean;
   /** Embedding model loader (tests pass one pointed at a generated tiny model). */
   embedder?: EmbedderLoader;
+  /** Mail poller tuning (tests shorten intervals). */
+  mail?: MailModuleOptions;
 }
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>;
@@ -79,6 +82,8 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const documents = createDocumentsModule({ config, db, queues, logger, blobs, projects: repos.projects, onEvent, embedder: opts.embedder });
   const templates = createTemplatesService({ db });
   const extraRoutes: ExtraRoutes = [];
+  const mail = createMailModule({ db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects }, opts.mail);
+  extraRoutes.push((api) => mail.registerRoutes(api));
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
   const services = {
     orgs: createOrgsService({ db, repo: repos.orgs, stamps }),
@@ -111,7 +116,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
 
   return {
     config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, appDeps,
-    blobs, documents, templates, eventListeners, extraRoutes, onEvent,
+    blobs, documents, templates, mail, eventListeners, extraRoutes, onEvent,
     async close() {
       await lastUsed.stop();
       await documents.close();

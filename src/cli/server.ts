@@ -4,6 +4,7 @@ import { buildApp } from '../http/app.js';
 import { createLogger } from '../lib/logger.js';
 import { startManagedRedis } from '../lib/managed-redis.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
+import { mailWorker } from '../../workers/mail-poller.js';
 
 export type Role = 'start' | 'api' | 'worker';
 
@@ -33,7 +34,9 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
 
   let workers: WorkerHandle | undefined;
   if (role !== 'api') {
-    workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true });
+    workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true }, [
+      mailWorker((d) => d.mail),
+    ]);
   }
   const app = role !== 'worker' ? await buildApp(deps.appDeps()) : undefined;
   if (app) {
