@@ -30,6 +30,7 @@ import { registerTemplateRoutes } from './http/routes/templates/index.js';
 import type { ExtraRoutes } from './http/routes/extra.js';
 import type { EmbedderLoader } from './pipeline/embed/index.js';
 import { createMailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
+import { createSheetsModule, type SheetsModuleOptions } from './modules/integrations/sheets/index.js';
 
 export interface CreateDepsOptions {
   /** An already open database (tests); otherwise opened from config. */
@@ -43,6 +44,8 @@ export interface CreateDepsOptions {
   embedder?: EmbedderLoader;
   /** Mail poller tuning (tests shorten intervals). */
   mail?: MailModuleOptions;
+  /** Sheets export tuning (tests shorten flush windows, inject clients). */
+  sheets?: SheetsModuleOptions;
 }
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>;
@@ -84,6 +87,8 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const extraRoutes: ExtraRoutes = [];
   const mail = createMailModule({ db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects }, opts.mail);
   extraRoutes.push((api) => mail.registerRoutes(api));
+  const sheets = createSheetsModule({ db, queues, secretBox, logger, config, documents, repos }, opts.sheets);
+  extraRoutes.push((api) => sheets.registerRoutes(api));
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
   const services = {
     orgs: createOrgsService({ db, repo: repos.orgs, stamps }),
@@ -108,7 +113,10 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
       },
     },
     extra: [
-      (api) => registerDocumentRoutes(api, { documents: documents.service, intake: documents.intake, projects: services.projects, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024 }),
+      (api) => registerDocumentRoutes(api, {
+        documents: documents.service, intake: documents.intake, projects: services.projects, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
+        documentExports: (scope, id) => sheets.exportsForDocument(scope, id),
+      }),
       (api) => registerTemplateRoutes(api, templates),
       ...extraRoutes,
     ],
@@ -116,7 +124,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
 
   return {
     config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, appDeps,
-    blobs, documents, templates, mail, eventListeners, extraRoutes, onEvent,
+    blobs, documents, templates, mail, sheets, eventListeners, extraRoutes, onEvent,
     async close() {
       await lastUsed.stop();
       await documents.close();

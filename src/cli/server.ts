@@ -36,6 +36,7 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
   if (role !== 'api') {
     workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true }, [
       mailWorker((d) => d.mail),
+      { name: 'export', start: (d, o) => d.sheets.startWorkers({ concurrency: o.concurrency }) },
     ]);
   }
   const app = role !== 'worker' ? await buildApp(deps.appDeps()) : undefined;

@@ -13,7 +13,11 @@ const stagesSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { t
 const pageProps = { page: { type: 'integer', minimum: 1, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
 type Id = { Params: { id: string } };
 
-export function registerDocumentRoutes(api: FastifyInstance, deps: { documents: DocumentsService; intake: Intake; projects: ProjectsService; maxUploadBytes: number }): void {
+export function registerDocumentRoutes(api: FastifyInstance, deps: {
+  documents: DocumentsService; intake: Intake; projects: ProjectsService; maxUploadBytes: number;
+  /** Export status per export target (Sheets), shown on the document. */
+  documentExports?: (scope: { orgId: string; environment: 'live' | 'test' }, id: string) => Promise<unknown[]>;
+}): void {
   const { documents } = deps;
   const auth = { auth: true };
   registerUploadRoute(api, deps.intake, deps.maxUploadBytes);
@@ -33,8 +37,11 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: { documents: 
     return numberedPage(items, total, req.query.page, req.query.per_page);
   });
 
-  api.get<Id>('/documents/:id', { config: auth, schema: { tags: TAGS, summary: 'A document with its status, classification, fields and timings', params: schemas.idParam() } },
-    async (req) => ok(await documents.get(req.scope, req.params.id)));
+  api.get<Id>('/documents/:id', { config: auth, schema: { tags: TAGS, summary: 'A document with its status, classification, fields, timings and export status', params: schemas.idParam() } },
+    async (req) => {
+      const doc = await documents.get(req.scope, req.params.id);
+      return ok(deps.documentExports ? { ...doc, exports: await deps.documentExports(req.scope, req.params.id) } : doc);
+    });
 
   api.get<Id>('/documents/:id/content', { config: auth, schema: { tags: TAGS, summary: 'The original file', params: schemas.idParam() } },
     async (req, reply) => {

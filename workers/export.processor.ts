@@ -1,0 +1,58 @@
+// BullMQ worker for the `export` queue: `document` jobs buffer one document version for its
+// project's exports, `flush` jobs write an export's buffer to Google Sheets. Google failures are
+// handled inside the flush (retry schedule, error state); a job only throws on crashes and
+// database errors, and BullMQ's attempts then re-run it.
+import { Worker, type ConnectionOptions } from 'bullmq';
+import type { Logger } from '../src/lib/logger.js';
+import type { ExportJob } from '../src/modules/integrations/sheets/sheets.types.js';
+import { EXPORT_QUEUE } from '../src/modules/integrations/sheets/producer.js';
+
+export interface ExportHandlers {
+  queueDocument(documentId: string, version: number): Promise<unknown>;
+  flush(exportId: string): Promise<unknown>;
+}
+
+/** Options of {@link startExportWorker}. */
+export interface ExportWorkerOptions {
+  connection: ConnectionOptions;
+  /** BullMQ key prefix of this install. */
+  prefix: string;
+  /** Parallel jobs; flushes of one export never overlap (lease), different exports run side by side. Default 8. */
+  concurrency?: number;
+  /** Job lock, ms; must exceed a flush's Google calls. Default 120000. */
+  lockDurationMs?: number;
+  /** Stalled-job check period, ms. Default 30000. */
+  stalledIntervalMs?: number;
+  logger: Logger;
+}
+
+export interface RunningExportWorker {
+  /** Stops taking jobs and waits up to `timeoutMs` (default 10000) for running ones. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+export function startExportWorker(handlers: ExportHandlers, opts: ExportWorkerOptions): RunningExportWorker {
+  const worker = new Worker<ExportJob>(EXPORT_QUEUE, async (job) => {
+    const d = job.data;
+    return d.kind === 'flush' ? handlers.flush(d.exportId) : handlers.queueDocument(d.documentId, d.version);
+  }, {
+    connection: opts.connection,
+    prefix: opts.prefix,
+    concurrency: opts.concurrency ?? 8,
+    lockDuration: opts.lockDurationMs ?? 120_000,
+    stalledInterval: opts.stalledIntervalMs ?? 30_000,
+    maxStalledCount: 2,
+  });
+  worker.on('error', (err) => opts.logger.warn({ err, queue: EXPORT_QUEUE }, 'export worker error'));
+  worker.on('failed', (job, err) => opts.logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'export job failed'));
+  return {
+    async close(timeoutMs = 10_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+      const result = await Promise.race([worker.close().then(() => 'closed' as const), timedOut]);
+      clearTimeout(timer);
+      // A flush cut off here keeps its rows `writing`; the next attempt finds what reached the sheet.
+      if (result === 'timeout') await worker.close(true);
+    },
+  };
+}
