@@ -31,6 +31,7 @@ import type { ExtraRoutes } from './http/routes/extra.js';
 import type { EmbedderLoader } from './pipeline/embed/index.js';
 import { createMailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
 import { createSheetsModule, type SheetsModuleOptions } from './modules/integrations/sheets/index.js';
+import { createWebhooksModule, type WebhooksModuleOptions } from './modules/webhooks/index.js';
 
 export interface CreateDepsOptions {
   /** An already open database (tests); otherwise opened from config. */
@@ -46,6 +47,8 @@ export interface CreateDepsOptions {
   mail?: MailModuleOptions;
   /** Sheets export tuning (tests shorten flush windows, inject clients). */
   sheets?: SheetsModuleOptions;
+  /** Webhook delivery tuning (tests pass no jitter, short intervals). */
+  webhooks?: WebhooksModuleOptions;
 }
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>;
@@ -87,6 +90,9 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const extraRoutes: ExtraRoutes = [];
   const mail = createMailModule({ db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects }, opts.mail);
   extraRoutes.push((api) => mail.registerRoutes(api));
+  const webhooks = createWebhooksModule({ db, redis, queues, secretBox, config, logger }, opts.webhooks);
+  eventListeners.push(webhooks.relay.nudge);
+  extraRoutes.push((api) => webhooks.registerRoutes(api));
   const sheets = createSheetsModule({ db, queues, secretBox, logger, config, documents, repos }, opts.sheets);
   extraRoutes.push((api) => sheets.registerRoutes(api));
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
@@ -124,7 +130,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
 
   return {
     config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, appDeps,
-    blobs, documents, templates, mail, sheets, eventListeners, extraRoutes, onEvent,
+    blobs, documents, templates, mail, sheets, webhooks, eventListeners, extraRoutes, onEvent,
     async close() {
       await lastUsed.stop();
       await documents.close();

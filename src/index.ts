@@ -3,5 +3,5 @@
  *
  *   import { verifyWebhookSignature } from 'docpipe';
  */
-export { verifyWebhookSignature } from './modules/webhooks/signature.js';
+export { verifyWebhookSignature, type VerifyOptions } from './modules/webhooks/signature.js';
 export type { EventType } from './modules/events/events.types.js';

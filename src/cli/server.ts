@@ -37,6 +37,8 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
     workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true }, [
       mailWorker((d) => d.mail),
       { name: 'export', start: (d, o) => d.sheets.startWorkers({ concurrency: o.concurrency }) },
+      // Deliveries are IO-bound: many in flight per process; the outbox relay runs alongside.
+      { name: 'webhooks', start: (d) => d.webhooks.startWorkers({ concurrency: 50 }) },
     ]);
   }
   const app = role !== 'worker' ? await buildApp(deps.appDeps()) : undefined;

@@ -25,7 +25,8 @@ CREATE INDEX webhook_subscriptions_org_idx ON webhook_subscriptions (org_id, env
 
 CREATE TABLE webhook_deliveries (
   id text PRIMARY KEY,
-  org_id text NOT NULL REFERENCES organizations(id) ON DELETE CASCADE,
+  -- scope columns copied from the subscription (which cascades from the organization)
+  org_id text NOT NULL,
   environment text NOT NULL CHECK (environment IN ('live', 'test')),
   subscription_id text NOT NULL REFERENCES webhook_subscriptions(id) ON DELETE CASCADE,
   event_id text NOT NULL REFERENCES events(id) ON DELETE CASCADE,
@@ -50,10 +51,14 @@ CREATE TABLE webhook_deliveries (
   -- fan-out is idempotent: a relay re-run after a crash cannot create a second delivery
   CONSTRAINT webhook_deliveries_event_sub_uq UNIQUE (event_id, subscription_id)
 );
-CREATE INDEX webhook_deliveries_sub_idx ON webhook_deliveries (subscription_id, created_at DESC);
-CREATE INDEX webhook_deliveries_sub_status_idx ON webhook_deliveries (subscription_id, status, created_at);
+-- Few indexes on purpose: every attempt updates status and next_attempt_at, and each index on a
+-- changing column costs a write per attempt. Status filters scan the (small) per-subscription list.
+-- serves the newest-first listing (created_at, id) and the recovery window
+CREATE INDEX webhook_deliveries_sub_idx ON webhook_deliveries (subscription_id, created_at, id);
 -- the safety-net sweep looks for pending deliveries whose job may have been lost
 CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending';
+-- enable releases a subscription's suspended deliveries
+CREATE INDEX webhook_deliveries_suspended_idx ON webhook_deliveries (subscription_id) WHERE status = 'suspended';
 
 CREATE TABLE webhook_attempts (
   id bigserial PRIMARY KEY,

@@ -15,9 +15,9 @@ export interface OutboxConsumer {
 }
 
 /**
- * Relays one batch: claims up to `batchSize` unrelayed events (skipping rows another relay holds),
- * lets every consumer record its effects, marks the events relayed, commits, then runs the
- * consumers' after-commit work. Returns the number of events relayed.
+ * Relays one batch: claims up to `batchSize` unrelayed events (skipping rows another relay holds)
+ * and marks them relayed, lets every consumer record its effects in the same transaction, commits,
+ * then runs the consumers' after-commit work. Returns the number of events relayed.
  */
 export async function relayBatch(
   db: Db,
@@ -26,15 +26,23 @@ export async function relayBatch(
 ): Promise<number> {
   const batchSize = opts.batchSize ?? 500;
   const { count, after } = await db.tx(async (q) => {
+    // Claim and mark in one statement; the mark only becomes visible with the consumers' effects.
+    // ORDER BY created_at alone matches the partial index (no sort of the whole backlog), and
+    // = ANY(ARRAY(...)) keeps the outer update on primary-key lookups whatever the table size.
+    // SKIP LOCKED lets concurrent relays share a backlog; PGlite has one connection, so there the
+    // row locks would only cost an extra write per event.
+    const lock = db.kind === 'pglite' ? '' : 'FOR UPDATE SKIP LOCKED';
     const { rows } = await q.query<EventRow>(
-      `SELECT * FROM events WHERE relayed_at IS NULL ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`, [batchSize]);
+      `UPDATE events SET relayed_at = now()
+       WHERE id = ANY(ARRAY(SELECT id FROM events WHERE relayed_at IS NULL ORDER BY created_at LIMIT $1 ${lock}))
+       RETURNING *`, [batchSize]);
     if (rows.length === 0) return { count: 0, after: [] as AfterCommit[] };
+    rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
     const work: AfterCommit[] = [];
     for (const c of consumers) {
       const fn = await c.fanOut(q, rows);
       if (fn) work.push(fn);
     }
-    await q.query('UPDATE events SET relayed_at = now() WHERE id = ANY($1::text[])', [rows.map((r) => r.id)]);
     return { count: rows.length, after: work };
   });
   // After-commit failures lose nothing: the rows are committed and the consumers' sweeps find them.

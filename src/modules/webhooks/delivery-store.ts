@@ -1,7 +1,7 @@
 // Database side of a delivery attempt: load everything an attempt needs in one query, record its
 // outcome in one statement. Both are batched across concurrent attempts (see batcher.ts).
 import type { Db } from '../../db/client.js';
-import { createBatcher } from './batcher.js';
+import { createBatcher, type BatcherOptions } from './batcher.js';
 import type { DeliveryStatus, SubscriptionStatus } from './webhooks.types.js';
 
 /** A delivery joined with its subscription and event. */
@@ -67,7 +67,11 @@ const LOAD_SQL = `
   WHERE d.id = ANY($1::text[])`;
 
 // The state change applies only when the row is still on the dispatch the attempt ran under and
-// pending; the attempt itself is always logged (it happened, even if a duplicate).
+// pending (checked by the UPDATE itself, so a concurrent reschedule wins); the attempt is logged
+// either way (it happened, even if as a duplicate) and counted on the row. `d.id = ANY($1)` pins
+// both updates to primary-key lookups, and the coalesce() keeps the planner off the partial
+// "pending" index, which it would otherwise pick on stale statistics and scan end to end (PGlite
+// never analyzes; a backlog means thousands of pending rows).
 const RECORD_SQL = `
   WITH u AS (
     SELECT * FROM unnest($1::text[], $2::int[], $3::text[], $4::int[], $5::text[], $6::text[], $7::int[], $8::text[],
@@ -76,40 +80,37 @@ const RECORD_SQL = `
       AS u(id, seq, trigger, status_code, error_code, error_message, duration_ms, response_body,
            truncated, attempted_at, last_error, new_status, new_seq, retry_index, next_at, fail_sub, sub_id)
   ),
-  cur AS (
-    SELECT d.id, (d.dispatch_seq = u.seq AND d.status = 'pending') AS applied
-    FROM webhook_deliveries d JOIN u ON u.id = d.id
-    FOR UPDATE OF d
-  ),
-  upd AS (
+  applied AS (
     UPDATE webhook_deliveries d SET
-      attempts = d.attempts + 1,
-      last_attempt_at = u.attempted_at,
-      last_status_code = u.status_code,
-      last_error = u.last_error,
-      status = CASE WHEN cur.applied THEN u.new_status ELSE d.status END,
-      dispatch_seq = CASE WHEN cur.applied THEN u.new_seq ELSE d.dispatch_seq END,
-      retry_index = CASE WHEN cur.applied THEN u.retry_index ELSE d.retry_index END,
-      next_attempt_at = CASE WHEN cur.applied THEN u.next_at ELSE d.next_attempt_at END,
-      manual = CASE WHEN cur.applied THEN false ELSE d.manual END,
-      delivered_at = CASE WHEN cur.applied AND u.new_status = 'delivered' THEN u.attempted_at ELSE d.delivered_at END,
+      attempts = d.attempts + 1, last_attempt_at = u.attempted_at, last_status_code = u.status_code, last_error = u.last_error,
+      status = u.new_status, dispatch_seq = u.new_seq, retry_index = u.retry_index, next_attempt_at = u.next_at, manual = false,
+      delivered_at = CASE WHEN u.new_status = 'delivered' THEN u.attempted_at ELSE d.delivered_at END,
       updated_at = now()
-    FROM u JOIN cur ON cur.id = u.id
-    WHERE d.id = u.id
-    RETURNING d.id, d.attempts, cur.applied
+    FROM u
+    WHERE d.id = ANY($1::text[]) AND d.id = u.id AND d.dispatch_seq = u.seq AND coalesce(d.status, '') = 'pending'
+    RETURNING d.id, d.attempts, true AS applied
   ),
+  stale AS (
+    UPDATE webhook_deliveries d SET
+      attempts = d.attempts + 1, last_attempt_at = u.attempted_at, last_status_code = u.status_code, last_error = u.last_error,
+      updated_at = now()
+    FROM u
+    WHERE d.id = ANY($1::text[]) AND d.id = u.id AND d.id NOT IN (SELECT id FROM applied)
+    RETURNING d.id, d.attempts, false AS applied
+  ),
+  done AS (SELECT * FROM applied UNION ALL SELECT * FROM stale),
   ins AS (
     INSERT INTO webhook_attempts (delivery_id, attempt, trigger, status_code, error_code, error_message, duration_ms,
                                   response_body, response_truncated, next_attempt_at, attempted_at)
-    SELECT u.id, upd.attempts, u.trigger, u.status_code, u.error_code, u.error_message, u.duration_ms,
-           u.response_body, u.truncated, CASE WHEN upd.applied THEN u.next_at END, u.attempted_at
-    FROM u JOIN upd ON upd.id = u.id
+    SELECT u.id, done.attempts, u.trigger, u.status_code, u.error_code, u.error_message, u.duration_ms,
+           u.response_body, u.truncated, CASE WHEN done.applied THEN u.next_at END, u.attempted_at
+    FROM u JOIN done ON done.id = u.id
   ),
   failing AS (
     UPDATE webhook_subscriptions s SET status = 'failing', failing_since = now(), updated_at = now()
-    WHERE s.status = 'active' AND s.id IN (SELECT u.sub_id FROM u JOIN cur ON cur.id = u.id WHERE cur.applied AND u.fail_sub)
+    WHERE s.status = 'active' AND s.id IN (SELECT u.sub_id FROM u JOIN applied ON applied.id = u.id WHERE u.fail_sub)
   )
-  SELECT id, attempts, applied FROM upd`;
+  SELECT id, attempts, applied FROM done`;
 
 export interface DeliveryStore {
   load(id: string): Promise<LoadedDelivery | null>;
@@ -118,7 +119,12 @@ export interface DeliveryStore {
   park(id: string, seq: number, status: 'suspended' | 'failed', reason: string): Promise<boolean>;
 }
 
-export function createDeliveryStore(db: Db, opts: { maxBatch?: number } = {}): DeliveryStore {
+/**
+ * `opts` tunes the batching; by default PostgreSQL runs up to 4 batches of each kind at once
+ * (the pool has several connections) and PGlite one (it has one connection).
+ */
+export function createDeliveryStore(db: Db, opts: BatcherOptions = {}): DeliveryStore {
+  opts = { maxInFlight: db.kind === 'postgres' ? 4 : 1, ...opts };
   const loader = createBatcher<string, LoadedDelivery | null>(async (ids) => {
     const { rows } = await db.query<LoadedDelivery>(LOAD_SQL, [[...new Set(ids)]]);
     const byId = new Map(rows.map((r) => [r.id, r]));

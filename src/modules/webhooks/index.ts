@@ -78,7 +78,7 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
   const channel = `${deps.config.REDIS_PREFIX}:events:nudge`;
   const allow = createAllowList(deps.config.WEBHOOK_ALLOWED_HOSTS);
   const retryDelaysMs = parseRetryDelays(deps.config.WEBHOOK_RETRY_DELAYS);
-  const dispatcher = createQueueDispatcher(deps.queues);
+  const dispatcher = createQueueDispatcher(deps.queues, deps.redis);
   const subs = createSubscriptionsRepository(deps.db);
   const deliveries = createDeliveriesRepository(deps.db);
   const fanOut = createWebhookFanOut(dispatcher);
@@ -86,7 +86,8 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
   let localRelay: RunningRelay | undefined;
 
   const nudge = (): void => {
-    localRelay?.nudge();
+    // A relay in this process takes the events at once; publishing too would only wake it twice.
+    if (localRelay) return localRelay.nudge();
     deps.redis.publish(channel, '1').catch((err: unknown) => deps.logger.warn({ err }, 'could not publish the outbox nudge'));
   };
 

@@ -1,7 +1,8 @@
 // Safety net for lost jobs. A pending delivery always has a current dispatch number; if its
 // attempt is overdue by more than the grace period, its job may never have been enqueued (the
-// process died between commit and enqueue) or was dropped. Re-adding the same job id is a no-op
-// when the job does exist, so the sweep never causes a second attempt by itself.
+// process died between commit and enqueue) or was dropped. Only jobs that do not exist are added
+// (and re-adding an existing id would be a no-op anyway), so the sweep never causes a second
+// attempt by itself and costs little even behind a large backlog. Returns how many were re-added.
 import type { Queryable } from '../../db/client.js';
 import type { DeliveryDispatcher } from './dispatcher.js';
 
@@ -19,6 +20,8 @@ export async function sweepOverdueDeliveries(db: Queryable, dispatcher: Delivery
      WHERE status = 'pending' AND next_attempt_at < now() - $1::double precision * interval '1 millisecond'
      ORDER BY next_attempt_at LIMIT $2`,
     [opts.graceMs ?? 15_000, opts.limit ?? 1000]);
-  if (rows.length > 0) await dispatcher.dispatch(rows.map((r) => ({ deliveryId: r.id, seq: r.dispatch_seq })));
-  return rows.length;
+  const jobs = rows.map((r) => ({ deliveryId: r.id, seq: r.dispatch_seq }));
+  if (dispatcher.redispatchMissing) return dispatcher.redispatchMissing(jobs);
+  await dispatcher.dispatch(jobs);
+  return jobs.length;
 }
