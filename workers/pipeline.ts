@@ -7,12 +7,20 @@ import { PermanentStageError } from '../src/modules/documents/stage-runner.js';
 /** Per-stage concurrency multipliers: IO-light stages can run more jobs than CPU-heavy parse. */
 const CONCURRENCY: Record<Stage, number> = { parse: 1, embed: 1, classify: 2, extract: 2 };
 
+/** Lock tuning for the stage workers; the defaults suit production. */
+export interface PipelineWorkerOptions {
+  /** How long a job's lock lasts without renewal; a dead worker's job is taken over after this. Default 120 000 ms. */
+  lockDurationMs?: number;
+  /** How often this worker looks for jobs whose lock expired (stalled). Default 30 000 ms. */
+  stalledIntervalMs?: number;
+}
+
 /**
  * One BullMQ worker per stage queue. Stage code is async throughout (pdf.js yields between
  * pages, OCR and ONNX run on their own threads), and the lock is long enough that a busy event
  * loop does not make BullMQ hand the job to another worker.
  */
-export function startPipelineWorkers(deps: Deps, stages: Stage[], concurrency: number): Worker[] {
+export function startPipelineWorkers(deps: Deps, stages: Stage[], concurrency: number, opts: PipelineWorkerOptions = {}): Worker[] {
   const { runner, computes } = deps.documents;
   return stages.map((stage) => {
     const worker = new Worker<StageJobData>(stage, async (job: Job<StageJobData>) => {
@@ -30,8 +38,8 @@ export function startPipelineWorkers(deps: Deps, stages: Stage[], concurrency: n
       connection: deps.queues.workerConnection(),
       prefix: deps.queues.prefix,
       concurrency: Math.max(1, concurrency * CONCURRENCY[stage]),
-      lockDuration: 120_000,
-      stalledInterval: 30_000,
+      lockDuration: opts.lockDurationMs ?? 120_000,
+      stalledInterval: opts.stalledIntervalMs ?? 30_000,
       maxStalledCount: 2,
     });
     worker.on('failed', (job, err) => {

@@ -35,6 +35,9 @@ export function createBatchesRepository(db: Queryable) {
     },
     /** Marks one document's outcome and closes the batch when nothing is pending. */
     async finishItem(q: Queryable, batchId: string, documentId: string, outcome: 'completed' | 'failed', error?: unknown): Promise<void> {
+      // Lock the batch first: two documents finishing at once would otherwise each still see the
+      // other's item pending (neither commit visible to the other) and neither would close the batch.
+      await q.query('SELECT id FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
       const res = await q.query(
         `UPDATE batch_items SET status = $3, error = $4, updated_at = now() WHERE batch_id = $1 AND document_id = $2 AND status = 'pending'`,
         [batchId, documentId, outcome, error ? JSON.stringify(error) : null],

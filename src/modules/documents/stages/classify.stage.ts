@@ -17,6 +17,8 @@ export function classifyStage(deps: { db: Db; classifier: ClassifierService; use
   return async (doc, project) => {
     const scope = { orgId: doc.org_id, environment: doc.environment };
     const model = await deps.classifier.modelFor(scope);
+    // A type a person confirmed outranks any model: re-running the stage keeps it.
+    if (doc.classification?.confirmed) return { cols: { classified_at: new Date(), classifier_version: model.version } };
     const knn = deps.useKnn() && doc.embedding && doc.embedding_model
       ? { embedding: doc.embedding as unknown as number[], neighbours: await neighbours(deps.db, doc.org_id, doc.environment, doc.embedding_model, doc.id) }
       : {};

@@ -1,0 +1,216 @@
+// The real app plus pipeline workers for the documents and reliability suites, with the knobs
+// those suites need: any Redis URL (a private, restartable one), an existing database and config
+// (a "restarted" service over the same data), and worker lock tuning. Start-up costs that do not
+// change between tests are paid once per machine: the migrated PGlite data dir and the built-in
+// classifier model are cached in the temp folder, keyed by their inputs.
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import type { Worker } from 'bullmq';
+import type { Config } from '../../src/config.js';
+import { createDeps, type Deps } from '../../src/container.js';
+import { createDb } from '../../src/db/client.js';
+import { loadMigrations, migrate } from '../../src/db/migrate.js';
+import { buildApp } from '../../src/http/app.js';
+import { packageRoot } from '../../src/lib/package-root.js';
+import { createLogger } from '../../src/lib/logger.js';
+import type { Stage } from '../../src/modules/documents/documents.types.js';
+import { loadBuiltinModel } from '../../src/pipeline/classify/index.js';
+import { startWorkers, type WorkerHandle } from '../../workers/index.js';
+import { startPipelineWorkers, type PipelineWorkerOptions } from '../../workers/pipeline.js';
+import { testConfig } from './app.js';
+import { createTestDb, type DbKind, type TestDb } from './db.js';
+import { tinyModelDir } from './pipeline.js';
+
+const CACHE = join(tmpdir(), 'docpipe-test-cache');
+const STAGES: Stage[] = ['parse', 'embed', 'classify', 'extract'];
+
+let pgliteTemplate: Promise<string> | undefined;
+
+/**
+ * A migrated PGlite data dir on disk, keyed by the migrations' contents and shared by test
+ * processes: copying and opening it is about twice as fast as loading a dump into memory.
+ */
+function pgliteTemplateDir(): Promise<string> {
+  pgliteTemplate ??= (async () => {
+    const hash = createHash('sha256');
+    for (const m of loadMigrations()) hash.update(m.id).update('\0').update(m.sql);
+    const dir = join(CACHE, `pglite-${hash.digest('hex').slice(0, 16)}`);
+    if (existsSync(join(dir, 'PG_VERSION'))) return dir;
+    mkdirSync(CACHE, { recursive: true });
+    const building = mkdtempSync(join(CACHE, 'building-'));
+    const db = await createDb({ pgliteDir: building });
+    await migrate(db);
+    await db.close();
+    try {
+      renameSync(building, dir);
+    } catch {
+      // Another process finished first; its copy is as good as ours.
+      rmSync(building, { recursive: true, force: true });
+    }
+    // Templates of older migration sets are never used again.
+    for (const f of readdirSync(CACHE)) {
+      if (f.startsWith('pglite-') && join(CACHE, f) !== dir) rmSync(join(CACHE, f), { recursive: true, force: true });
+    }
+    return dir;
+  })();
+  return pgliteTemplate;
+}
+
+/** PGlite from a copy of the cached template; PostgreSQL through the shared helper (a private schema). */
+export async function openTestDb(kind: DbKind): Promise<TestDb> {
+  if (kind === 'postgres') return createTestDb('postgres');
+  const dir = mkdtempSync(join(tmpdir(), 'docpipe-pglite-'));
+  cpSync(await pgliteTemplateDir(), dir, { recursive: true });
+  const db = await createDb({ pgliteDir: dir });
+  return {
+    db, kind,
+    async close() {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+let classifierFile: Promise<string> | undefined;
+
+/** The built-in classifier trained once (the service caches it under DATA_DIR/models the same way). */
+function builtinClassifierFile(): Promise<string> {
+  classifierFile ??= (async () => {
+    const dir = join(packageRoot(), 'samples', 'classifier');
+    const hash = createHash('sha256');
+    for (const f of readdirSync(dir, { recursive: true }).map(String).sort()) {
+      const p = join(dir, f);
+      try { hash.update(f).update(readFileSync(p)); } catch { /* a folder */ }
+    }
+    const file = join(CACHE, `classifier-${hash.digest('hex').slice(0, 16)}.json`);
+    // loadBuiltinModel checks the cached model's version against the samples and retrains when stale.
+    await loadBuiltinModel(dir, { cachePath: file });
+    for (const f of readdirSync(CACHE)) {
+      if (f.startsWith('classifier-') && f.endsWith('.json') && join(CACHE, f) !== file) rmSync(join(CACHE, f), { force: true });
+    }
+    return file;
+  })();
+  return classifierFile;
+}
+
+/** A test config whose DATA_DIR already holds the trained built-in classifier. */
+export async function docsConfig(env: Record<string, string> = {}): Promise<Config> {
+  const config = testConfig({ EMBEDDING_MODEL_DIR: await tinyModelDir(), ...env });
+  mkdirSync(join(config.dataDir, 'models'), { recursive: true });
+  copyFileSync(await builtinClassifierFile(), join(config.dataDir, 'models', 'classifier-builtin.json'));
+  return config;
+}
+
+/** Options for {@link createDocsApp}. */
+export interface DocsAppOptions {
+  /** Database kind for a new database. Default 'pglite'. Ignored when `testDb` is given. */
+  kind?: DbKind;
+  /** Reuse this database (a restart over the same data); it is not closed by `close()`. */
+  testDb?: TestDb;
+  /** Reuse this config (same DATA_DIR, Redis prefix, secrets); default a fresh {@link docsConfig}, whose DATA_DIR `close()` removes. */
+  config?: Config;
+  /** Environment overrides for a fresh config. */
+  env?: Record<string, string>;
+  /** Redis to use; default the suite's shared one. */
+  redisUrl?: string;
+  /** Start pipeline + maintenance workers now. Default true. */
+  workers?: boolean;
+  /** Lock tuning for the stage workers. Default: production values. */
+  lock?: PipelineWorkerOptions;
+}
+
+export interface DocsApp {
+  app: FastifyInstance;
+  deps: Deps;
+  config: Config;
+  testDb: TestDb;
+  /** Starts the workers (no-op when running). */
+  startWorkers(): Promise<void>;
+  /** Stops the workers, waiting at most `timeoutMs` for running jobs. */
+  stopWorkers(timeoutMs?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function createDocsApp(o: DocsAppOptions = {}): Promise<DocsApp> {
+  const config = o.config ?? (await docsConfig(o.env));
+  const ownDataDir = !o.config;
+  const ownDb = !o.testDb;
+  const testDb = o.testDb ?? (await openTestDb(o.kind ?? 'pglite'));
+  const deps = await createDeps(config, {
+    db: testDb.db, redisUrl: o.redisUrl ?? inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
+  });
+  const app = await buildApp(deps.appDeps());
+  await app.ready();
+  let handle: WorkerHandle | undefined;
+  let stageWorkers: Worker[] = [];
+  const api: DocsApp = {
+    app, deps, config, testDb,
+    async startWorkers() {
+      if (handle || stageWorkers.length) return;
+      if (o.lock) {
+        // Tuned locks: the stage workers directly, plus maintenance through the normal entry.
+        stageWorkers = startPipelineWorkers(deps, STAGES, 2, o.lock);
+        handle = await startWorkers(deps, { concurrency: 1, queues: ['maintenance'], schedulers: false });
+      } else {
+        handle = await startWorkers(deps, { concurrency: 2, schedulers: false });
+      }
+    },
+    async stopWorkers(timeoutMs = 5_000) {
+      const h = handle;
+      const ws = stageWorkers;
+      handle = undefined;
+      stageWorkers = [];
+      await Promise.race([
+        Promise.all([h?.close(timeoutMs), ...ws.map((w) => w.close())]),
+        new Promise((r) => setTimeout(r, timeoutMs).unref()),
+      ]);
+      await Promise.all(ws.filter((w) => w.isRunning()).map((w) => w.close(true)));
+    },
+    async close() {
+      await api.stopWorkers();
+      await app.close();
+      await deps.close();
+      if (ownDb) await testDb.close();
+      if (ownDataDir) rmSync(config.dataDir, { recursive: true, force: true });
+    },
+  };
+  if (o.workers !== false) await api.startWorkers();
+  return api;
+}
+
+/** Polls `fn` until it returns a truthy value; throws with `what` after `timeoutMs`. */
+export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
+
+/** Events of each type written for one document, e.g. {'document.uploaded': 1, …}. */
+export async function eventCounts(deps: Deps, documentId: string): Promise<Record<string, number>> {
+  const { rows } = await deps.db.query<{ type: string; n: number }>(
+    `SELECT type, count(*) AS n FROM events WHERE data->>'documentId' = $1 GROUP BY type`, [documentId]);
+  return Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
+}
+
+/** stage_runs rows per stage for one document (all versions). */
+export async function stageRunCounts(deps: Deps, documentId: string): Promise<Record<string, number>> {
+  const { rows } = await deps.db.query<{ stage: string; n: number }>(
+    'SELECT stage, count(*) AS n FROM stage_runs WHERE document_id = $1 GROUP BY stage', [documentId]);
+  return Object.fromEntries(rows.map((r) => [r.stage, Number(r.n)]));
+}
+
+/** The pipeline's four stages, in order. */
+export const ALL_STAGES = STAGES;
