@@ -19,18 +19,14 @@ export function installAuth(app: FastifyInstance, access: AccessService): void {
     const path = url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url;
     const auth = req.headers.authorization;
     const env = req.headers['x-environment'];
-    try {
-      const { principal, headers } = await access.authenticate({
-        authorization: auth, environmentHeader: Array.isArray(env) ? env[0] : env, ip: req.ip, method: req.method, path,
-      });
-      reply.headers(headers);
-      const needed: Role = cfg.role ?? (req.method === 'GET' || req.method === 'HEAD' ? 'viewer' : 'member');
-      if (!roleAtLeast(principal.role, needed)) throw errors.forbidden(`This requires the ${needed} role or higher`);
-      req.principal = principal;
-      req.scope = { orgId: principal.orgId, environment: principal.environment };
-    } catch (err) {
-      // Rate-limit headers ride along on 429s; nothing else about the credential is revealed.
-      throw err;
-    }
+    // Failures throw AppErrors; a 429 carries its rate-limit headers on the error itself.
+    const { principal, headers } = await access.authenticate({
+      authorization: auth, environmentHeader: Array.isArray(env) ? env[0] : env, ip: req.ip, method: req.method, path,
+    });
+    reply.headers(headers);
+    const needed: Role = cfg.role ?? (req.method === 'GET' || req.method === 'HEAD' ? 'viewer' : 'member');
+    if (!roleAtLeast(principal.role, needed)) throw errors.forbidden(`This requires the ${needed} role or higher`);
+    req.principal = principal;
+    req.scope = { orgId: principal.orgId, environment: principal.environment };
   });
 }

@@ -11,7 +11,7 @@ import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerProjectRoutes } from './projects/index.js';
 import { registerEventRoutes } from './events/index.js';
 import type { EventsRepository } from '../../modules/events/events.repository.js';
-import { extraRouteRegistrars, type ExtraRoutes } from './extra.js';
+import type { ExtraRoutes } from './extra.js';
 
 export interface RouteDeps {
   access: AccessService;
@@ -32,5 +32,5 @@ export async function registerRoutes(api: FastifyInstance, deps: RouteDeps): Pro
   registerApiKeyRoutes(api, deps.apiKeys);
   registerProjectRoutes(api, deps.projects);
   registerEventRoutes(api, deps.events);
-  for (const register of extraRouteRegistrars(deps.extra)) await register(api);
+  for (const register of deps.extra ?? []) await register(api);
 }

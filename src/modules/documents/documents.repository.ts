@@ -99,16 +99,16 @@ export function createDocumentsRepository(db: Queryable) {
       return rows[0];
     },
     async delete(q: Queryable, id: string): Promise<DocumentRow | null> {
-      const { rows } = await q.query<DocumentRow>(`DELETE FROM documents WHERE id = $1 RETURNING ${LIST_COLUMNS.replace('NULL::text AS text_content', 'NULL::text AS text_content')}`, [id]);
+      const { rows } = await q.query<DocumentRow>(`DELETE FROM documents WHERE id = $1 RETURNING ${LIST_COLUMNS}`, [id]);
       return rows[0] ?? null;
     },
     async storageKeyInUse(key: string, q: Queryable = db): Promise<boolean> {
       const { rows } = await q.query<{ n: number }>('SELECT count(*) AS n FROM documents WHERE storage_key = $1', [key]);
       return rows[0].n > 0;
     },
-    async idsInProject(projectId: string): Promise<string[]> {
-      const { rows } = await db.query<{ id: string }>('SELECT id FROM documents WHERE project_id = $1', [projectId]);
-      return rows.map((r) => r.id);
+    async listInProject(scope: Scope, projectId: string): Promise<DocumentRow[]> {
+      const { rows } = await db.query<DocumentRow>(`SELECT ${LIST_COLUMNS} FROM documents WHERE project_id = $1 AND org_id = $2 AND environment = $3`, [projectId, scope.orgId, scope.environment]);
+      return rows;
     },
   };
 }

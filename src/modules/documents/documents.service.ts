@@ -156,13 +156,7 @@ export function createDocumentsService(deps: {
     },
 
     async deleteAllInProject(scope: Scope, projectId: string): Promise<number> {
-      const ids = await deps.docs.idsInProject(projectId);
-      const docs: DocumentRow[] = [];
-      for (const id of ids) {
-        const d = await deps.docs.get(scope, id);
-        if (d) docs.push(d);
-      }
-      return this.deleteMany(docs);
+      return this.deleteMany(await deps.docs.listInProject(scope, projectId));
     },
 
     async reprocessOne(scope: Scope, id: string, stages: Stage[] | undefined) {

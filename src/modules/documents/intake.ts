@@ -101,9 +101,6 @@ export function createIntake(deps: {
     fromBlob,
     store,
     discard,
-    async fromStream(stream: Readable, input: IntakeInput): Promise<IntakeResult> {
-      return fromBlob(await store(stream), input);
-    },
     async fromBuffer(data: Buffer, input: IntakeInput): Promise<IntakeResult> {
       if (data.length > deps.maxUploadBytes) throw errors.tooLarge('File is larger than MAX_UPLOAD_MB');
       return fromBlob(await deps.blobs.putBuffer(data), input);
