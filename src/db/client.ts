@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
+import type { Duplex } from 'node:stream';
 import pg from 'pg';
+import { PgliteSocket } from './pglite-socket.js';
 
 export interface QueryResult<T> {
   rows: T[];
@@ -115,11 +117,11 @@ export async function createDb(opts: DbOptions): Promise<Db> {
     return wrap(pool, 'postgres');
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const { createPgConfig } = await import('@electric-sql/pglite/node-postgres');
   const pglite = new PGlite({ dataDir: opts.pgliteDir ?? 'memory://', loadDataDir: opts.pgliteLoad });
   await pglite.waitReady;
-  // PGlite is one connection: the pool of one serialises transactions correctly.
-  const pool = new pg.Pool({ ...(createPgConfig(pglite) as unknown as pg.PoolConfig), types });
+  // PGlite is one backend session: a pool of one client serialises transactions correctly, and
+  // that client is kept (never idled out) so its prepared statements stay valid.
+  const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, types, stream: () => new PgliteSocket(pglite) as unknown as Duplex });
   return wrap(pool, 'pglite', async () => {
     await pglite.close();
   }, async () => (await pglite.dumpDataDir('none')) as Blob);

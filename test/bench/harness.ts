@@ -58,7 +58,9 @@ export interface ServerProc {
 /** Runs `docpipe <role>` (compiled) with the given environment until `stop`. */
 export async function startDocpipe(role: 'api' | 'start' | 'worker', env: Record<string, string>, port?: number): Promise<ServerProc> {
   const p = port ?? (await freePort());
-  const child = spawn(process.execPath, [CLI, role], {
+  // BENCH_NODE_ARGS passes flags to the server process only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, CLI, role], {
     env: { ...process.env, PORT: String(p), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

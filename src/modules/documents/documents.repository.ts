@@ -21,7 +21,48 @@ const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, 
   parsed_at, embedded_at, classified_at, extracted_at, exported_at, completed_at, embedding_model, classifier_version,
   template_id, template_version, confirmed, created_at, updated_at, NULL::text AS text_content`;
 
+// Whole rows for workers: everything but the tsvector, which nothing reads back (it is only
+// searched) and which would otherwise be shipped and parsed with every read.
+const ROW_COLUMNS = LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, embedding, parser_version, extractor_version');
+
+/** The project settings a stage honours, read with the document in one query. */
+export interface StageProject {
+  id: string;
+  auto_classify: boolean;
+  auto_extract: boolean;
+  default_template_id: string | null;
+  classification_threshold: number;
+}
+
+/** Optional parts of {@link DocumentsRepository.update}. */
+export interface UpdateOptions {
+  /** Also refresh the full-text index from this text (the one the update stores). */
+  searchText?: string;
+  /** Only update while the document is still at this version and stage and not failed. */
+  guard?: { version: number; stage: Stage };
+}
+
+/** tsvector input is capped (PostgreSQL limits a tsvector to 1 MB). */
+const SEARCH_CHARS = 200_000;
+
 export function createDocumentsRepository(db: Queryable) {
+  /** `update` with options; null when the guard did not match (nothing was written). */
+  async function updateWhere(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions = {}): Promise<DocumentRow | null> {
+    const keys = Object.keys(cols);
+    const values: unknown[] = keys.map((k) => {
+      const v = cols[k];
+      return v !== null && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v;
+    });
+    const sets = keys.map((k, i) => `${k} = $${i + 2}`);
+    sets.push('updated_at = now()');
+    const param = (v: unknown) => { values.push(v); return `$${values.length + 1}`; };
+    if (opts.searchText !== undefined) sets.push(`search = to_tsvector('simple', left(${param(opts.searchText)}::text, ${SEARCH_CHARS}))`);
+    let where = 'id = $1';
+    if (opts.guard) where += ` AND version = ${param(opts.guard.version)}::int AND status <> 'failed' AND pipeline->>'current' = ${param(opts.guard.stage)}::text`;
+    const { rows } = await q.query<DocumentRow>(`UPDATE documents SET ${sets.join(', ')} WHERE ${where} RETURNING ${ROW_COLUMNS}`, [id, ...values]);
+    return rows[0] ?? null;
+  }
+
   return {
     async insert(q: Queryable, d: {
       scope: Scope; projectId: string; filename: string; mimeType: string; size: number; sha256: string; storageKey: string;
@@ -31,7 +72,7 @@ export function createDocumentsRepository(db: Queryable) {
       const { rows } = await q.query<DocumentRow>(
         `INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
            source_metadata, metadata, uploaded_by, pipeline, status)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,'uploaded') RETURNING *`,
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,'uploaded') RETURNING ${ROW_COLUMNS}`,
         [newId('doc'), d.scope.orgId, d.scope.environment, d.projectId, d.filename, d.mimeType, d.size, d.sha256, d.storageKey, d.source,
           JSON.stringify(d.sourceMetadata), JSON.stringify(d.metadata), d.uploadedBy, JSON.stringify(d.pipeline)],
       );
@@ -51,8 +92,20 @@ export function createDocumentsRepository(db: Queryable) {
     },
     /** Workers read by id alone: the job came from a scoped request. */
     async getById(id: string, q: Queryable = db, forUpdate = false): Promise<DocumentRow | null> {
-      const { rows } = await q.query<DocumentRow>(`SELECT * FROM documents WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
+      const { rows } = await q.query<DocumentRow>(`SELECT ${ROW_COLUMNS} FROM documents WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
       return rows[0] ?? null;
+    },
+    /** A stage's read: the document and its project's settings in one round trip. */
+    async getForStage(id: string): Promise<{ doc: DocumentRow; project: StageProject | null } | null> {
+      const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null }>(
+        `SELECT ${ROW_COLUMNS},
+           (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
+                     'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold)
+            FROM projects p WHERE p.id = documents.project_id AND p.org_id = documents.org_id AND p.environment = documents.environment) AS stage_project
+         FROM documents WHERE id = $1`, [id]);
+      if (!rows[0]) return null;
+      const { stage_project, ...doc } = rows[0];
+      return { doc: doc as DocumentRow, project: stage_project };
     },
     async list(scope: Scope, f: DocumentFilters): Promise<{ rows: DocumentRow[]; total: number }> {
       const where = ['org_id = $1', 'environment = $2'];
@@ -88,16 +141,9 @@ export function createDocumentsRepository(db: Queryable) {
       return res.rowCount > 0;
     },
     async update(q: Queryable, id: string, cols: Record<string, unknown>): Promise<DocumentRow> {
-      const keys = Object.keys(cols);
-      const sets = keys.map((k, i) => `${k} = $${i + 2}`);
-      sets.push('updated_at = now()');
-      const values = keys.map((k) => {
-        const v = cols[k];
-        return v !== null && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v;
-      });
-      const { rows } = await q.query<DocumentRow>(`UPDATE documents SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, [id, ...values]);
-      return rows[0];
+      return (await updateWhere(q, id, cols))!;
     },
+    updateWhere,
     async delete(q: Queryable, id: string): Promise<DocumentRow | null> {
       const { rows } = await q.query<DocumentRow>(`DELETE FROM documents WHERE id = $1 RETURNING ${LIST_COLUMNS}`, [id]);
       return rows[0] ?? null;

@@ -59,7 +59,6 @@ export function createDocumentsModule(deps: {
   });
   const runner = createStageRunner({
     db, docs, batches, queues, logger, onEvent: deps.onEvent,
-    loadProject: (d) => projects.get({ orgId: d.org_id, environment: d.environment }, d.project_id),
     afterStage: async (stage, doc) => { for (const h of afterStageHooks) await h(stage, doc); },
   });
   const computes = {

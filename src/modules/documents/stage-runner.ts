@@ -3,9 +3,8 @@ import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import { insertEvent } from '../events/events.repository.js';
 import type { EventType } from '../events/events.types.js';
-import type { ProjectRow } from '../projects/projects.types.js';
 import type { BatchesRepository } from './batches.js';
-import type { DocumentsRepository } from './documents.repository.js';
+import type { DocumentsRepository, StageProject } from './documents.repository.js';
 import { documentEventData, type DocumentRow, type DocumentStatus, type Stage } from './documents.types.js';
 import { enqueueStage, nextStage, type StageJobData } from './flow.js';
 
@@ -14,13 +13,15 @@ export interface StageOutcome {
   cols: Record<string, unknown>;
   /** Extra writes in the same transaction (e.g. embedding chunks). */
   write?: (q: Queryable) => Promise<void>;
+  /** Text to index for full-text search, written with the stage's columns. */
+  searchText?: string;
   /** A note kept on the document (e.g. why embedding was skipped). */
   note?: string;
   /** Stop the run here in needs_review (low classification confidence). */
   needsReview?: boolean;
 }
 
-export type StageCompute = (doc: DocumentRow, project: ProjectRow | null) => Promise<StageOutcome>;
+export type StageCompute = (doc: DocumentRow, project: StageProject | null) => Promise<StageOutcome>;
 
 /** A failure that retrying cannot fix (corrupt file, unsupported type): fails the document. */
 export class PermanentStageError extends Error {
@@ -44,7 +45,7 @@ export interface RunResult {
  */
 export function createStageRunner(deps: {
   db: Db; docs: DocumentsRepository; batches: BatchesRepository; queues: Queues; logger: Logger;
-  loadProject: (doc: DocumentRow) => Promise<ProjectRow | null>; onEvent?: () => void;
+  onEvent?: () => void;
   /** Called after a stage committed (e.g. queue a Sheets export after extraction). Errors are logged, not thrown. */
   afterStage?: (stage: Stage, doc: DocumentRow) => Promise<void>;
 }) {
@@ -52,33 +53,40 @@ export function createStageRunner(deps: {
     if (doc.pipeline.batch_id) await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, outcome, error);
   }
 
-  async function run(stage: Stage, job: StageJobData, compute: StageCompute): Promise<RunResult> {
+  /** A re-delivered job for a stage that already committed: make sure the next one is queued. */
+  async function settleRepeat(stage: Stage, job: StageJobData): Promise<RunResult> {
+    const { rows } = await deps.db.query<{ n: number }>('SELECT count(*) AS n FROM stage_runs WHERE document_id = $1 AND version = $2 AND stage = $3', [job.documentId, job.version, stage]);
+    if (rows[0].n === 0) return { outcome: 'stale', next: null };
     const doc = await deps.docs.getById(job.documentId);
-    if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
-    if (doc.pipeline.current !== stage) {
-      // Already past this stage (job re-delivered after commit): make sure the next one is queued.
-      const { rows } = await deps.db.query<{ n: number }>('SELECT count(*) AS n FROM stage_runs WHERE document_id = $1 AND version = $2 AND stage = $3', [doc.id, doc.version, stage]);
-      const cur = doc.pipeline.current;
-      if (rows[0].n > 0 && cur) await enqueueStage(deps.queues, cur, doc);
-      return { outcome: rows[0].n > 0 ? 'already-done' : 'stale', next: cur ?? null };
-    }
-    if (doc.status === 'uploaded') await deps.db.query(`UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded'`, [doc.id]);
-    const project = await deps.loadProject(doc);
-    const out = await compute(doc, project);
+    const cur = doc && doc.version === job.version && doc.status !== 'failed' ? doc.pipeline.current ?? null : null;
+    if (cur && doc) await enqueueStage(deps.queues, cur, doc);
+    return { outcome: 'already-done', next: cur };
+  }
 
+  async function run(stage: Stage, job: StageJobData, compute: StageCompute): Promise<RunResult> {
+    const read = await deps.docs.getForStage(job.documentId);
+    const doc = read?.doc;
+    if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
+    if (doc.pipeline.current !== stage) return settleRepeat(stage, job);
+    if (doc.status === 'uploaded') await deps.db.query(`UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded'`, [doc.id]);
+    const out = await compute(doc, read.project);
+
+    // The write is guarded by (version, current stage, not failed) instead of a locking read
+    // first: a reprocess, a failure or a duplicate job that committed meanwhile makes it match
+    // nothing. Only this stage's job moves `pipeline` on while it is current, so the state read
+    // above is still the one being replaced when the guard matches.
     let emitted = false;
     const committed = await deps.db.tx(async (q) => {
-      const locked = await deps.docs.getById(doc.id, q, true);
-      if (!locked || locked.version !== job.version || locked.status === 'failed') return { outcome: 'stale' as const, doc: null, next: null };
-      if (!(await deps.docs.claimStageRun(q, doc.id, job.version, stage))) return { outcome: 'already-done' as const, doc: locked, next: locked.pipeline.current ?? null };
-      const next = out.needsReview ? null : nextStage(locked.pipeline.stages, stage);
+      const next = out.needsReview ? null : nextStage(doc.pipeline.stages, stage);
       const status: DocumentStatus = out.needsReview ? 'needs_review' : next === null ? 'completed' : STATUS_AFTER[stage];
-      const notes = { ...(locked.pipeline.notes ?? {}) };
+      const notes = { ...(doc.pipeline.notes ?? {}) };
       if (out.note) notes[stage] = out.note;
       else delete notes[stage];
-      const cols: Record<string, unknown> = { ...out.cols, status, pipeline: { ...locked.pipeline, current: next, notes } };
+      const cols: Record<string, unknown> = { ...out.cols, status, pipeline: { ...doc.pipeline, current: next, notes } };
       if (status === 'completed') cols.completed_at = new Date();
-      const updated = await deps.docs.update(q, doc.id, cols);
+      const updated = await deps.docs.updateWhere(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText });
+      if (!updated) return null;
+      if (!(await deps.docs.claimStageRun(q, doc.id, job.version, stage))) throw new Error(`stage ${stage} of ${doc.id} v${job.version} recorded twice`);
       await out.write?.(q);
       // document.processed marks parse+embed done; a run without embed reports it after parse.
       let event = EVENT_AFTER[stage];
@@ -88,14 +96,15 @@ export function createStageRunner(deps: {
         emitted = true;
       }
       if (next === null) await finishBatch(q, updated, 'completed');
-      return { outcome: 'done' as const, doc: updated, next };
+      return { doc: updated, next };
     });
+    if (!committed) return settleRepeat(stage, job);
     if (emitted) deps.onEvent?.();
-    if (committed.next && committed.doc) await enqueueStage(deps.queues, committed.next, committed.doc);
-    if (committed.outcome === 'done' && committed.doc && deps.afterStage) {
+    if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
+    if (deps.afterStage) {
       await deps.afterStage(stage, committed.doc).catch((err) => deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'));
     }
-    return { outcome: committed.outcome, next: committed.next };
+    return { outcome: 'done', next: committed.next };
   }
 
   /** Marks the document failed with the stage's reason (permanent error or retries exhausted). */

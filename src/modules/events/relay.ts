@@ -67,6 +67,12 @@ export interface RelayLoopOptions {
   /** Extra periodic work run after each timed pass (e.g. re-enqueueing lost jobs). */
   onTick?: () => Promise<void>;
   onError?: (err: unknown) => void;
+  /**
+   * Shortest time between the starts of two passes, ms. A nudge arriving sooner waits for the
+   * rest of it, so a burst of single-event commits is relayed in a few batches instead of one
+   * transaction per event; an isolated event is still relayed at once. Default 20.
+   */
+  minSpacingMs?: number;
 }
 
 export interface RelayLoop {
@@ -84,9 +90,18 @@ export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
   let again = false;
   let stopped = false;
   let tick: Promise<void> | null = null;
+  let lastStart = -Infinity;
+  let delayed: { timer: NodeJS.Timeout; wake: () => void } | null = null;
+  const spacing = opts.minSpacingMs ?? 20;
 
   const pass = async (): Promise<void> => {
     do {
+      const wait = lastStart + spacing - performance.now();
+      if (wait > 0) {
+        await new Promise<void>((wake) => { delayed = { timer: setTimeout(wake, wait), wake }; });
+        delayed = null;
+      }
+      lastStart = performance.now();
       again = false;
       try {
         // Keep going while batches come back full: a backlog drains without waiting for nudges.
@@ -99,7 +114,8 @@ export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
 
   const nudge = (): void => {
     if (stopped) return;
-    if (running) { again = true; return; }
+    again = true;
+    if (running) return;
     running = pass().finally(() => { running = null; });
   };
 
@@ -118,6 +134,7 @@ export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      if (delayed) { clearTimeout(delayed.timer); delayed.wake(); }
       while (running || tick) await (running ?? tick);
     },
   };

@@ -4,8 +4,6 @@ import { PermanentStageError, type StageCompute } from '../stage-runner.js';
 
 /** Bumped when parsing output changes, so `reprocess --missing` can re-parse. */
 export const PARSER_VERSION = 'parse-1';
-/** tsvector input is capped (PostgreSQL limits a tsvector to 1 MB). */
-const SEARCH_CHARS = 200_000;
 
 export function parseStage(deps: { blobs: BlobStore; maxPages: number; ocr: () => Promise<Ocr | undefined>; pdf: () => PdfEngine }): StageCompute {
   return async (doc) => {
@@ -22,10 +20,8 @@ export function parseStage(deps: { blobs: BlobStore; maxPages: number; ocr: () =
           text_content: r.text, page_count: r.pages, language: r.language ?? null, mime_type: r.mimeType,
           parsed_at: new Date(), parser_version: PARSER_VERSION,
         },
+        searchText: r.text,
         note: r.ocrPages > 0 ? `${r.ocrPages} page(s) read by OCR` : undefined,
-        write: async (q) => {
-          await q.query(`UPDATE documents SET search = to_tsvector('simple', left(coalesce(text_content, ''), ${SEARCH_CHARS})) WHERE id = $1`, [doc.id]);
-        },
       };
     } catch (err) {
       if (err instanceof ParseError && err.permanent) throw new PermanentStageError(err.code, err.message);
