@@ -1,9 +1,10 @@
 // `npm run bench -- pipeline [count]`: 200 two-page PDFs through the real pipeline (API upload,
 // BullMQ stages, database) against the same four stage functions called directly in one process
 // (the floor); single-document latency; worker RSS over 1,000 documents; classifier quality.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadConfig } from '../../src/config.js';
 import { packageRoot } from '../../src/lib/package-root.js';
 import { classify, evaluate, loadBuiltinModel, loadSampleSet, splitDeterministic, trainClassifier, type ClassifierModel } from '../../src/pipeline/classify/index.js';
 import { createTransformersEmbedder, embedDocument } from '../../src/pipeline/embed/index.js';
@@ -26,6 +27,27 @@ function rssMb(pid: number): number {
 }
 
 /** Two-page PDFs from the labelled samples (mixed types), each made unique by a serial line. */
+/** CPU seconds (user + system, all threads) a process has used so far. */
+function cpuSecs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime in clock ticks (100/s on Linux)
+}
+
+/** CPU seconds per thread name of a process (BENCH_THREADS=1 prints where the CPU went). */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const f = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = `${f.slice(f.indexOf('(') + 1, f.lastIndexOf(')'))}#${tid}`;
+      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(rest[11]) + Number(rest[12])) / 100);
+    } catch { /* thread ended */ }
+  }
+  return out;
+}
+
 async function makeCorpus(n: number): Promise<{ name: string; pdf: Buffer }[]> {
   const samples = await loadSampleSet(join(packageRoot(), 'samples', 'classifier'));
   const out: { name: string; pdf: Buffer }[] = [];
@@ -40,10 +62,11 @@ async function makeCorpus(n: number): Promise<{ name: string; pdf: Buffer }[]> {
 }
 
 async function floor(files: { pdf: Buffer }[], modelDir: string, model: ClassifierModel) {
-  const embedder = await createTransformersEmbedder({ modelId: 'docpipe-test/tiny-bert', modelDir, allowDownload: false });
+  const embedder = await createTransformersEmbedder({ modelId: 'docpipe-test/tiny-bert', modelDir, allowDownload: false, threads: loadConfig({ ...SECRETS, NODE_ENV: 'production' }).EMBEDDING_THREADS }) // as the service runs it;
   const pdf = createPdfEngine({ workers: 1 });
   const times: Record<string, number[]> = { parse: [], embed: [], classify: [], extract: [] };
   const started = performance.now();
+  const cpu0 = process.cpuUsage();
   for (const f of files) {
     let t = performance.now();
     const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 }, { pdf });
@@ -59,8 +82,9 @@ async function floor(files: { pdf: Buffer }[], modelDir: string, model: Classifi
     times.extract.push(performance.now() - t);
   }
   const secs = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   await pdf.close();
-  return { perMinute: (files.length / secs) * 60, times };
+  return { perMinute: (files.length / secs) * 60, times, cpuMsPerDoc: (cpu.user + cpu.system) / 1000 / files.length };
 }
 
 async function api(url: string, key: string, method: string, path: string, body?: unknown) {
@@ -130,9 +154,13 @@ export async function main(args: string[]): Promise<void> {
 
     console.log(`pipeline: uploading ${N} documents through the API…`);
     const t0 = performance.now();
+    const cpu0 = cpuSecs(pid);
+    const threads0 = threadCpu(pid);
     await uploadAll(srv.url, key, projectId, files);
     const by = await waitAll(srv.url, key, projectId, N + 1);
     const pipeSecs = (performance.now() - t0) / 1000;
+    const serverCpuMs = ((cpuSecs(pid) - cpu0) * 1000) / N;
+    if (process.env.BENCH_THREADS) for (const [name, secs] of [...threadCpu(pid)].filter(([n, v]) => v - (threads0.get(n) ?? 0) > 0.05)) console.log(`  thread ${name}: ${round(((secs - (threads0.get(name) ?? 0)) * 1000) / N)} ms/doc`);
     const pipePerMin = (N / pipeSecs) * 60;
 
     // Stage gaps from the stored timestamps (queue wait included).
@@ -169,6 +197,7 @@ export async function main(args: string[]): Promise<void> {
       { run: 'floor: stage functions in one process', 'docs/min': Math.round(fl.perMinute), ratio: '100%' },
       { run: `pipeline: API + queues + database (${JSON.stringify(by)})`, 'docs/min': Math.round(pipePerMin), ratio: `${((pipePerMin / fl.perMinute) * 100).toFixed(1)}%` },
     ]);
+    console.log(`\nCPU per document (all threads): floor ${round(fl.cpuMsPerDoc)} ms; pipeline server process ${round(serverCpuMs)} ms (wall ${round((pipeSecs * 1000) / N)} ms per document)`);
     console.log('');
     for (const s of ['parse', 'embed', 'classify', 'extract'] as const) {
       results.push({ stage: s, 'floor p50 ms': round(pct(fl.times[s], 50)), 'floor p95 ms': round(pct(fl.times[s], 95)), 'pipeline gap p50 ms': round(pct(gaps[s], 50)), 'pipeline gap p95 ms': round(pct(gaps[s], 95)) });

@@ -28,7 +28,7 @@ export function createDocumentsModule(deps: {
   const docs = createDocumentsRepository(db);
   const batches = createBatchesRepository(db);
   const modelsDir = config.EMBEDDING_MODEL_DIR ?? join(config.dataDir, 'models');
-  const embedder = deps.embedder ?? createEmbedderLoader({ modelId: config.EMBEDDING_MODEL, modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD });
+  const embedder = deps.embedder ?? createEmbedderLoader({ modelId: config.EMBEDDING_MODEL, modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD, threads: config.EMBEDDING_THREADS });
   const classifier = createClassifierService({ db, logger, cacheDir: config.CLASSIFIER_CACHE_DIR ?? join(config.dataDir, 'models') });
   const afterStageHooks: ((stage: Stage, doc: DocumentRow) => Promise<void>)[] = [];
   let retrainHook: ((scope: { orgId: string; environment: 'live' | 'test' }) => void) | undefined;
