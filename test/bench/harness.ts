@@ -16,10 +16,10 @@ import { createProjectsRepository } from '../../src/modules/projects/projects.re
 
 export const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 
-export async function benchRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function benchRedis(): Promise<{ url: string; pid?: number; stop(): Promise<void> }> {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => undefined };
   const r = await startPrivateRedis();
-  return { url: r.url, stop: () => r.stop() };
+  return { url: r.url, pid: r.pid(), stop: () => r.stop() };
 }
 
 /** A new database on the server named by DATABASE_URL (or the local default), dropped by `drop`. */

@@ -67,32 +67,38 @@ const WARMUP = 50;
 async function floor(files: { pdf: Buffer }[], modelDir: string, model: ClassifierModel) {
   const embedder = await createTransformersEmbedder({ modelId: 'docpipe-test/tiny-bert', modelDir, allowDownload: false, threads: loadConfig({ ...SECRETS, NODE_ENV: 'production' }).EMBEDDING_THREADS }); // as the service runs it
   const pdf = createPdfEngine({ workers: 1 });
-  const times: Record<string, number[]> = { parse: [], embed: [], classify: [], extract: [] };
   for (const f of files.slice(0, WARMUP)) {
     const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 }, { pdf });
     await embedDocument(parsed.text, embedder);
     extractFields({ text: parsed.text, type: classify(model, parsed.text).type });
   }
-  const started = performance.now();
-  const cpu0 = process.cpuUsage();
-  for (const f of files) {
-    let t = performance.now();
-    const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 }, { pdf });
-    times.parse.push(performance.now() - t);
-    t = performance.now();
-    await embedDocument(parsed.text, embedder);
-    times.embed.push(performance.now() - t);
-    t = performance.now();
-    const c = classify(model, parsed.text);
-    times.classify.push(performance.now() - t);
-    t = performance.now();
-    extractFields({ text: parsed.text, type: c.type });
-    times.extract.push(performance.now() - t);
+  // Three timed passes; the median one is the floor (this machine's speed drifts between runs).
+  const passes: { perMinute: number; times: Record<string, number[]>; cpuMsPerDoc: number }[] = [];
+  for (let pass = 0; pass < 3; pass++) {
+    const times: Record<string, number[]> = { parse: [], embed: [], classify: [], extract: [] };
+    const started = performance.now();
+    const cpu0 = process.cpuUsage();
+    for (const f of files) {
+      let t = performance.now();
+      const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 }, { pdf });
+      times.parse.push(performance.now() - t);
+      t = performance.now();
+      await embedDocument(parsed.text, embedder);
+      times.embed.push(performance.now() - t);
+      t = performance.now();
+      const c = classify(model, parsed.text);
+      times.classify.push(performance.now() - t);
+      t = performance.now();
+      extractFields({ text: parsed.text, type: c.type });
+      times.extract.push(performance.now() - t);
+    }
+    const secs = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    passes.push({ perMinute: (files.length / secs) * 60, times, cpuMsPerDoc: (cpu.user + cpu.system) / 1000 / files.length });
   }
-  const secs = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpu0);
   await pdf.close();
-  return { perMinute: (files.length / secs) * 60, times, cpuMsPerDoc: (cpu.user + cpu.system) / 1000 / files.length };
+  passes.sort((a, b) => a.perMinute - b.perMinute);
+  return { ...passes[1], passes: passes.map((p) => Math.round(p.perMinute)) };
 }
 
 async function api(url: string, key: string, method: string, path: string, body?: unknown) {
@@ -166,11 +172,16 @@ export async function main(args: string[]): Promise<void> {
     console.log(`pipeline: uploading ${N} documents through the API…`);
     const t0 = performance.now();
     const cpu0 = cpuSecs(pid);
+    const redisCpu0 = redis.pid ? cpuSecs(redis.pid) : NaN;
+    const benchCpu0 = process.cpuUsage();
     const threads0 = threadCpu(pid);
     await uploadAll(srv.url, key, projectId, files);
     const by = await waitAll(srv.url, key, projectId, WARMUP + N + 1);
     const pipeSecs = (performance.now() - t0) / 1000;
     const serverCpuMs = ((cpuSecs(pid) - cpu0) * 1000) / N;
+    const redisCpuMs = redis.pid ? ((cpuSecs(redis.pid) - redisCpu0) * 1000) / N : NaN;
+    const benchCpu = process.cpuUsage(benchCpu0);
+    const benchCpuMs = (benchCpu.user + benchCpu.system) / 1000 / N;
     if (process.env.BENCH_THREADS) for (const [name, secs] of [...threadCpu(pid)].filter(([n, v]) => v - (threads0.get(n) ?? 0) > 0.05)) console.log(`  thread ${name}: ${round(((secs - (threads0.get(name) ?? 0)) * 1000) / N)} ms/doc`);
     const pipePerMin = (N / pipeSecs) * 60;
 
@@ -205,10 +216,10 @@ export async function main(args: string[]): Promise<void> {
 
     console.log('\nPipeline benchmark (2 cores, tiny generated embedding model, default WORKER_CONCURRENCY=2, ' + (pgdb ? 'PostgreSQL' : 'PGlite') + ')\n');
     table([
-      { run: 'floor: stage functions in one process', 'docs/min': Math.round(fl.perMinute), ratio: '100%' },
+      { run: `floor: stage functions in one process (median of ${fl.passes.join(', ')})`, 'docs/min': Math.round(fl.perMinute), ratio: '100%' },
       { run: `pipeline: API + queues + database (${JSON.stringify(by)})`, 'docs/min': Math.round(pipePerMin), ratio: `${((pipePerMin / fl.perMinute) * 100).toFixed(1)}%` },
     ]);
-    console.log(`\nCPU per document (all threads): floor ${round(fl.cpuMsPerDoc)} ms; pipeline server process ${round(serverCpuMs)} ms (wall ${round((pipeSecs * 1000) / N)} ms per document)`);
+    console.log(`\nCPU per document (all threads): floor ${round(fl.cpuMsPerDoc)} ms; pipeline server process ${round(serverCpuMs)} ms, Redis ${round(redisCpuMs)} ms, this load generator ${round(benchCpuMs)} ms (wall ${round((pipeSecs * 1000) / N)} ms per document)`);
     console.log('');
     for (const s of ['parse', 'embed', 'classify', 'extract'] as const) {
       results.push({ stage: s, 'floor p50 ms': round(pct(fl.times[s], 50)), 'floor p95 ms': round(pct(fl.times[s], 95)), 'pipeline gap p50 ms': round(pct(gaps[s], 50)), 'pipeline gap p95 ms': round(pct(gaps[s], 95)) });

@@ -10,6 +10,8 @@ export interface PrivateRedis {
   url: string;
   port: number;
   dir: string;
+  /** The server's process id (for CPU accounting in benchmarks). */
+  pid(): number | undefined;
   /** Stops the server (SIGKILL when `hard`, simulating a crash). */
   stop(hard?: boolean): Promise<void>;
   /** Starts it again on the same port and data dir (AOF keeps data when `appendonly`). */
@@ -45,6 +47,7 @@ export async function startPrivateRedis(opts: { appendonly?: boolean } = {}): Pr
     url: `redis://127.0.0.1:${port}`,
     port,
     dir,
+    pid: () => child?.pid,
     stop: async (hard?: boolean) => {
       await stop(hard);
       if (!hard) rmSync(dir, { recursive: true, force: true });
