@@ -31,6 +31,12 @@ const schema = z.object({
   MAX_UPLOAD_MB: int(1, 10_000).default(50),
   MAX_PAGES: int(1, 1_000_000).default(500),
   WORKER_CONCURRENCY: int(1, 64).default(2),
+  /**
+   * Longest a process serves a project list page from its cache. Pages are dropped at once when
+   * any process changes a project (a Redis version counter); this only bounds staleness should
+   * that signal be lost. 0 turns the cache off.
+   */
+  PROJECT_LIST_CACHE_SECONDS: int(0, 3600).default(30),
   EMBEDDING_MODEL: z.string().min(1).default('Xenova/all-MiniLM-L6-v2'),
   EMBEDDING_MODEL_DIR: z.string().optional(),
   /**

@@ -16,6 +16,7 @@ import { createRefreshTokensRepository } from './modules/auth/refresh-tokens.rep
 import { createOrgsRepository } from './modules/orgs/orgs.repository.js';
 import { createOrgsService } from './modules/orgs/orgs.service.js';
 import { createProjectsRepository } from './modules/projects/projects.repository.js';
+import { createProjectListCache } from './modules/projects/list-cache.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createEventsRepository } from './modules/events/events.repository.js';
 import type { AppDeps } from './http/app.js';
@@ -100,7 +101,10 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
     orgs: createOrgsService({ db, repo: repos.orgs, stamps }),
     auth: createAuthService({ db, orgs: repos.orgs, refreshTokens: repos.refreshTokens, stamps, jwtSecret: config.JWT_SECRET }),
     apiKeys: createApiKeysService({ repo: repos.apiKeys, stamps }),
-    projects: createProjectsService({ db, repo: repos.projects, documents: { deleteAllInProject: (scope, id) => documents.service.deleteAllInProject(scope, id) } }),
+    projects: createProjectsService({
+      db, repo: repos.projects, documents: { deleteAllInProject: (scope, id) => documents.service.deleteAllInProject(scope, id) },
+      stamps, listCache: config.PROJECT_LIST_CACHE_SECONDS > 0 ? createProjectListCache({ maxAgeMs: config.PROJECT_LIST_CACHE_SECONDS * 1000 }) : undefined, logger,
+    }),
     templates,
     access: createAccessService({
       orgs: repos.orgs, apiKeys: repos.apiKeys, refreshTokens: repos.refreshTokens, stamps, limiter, keys,

@@ -14,6 +14,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
     scope: { orgId: string; environment: Environment };
+    /** See AccessResult.projectsVersion. */
+    projectsVersion: string;
   }
   interface FastifyContextConfig {
     auth?: boolean;

@@ -29,7 +29,7 @@ export function createWorkerRedis(url: string, extra: RedisOptions = {}): Redis 
 /** Key names in one place, all under the install's prefix. */
 export function redisKeys(prefix: string) {
   return {
-    stamp: (kind: 'key' | 'usr' | 'org' | 'sess', id: string) => `${prefix}:stamp:${kind}:${id}`,
+    stamp: (kind: 'key' | 'usr' | 'org' | 'sess' | 'prj', id: string) => `${prefix}:stamp:${kind}:${id}`,
     rate: (scope: string) => `${prefix}:rl:${scope}`,
     lastUsed: `${prefix}:apikey:last-used`,
     idempotency: (scope: string, key: string) => `${prefix}:idem:${scope}:${key}`,

@@ -39,6 +39,12 @@ export async function main(): Promise<void> {
     } finally {
       await lite.stop();
     }
+    const liteRaw = await startDocpipe('api', { ...liteEnv, PROJECT_LIST_CACHE_SECONDS: '0' });
+    try {
+      results.push(await load('GET /api/v1/projects (API key, PGlite, list cache off)', `${liteRaw.url}/api/v1/projects`, { authorization: `Bearer ${liteKey}` }));
+    } finally {
+      await liteRaw.stop();
+    }
     const info = await startDocpipe('api', { ...liteEnv, LOG_LEVEL: 'info' });
     try {
       results.push(await load('GET /api/v1/auth/me (API key, LOG_LEVEL=info)', `${info.url}/api/v1/auth/me`, { authorization: `Bearer ${liteKey}` }));
@@ -55,6 +61,13 @@ export async function main(): Promise<void> {
         results.push(await load('GET /api/v1/projects (API key, PostgreSQL)', `${srv.url}/api/v1/projects`, { authorization: `Bearer ${key}` }));
       } finally {
         await srv.stop();
+      }
+      // The same list with the per-process cache off: every request runs the query.
+      const raw = await startDocpipe('api', { ...pgEnv, PROJECT_LIST_CACHE_SECONDS: '0' });
+      try {
+        results.push(await load('GET /api/v1/projects (API key, PostgreSQL, list cache off)', `${raw.url}/api/v1/projects`, { authorization: `Bearer ${key}` }));
+      } finally {
+        await raw.stop();
         await pgdb.drop();
       }
     }

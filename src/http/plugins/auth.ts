@@ -12,6 +12,7 @@ export const API_PREFIX = '/api/v1';
 export function installAuth(app: FastifyInstance, access: AccessService): void {
   app.decorateRequest('principal', null as never);
   app.decorateRequest('scope', null as never);
+  app.decorateRequest('projectsVersion', null as never);
   app.addHook('onRequest', async (req, reply) => {
     const cfg = req.routeOptions.config;
     if (!cfg?.auth) return;
@@ -20,7 +21,7 @@ export function installAuth(app: FastifyInstance, access: AccessService): void {
     const auth = req.headers.authorization;
     const env = req.headers['x-environment'];
     // Failures throw AppErrors; a 429 carries its rate-limit headers on the error itself.
-    const { principal, headers } = await access.authenticate({
+    const { principal, headers, projectsVersion } = await access.authenticate({
       authorization: auth, environmentHeader: Array.isArray(env) ? env[0] : env, ip: req.ip, method: req.method, path,
     });
     reply.headers(headers);
@@ -28,5 +29,6 @@ export function installAuth(app: FastifyInstance, access: AccessService): void {
     if (!roleAtLeast(principal.role, needed)) throw errors.forbidden(`This requires the ${needed} role or higher`);
     req.principal = principal;
     req.scope = { orgId: principal.orgId, environment: principal.environment };
+    req.projectsVersion = projectsVersion;
   });
 }

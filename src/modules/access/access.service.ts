@@ -25,6 +25,8 @@ export interface AccessRequest {
 export interface AccessResult {
   principal: Principal;
   headers: Record<string, string>;
+  /** The project list version of the principal's organization and environment, read with the rate limit. */
+  projectsVersion: string;
 }
 
 export interface PlanLimits {
@@ -154,7 +156,8 @@ export function createAccessService(deps: {
       if (env === 'test') principal = { ...principal, environment: 'test' };
     }
 
-    const result = await deps.limiter.check(policiesFor(principal), cred.stamps);
+    const watch = [deps.stamps.key('prj', `${principal.orgId}:${principal.environment}`)];
+    const result = await deps.limiter.check(policiesFor(principal), cred.stamps, watch);
     if (result.outcome === 'stale') {
       cache.delete(cacheKey);
       if (attempt > 2) throw errors.unavailable('Credential state is changing; retry');
@@ -163,7 +166,7 @@ export function createAccessService(deps: {
     const headers = rateLimitHeaders(result.states, Math.floor(now() / 1000));
     if (result.outcome === 'limited') throw errors.rateLimited(result.retryAfterSec, headers);
     if (principal.apiKey) deps.onKeyUsed?.(principal.apiKey.id);
-    return { principal, headers };
+    return { principal, headers, projectsVersion: result.watched[0] ?? '0' };
   }
 
   return {

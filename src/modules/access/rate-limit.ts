@@ -23,11 +23,13 @@ export interface PolicyState {
 
 export type CheckResult =
   | { outcome: 'stale' }
-  | { outcome: 'allowed' | 'limited'; retryAfterSec: number; states: PolicyState[] };
+  | { outcome: 'allowed' | 'limited'; retryAfterSec: number; states: PolicyState[]; watched: string[] };
 
 // One script checks that the cached credential is still current (stamps), then evaluates every
 // policy and only if all pass increments them all: a rejected request consumes nothing.
 // Fixed windows aligned to the epoch, using Redis' clock so every API process agrees.
+// It also returns the current values of "watched" version counters (e.g. the caller's project
+// list version), so caches keyed by them are validated in the same round trip.
 const SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
@@ -67,29 +69,37 @@ else
     out[1 + 2 * p] = c
   end
 end
+local nw = tonumber(ARGV[i] or '0'); i = i + 1
+for w = 1, nw do
+  out[#out + 1] = redis.call('GET', ARGV[i]) or '0'
+  i = i + 1
+end
 return out
 `;
 
 export interface RateLimiter {
-  check(policies: Policy[], stamps?: Stamp[]): Promise<CheckResult>;
+  /** `watch`: keys whose current values come back in `watched` (missing keys read as '0'). */
+  check(policies: Policy[], stamps?: Stamp[], watch?: string[]): Promise<CheckResult>;
 }
 
 export function createRateLimiter(redis: Redis): RateLimiter {
   redis.defineCommand('docpipeRateCheck', { numberOfKeys: 0, lua: SCRIPT });
   const call = (redis as unknown as { docpipeRateCheck(...args: (string | number)[]): Promise<number[]> }).docpipeRateCheck.bind(redis);
   return {
-    async check(policies, stamps = []) {
+    async check(policies, stamps = [], watch = []) {
       const args: (string | number)[] = [stamps.length];
       for (const s of stamps) args.push(s.key, s.expected);
       args.push(policies.length);
       for (const p of policies) args.push(p.key, p.limit, p.windowSec);
+      args.push(watch.length, ...watch);
       const out = await call(...args);
       if (out[0] === -1) return { outcome: 'stale' };
       const states = policies.map((policy, idx) => {
         const count = Number(out[2 + idx * 2]);
         return { policy, remaining: Math.max(0, policy.limit - count), resetSec: Math.max(1, Number(out[3 + idx * 2])) };
       });
-      return { outcome: out[0] === 1 ? 'limited' : 'allowed', retryAfterSec: Math.max(1, Number(out[1])), states };
+      const watched = out.slice(2 + policies.length * 2).map(String);
+      return { outcome: out[0] === 1 ? 'limited' : 'allowed', retryAfterSec: Math.max(1, Number(out[1])), states, watched };
     },
   };
 }

@@ -1,7 +1,8 @@
 import type { Redis } from 'ioredis';
 import type { RedisKeys } from '../../lib/redis.js';
 
-export type StampKind = 'key' | 'usr' | 'org' | 'sess';
+/** `prj`: an organization-environment's project list version (id `org:env`). */
+export type StampKind = 'key' | 'usr' | 'org' | 'sess' | 'prj';
 
 /**
  * Version counters in Redis. A credential cached in any API process remembers the counters it

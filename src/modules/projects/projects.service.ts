@@ -2,6 +2,9 @@ import type { Db } from '../../db/client.js';
 import { errors, type FieldIssue } from '../../http/errors.js';
 import type { Scope } from '../api-keys/api-keys.repository.js';
 import { normaliseFileTypes, validateFileTypeEntry } from './file-types.js';
+import type { Logger } from '../../lib/logger.js';
+import type { Stamps } from '../access/stamps.js';
+import type { ProjectListCache } from './list-cache.js';
 import type { ProjectsRepository } from './projects.repository.js';
 import { presentProject, type CreateProjectInput, type ListProjectsQuery, type UpdateProjectInput } from './projects.types.js';
 
@@ -10,7 +13,20 @@ export interface ProjectDocumentHooks {
   deleteAllInProject(scope: Scope, projectId: string): Promise<number>;
 }
 
-export function createProjectsService(deps: { db: Db; repo: ProjectsRepository; documents?: ProjectDocumentHooks }) {
+export function createProjectsService(deps: {
+  db: Db; repo: ProjectsRepository; documents?: ProjectDocumentHooks;
+  /** Version counters: every project write bumps its scope's `prj` counter after committing. */
+  stamps?: Pick<Stamps, 'bump'>;
+  /** Serves repeated list queries while the scope's counter is unchanged. */
+  listCache?: ProjectListCache;
+  logger?: Logger;
+}) {
+  const changed = async (scope: Scope) => {
+    if (!deps.stamps) return;
+    // The write is committed: a failed bump must not turn it into an error; the cache's
+    // maximum age bounds how long another process can still serve the previous list.
+    await deps.stamps.bump('prj', `${scope.orgId}:${scope.environment}`).catch((err: unknown) => deps.logger?.warn({ err }, 'could not bump the project list version'));
+  };
   const mustGet = async (scope: Scope, id: string) => {
     const p = await deps.repo.get(scope, id);
     if (!p) throw errors.notFound('Project');
@@ -31,6 +47,7 @@ export function createProjectsService(deps: { db: Db; repo: ProjectsRepository; 
         ...input,
         allowed_file_types: input.allowed_file_types ? normaliseFileTypes(input.allowed_file_types) : undefined,
       });
+      await changed(scope);
       return presentProject(row);
     },
     async get(scope: Scope, id: string) {
@@ -39,18 +56,29 @@ export function createProjectsService(deps: { db: Db; repo: ProjectsRepository; 
     async getRow(scope: Scope, id: string) {
       return mustGet(scope, id);
     },
-    async list(scope: Scope, query: ListProjectsQuery) {
-      const { rows, total } = await deps.repo.list(scope, query);
-      return { items: rows.map(presentProject), total };
+    /** `version`: the scope's project list version read with this request's rate limit, if any. */
+    async list(scope: Scope, query: ListProjectsQuery, version?: string) {
+      const cache = version !== undefined ? deps.listCache : undefined;
+      const queryKey = JSON.stringify([query.status, query.include_archived, query.search, query.sort, query.order, query.limit, query.offset]);
+      // A hit returns the very same object, so the route can keep its serialised form too.
+      let page = cache?.get(scope, version!, queryKey);
+      if (!page) {
+        const { rows, total } = await deps.repo.list(scope, query);
+        page = { items: rows.map(presentProject), total };
+        cache?.set(scope, version!, queryKey, page);
+      }
+      return page;
     },
     async update(scope: Scope, id: string, input: UpdateProjectInput) {
       const row = await deps.repo.update(scope, id, input);
       if (!row) throw errors.notFound('Project');
+      await changed(scope);
       return presentProject(row);
     },
     async setArchived(scope: Scope, id: string, archived: boolean) {
       const row = await deps.repo.setArchived(scope, id, archived);
       if (!row) throw errors.notFound('Project');
+      await changed(scope);
       return presentProject(row);
     },
     async stats(scope: Scope, id: string) {
@@ -92,6 +120,7 @@ export function createProjectsService(deps: { db: Db; repo: ProjectsRepository; 
           await deps.repo.delete(scope, id, q);
           return n;
         });
+        await changed(scope);
         return { id, deleted: true, documents_moved: moved, documents_deleted: 0 };
       }
       const count = await deps.repo.countDocuments(id);
@@ -108,6 +137,7 @@ export function createProjectsService(deps: { db: Db; repo: ProjectsRepository; 
         return deps.repo.delete(scope, id, q);
       });
       if (!ok) throw errors.conflict('Documents were added to the project while it was being deleted; try again');
+      await changed(scope);
       return { id, deleted: true, documents_moved: 0, documents_deleted: deleted };
     },
   };

@@ -10,6 +10,7 @@ type Id = { Params: { id: string } };
 
 export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsService): void {
   const auth = { auth: true };
+  const serialisedPages = new WeakMap<object, string>();
 
   api.get<{ Querystring: ListProjectsQuery }>('/projects', {
     config: auth,
@@ -26,9 +27,15 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
       } },
       response: projectListResponse,
     },
-  }, async (req) => {
-    const { items, total } = await projects.list(req.scope, req.query);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+  }, async (req, reply) => {
+    const page = await projects.list(req.scope, req.query, req.projectsVersion);
+    // Pages served from the list cache are the same objects: serialise each one once.
+    let body = serialisedPages.get(page);
+    if (body === undefined) {
+      body = reply.serialize(offsetPage(page.items, page.total, req.query.limit, req.query.offset)) as string;
+      serialisedPages.set(page, body);
+    }
+    return reply.type('application/json; charset=utf-8').send(body);
   });
 
   api.post<{ Body: CreateProjectInput }>('/projects', {
