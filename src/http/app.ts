@@ -75,6 +75,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   const logAt = deps.logRequests === false ? 'debug' : 'info';
   app.addHook('onResponse', async (req, reply) => {
+    // Skip building the line when the level is off (pino loggers can tell).
+    if ((req.log as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(logAt) === false) return;
     req.log[logAt]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
   });
 

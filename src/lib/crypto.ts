@@ -1,5 +1,5 @@
 import {
-  createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, scrypt as scryptCb,
+  createCipheriv, createDecipheriv, createHash, createHmac, hash, randomBytes, scrypt as scryptCb,
   timingSafeEqual,
 } from 'node:crypto';
 import { promisify } from 'node:util';
@@ -31,7 +31,9 @@ export const DUMMY_PASSWORD_HASH =
   'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA==$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=';
 
 export function sha256Hex(input: string | Buffer): string {
-  return createHash('sha256').update(input).digest('hex');
+  // The one-shot form is ~3x cheaper than createHash().update().digest(); this runs for every
+  // API-key request.
+  return hash('sha256', input, 'hex');
 }
 
 export function hmacSha256(key: string | Buffer, input: string | Buffer): Buffer {

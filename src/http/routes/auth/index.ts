@@ -8,6 +8,28 @@ const LOGIN_PER_IP = 20;
 const LOGIN_PER_EMAIL = 10;
 const REFRESH_PER_IP = 60;
 
+// A response schema documents /auth/me and gives it a compiled serialiser (it is called a lot).
+const nstr = { type: ['string', 'null'] };
+const meResponse = {
+  200: {
+    type: 'object',
+    properties: {
+      success: { type: 'boolean' },
+      data: {
+        type: 'object',
+        properties: {
+          user: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } } },
+          organization: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, plan: { type: 'string' }, rate_limit_per_minute: { type: 'integer' } } },
+          environment: { type: 'string', enum: ['live', 'test'] },
+          auth_method: { type: 'string', enum: ['user', 'api_key'] },
+          api_key: { type: ['object', 'null'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+        },
+      },
+      message: { type: 'string' },
+    },
+  },
+};
+
 export function registerAuthRoutes(api: FastifyInstance, deps: RouteDeps): void {
   const { access, auth, redisKeys } = deps;
 
@@ -49,7 +71,7 @@ export function registerAuthRoutes(api: FastifyInstance, deps: RouteDeps): void 
 
   api.get('/auth/me', {
     config: { auth: true },
-    schema: { tags: ['auth'], summary: 'The caller: user, organization, role, environment and credential' },
+    schema: { tags: ['auth'], summary: 'The caller: user, organization, role, environment and credential', response: meResponse },
   }, async (req) => {
     const p = req.principal;
     return ok({
