@@ -46,24 +46,55 @@ export interface UpdateOptions {
 const SEARCH_CHARS = 200_000;
 
 export function createDocumentsRepository(db: Queryable) {
-  /** `update` with options; null when the guard did not match (nothing was written). */
-  async function updateWhere(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions = {}): Promise<DocumentRow | null> {
+  /** The UPDATE … RETURNING statement of `updateWhere` and its parameters ($1 is the id). */
+  function updateSql(id: string, cols: Record<string, unknown>, opts: UpdateOptions): { sql: string; values: unknown[] } {
     const keys = Object.keys(cols);
-    const values: unknown[] = keys.map((k) => {
+    const values: unknown[] = [id, ...keys.map((k) => {
       const v = cols[k];
       return v !== null && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v;
-    });
+    })];
     const sets = keys.map((k, i) => `${k} = $${i + 2}`);
     sets.push('updated_at = now()');
-    const param = (v: unknown) => { values.push(v); return `$${values.length + 1}`; };
+    const param = (v: unknown) => { values.push(v); return `$${values.length}`; };
     if (opts.searchText !== undefined) sets.push(`search = to_tsvector('simple', left(${param(opts.searchText)}::text, ${SEARCH_CHARS}))`);
     let where = 'id = $1';
     if (opts.guard) where += ` AND version = ${param(opts.guard.version)}::int AND status <> 'failed' AND pipeline->>'current' = ${param(opts.guard.stage)}::text`;
-    const { rows } = await q.query<DocumentRow>(`UPDATE documents SET ${sets.join(', ')} WHERE ${where} RETURNING ${ROW_COLUMNS}`, [id, ...values]);
+    return { sql: `UPDATE documents SET ${sets.join(', ')} WHERE ${where} RETURNING ${ROW_COLUMNS}`, values };
+  }
+
+  /** `update` with options; null when the guard did not match (nothing was written). */
+  async function updateWhere(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions = {}): Promise<DocumentRow | null> {
+    const { sql, values } = updateSql(id, cols, opts);
+    const { rows } = await q.query<DocumentRow>(sql, values);
     return rows[0] ?? null;
   }
 
+  /**
+   * A stage's whole commit as one statement: the guarded document update, its stage_runs row and
+   * its outbox event (data-modifying CTEs see the same snapshot and commit together). Null when
+   * the guard matched nothing; `claimed` is false if the stage had somehow already been recorded.
+   */
+  async function commitStage(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions & {
+    guard: NonNullable<UpdateOptions['guard']>;
+    event?: { id: string; type: string; data: unknown };
+  }): Promise<{ doc: DocumentRow; claimed: boolean } | null> {
+    const { sql, values } = updateSql(id, cols, opts);
+    const p = (v: unknown) => { values.push(v); return `$${values.length}`; };
+    const stage = p(opts.guard.stage);
+    const event = opts.event
+      ? `, e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT ${p(opts.event.id)}, org_id, environment, ${p(opts.event.type)}, ${p(JSON.stringify(opts.event.data))}::jsonb FROM u RETURNING 1)`
+      : '';
+    const { rows } = await q.query<DocumentRow & { claimed: number }>(
+      `WITH u AS (${sql}),
+       r AS (INSERT INTO stage_runs (document_id, version, stage) SELECT id, version, ${stage}::text FROM u ON CONFLICT DO NOTHING RETURNING 1)${event}
+       SELECT u.*, (SELECT count(*) FROM r)::int AS claimed FROM u`, values);
+    if (!rows[0]) return null;
+    const { claimed, ...doc } = rows[0];
+    return { doc: doc as DocumentRow, claimed: claimed > 0 };
+  }
+
   return {
+    commitStage,
     async insert(q: Queryable, d: {
       scope: Scope; projectId: string; filename: string; mimeType: string; size: number; sha256: string; storageKey: string;
       source: DocumentRow['source']; sourceMetadata: Record<string, unknown>; metadata: Record<string, unknown>; uploadedBy: string | null;

@@ -1,7 +1,7 @@
 import type { Db, Queryable } from '../../db/client.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
-import { insertEvent } from '../events/events.repository.js';
+import { newId } from '../../lib/ids.js';
 import type { EventType } from '../events/events.types.js';
 import type { BatchesRepository } from './batches.js';
 import type { DocumentsRepository, StageProject } from './documents.repository.js';
@@ -75,29 +75,32 @@ export function createStageRunner(deps: {
     // first: a reprocess, a failure or a duplicate job that committed meanwhile makes it match
     // nothing. Only this stage's job moves `pipeline` on while it is current, so the state read
     // above is still the one being replaced when the guard matches.
-    let emitted = false;
-    const committed = await deps.db.tx(async (q) => {
-      const next = out.needsReview ? null : nextStage(doc.pipeline.stages, stage);
-      const status: DocumentStatus = out.needsReview ? 'needs_review' : next === null ? 'completed' : STATUS_AFTER[stage];
-      const notes = { ...(doc.pipeline.notes ?? {}) };
-      if (out.note) notes[stage] = out.note;
-      else delete notes[stage];
-      const cols: Record<string, unknown> = { ...out.cols, status, pipeline: { ...doc.pipeline, current: next, notes } };
-      if (status === 'completed') cols.completed_at = new Date();
-      const updated = await deps.docs.updateWhere(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText });
-      if (!updated) return null;
-      if (!(await deps.docs.claimStageRun(q, doc.id, job.version, stage))) throw new Error(`stage ${stage} of ${doc.id} v${job.version} recorded twice`);
+    const next = out.needsReview ? null : nextStage(doc.pipeline.stages, stage);
+    const status: DocumentStatus = out.needsReview ? 'needs_review' : next === null ? 'completed' : STATUS_AFTER[stage];
+    const notes = { ...(doc.pipeline.notes ?? {}) };
+    if (out.note) notes[stage] = out.note;
+    else delete notes[stage];
+    const cols: Record<string, unknown> = { ...out.cols, status, pipeline: { ...doc.pipeline, current: next, notes } };
+    if (status === 'completed') cols.completed_at = new Date();
+    // document.processed marks parse+embed done; a run without embed reports it after parse.
+    let eventType = EVENT_AFTER[stage];
+    if (stage === 'parse' && next !== 'embed') eventType = 'document.processed';
+    const after = { ...doc, status, classification: (cols.classification as DocumentRow['classification'] | undefined) ?? doc.classification };
+    const event = eventType ? { id: newId('evt'), type: eventType, data: documentEventData(after, { stage }) } : undefined;
+
+    // The common case is one autocommitted statement; extra writes or a batch to close need a
+    // transaction around it.
+    const commit = async (q: Queryable) => {
+      const r = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event });
+      if (!r) return null;
+      if (!r.claimed) deps.logger.warn({ documentId: doc.id, stage, version: job.version }, 'stage was already recorded for this version');
       await out.write?.(q);
-      // document.processed marks parse+embed done; a run without embed reports it after parse.
-      let event = EVENT_AFTER[stage];
-      if (stage === 'parse' && next !== 'embed') event = 'document.processed';
-      if (event) {
-        await insertEvent(q, { orgId: updated.org_id, environment: updated.environment, type: event, data: documentEventData(updated, { stage }) });
-        emitted = true;
-      }
-      if (next === null) await finishBatch(q, updated, 'completed');
-      return { doc: updated, next };
-    });
+      if (next === null) await finishBatch(q, r.doc, 'completed');
+      return { doc: r.doc, next };
+    };
+    const needsTx = out.write !== undefined || (next === null && !!doc.pipeline.batch_id);
+    const committed = needsTx ? await deps.db.tx(commit) : await commit(deps.db);
+    const emitted = committed !== null && event !== undefined;
     if (!committed) return settleRepeat(stage, job);
     if (emitted) deps.onEvent?.();
     if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
