@@ -6,6 +6,7 @@ import type { Logger } from '../lib/logger.js';
 import { newId } from '../lib/ids.js';
 import type { AccessService } from '../modules/access/access.service.js';
 import { installErrorHandler } from './error-handler.js';
+import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { validatorCompiler } from './validation.js';
 import { installAuth, API_PREFIX } from './plugins/auth.js';
 import { installNotFound } from './plugins/not-found.js';
@@ -40,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     loggerInstance: deps.logger as FastifyBaseLogger,
     // Our own onResponse hook writes one line per request; Fastify's two lines are off.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: lazyChildLoggerFactory,
     trustProxy: parseTrustProxy(deps.trustProxy),
     bodyLimit: 1024 * 1024,
     // A client-supplied X-Request-Id is kept when it is sane, so traces join up across services.

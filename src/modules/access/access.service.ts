@@ -98,6 +98,18 @@ export function createAccessService(deps: {
     return policies;
   }
 
+  // Policies and watched keys depend only on the principal (a cached object, or a test-environment
+  // copy of one): built once per principal rather than on every request.
+  const limitsByPrincipal = new WeakMap<Principal, { policies: Policy[]; watch: string[] }>();
+  function limitsFor(p: Principal): { policies: Policy[]; watch: string[] } {
+    let l = limitsByPrincipal.get(p);
+    if (!l) {
+      l = { policies: policiesFor(p), watch: [deps.stamps.key('prj', `${p.orgId}:${p.environment}`)] };
+      limitsByPrincipal.set(p, l);
+    }
+    return l;
+  }
+
   function keyRefusal(cred: CachedCredential, req: AccessRequest): AppError | null {
     if (cred.expiresAt !== null && cred.expiresAt <= now()) return errors.unauthorized('API key has expired');
     if (cred.ipMatcher && !cred.ipMatcher.allows(req.ip)) return errors.forbidden('This API key may not be used from this IP address');
@@ -156,8 +168,8 @@ export function createAccessService(deps: {
       if (env === 'test') principal = { ...principal, environment: 'test' };
     }
 
-    const watch = [deps.stamps.key('prj', `${principal.orgId}:${principal.environment}`)];
-    const result = await deps.limiter.check(policiesFor(principal), cred.stamps, watch);
+    const { policies, watch } = limitsFor(principal);
+    const result = await deps.limiter.check(policies, cred.stamps, watch);
     if (result.outcome === 'stale') {
       cache.delete(cacheKey);
       if (attempt > 2) throw errors.unavailable('Credential state is changing; retry');
