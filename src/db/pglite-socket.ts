@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 
 /** The part of PGlite this socket needs. */
 export interface RawProtocolExecutor {
-  execProtocolRawStream(message: Uint8Array, options: { onRawData: (data: Uint8Array) => void }): Promise<void>;
+  execProtocolRawStream(message: Uint8Array, options: { onRawData: (data: Uint8Array) => void; syncToFs?: boolean }): Promise<void>;
 }
 
 // Message types after which the client waits for the server.
@@ -50,7 +50,7 @@ export class PgliteSocket extends EventEmitter {
 
   connect(): this {
     this.chain = this.chain
-      .then(() => this.db.execProtocolRawStream(RESET, { onRawData: () => undefined }))
+      .then(() => this.db.execProtocolRawStream(RESET, { onRawData: () => undefined, syncToFs: false }))
       .then(() => { this.emit('connect'); }, (err: unknown) => { this.emit('error', err); });
     return this;
   }
@@ -76,7 +76,9 @@ export class PgliteSocket extends EventEmitter {
           // The streaming form hands over reply bytes as they are; the plain one would also parse
           // every reply message and keep the results until PGlite's own query API resets them.
           const chunks: Buffer[] = [];
-          await this.db.execProtocolRawStream(batch, { onRawData: (data) => { chunks.push(Buffer.from(data)); } });
+          // syncToFs is for browser storage backends; the Node file system and memory:// are written
+          // through as PostgreSQL writes, and the extra step only queues behind a mutex.
+          await this.db.execProtocolRawStream(batch, { onRawData: (data) => { chunks.push(Buffer.from(data)); }, syncToFs: false });
           if (chunks.length) this.emit('data', chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
         } catch (err) {
           this.emit('error', err);
