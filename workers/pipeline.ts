@@ -5,7 +5,7 @@ import { STAGE_ATTEMPTS, type StageJobData } from '../src/modules/documents/flow
 import { PermanentStageError } from '../src/modules/documents/stage-runner.js';
 
 /** Per-stage concurrency multipliers: IO-light stages can run more jobs than CPU-heavy parse. */
-const CONCURRENCY: Record<Stage, number> = { parse: 2, embed: 1, classify: 2, extract: 2 };
+const CONCURRENCY: Record<Stage, number> = { parse: 4, embed: 2, classify: 2, extract: 2 };
 
 /** Lock tuning for the stage workers; the defaults suit production. */
 export interface PipelineWorkerOptions {
