@@ -77,6 +77,7 @@ export function createDocumentsRepository(db: Queryable) {
   async function commitStage(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions & {
     guard: NonNullable<UpdateOptions['guard']>;
     event?: { id: string; type: string; data: unknown };
+    cte?: (param: (value: unknown) => string) => string[];
   }): Promise<{ doc: DocumentRow; claimed: boolean } | null> {
     const { sql, values } = updateSql(id, cols, opts);
     const p = (v: unknown) => { values.push(v); return `$${values.length}`; };
@@ -84,9 +85,10 @@ export function createDocumentsRepository(db: Queryable) {
     const event = opts.event
       ? `, e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT ${p(opts.event.id)}, org_id, environment, ${p(opts.event.type)}, ${p(JSON.stringify(opts.event.data))}::jsonb FROM u RETURNING 1)`
       : '';
+    const extra = (opts.cte?.(p) ?? []).map((c) => `, ${c}`).join('');
     const { rows } = await q.query<DocumentRow & { claimed: number }>(
       `WITH u AS (${sql}),
-       r AS (INSERT INTO stage_runs (document_id, version, stage) SELECT id, version, ${stage}::text FROM u ON CONFLICT DO NOTHING RETURNING 1)${event}
+       r AS (INSERT INTO stage_runs (document_id, version, stage) SELECT id, version, ${stage}::text FROM u ON CONFLICT DO NOTHING RETURNING 1)${event}${extra}
        SELECT u.*, (SELECT count(*) FROM r)::int AS claimed FROM u`, values);
     if (!rows[0]) return null;
     const { claimed, ...doc } = rows[0];
@@ -95,18 +97,24 @@ export function createDocumentsRepository(db: Queryable) {
 
   return {
     commitStage,
+    /** Inserts a document and, in the same statement, its outbox event (built from the new id). */
     async insert(q: Queryable, d: {
       scope: Scope; projectId: string; filename: string; mimeType: string; size: number; sha256: string; storageKey: string;
       source: DocumentRow['source']; sourceMetadata: Record<string, unknown>; metadata: Record<string, unknown>; uploadedBy: string | null;
       pipeline: PipelineState;
-    }): Promise<DocumentRow> {
-      const { rows } = await q.query<DocumentRow>(
-        `INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
+    }, event?: { type: string; data: (documentId: string) => unknown }): Promise<DocumentRow> {
+      const id = newId('doc');
+      const values: unknown[] = [id, d.scope.orgId, d.scope.environment, d.projectId, d.filename, d.mimeType, d.size, d.sha256, d.storageKey, d.source,
+        JSON.stringify(d.sourceMetadata), JSON.stringify(d.metadata), d.uploadedBy, JSON.stringify(d.pipeline)];
+      const insertSql = `INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
            source_metadata, metadata, uploaded_by, pipeline, status)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,'uploaded') RETURNING ${ROW_COLUMNS}`,
-        [newId('doc'), d.scope.orgId, d.scope.environment, d.projectId, d.filename, d.mimeType, d.size, d.sha256, d.storageKey, d.source,
-          JSON.stringify(d.sourceMetadata), JSON.stringify(d.metadata), d.uploadedBy, JSON.stringify(d.pipeline)],
-      );
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,'uploaded') RETURNING ${ROW_COLUMNS}`;
+      if (!event) return (await q.query<DocumentRow>(insertSql, values)).rows[0];
+      values.push(newId('evt'), event.type, JSON.stringify(event.data(id)));
+      const { rows } = await q.query<DocumentRow>(
+        `WITH d AS (${insertSql}),
+         e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT $15, org_id, environment, $16, $17::jsonb FROM d)
+         SELECT * FROM d`, values);
       return rows[0];
     },
     async findDuplicate(projectId: string, sha256: string, q: Queryable = db): Promise<DocumentRow | null> {
@@ -126,10 +134,15 @@ export function createDocumentsRepository(db: Queryable) {
       const { rows } = await q.query<DocumentRow>(`SELECT ${ROW_COLUMNS} FROM documents WHERE id = $1${forUpdate ? ' FOR UPDATE' : ''}`, [id]);
       return rows[0] ?? null;
     },
-    /** A stage's read: the document and its project's settings in one round trip. */
+    /**
+     * A stage's read: the document and its project's settings in one round trip. A document
+     * still `uploaded` is marked `processing` by the same statement (the row returned is the
+     * one before that change).
+     */
     async getForStage(id: string): Promise<{ doc: DocumentRow; project: StageProject | null } | null> {
       const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null }>(
-        `SELECT ${ROW_COLUMNS},
+        `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)
+         SELECT ${ROW_COLUMNS},
            (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
                      'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold)
             FROM projects p WHERE p.id = documents.project_id AND p.org_id = documents.org_id AND p.environment = documents.environment) AS stage_project

@@ -6,7 +6,6 @@ import type { Queues } from '../../jobs/queues.js';
 import { matchesAllowedTypes, sniffType } from '../../pipeline/parse/index.js';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../../storage/blob-store.js';
 import type { Scope } from '../api-keys/api-keys.repository.js';
-import { insertEvent } from '../events/events.repository.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { DocumentsRepository } from './documents.repository.js';
 import { documentEventData, type DocumentRow } from './documents.types.js';
@@ -66,14 +65,19 @@ export function createIntake(deps: {
       if (dup) return { kind: 'duplicate', document: dup };
     }
     const stages = planStages(project);
-    const doc = await deps.db.tx(async (q) => {
-      const d = await deps.docs.insert(q, {
-        scope: input.scope, projectId: project.id, filename: input.filename, mimeType: mime, size: blob.size, sha256: blob.sha256,
-        storageKey: blob.key, source: input.source, sourceMetadata: input.sourceMetadata ?? {}, metadata: input.metadata ?? {},
-        uploadedBy: input.uploadedBy ?? null, pipeline: { stages, current: stages[0], queued_at: new Date().toISOString() },
-      });
-      await insertEvent(q, { orgId: d.org_id, environment: d.environment, type: 'document.uploaded', data: documentEventData(d, { mimeType: mime, sizeBytes: blob.size }) });
-      return d;
+    // The row and its document.uploaded event are one statement (they commit together).
+    const pipeline = { stages, current: stages[0], queued_at: new Date().toISOString() };
+    const row = {
+      scope: input.scope, projectId: project.id, filename: input.filename, mimeType: mime, size: blob.size, sha256: blob.sha256,
+      storageKey: blob.key, source: input.source, sourceMetadata: input.sourceMetadata ?? {}, metadata: input.metadata ?? {},
+      uploadedBy: input.uploadedBy ?? null, pipeline,
+    };
+    const doc = await deps.docs.insert(deps.db, row, {
+      type: 'document.uploaded',
+      data: (id) => documentEventData({
+        id, filename: row.filename, status: 'uploaded', classification: null, project_id: row.projectId, source: row.source,
+        source_metadata: row.sourceMetadata, version: 1,
+      }, { mimeType: mime, sizeBytes: blob.size }),
     });
     deps.onEvent?.();
     try {

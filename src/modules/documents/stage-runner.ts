@@ -11,8 +11,12 @@ import { enqueueStage, nextStage, type StageJobData } from './flow.js';
 /** What a stage computed; written in one transaction with its event. */
 export interface StageOutcome {
   cols: Record<string, unknown>;
-  /** Extra writes in the same transaction (e.g. embedding chunks). */
-  write?: (q: Queryable) => Promise<void>;
+  /**
+   * Extra writes in the stage's commit statement (e.g. embedding chunks): `name AS (…)` clauses
+   * that may read the updated document from `u` (empty when the guard did not match); `param`
+   * adds a query parameter and returns its placeholder.
+   */
+  cte?: (param: (value: unknown) => string) => string[];
   /** Text to index for full-text search, written with the stage's columns. */
   searchText?: string;
   /** A note kept on the document (e.g. why embedding was skipped). */
@@ -68,7 +72,6 @@ export function createStageRunner(deps: {
     const doc = read?.doc;
     if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
     if (doc.pipeline.current !== stage) return settleRepeat(stage, job);
-    if (doc.status === 'uploaded') await deps.db.query(`UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded'`, [doc.id]);
     const out = await compute(doc, read.project);
 
     // The write is guarded by (version, current stage, not failed) instead of a locking read
@@ -88,17 +91,15 @@ export function createStageRunner(deps: {
     const after = { ...doc, status, classification: (cols.classification as DocumentRow['classification'] | undefined) ?? doc.classification };
     const event = eventType ? { id: newId('evt'), type: eventType, data: documentEventData(after, { stage }) } : undefined;
 
-    // The common case is one autocommitted statement; extra writes or a batch to close need a
-    // transaction around it.
+    // One autocommitted statement; closing a batch needs a transaction around it.
     const commit = async (q: Queryable) => {
-      const r = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event });
+      const r = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event, cte: out.cte });
       if (!r) return null;
       if (!r.claimed) deps.logger.warn({ documentId: doc.id, stage, version: job.version }, 'stage was already recorded for this version');
-      await out.write?.(q);
       if (next === null) await finishBatch(q, r.doc, 'completed');
       return { doc: r.doc, next };
     };
-    const needsTx = out.write !== undefined || (next === null && !!doc.pipeline.batch_id);
+    const needsTx = next === null && !!doc.pipeline.batch_id;
     const committed = needsTx ? await deps.db.tx(commit) : await commit(deps.db);
     const emitted = committed !== null && event !== undefined;
     if (!committed) return settleRepeat(stage, job);

@@ -14,15 +14,17 @@ export function embedStage(deps: { embedder: () => Promise<Embedder | null>; una
     return {
       cols: { embedding: r.documentVector, embedding_model: r.modelId, embedded_at: new Date() },
       note: r.totalChunks > r.chunks.length ? `embedded ${r.chunks.length} of ${r.totalChunks} chunks` : undefined,
-      write: async (q) => {
-        await q.query('DELETE FROM document_chunks WHERE document_id = $1', [doc.id]);
-        if (r.chunks.length === 0) return;
-        await q.query(
-          `INSERT INTO document_chunks (document_id, chunk_index, content, embedding, model_id)
-           SELECT $1, c.i, c.t, (SELECT array_agg(x::real) FROM json_array_elements_text(c.v) AS x), $2
-           FROM json_to_recordset($3::json) AS c(i int, t text, v json)`,
-          [doc.id, r.modelId, JSON.stringify(r.chunks.map((c) => ({ i: c.index, t: c.text, v: c.vector })))],
-        );
+      // Chunks are replaced in the stage's own statement: new ones upserted, leftovers of a
+      // longer previous run deleted.
+      cte: (p) => {
+        const out = [`chunks_gone AS (DELETE FROM document_chunks WHERE document_id = (SELECT id FROM u) AND chunk_index >= ${p(r.chunks.length)}::int)`];
+        if (r.chunks.length > 0) {
+          out.push(`chunks_new AS (INSERT INTO document_chunks (document_id, chunk_index, content, embedding, model_id)
+            SELECT u.id, c.i, c.t, (SELECT array_agg(x::real) FROM json_array_elements_text(c.v) AS x), ${p(r.modelId)}
+            FROM u, json_to_recordset(${p(JSON.stringify(r.chunks.map((c) => ({ i: c.index, t: c.text, v: c.vector }))))}::json) AS c(i int, t text, v json)
+            ON CONFLICT (document_id, chunk_index) DO UPDATE SET content = EXCLUDED.content, embedding = EXCLUDED.embedding, model_id = EXCLUDED.model_id)`);
+        }
+        return out;
       },
     };
   };
