@@ -192,5 +192,15 @@ describe('embedding model missing, then present (pglite)', () => {
     expect(dataOf(await api(t, actor, 'GET', '/ready')).components.embeddings.status).toBe('ok');
     const again = dataOf(await api(t, actor, 'POST', '/documents/reprocess', { project_id: projectId, stages: ['embed'], mode: 'missing' }), 202);
     expect(again.total).toBe(0);
+
+    // Embedding again replaces the chunks: same indexes rewritten, none duplicated, and a
+    // chunk beyond the new run's count (left by a longer earlier text) removed.
+    const chunks = async (id: string) => (await t.deps.db.query<{ chunk_index: number; content: string }>(
+      'SELECT chunk_index, content FROM document_chunks WHERE document_id = $1 ORDER BY chunk_index', [id])).rows;
+    const before = await chunks(ids[0]);
+    await t.deps.db.query(`INSERT INTO document_chunks (document_id, chunk_index, content, embedding, model_id) VALUES ($1, 99, 'stale', '{0.5}', 'old')`, [ids[0]]);
+    dataOf(await api(t, actor, 'POST', `/documents/${ids[0]}/reprocess`, { stages: ['embed'] }), 202);
+    expect((await waitForDocument(t, ids[0])).status).toBe('completed');
+    expect(await chunks(ids[0])).toEqual(before);
   });
 });
