@@ -4,7 +4,12 @@ import type { Stage } from '../src/modules/documents/documents.types.js';
 import { STAGE_ATTEMPTS, type StageJobData } from '../src/modules/documents/flow.js';
 import { PermanentStageError } from '../src/modules/documents/stage-runner.js';
 
-/** Per-stage concurrency multipliers: IO-light stages can run more jobs than CPU-heavy parse. */
+/**
+ * Per-stage concurrency multipliers. A parse job spends most of its time waiting (blob read,
+ * pdf.js on its own thread, page hand-offs through a busy event loop), so more parse jobs than
+ * pdf.js threads keep those threads fed: measured in the 200-document burst, the wait in front
+ * of parse fell from 1.4 s to ~0.15 s going from 2 to 4 per unit of WORKER_CONCURRENCY.
+ */
 const CONCURRENCY: Record<Stage, number> = { parse: 4, embed: 2, classify: 2, extract: 2 };
 
 /** Lock tuning for the stage workers; the defaults suit production. */

@@ -42,7 +42,7 @@ export function createDocumentsModule(deps: {
   };
   let pdf: PdfEngine | undefined;
   const getPdf = () => {
-    pdf ??= createPdfEngine({ workers: 3 });
+    pdf ??= createPdfEngine({ workers: 2 });
     return pdf;
   };
 
