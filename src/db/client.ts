@@ -42,7 +42,7 @@ const neverPrepare = new Set<string>();
 // Statements over parameter arrays (`unnest($n)`, `= ANY($n)`) are planned for each call: a
 // cached generic plan cannot know the array's length and, measured on the webhook delivery
 // batches, ran 10-20x slower than a fresh plan once the table held ~10,000 rows.
-const ARRAY_PARAMS = /unnest\(\s*\$\d|ANY\(\s*\$\d/i;
+const ARRAY_PARAMS = /unnest\s*\(\s*\$\d|(ANY|ALL)\s*\(\s*\$\d/i;
 
 function statementName(sql: string): string | undefined {
   if (sql.length > MAX_PREPARED_SQL || neverPrepare.has(sql) || /^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql) || sql.includes(';') || ARRAY_PARAMS.test(sql)) return undefined;
@@ -75,6 +75,10 @@ function wrap(pool: pg.Pool, kind: Db['kind'], onClose?: () => Promise<void>, du
     query: (sql, params) => run(pool, sql, params),
     async tx(fn) {
       const client = await pool.connect();
+      // A connection error between statements is reported on the client; without a listener it
+      // would crash the process. The next statement fails with it instead.
+      const onError = (): void => undefined;
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn({ query: (sql, params) => run(client, sql, params) });
@@ -84,6 +88,7 @@ function wrap(pool: pg.Pool, kind: Db['kind'], onClose?: () => Promise<void>, du
         await client.query('ROLLBACK').catch(() => undefined);
         throw err;
       } finally {
+        client.off('error', onError);
         client.release();
       }
     },

@@ -31,7 +31,9 @@ function simpleQuery(sql: string): Buffer {
   head.writeInt32BE(body.length + 4, 1);
   return Buffer.concat([head, body]);
 }
-const RESET = simpleQuery('ROLLBACK; DEALLOCATE ALL');
+// A Sync first: a predecessor that died inside a failed extended-protocol batch leaves the
+// backend skipping messages until it sees one.
+const RESET = Buffer.concat([Buffer.from([SYNC, 0, 0, 0, 4]), simpleQuery('ROLLBACK; DEALLOCATE ALL')]);
 
 /**
  * One node-postgres connection to a PGlite instance. PGlite has a single backend session that
@@ -48,10 +50,22 @@ export class PgliteSocket extends EventEmitter {
     super();
   }
 
+  /**
+   * Runs `step` after everything queued so far. The chain itself never rejects (a rejected link
+   * would stall every later query and `end`); failures are reported as socket errors on the
+   * next tick, outside whatever listener threw.
+   */
+  private enqueue(step: () => Promise<void>): void {
+    this.chain = this.chain.then(step).catch((err: unknown) => {
+      process.nextTick(() => this.emit('error', err));
+    });
+  }
+
   connect(): this {
-    this.chain = this.chain
-      .then(() => this.db.execProtocolRawStream(RESET, { onRawData: () => undefined, syncToFs: false }))
-      .then(() => { this.emit('connect'); }, (err: unknown) => { this.emit('error', err); });
+    this.enqueue(async () => {
+      await this.db.execProtocolRawStream(RESET, { onRawData: () => undefined, syncToFs: false });
+      this.emit('connect');
+    });
     return this;
   }
 
@@ -71,18 +85,14 @@ export class PgliteSocket extends EventEmitter {
     } else if (type === SYNC || type === FLUSH || type === QUERY || type === COPY_DONE || type === COPY_FAIL) {
       const batch = this.pending.length === 1 ? this.pending[0] : Buffer.concat(this.pending);
       this.pending = [];
-      this.chain = this.chain.then(async () => {
-        try {
-          // The streaming form hands over reply bytes as they are; the plain one would also parse
-          // every reply message and keep the results until PGlite's own query API resets them.
-          const chunks: Buffer[] = [];
-          // syncToFs is for browser storage backends; the Node file system and memory:// are written
-          // through as PostgreSQL writes, and the extra step only queues behind a mutex.
-          await this.db.execProtocolRawStream(batch, { onRawData: (data) => { chunks.push(Buffer.from(data)); }, syncToFs: false });
-          if (chunks.length) this.emit('data', chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-        } catch (err) {
-          this.emit('error', err);
-        }
+      this.enqueue(async () => {
+        // The streaming form hands over reply bytes as they are; the plain one would also parse
+        // every reply message and keep the results until PGlite's own query API resets them.
+        const chunks: Buffer[] = [];
+        // syncToFs is for browser storage backends; the Node file system and memory:// are written
+        // through as PostgreSQL writes, and the extra step only queues behind a mutex.
+        await this.db.execProtocolRawStream(batch, { onRawData: (data) => { chunks.push(Buffer.from(data)); }, syncToFs: false });
+        if (chunks.length) this.emit('data', chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
       });
     }
     cb?.();

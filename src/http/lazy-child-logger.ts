@@ -38,5 +38,7 @@ class LazyChildLogger {
 }
 
 export function lazyChildLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
+  // A route with its own log level needs a real child: the parent's level would not apply.
+  if (opts?.level !== undefined) return logger.child(bindings, opts);
   return new LazyChildLogger(logger as LevelAware, bindings, opts) as unknown as FastifyBaseLogger;
 }

@@ -58,7 +58,13 @@ export function createDocumentsRepository(db: Queryable) {
     const param = (v: unknown) => { values.push(v); return `$${values.length}`; };
     if (opts.searchText !== undefined) sets.push(`search = to_tsvector('simple', left(${param(opts.searchText)}::text, ${SEARCH_CHARS}))`);
     let where = 'id = $1';
-    if (opts.guard) where += ` AND version = ${param(opts.guard.version)}::int AND status <> 'failed' AND pipeline->>'current' = ${param(opts.guard.stage)}::text`;
+    if (opts.guard) {
+      const v = param(opts.guard.version);
+      const st = param(opts.guard.stage);
+      // A stage recorded for this version (a state that should not arise) is never written twice.
+      where += ` AND version = ${v}::int AND status <> 'failed' AND pipeline->>'current' = ${st}::text
+        AND NOT EXISTS (SELECT 1 FROM stage_runs WHERE document_id = $1 AND version = ${v}::int AND stage = ${st}::text)`;
+    }
     return { sql: `UPDATE documents SET ${sets.join(', ')} WHERE ${where} RETURNING ${ROW_COLUMNS}`, values };
   }
 
@@ -82,8 +88,15 @@ export function createDocumentsRepository(db: Queryable) {
     const { sql, values } = updateSql(id, cols, opts);
     const p = (v: unknown) => { values.push(v); return `$${values.length}`; };
     const stage = p(opts.guard.stage);
+    // Fields a person or a project move can change while the stage ran are taken from the row
+    // as written rather than from the caller's earlier read.
     const event = opts.event
-      ? `, e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT ${p(opts.event.id)}, org_id, environment, ${p(opts.event.type)}, ${p(JSON.stringify(opts.event.data))}::jsonb FROM u RETURNING 1)`
+      ? `, e AS (INSERT INTO events (id, org_id, environment, type, data)
+          SELECT ${p(opts.event.id)}, org_id, environment, ${p(opts.event.type)},
+            ${p(JSON.stringify(opts.event.data))}::jsonb || jsonb_build_object('filename', filename, 'projectId', project_id,
+              'classification', CASE WHEN classification IS NULL THEN NULL
+                ELSE jsonb_build_object('type', classification->'type', 'confidence', classification->'confidence') END)
+          FROM u RETURNING 1)`
       : '';
     const extra = (opts.cte?.(p) ?? []).map((c) => `, ${c}`).join('');
     const { rows } = await q.query<DocumentRow & { claimed: number }>(

@@ -116,7 +116,12 @@ export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
     if (stopped) return;
     again = true;
     if (running) return;
-    running = pass().finally(() => { running = null; });
+    // A nudge that lands after the pass's last check but before this clears `running` would
+    // otherwise wait for the periodic sweep.
+    running = pass().finally(() => {
+      running = null;
+      if (again && !stopped) nudge();
+    });
   };
 
   const timer = setInterval(() => {

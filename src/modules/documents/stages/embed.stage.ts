@@ -14,10 +14,10 @@ export function embedStage(deps: { embedder: () => Promise<Embedder | null>; una
     return {
       cols: { embedding: r.documentVector, embedding_model: r.modelId, embedded_at: new Date() },
       note: r.totalChunks > r.chunks.length ? `embedded ${r.chunks.length} of ${r.totalChunks} chunks` : undefined,
-      // Chunks are replaced in the stage's own statement: new ones upserted, leftovers of a
-      // longer previous run deleted.
+      // Chunks are replaced in the stage's own statement: new ones upserted, every other chunk
+      // of the document deleted (indexes need not be 0..n-1: long texts are sampled).
       cte: (p) => {
-        const out = [`chunks_gone AS (DELETE FROM document_chunks WHERE document_id = (SELECT id FROM u) AND chunk_index >= ${p(r.chunks.length)}::int)`];
+        const out = [`chunks_gone AS (DELETE FROM document_chunks WHERE document_id = (SELECT id FROM u) AND chunk_index <> ALL(${p(r.chunks.map((c) => c.index))}::int[]))`];
         if (r.chunks.length > 0) {
           out.push(`chunks_new AS (INSERT INTO document_chunks (document_id, chunk_index, content, embedding, model_id)
             SELECT u.id, c.i, c.t, (SELECT array_agg(x::real) FROM json_array_elements_text(c.v) AS x), ${p(r.modelId)}
