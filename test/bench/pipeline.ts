@@ -63,7 +63,6 @@ async function makeCorpus(n: number): Promise<{ name: string; pdf: Buffer }[]> {
 
 /** Both sides first process this many documents untimed, so the JIT has compiled the hot code. */
 const WARMUP = 50;
-const PIPE_WARMUP = Number(process.env.BENCH_WARMUP ?? WARMUP);
 
 async function floor(files: { pdf: Buffer }[], modelDir: string, model: ClassifierModel) {
   const embedder = await createTransformersEmbedder({ modelId: 'docpipe-test/tiny-bert', modelDir, allowDownload: false, threads: loadConfig({ ...SECRETS, NODE_ENV: 'production' }).EMBEDDING_THREADS }); // as the service runs it
@@ -166,9 +165,9 @@ export async function main(args: string[]): Promise<void> {
     await uploadAll(srv.url, key, projectId, files.slice(0, 1));
     await waitAll(srv.url, key, projectId, 1);
     const rssBefore = rssMb(pid);
-    console.log(`warm-up: ${PIPE_WARMUP} documents, untimed…`);
-    await uploadAll(srv.url, key, projectId, files.slice(0, PIPE_WARMUP));
-    await waitAll(srv.url, key, projectId, PIPE_WARMUP + 1);
+    console.log(`warm-up: ${WARMUP} documents, untimed…`);
+    await uploadAll(srv.url, key, projectId, files.slice(0, WARMUP));
+    await waitAll(srv.url, key, projectId, WARMUP + 1);
 
     console.log(`pipeline: uploading ${N} documents through the API…`);
     const t0 = performance.now();
@@ -177,7 +176,7 @@ export async function main(args: string[]): Promise<void> {
     const benchCpu0 = process.cpuUsage();
     const threads0 = threadCpu(pid);
     await uploadAll(srv.url, key, projectId, files);
-    const by = await waitAll(srv.url, key, projectId, PIPE_WARMUP + N + 1);
+    const by = await waitAll(srv.url, key, projectId, WARMUP + N + 1);
     const pipeSecs = (performance.now() - t0) / 1000;
     const serverCpuMs = ((cpuSecs(pid) - cpu0) * 1000) / N;
     const redisCpuMs = redis.pid ? ((cpuSecs(redis.pid) - redisCpu0) * 1000) / N : NaN;
@@ -205,7 +204,7 @@ export async function main(args: string[]): Promise<void> {
       single.push(performance.now() - t);
     }
 
-    const done = PIPE_WARMUP + N + 21;
+    const done = WARMUP + N + 21;
     if (total > done) {
       console.log(`RSS soak: ${total - done} more documents…`);
       const more: { name: string; pdf: Buffer }[] = [];

@@ -46,7 +46,7 @@ export interface UpdateOptions {
 const SEARCH_CHARS = 200_000;
 
 export function createDocumentsRepository(db: Queryable) {
-  /** The UPDATE … RETURNING statement of `updateWhere` and its parameters ($1 is the id). */
+  /** An UPDATE … RETURNING statement of the given columns and its parameters ($1 is the id). */
   function updateSql(id: string, cols: Record<string, unknown>, opts: UpdateOptions): { sql: string; values: unknown[] } {
     const keys = Object.keys(cols);
     const values: unknown[] = [id, ...keys.map((k) => {
@@ -68,23 +68,16 @@ export function createDocumentsRepository(db: Queryable) {
     return { sql: `UPDATE documents SET ${sets.join(', ')} WHERE ${where} RETURNING ${ROW_COLUMNS}`, values };
   }
 
-  /** `update` with options; null when the guard did not match (nothing was written). */
-  async function updateWhere(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions = {}): Promise<DocumentRow | null> {
-    const { sql, values } = updateSql(id, cols, opts);
-    const { rows } = await q.query<DocumentRow>(sql, values);
-    return rows[0] ?? null;
-  }
-
   /**
    * A stage's whole commit as one statement: the guarded document update, its stage_runs row and
    * its outbox event (data-modifying CTEs see the same snapshot and commit together). Null when
-   * the guard matched nothing; `claimed` is false if the stage had somehow already been recorded.
+   * the guard matched nothing (the guard also excludes a stage already recorded for the version).
    */
   async function commitStage(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions & {
     guard: NonNullable<UpdateOptions['guard']>;
     event?: { id: string; type: string; data: unknown };
     cte?: (param: (value: unknown) => string) => string[];
-  }): Promise<{ doc: DocumentRow; claimed: boolean } | null> {
+  }): Promise<DocumentRow | null> {
     const { sql, values } = updateSql(id, cols, opts);
     const p = (v: unknown) => { values.push(v); return `$${values.length}`; };
     const stage = p(opts.guard.stage);
@@ -99,13 +92,11 @@ export function createDocumentsRepository(db: Queryable) {
           FROM u RETURNING 1)`
       : '';
     const extra = (opts.cte?.(p) ?? []).map((c) => `, ${c}`).join('');
-    const { rows } = await q.query<DocumentRow & { claimed: number }>(
+    const { rows } = await q.query<DocumentRow>(
       `WITH u AS (${sql}),
-       r AS (INSERT INTO stage_runs (document_id, version, stage) SELECT id, version, ${stage}::text FROM u ON CONFLICT DO NOTHING RETURNING 1)${event}${extra}
-       SELECT u.*, (SELECT count(*) FROM r)::int AS claimed FROM u`, values);
-    if (!rows[0]) return null;
-    const { claimed, ...doc } = rows[0];
-    return { doc: doc as DocumentRow, claimed: claimed > 0 };
+       r AS (INSERT INTO stage_runs (document_id, version, stage) SELECT id, version, ${stage}::text FROM u)${event}${extra}
+       SELECT * FROM u`, values);
+    return rows[0] ?? null;
   }
 
   return {
@@ -185,22 +176,10 @@ export function createDocumentsRepository(db: Queryable) {
       if (total === undefined) total = (await db.query<{ n: number }>(`SELECT count(*) AS n FROM documents WHERE ${w}`, params)).rows[0].n;
       return { rows: page.rows.map(({ total_count: _t, ...r }) => r as DocumentRow), total };
     },
-    async setPipeline(q: Queryable, id: string, patch: { status?: string; pipeline: PipelineState; version?: number; clearError?: boolean }): Promise<void> {
-      await q.query(
-        `UPDATE documents SET pipeline = $2, status = COALESCE($3, status), version = COALESCE($4, version),
-           error = CASE WHEN $5::boolean THEN NULL ELSE error END, updated_at = now() WHERE id = $1`,
-        [id, JSON.stringify(patch.pipeline), patch.status ?? null, patch.version ?? null, patch.clearError ?? false],
-      );
-    },
-    /** Records that a stage finished for a version; false when it had already (a re-run job). */
-    async claimStageRun(q: Queryable, id: string, version: number, stage: Stage): Promise<boolean> {
-      const res = await q.query('INSERT INTO stage_runs (document_id, version, stage) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [id, version, stage]);
-      return res.rowCount > 0;
-    },
     async update(q: Queryable, id: string, cols: Record<string, unknown>): Promise<DocumentRow> {
-      return (await updateWhere(q, id, cols))!;
+      const { sql, values } = updateSql(id, cols, {});
+      return (await q.query<DocumentRow>(sql, values)).rows[0];
     },
-    updateWhere,
     async delete(q: Queryable, id: string): Promise<DocumentRow | null> {
       const { rows } = await q.query<DocumentRow>(`DELETE FROM documents WHERE id = $1 RETURNING ${LIST_COLUMNS}`, [id]);
       return rows[0] ?? null;

@@ -93,11 +93,10 @@ export function createStageRunner(deps: {
 
     // One autocommitted statement; closing a batch needs a transaction around it.
     const commit = async (q: Queryable) => {
-      const r = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event, cte: out.cte });
-      if (!r) return null;
-      if (!r.claimed) deps.logger.warn({ documentId: doc.id, stage, version: job.version }, 'stage was already recorded for this version');
-      if (next === null) await finishBatch(q, r.doc, 'completed');
-      return { doc: r.doc, next };
+      const updated = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event, cte: out.cte });
+      if (!updated) return null;
+      if (next === null) await finishBatch(q, updated, 'completed');
+      return { doc: updated, next };
     };
     const needsTx = next === null && !!doc.pipeline.batch_id;
     const committed = needsTx ? await deps.db.tx(commit) : await commit(deps.db);
