@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from '../helpers/net.js';
-import { benchPostgres, benchRedis, load, seed, SECRETS, startDocpipe, table, type LoadResult } from './harness.js';
+import { benchPostgres, benchRedis, load, seed, SECRETS, startDocpipe, table, type LoadResult, type ServerProc } from './harness.js';
 
 async function ceiling(): Promise<LoadResult> {
   const port = await freePort();
@@ -14,69 +14,79 @@ async function ceiling(): Promise<LoadResult> {
   const child = spawn(process.execPath, [script, String(port)], { stdio: 'ignore' });
   await waitForPort(port);
   try {
-    return await load('bare Fastify constant (ceiling)', `http://127.0.0.1:${port}/`);
+    return await load('bare Fastify constant (ceiling)', `http://127.0.0.1:${port}/`, {}, { pids: { server: child.pid } });
   } finally {
     child.kill('SIGTERM');
   }
 }
 
-export async function main(): Promise<void> {
+/** `npm run bench -- api auth` measures only the ceiling and `/auth/me` (for quick A/B runs). */
+export async function main(args: string[] = []): Promise<void> {
   const redis = await benchRedis();
   const results: LoadResult[] = [];
   try {
-    results.push(await ceiling());
-
-    const dataDir = mkdtempSync(join(tmpdir(), 'docpipe-bench-api-'));
-    const baseEnv = { ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: 'benchapi', LOG_LEVEL: 'warn' };
-    const liteEnv = { ...baseEnv, DATA_DIR: dataDir };
-    const liteKey = (await seed(liteEnv)).key;
-    const lite = await startDocpipe('api', liteEnv);
-    try {
-      const auth = { authorization: `Bearer ${liteKey}` };
-      results.push(await load('GET /api/v1/health', `${lite.url}/api/v1/health`));
-      results.push(await load('GET /api/v1/auth/me (API key)', `${lite.url}/api/v1/auth/me`, auth));
-      results.push(await load('GET /api/v1/projects (API key, PGlite)', `${lite.url}/api/v1/projects`, auth));
-    } finally {
-      await lite.stop();
-    }
-    const liteRaw = await startDocpipe('api', { ...liteEnv, PROJECT_LIST_CACHE_SECONDS: '0' });
-    try {
-      results.push(await load('GET /api/v1/projects (API key, PGlite, list cache off)', `${liteRaw.url}/api/v1/projects`, { authorization: `Bearer ${liteKey}` }));
-    } finally {
-      await liteRaw.stop();
-    }
-    const info = await startDocpipe('api', { ...liteEnv, LOG_LEVEL: 'info' });
-    try {
-      results.push(await load('GET /api/v1/auth/me (API key, LOG_LEVEL=info)', `${info.url}/api/v1/auth/me`, { authorization: `Bearer ${liteKey}` }));
-    } finally {
-      await info.stop();
-    }
-
-    const pgdb = await benchPostgres();
-    if (pgdb) {
-      const pgEnv = { ...baseEnv, REDIS_PREFIX: 'benchapipg', DATABASE_URL: pgdb.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'docpipe-bench-api-pg-')) };
-      const key = (await seed(pgEnv)).key;
-      const srv = await startDocpipe('api', pgEnv);
-      try {
-        results.push(await load('GET /api/v1/projects (API key, PostgreSQL)', `${srv.url}/api/v1/projects`, { authorization: `Bearer ${key}` }));
-      } finally {
-        await srv.stop();
-      }
-      // The same list with the per-process cache off: every request runs the query.
-      const raw = await startDocpipe('api', { ...pgEnv, PROJECT_LIST_CACHE_SECONDS: '0' });
-      try {
-        results.push(await load('GET /api/v1/projects (API key, PostgreSQL, list cache off)', `${raw.url}/api/v1/projects`, { authorization: `Bearer ${key}` }));
-      } finally {
-        await raw.stop();
-        await pgdb.drop();
-      }
-    }
+    await measure(results, redis, args.includes('auth'));
   } finally {
     await redis.stop();
   }
   const top = results[0].rps;
+  const us = (x?: number) => (x === undefined || Number.isNaN(x) ? '-' : String(Math.round(x)));
   console.log('\nAPI benchmark: 50 connections, 2 s warm-up, 10 s measured per row; servers LOG_LEVEL=warn unless noted\n');
   table(results.map((r) => ({
     endpoint: r.name, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'vs ceiling': `${((r.rps / top) * 100).toFixed(1)}%`, errors: r.errors + r.non2xx,
+    'server µs/req': us(r.cpuUs?.server), 'Redis µs/req': us(r.cpuUs?.redis), 'loadgen µs/req': us(r.cpuUs?.loadgen),
   })));
+  console.log('\nµs/req: CPU (user + system, all threads) each process spent per request in the measured run; all three share the two cores.');
+}
+
+async function measure(results: LoadResult[], redis: { url: string; pid?: number }, authOnly: boolean): Promise<void> {
+  const pids = (p: ServerProc) => ({ pids: { server: p.child.pid, redis: redis.pid } });
+  results.push(await ceiling());
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'docpipe-bench-api-'));
+  const baseEnv = { ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: 'benchapi', LOG_LEVEL: 'warn' };
+  const liteEnv = { ...baseEnv, DATA_DIR: dataDir };
+  const liteKey = (await seed(liteEnv)).key;
+  const lite = await startDocpipe('api', liteEnv);
+  try {
+    const auth = { authorization: `Bearer ${liteKey}` };
+    if (!authOnly) results.push(await load('GET /api/v1/health', `${lite.url}/api/v1/health`, {}, pids(lite)));
+    results.push(await load('GET /api/v1/auth/me (API key)', `${lite.url}/api/v1/auth/me`, auth, pids(lite)));
+    if (authOnly) return;
+    results.push(await load('GET /api/v1/projects (API key, PGlite)', `${lite.url}/api/v1/projects`, auth, pids(lite)));
+  } finally {
+    await lite.stop();
+  }
+  const liteRaw = await startDocpipe('api', { ...liteEnv, PROJECT_LIST_CACHE_SECONDS: '0' });
+  try {
+    results.push(await load('GET /api/v1/projects (API key, PGlite, list cache off)', `${liteRaw.url}/api/v1/projects`, { authorization: `Bearer ${liteKey}` }, pids(liteRaw)));
+  } finally {
+    await liteRaw.stop();
+  }
+  const info = await startDocpipe('api', { ...liteEnv, LOG_LEVEL: 'info' });
+  try {
+    results.push(await load('GET /api/v1/auth/me (API key, LOG_LEVEL=info)', `${info.url}/api/v1/auth/me`, { authorization: `Bearer ${liteKey}` }, pids(info)));
+  } finally {
+    await info.stop();
+  }
+
+  const pgdb = await benchPostgres();
+  if (pgdb) {
+    const pgEnv = { ...baseEnv, REDIS_PREFIX: 'benchapipg', DATABASE_URL: pgdb.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'docpipe-bench-api-pg-')) };
+    const key = (await seed(pgEnv)).key;
+    const srv = await startDocpipe('api', pgEnv);
+    try {
+      results.push(await load('GET /api/v1/projects (API key, PostgreSQL)', `${srv.url}/api/v1/projects`, { authorization: `Bearer ${key}` }, pids(srv)));
+    } finally {
+      await srv.stop();
+    }
+    // The same list with the per-process cache off: every request runs the query.
+    const raw = await startDocpipe('api', { ...pgEnv, PROJECT_LIST_CACHE_SECONDS: '0' });
+    try {
+      results.push(await load('GET /api/v1/projects (API key, PostgreSQL, list cache off)', `${raw.url}/api/v1/projects`, { authorization: `Bearer ${key}` }, pids(raw)));
+    } finally {
+      await raw.stop();
+      await pgdb.drop();
+    }
+  }
 }

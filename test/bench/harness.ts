@@ -2,6 +2,7 @@
 // child process, and autocannon runs with their numbers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import autocannon from 'autocannon';
@@ -75,6 +76,13 @@ export async function startDocpipe(role: 'api' | 'start' | 'worker', env: Record
   };
 }
 
+/** CPU seconds (user + system, all threads) a process has used so far. */
+export function cpuSecs(pid: number): number {
+  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+  return (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime in clock ticks (100/s on Linux)
+}
+
 export interface LoadResult {
   name: string;
   rps: number;
@@ -82,14 +90,29 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** CPU microseconds per request during the measured run, when the pids were given. */
+  cpuUs?: { server: number; redis: number; loadgen: number };
 }
 
-/** Warm-up, then a measured autocannon run. */
-export async function load(name: string, url: string, headers: Record<string, string> = {}, opts: { connections?: number; seconds?: number; warmup?: number } = {}): Promise<LoadResult> {
+/**
+ * Warm-up, then a measured autocannon run. With `pids`, also the CPU each side spent per
+ * request (server, Redis, this load generator): on two shared cores that says where a lower
+ * rate comes from.
+ */
+export async function load(name: string, url: string, headers: Record<string, string> = {}, opts: { connections?: number; seconds?: number; warmup?: number; pids?: { server?: number; redis?: number } } = {}): Promise<LoadResult> {
   const connections = opts.connections ?? 50;
   await autocannon({ url, headers, connections, duration: opts.warmup ?? 2 });
+  const { server, redis } = opts.pids ?? {};
+  const s0 = server ? cpuSecs(server) : NaN;
+  const r0 = redis ? cpuSecs(redis) : NaN;
+  const l0 = process.cpuUsage();
   const r = await autocannon({ url, headers, connections, duration: opts.seconds ?? 10 });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx };
+  const lu = process.cpuUsage(l0);
+  const n = Math.max(1, r.requests.total);
+  const cpuUs = opts.pids
+    ? { server: server ? ((cpuSecs(server) - s0) * 1e6) / n : NaN, redis: redis ? ((cpuSecs(redis) - r0) * 1e6) / n : NaN, loadgen: (lu.user + lu.system) / n }
+    : undefined;
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, cpuUs };
 }
 
 export function table(rows: Record<string, string | number>[]): void {

@@ -12,7 +12,7 @@ import { extractFields } from '../../src/pipeline/extract/index.js';
 import { createPdfEngine, parseDocument } from '../../src/pipeline/parse/index.js';
 import { makeTextPdf } from '../helpers/pdf-fixtures.js';
 import { generateTinyModel } from '../helpers/tiny-model.js';
-import { benchPostgres, benchRedis, seed, SECRETS, startDocpipe, table } from './harness.js';
+import { benchPostgres, benchRedis, cpuSecs, seed, SECRETS, startDocpipe, table } from './harness.js';
 
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
@@ -26,13 +26,6 @@ function rssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** Two-page PDFs from the labelled samples (mixed types), each made unique by a serial line. */
-/** CPU seconds (user + system, all threads) a process has used so far. */
-function cpuSecs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime in clock ticks (100/s on Linux)
-}
 
 /** CPU seconds per thread name of a process (BENCH_THREADS=1 prints where the CPU went). */
 function threadCpu(pid: number): Map<string, number> {
@@ -48,6 +41,7 @@ function threadCpu(pid: number): Map<string, number> {
   return out;
 }
 
+/** Two-page PDFs from the labelled samples (mixed types), each made unique by a serial line. */
 async function makeCorpus(n: number): Promise<{ name: string; pdf: Buffer }[]> {
   const samples = await loadSampleSet(join(packageRoot(), 'samples', 'classifier'));
   const out: { name: string; pdf: Buffer }[] = [];
