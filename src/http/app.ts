@@ -72,14 +72,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
 
-  app.addHook('onRequest', async (req, reply) => {
+  // These two run on every request: callback style, so no promise is made for them.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    done();
   });
   const logAt = deps.logRequests === false ? 'debug' : 'info';
-  app.addHook('onResponse', async (req, reply) => {
+  app.addHook('onResponse', (req, reply, done) => {
     // Skip building the line when the level is off (pino loggers can tell).
-    if ((req.log as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(logAt) === false) return;
-    req.log[logAt]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    if ((req.log as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(logAt) !== false) {
+      req.log[logAt]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+    }
+    done();
   });
 
   installErrorHandler(app);
