@@ -44,8 +44,15 @@ const neverPrepare = new Set<string>();
 // batches, ran 10-20x slower than a fresh plan once the table held ~10,000 rows.
 const ARRAY_PARAMS = /unnest\s*\(\s*\$\d|(ANY|ALL)\s*\(\s*\$\d/i;
 
+/**
+ * Put in a statement over parameter arrays whose plan does not depend on their length (for
+ * example one that only joins a small table and inserts through a unique index): it is then
+ * prepared like any other statement.
+ */
+export const ARRAYS_PLAN_FREE = '/* arrays: plan-free */';
+
 function statementName(sql: string): string | undefined {
-  if (sql.length > MAX_PREPARED_SQL || neverPrepare.has(sql) || /^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql) || sql.includes(';') || ARRAY_PARAMS.test(sql)) return undefined;
+  if (sql.length > MAX_PREPARED_SQL || neverPrepare.has(sql) || /^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql) || sql.includes(';') || (ARRAY_PARAMS.test(sql) && !sql.includes(ARRAYS_PLAN_FREE))) return undefined;
   let name = statementNames.get(sql);
   if (!name && statementNames.size < MAX_PREPARED) {
     name = `dp_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;

@@ -25,6 +25,16 @@ const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, 
 // searched) and which would otherwise be shipped and parsed with every read.
 const ROW_COLUMNS = LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, embedding, parser_version, extractor_version');
 
+// What each stage reads back: the text only once it exists and a stage uses it, the vector only
+// for classification (nearest neighbours). A stage's read and commit run for every document, and
+// shipping and parsing a long text or a 384-number array that nobody looks at is not free.
+const STAGE_COLUMNS: Record<Stage, string> = {
+  parse: LIST_COLUMNS.replace('NULL::text AS text_content', 'NULL::text AS text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
+  embed: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
+  classify: ROW_COLUMNS,
+  extract: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
+};
+
 /** The project settings a stage honours, read with the document in one query. */
 export interface StageProject {
   id: string;
@@ -47,7 +57,7 @@ const SEARCH_CHARS = 200_000;
 
 export function createDocumentsRepository(db: Queryable) {
   /** An UPDATE … RETURNING statement of the given columns and its parameters ($1 is the id). */
-  function updateSql(id: string, cols: Record<string, unknown>, opts: UpdateOptions): { sql: string; values: unknown[] } {
+  function updateSql(id: string, cols: Record<string, unknown>, opts: UpdateOptions, returning = ROW_COLUMNS): { sql: string; values: unknown[] } {
     const keys = Object.keys(cols);
     const values: unknown[] = [id, ...keys.map((k) => {
       const v = cols[k];
@@ -65,20 +75,22 @@ export function createDocumentsRepository(db: Queryable) {
       where += ` AND version = ${v}::int AND status <> 'failed' AND pipeline->>'current' = ${st}::text
         AND NOT EXISTS (SELECT 1 FROM stage_runs WHERE document_id = $1 AND version = ${v}::int AND stage = ${st}::text)`;
     }
-    return { sql: `UPDATE documents SET ${sets.join(', ')} WHERE ${where} RETURNING ${ROW_COLUMNS}`, values };
+    return { sql: `UPDATE documents SET ${sets.join(', ')} WHERE ${where} RETURNING ${returning}`, values };
   }
 
   /**
    * A stage's whole commit as one statement: the guarded document update, its stage_runs row and
    * its outbox event (data-modifying CTEs see the same snapshot and commit together). Null when
    * the guard matched nothing (the guard also excludes a stage already recorded for the version).
+   * The row comes back without its text and vector (`text_content` is null): what follows a
+   * commit (queueing the next stage, closing a batch, buffering an export) does not use them.
    */
   async function commitStage(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions & {
     guard: NonNullable<UpdateOptions['guard']>;
     event?: { id: string; type: string; data: unknown };
     cte?: (param: (value: unknown) => string) => string[];
   }): Promise<DocumentRow | null> {
-    const { sql, values } = updateSql(id, cols, opts);
+    const { sql, values } = updateSql(id, cols, opts, LIST_COLUMNS);
     const p = (v: unknown) => { values.push(v); return `$${values.length}`; };
     const stage = p(opts.guard.stage);
     // Fields a person or a project move can change while the stage ran are taken from the row
@@ -143,10 +155,11 @@ export function createDocumentsRepository(db: Queryable) {
      * still `uploaded` is marked `processing` by the same statement (the row returned is the
      * one before that change).
      */
-    async getForStage(id: string): Promise<{ doc: DocumentRow; project: StageProject | null } | null> {
+    /** The document as `stage` needs it (see STAGE_COLUMNS), with its project's settings. */
+    async getForStage(id: string, stage: Stage): Promise<{ doc: DocumentRow; project: StageProject | null } | null> {
       const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null }>(
         `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)
-         SELECT ${ROW_COLUMNS},
+         SELECT ${STAGE_COLUMNS[stage]},
            (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
                      'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold)
             FROM projects p WHERE p.id = documents.project_id AND p.org_id = documents.org_id AND p.environment = documents.environment) AS stage_project

@@ -68,7 +68,7 @@ export function createStageRunner(deps: {
   }
 
   async function run(stage: Stage, job: StageJobData, compute: StageCompute): Promise<RunResult> {
-    const read = await deps.docs.getForStage(job.documentId);
+    const read = await deps.docs.getForStage(job.documentId, stage);
     const doc = read?.doc;
     if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
     if (doc.pipeline.current !== stage) return settleRepeat(stage, job);

@@ -1,5 +1,5 @@
 // Outbox consumer: turns events into delivery rows, one per matching subscription.
-import type { Queryable } from '../../db/client.js';
+import { ARRAYS_PLAN_FREE, type Queryable } from '../../db/client.js';
 import type { EventRow } from '../events/events.types.js';
 import type { AfterCommit, OutboxConsumer } from '../events/relay.js';
 import type { DeliveryDispatcher } from './dispatcher.js';
@@ -9,7 +9,9 @@ import type { DeliveryStatus } from './webhooks.types.js';
 // and on PGlite every statement counts). `*` covers every public type but not `webhook.test`.
 // Delivery ids keep the shape of newId(): `dlv_` + the event's 10 time characters (time-sortable
 // by event) + 16 random hex characters (hex digits are Crockford base32 characters).
-const FAN_OUT_SQL = `
+// Prepared although it takes arrays: it joins the (small) subscriptions table and inserts through
+// the unique (event, subscription) index, so one plan serves every batch size.
+const FAN_OUT_SQL = `${ARRAYS_PLAN_FREE}
   INSERT INTO webhook_deliveries (id, org_id, environment, subscription_id, event_id, event_type, status, next_attempt_at)
   SELECT 'dlv_' || substr(e.id, 5, 10) || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)),
          e.org_id, e.environment, s.id, e.id, e.type,

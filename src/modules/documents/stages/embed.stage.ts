@@ -17,7 +17,12 @@ export function embedStage(deps: { embedder: () => Promise<Embedder | null>; una
       // Chunks are replaced in the stage's own statement: new ones upserted, every other chunk
       // of the document deleted (indexes need not be 0..n-1: long texts are sampled).
       cte: (p) => {
-        const out = [`chunks_gone AS (DELETE FROM document_chunks WHERE document_id = (SELECT id FROM u) AND chunk_index <> ALL(${p(r.chunks.map((c) => c.index))}::int[]))`];
+        // The kept indexes travel as JSON rather than an array parameter so that this statement
+        // is prepared like the other stage commits (see ARRAY_PARAMS in db/client.ts): its plan
+        // is by document id, whatever the number of chunks.
+        const keep = p(JSON.stringify(r.chunks.map((c) => c.index)));
+        const out = [`chunks_gone AS (DELETE FROM document_chunks WHERE document_id = (SELECT id FROM u)
+          AND chunk_index NOT IN (SELECT k::int FROM jsonb_array_elements_text(${keep}::jsonb) AS k))`];
         if (r.chunks.length > 0) {
           out.push(`chunks_new AS (INSERT INTO document_chunks (document_id, chunk_index, content, embedding, model_id)
             SELECT u.id, c.i, c.t, (SELECT array_agg(x::real) FROM json_array_elements_text(c.v) AS x), ${p(r.modelId)}
