@@ -67,7 +67,7 @@ interface Slot {
 }
 
 type WorkerMessage =
-  | ({ type: 'page'; id: number } & Omit<PdfPageData, 'png'> & { png: Uint8Array | null })
+  | ({ type: 'page'; id: number; ack: boolean } & Omit<PdfPageData, 'png'> & { png: Uint8Array | null })
   | { type: 'done'; id: number; numPages: number }
   | { type: 'error'; id: number; name: string; message: string; numPages?: number };
 
@@ -199,20 +199,29 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       const onExit = (code: number): void =>
         fail(closed ? new Error('PDF engine closed') : new ParseError('CORRUPT', `PDF reader exited with code ${code}`));
       const onAbort = (): void => fail(o.signal?.reason ?? new Error('aborted'));
+      // Pages are handled one after another, in order, even when several arrive unacknowledged;
+      // 'done' settles only once the last of them has been handled.
+      let handled: Promise<void> = Promise.resolve();
       const onMessage = (m: WorkerMessage): void => {
         if (settled || m.id !== id) return;
         clearTimeout(timer);
         if (m.type === 'done') {
-          cleanup();
-          resolve({ numPages: m.numPages });
+          void handled.then(() => {
+            if (settled) return;
+            cleanup();
+            resolve({ numPages: m.numPages });
+          });
         } else if (m.type === 'error') {
           cleanup();
           reject(readError(m, o.maxPages));
         } else {
-          const { type: _type, id: _id, png, ...page } = m;
-          onPage({ ...page, png: png ? Buffer.from(png.buffer, png.byteOffset, png.byteLength) : null }).then(
+          const { type: _type, id: _id, png, ack, ...page } = m;
+          // The worker is still reading unless it waits for this page's ack.
+          if (!ack) arm();
+          const data = { ...page, png: png ? Buffer.from(png.buffer, png.byteOffset, png.byteLength) : null };
+          handled = handled.then(() => (settled ? undefined : onPage(data))).then(
             () => {
-              if (settled) return;
+              if (settled || !ack) return;
               arm();
               worker.postMessage({ type: 'ack', id });
             },

@@ -4,10 +4,14 @@
 // It only talks to pdf.js; line reconstruction, OCR and error mapping stay in the parent.
 //
 // Protocol (parent → worker):  {type:'read', id, data, maxPages, minTextChars, render}
-//                              {type:'ack', id}           after each 'page' was handled
+//                              {type:'ack', id}           after handling a 'page' marked ack
 // Protocol (worker → parent):  {type:'ready'} | {type:'failed', message} once, at start-up
 //                              {type:'page', id, pageNumber, numPages, items, viewport,
-//                               textChars, visible, png, error}
+//                               textChars, visible, png, error, ack}
+// The worker waits for an ack after a page with an image to recognise (OCR is slow; pages
+// must not pile up) and after every ACK_EVERY pages, so at most that many pages of text are in
+// flight. Not waiting after every page matters: each message wakes the other thread, which on
+// a small virtual machine costs tens of microseconds of CPU per message.
 //                              {type:'done', id, numPages} | {type:'error', id, name, message, numPages?}
 
 export const PDF_WORKER_SOURCE = String.raw`
@@ -32,6 +36,7 @@ const PAINT_OPS = ${JSON.stringify([
   'paintSolidColorImageMask', 'showText', 'showSpacedText', 'nextLineShowText', 'nextLineSetSpacingShowText',
 ])};
 const MANY_PATHS = 200;
+const ACK_EVERY = 8;
 
 async function hasVisibleContent(lib, page) {
   const paint = new Set(PAINT_OPS.map((n) => lib.OPS[n]).filter((n) => n !== undefined));
@@ -117,8 +122,9 @@ async function read(msg) {
       } finally {
         if (page) page.cleanup();
       }
+      out.ack = out.png !== null || (n % ACK_EVERY === 0 && n < numPages);
       parentPort.postMessage(out, out.png ? [out.png.buffer] : []);
-      await waitForAck();
+      if (out.ack) await waitForAck();
     }
     parentPort.postMessage({ type: 'done', id: msg.id, numPages });
   } finally {

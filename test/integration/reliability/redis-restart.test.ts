@@ -32,7 +32,7 @@ describe.each(dbKinds())('Redis restarted mid-pipeline (%s)', (kind) => {
     const projectId = await createProject(t, actor, { classification_threshold: 0 });
     const files: [string, Buffer][] = [];
     for (let i = 0; i < 3; i++) {
-      files.push([`ledger-${i}.pdf`, makeLongTextPdf(120 + i)]);
+      files.push([`ledger-${i}.pdf`, makeLongTextPdf(300 + i)]);
       files.push([`invoice-${i}.txt`, Buffer.from(invoiceText(`r${i}`))]);
     }
     files.push(['receipt.txt', Buffer.from(RECEIPT_TEXT)]);
@@ -40,9 +40,12 @@ describe.each(dbKinds())('Redis restarted mid-pipeline (%s)', (kind) => {
     for (const [name, data] of files) ids.push(dataOf(await upload(t, actor, projectId, name, data), 201).id);
 
     const statuses = async () => (await t.deps.db.query<{ id: string; status: string }>('SELECT id, status FROM documents WHERE id = ANY($1::text[])', [ids])).rows;
-    // Mid-way: some documents are done, others are not.
-    await eventually(async () => (await statuses()).some((r) => r.status === 'completed'), 'a first document to complete');
-    const before = await statuses();
+    // Mid-way: some documents are done, others are not (the long PDFs take a while to parse).
+    let before: { id: string; status: string }[] = [];
+    await eventually(async () => {
+      before = await statuses();
+      return before.some((r) => r.status === 'completed');
+    }, 'a first document to complete');
     expect(before.some((r) => !TERMINAL.includes(r.status))).toBe(true);
 
     const firstDone = before.find((r) => r.status === 'completed')!.id;
