@@ -35,6 +35,11 @@ const STAGE_COLUMNS: Record<Stage, string> = {
   extract: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
 };
 
+/** What a stage commit returns unless the whole row is asked for. */
+export type StageState = Pick<DocumentRow, 'id' | 'version' | 'status' | 'pipeline'>;
+// The event built inside the commit reads these from the updated row too.
+const STATE_COLUMNS = 'id, version, status, pipeline, org_id, environment, project_id, filename, classification';
+
 /** The project settings a stage honours, read with the document in one query. */
 export interface StageProject {
   id: string;
@@ -82,15 +87,16 @@ export function createDocumentsRepository(db: Queryable) {
    * A stage's whole commit as one statement: the guarded document update, its stage_runs row and
    * its outbox event (data-modifying CTEs see the same snapshot and commit together). Null when
    * the guard matched nothing (the guard also excludes a stage already recorded for the version).
-   * The row comes back without its text and vector (`text_content` is null): what follows a
-   * commit (queueing the next stage, closing a batch, buffering an export) does not use them.
+   * With `row`, the row comes back without its text and vector (`text_content` is null);
+   * otherwise only the state that queueing the next stage and closing a batch need.
    */
   async function commitStage(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions & {
     guard: NonNullable<UpdateOptions['guard']>;
     event?: { id: string; type: string; data: unknown };
     cte?: (param: (value: unknown) => string) => string[];
-  }): Promise<DocumentRow | null> {
-    const { sql, values } = updateSql(id, cols, opts, LIST_COLUMNS);
+    row?: boolean;
+  }): Promise<DocumentRow | StageState | null> {
+    const { sql, values } = updateSql(id, cols, opts, opts.row ? LIST_COLUMNS : STATE_COLUMNS);
     const p = (v: unknown) => { values.push(v); return `$${values.length}`; };
     const stage = p(opts.guard.stage);
     // Fields a person or a project move can change while the stage ran are taken from the row

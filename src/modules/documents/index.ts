@@ -30,7 +30,7 @@ export function createDocumentsModule(deps: {
   const modelsDir = config.EMBEDDING_MODEL_DIR ?? join(config.dataDir, 'models');
   const embedder = deps.embedder ?? createEmbedderLoader({ modelId: config.EMBEDDING_MODEL, modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD, threads: config.EMBEDDING_THREADS });
   const classifier = createClassifierService({ db, logger, cacheDir: config.CLASSIFIER_CACHE_DIR ?? join(config.dataDir, 'models') });
-  const afterStageHooks: ((stage: Stage, doc: DocumentRow) => Promise<void>)[] = [];
+  const afterStageHooks = new Map<Stage, ((doc: DocumentRow) => Promise<void>)[]>();
   let retrainHook: ((scope: { orgId: string; environment: 'live' | 'test' }) => void) | undefined;
 
   // Both are started on first use and shared by every parse job of the process. pdf.js runs in
@@ -59,7 +59,10 @@ export function createDocumentsModule(deps: {
   });
   const runner = createStageRunner({
     db, docs, batches, queues, logger, onEvent: deps.onEvent,
-    afterStage: async (stage, doc) => { for (const h of afterStageHooks) await h(stage, doc); },
+    afterStage: (stage) => {
+      const hooks = afterStageHooks.get(stage);
+      return hooks ? async (doc) => { for (const h of hooks) await h(doc); } : undefined;
+    },
   });
   const computes = {
     parse: parseStage({ blobs, maxPages: config.MAX_PAGES, ocr: getOcr, pdf: getPdf }),
@@ -71,7 +74,10 @@ export function createDocumentsModule(deps: {
 
   return {
     docs, batches, intake, service, runner, computes, classifier, embedder,
-    onAfterStage(h: (stage: Stage, doc: DocumentRow) => Promise<void>) { afterStageHooks.push(h); },
+    /** `h` runs after `stage` commits, with the document row as written. */
+    onAfterStage(stage: Stage, h: (doc: DocumentRow) => Promise<void>) {
+      afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);
+    },
     onConfirmed(h: (scope: { orgId: string; environment: 'live' | 'test' }) => void) { retrainHook = h; },
     async close() {
       if (ocr) await (await ocr).close();

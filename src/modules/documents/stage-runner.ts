@@ -50,10 +50,13 @@ export interface RunResult {
 export function createStageRunner(deps: {
   db: Db; docs: DocumentsRepository; batches: BatchesRepository; queues: Queues; logger: Logger;
   onEvent?: () => void;
-  /** Called after a stage committed (e.g. queue a Sheets export after extraction). Errors are logged, not thrown. */
-  afterStage?: (stage: Stage, doc: DocumentRow) => Promise<void>;
+  /**
+   * Called after the given stage committed, with the row as written (e.g. queue a Sheets export
+   * after extraction). Errors are logged, not thrown.
+   */
+  afterStage?: (stage: Stage) => ((doc: DocumentRow) => Promise<void>) | undefined;
 }) {
-  async function finishBatch(q: Queryable, doc: DocumentRow, outcome: 'completed' | 'failed', error?: unknown) {
+  async function finishBatch(q: Queryable, doc: Pick<DocumentRow, 'id' | 'pipeline'>, outcome: 'completed' | 'failed', error?: unknown) {
     if (doc.pipeline.batch_id) await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, outcome, error);
   }
 
@@ -91,9 +94,11 @@ export function createStageRunner(deps: {
     const after = { ...doc, status, classification: (cols.classification as DocumentRow['classification'] | undefined) ?? doc.classification };
     const event = eventType ? { id: newId('evt'), type: eventType, data: documentEventData(after, { stage }) } : undefined;
 
-    // One autocommitted statement; closing a batch needs a transaction around it.
+    // One autocommitted statement; closing a batch needs a transaction around it. The whole row
+    // comes back only when a hook wants it.
+    const hook = deps.afterStage?.(stage);
     const commit = async (q: Queryable) => {
-      const updated = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event, cte: out.cte });
+      const updated = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event, cte: out.cte, row: hook !== undefined });
       if (!updated) return null;
       if (next === null) await finishBatch(q, updated, 'completed');
       return { doc: updated, next };
@@ -104,8 +109,8 @@ export function createStageRunner(deps: {
     if (!committed) return settleRepeat(stage, job);
     if (emitted) deps.onEvent?.();
     if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
-    if (deps.afterStage) {
-      await deps.afterStage(stage, committed.doc).catch((err) => deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'));
+    if (hook) {
+      await hook(committed.doc as DocumentRow).catch((err) => deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'));
     }
     return { outcome: 'done', next: committed.next };
   }

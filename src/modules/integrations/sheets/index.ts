@@ -32,7 +32,7 @@ export interface SheetsModuleDeps {
   secretBox: SecretBox;
   logger: Logger;
   config: Pick<Config, 'GOOGLE_API_ROOT_URL' | 'GOOGLE_OAUTH_TOKEN_URL'>;
-  documents: { onAfterStage(h: (stage: Stage, doc: DocumentRow) => Promise<void>): void };
+  documents: { onAfterStage(stage: Stage, h: (doc: DocumentRow) => Promise<void>): void };
   repos: { projects: Pick<ProjectsRepository, 'get'> };
 }
 
@@ -83,9 +83,7 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
   // here rather than through a job per document; if it fails (or the process dies first), the
   // sweep finds the extraction without a buffered row and queues a `document` job for it.
   const onExtracted = async (doc: DocumentRow) => { await exports.bufferExtracted(doc); };
-  deps.documents.onAfterStage(async (stage, doc) => {
-    if (stage === 'extract') await onExtracted(doc);
-  });
+  deps.documents.onAfterStage('extract', onExtracted);
 
   const sweep = () => sweepExports(deps.db, rowsRepo, producer, opts.sweep);
 
