@@ -101,6 +101,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   const slots: Slot[] = Array.from({ length: size }, () => ({ busy: false }));
   const waiting: Array<(slot: Slot | null) => void> = [];
   let closed = false;
+  let started = false;
   let nextId = 1;
 
   function acquire(): Promise<Slot | null> {
@@ -249,6 +250,13 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     if (!slot) throw new Error('PDF engine is closed');
     try {
       o.signal?.throwIfAborted();
+      // The first read starts every reader: memory is taken once, up front, and the second
+      // reader's pdf.js start-up (a few hundred ms, ~35 MB) does not land in the middle of the
+      // first burst of documents.
+      if (!started) {
+        started = true;
+        for (const s of slots) if (s !== slot && !s.worker) s.worker = spawn(s);
+      }
       slot.worker ??= spawn(slot);
       let worker: Worker;
       try {
