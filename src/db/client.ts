@@ -24,9 +24,11 @@ export interface Db extends Queryable {
 }
 
 // Per-pool type parsers (no global mutation): bigint counts and numerics come back as numbers.
+// (node-postgres asks for every column of every result: the parser is made once.)
+const toNumber = (v: string) => (v === null ? null : Number(v));
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === 20 || oid === 1700) return (v: string) => (v === null ? null : Number(v));
+    if (oid === 20 || oid === 1700) return toNumber;
     return pg.types.getTypeParser(oid, format as 'text');
   },
 };
