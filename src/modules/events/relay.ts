@@ -70,9 +70,9 @@ export interface RelayLoopOptions {
   /**
    * Shortest time between the starts of two passes, ms. A nudge arriving sooner waits for the
    * rest of it, so a burst of single-event commits is relayed in a few batches instead of one
-   * transaction per event; an isolated event is still relayed at once. Default 50 (measured on
-   * the pipeline benchmark: 20 ran ~0.8 relay passes per document, each a claim, a fan-out and
-   * a commit on the database).
+   * transaction per event; an isolated event is still relayed at once. Default 20: it bounds
+   * the wait a steady stream of events sees (50 measured a p50 of 47 ms from commit to webhook
+   * receiver at 250 events/s, against 20 ms with 20).
    */
   minSpacingMs?: number;
 }
@@ -94,7 +94,7 @@ export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
   let tick: Promise<void> | null = null;
   let lastStart = -Infinity;
   let delayed: { timer: NodeJS.Timeout; wake: () => void } | null = null;
-  const spacing = opts.minSpacingMs ?? 50;
+  const spacing = opts.minSpacingMs ?? 20;
 
   const pass = async (): Promise<void> => {
     do {
