@@ -1,5 +1,6 @@
 import { EmbedderUnavailableError, classifyLoadError } from './errors.js';
 import { candidateFolders, missingModelFiles, type EmbedderDtype } from './model-files.js';
+import { meanPoolNormalized } from './pooling.js';
 
 /** Something that turns texts into fixed-size, L2-normalised vectors. Tests use fakes. */
 export interface Embedder {
@@ -30,10 +31,28 @@ export interface TransformersEmbedderOptions {
   dtype?: EmbedderDtype;
 }
 
-/** The slice of a transformers.js feature-extraction pipeline that we use. */
+interface TensorLike {
+  dims: number[];
+  data: ArrayLike<number> | ArrayLike<bigint>;
+}
+
+/**
+ * The slice of a transformers.js feature-extraction pipeline that we use: its tokenizer and
+ * model are called directly and the pooling is ours (see pooling.ts).
+ */
 interface FeatureExtractor {
-  (texts: string[], opts: { pooling: 'mean'; normalize: boolean }): Promise<{ dims: number[]; tolist(): unknown }>;
+  tokenizer(texts: string[], opts: { padding: boolean; truncation: boolean }): Record<string, TensorLike> & { attention_mask: TensorLike };
+  model(inputs: Record<string, TensorLike>): Promise<Record<string, TensorLike | undefined>>;
   dispose(): Promise<void>;
+}
+
+/** Tokenise with padding and truncation, run the model, mean-pool and normalise. */
+async function sentenceVectors(extractor: FeatureExtractor, texts: string[]): Promise<number[][]> {
+  const inputs = extractor.tokenizer(texts, { padding: true, truncation: true });
+  const out = await extractor.model(inputs);
+  const hidden = out.last_hidden_state ?? out.logits ?? out.token_embeddings;
+  if (!hidden) throw new Error('model gave no hidden state');
+  return meanPoolNormalized(hidden.data as ArrayLike<number>, hidden.dims, inputs.attention_mask.data);
 }
 
 type TransformersModule = typeof import('@huggingface/transformers');
@@ -57,7 +76,8 @@ function configureEnv(tf: TransformersModule, opts: TransformersEmbedderOptions)
 
 /**
  * Loads a sentence-embedding model with transformers.js on onnxruntime-node (CPU) and returns an
- * {@link Embedder} doing mean pooling + L2 normalisation. Runs one probe text so that a model that
+ * {@link Embedder} doing mean pooling + L2 normalisation (the same vectors as the library's
+ * `pooling: 'mean', normalize: true`, with far less garbage). Runs one probe text so that a model that
  * loads but cannot run fails here, and to learn the output size.
  *
  * @throws EmbedderUnavailableError when the model cannot be loaded; `reason` says why.
@@ -98,9 +118,9 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
       device: 'cpu',
       ...(sessionOptions ? { session_options: sessionOptions } : {}),
     })) as unknown as FeatureExtractor;
-    const probe = await extractor(['dimension probe'], { pooling: 'mean', normalize: true });
-    dims = probe.dims[probe.dims.length - 1];
-    if (probe.dims.length !== 2 || !(dims > 0)) throw new Error(`unexpected output shape [${probe.dims.join(', ')}]`);
+    const probe = await sentenceVectors(extractor, ['dimension probe']);
+    dims = probe[0].length;
+    if (probe.length !== 1 || !(dims > 0)) throw new Error(`unexpected output size ${dims}`);
   } catch (err) {
     const reason = classifyLoadError(err, allowDownload);
     throw new EmbedderUnavailableError(reason, modelId, `embedding model "${modelId}" could not be loaded (${reason}): ${messageOf(err)}`, { cause: err });
@@ -110,10 +130,7 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   // jobs on the same session would only contend for them and multiply memory.
   let tail: Promise<unknown> = Promise.resolve();
   const runBatch = (batch: string[]): Promise<number[][]> => {
-    const run = tail.then(async () => {
-      const out = await extractor(batch, { pooling: 'mean', normalize: true });
-      return out.tolist() as number[][];
-    });
+    const run = tail.then(() => sentenceVectors(extractor, batch));
     tail = run.catch(() => undefined);
     return run;
   };

@@ -99,6 +99,23 @@ describe('createTransformersEmbedder with the generated tiny model', () => {
     closeVectors(batched, single);
   });
 
+  it("gives the library's own mean-pooled, normalised vectors", async () => {
+    // The reference: transformers.js' feature-extraction pipeline with its own pooling.
+    const { pipeline } = await import('@huggingface/transformers');
+    // An earlier test pointed the library's (process-wide) model folder elsewhere.
+    env.localModelPath = root;
+    const reference = await pipeline('feature-extraction', model.modelId, { local_files_only: true, dtype: 'fp32', device: 'cpu' });
+    try {
+      for (let i = 0; i < sampleTexts.length; i += 4) {
+        const batch = sampleTexts.slice(i, i + 4);
+        const theirs = (await reference(batch, { pooling: 'mean', normalize: true })).tolist() as number[][];
+        closeVectors(await embedder.embed(batch), theirs);
+      }
+    } finally {
+      await reference.dispose();
+    }
+  });
+
   it('truncates long text at the model limit instead of failing', async () => {
     const head = Array.from({ length: 700 }, (_, i) => `word${i % 50}`).join(' ');
     const [a, b, short] = await embedder.embed([`${head} invoice total`, `${head} contract agreement`, 'word1 word2']);
