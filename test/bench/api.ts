@@ -1,12 +1,10 @@
 // `npm run bench -- api`: the API's request rate and tail latency against a bare Fastify ceiling,
 // all servers in their own process, load from this process (autocannon, 50 connections).
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from '../helpers/net.js';
-import { benchPostgres, benchRedis, load, seed, SECRETS, startDocpipe, table, type LoadResult, type ServerProc } from './harness.js';
+import { benchPostgres, benchRedis, benchTmpDir, load, seed, SECRETS, startDocpipe, table, type LoadResult, type ServerProc } from './harness.js';
 
 const CEILING = 'bare Fastify constant (ceiling)';
 
@@ -69,7 +67,7 @@ async function measure(results: LoadResult[], pairs: { ceiling: LoadResult; auth
 }
 
 async function docpipeRows(results: LoadResult[], pairs: { ceiling: LoadResult; auth: LoadResult }[], redis: { url: string }, pids: (p: ServerProc) => { pids: { server?: number; redis?: number } }, authOnly: boolean): Promise<void> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'docpipe-bench-api-'));
+  const dataDir = benchTmpDir('docpipe-bench-api-');
   const baseEnv = { ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: 'benchapi', LOG_LEVEL: 'warn' };
   const liteEnv = { ...baseEnv, DATA_DIR: dataDir };
   const liteKey = (await seed(liteEnv)).key;
@@ -102,7 +100,7 @@ async function docpipeRows(results: LoadResult[], pairs: { ceiling: LoadResult; 
 
   const pgdb = await benchPostgres();
   if (pgdb) {
-    const pgEnv = { ...baseEnv, REDIS_PREFIX: 'benchapipg', DATABASE_URL: pgdb.url, DATA_DIR: mkdtempSync(join(tmpdir(), 'docpipe-bench-api-pg-')) };
+    const pgEnv = { ...baseEnv, REDIS_PREFIX: 'benchapipg', DATABASE_URL: pgdb.url, DATA_DIR: benchTmpDir('docpipe-bench-api-pg-') };
     const key = (await seed(pgEnv)).key;
     const srv = await startDocpipe('api', pgEnv);
     try {

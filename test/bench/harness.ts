@@ -2,7 +2,9 @@
 // child process, and autocannon runs with their numbers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import autocannon from 'autocannon';
@@ -16,6 +18,16 @@ import { createOrgsService } from '../../src/modules/orgs/orgs.service.js';
 import { createProjectsRepository } from '../../src/modules/projects/projects.repository.js';
 
 export const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
+
+const scratch: string[] = [];
+process.on('exit', () => { for (const d of scratch) rmSync(d, { recursive: true, force: true }); });
+
+/** A temporary directory removed when the benchmark process exits (data dirs reach ~100 MB). */
+export function benchTmpDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
 
 export async function benchRedis(): Promise<{ url: string; pid?: number; stop(): Promise<void> }> {
   if (process.env.REDIS_URL) return { url: process.env.REDIS_URL, stop: async () => undefined };

@@ -1,8 +1,7 @@
 // `npm run bench -- pipeline [count]`: 200 two-page PDFs through the real pipeline (API upload,
 // BullMQ stages, database) against the same four stage functions called directly in one process
 // (the floor); single-document latency; worker RSS over 1,000 documents; classifier quality.
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config.js';
 import { packageRoot } from '../../src/lib/package-root.js';
@@ -12,7 +11,7 @@ import { extractFields } from '../../src/pipeline/extract/index.js';
 import { createPdfEngine, parseDocument } from '../../src/pipeline/parse/index.js';
 import { makeTextPdf } from '../helpers/pdf-fixtures.js';
 import { generateTinyModel } from '../helpers/tiny-model.js';
-import { benchPostgres, benchRedis, cpuSecs, seed, SECRETS, startDocpipe, table } from './harness.js';
+import { benchPostgres, benchRedis, benchTmpDir, cpuSecs, seed, SECRETS, startDocpipe, table } from './harness.js';
 
 const pct = (xs: number[], p: number) => {
   if (xs.length === 0) return NaN;
@@ -152,7 +151,7 @@ async function waitAll(url: string, key: string, projectId: string, expected: nu
 export async function main(args: string[]): Promise<void> {
   const total = Number(args[0] ?? 1000);
   const N = 200;
-  const modelRoot = mkdtempSync(join(tmpdir(), 'docpipe-bench-model-'));
+  const modelRoot = benchTmpDir('docpipe-bench-model-');
   await generateTinyModel(modelRoot);
   console.log(`generating ${N} two-page PDFs…`);
   const files = await makeCorpus(N);
@@ -164,7 +163,7 @@ export async function main(args: string[]): Promise<void> {
   const redis = await benchRedis();
   const pgdb = process.env.DATABASE_URL ? await benchPostgres() : null;
   const env: Record<string, string> = {
-    ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: `benchpipe${Date.now()}`, LOG_LEVEL: 'warn', DATA_DIR: mkdtempSync(join(tmpdir(), 'docpipe-bench-pipe-')),
+    ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: `benchpipe${Date.now()}`, LOG_LEVEL: 'warn', DATA_DIR: benchTmpDir('docpipe-bench-pipe-'),
     EMBEDDING_MODEL: 'docpipe-test/tiny-bert', EMBEDDING_MODEL_DIR: modelRoot, ALLOW_MODEL_DOWNLOAD: 'false',
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
   };

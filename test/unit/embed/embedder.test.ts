@@ -176,3 +176,16 @@ describe('createTransformersEmbedder failures', () => {
     expect((err as Error).message).toMatch(/fetch failed/);
   });
 });
+
+describe('createTransformersEmbedder under concurrent callers', () => {
+  it('answers each caller with its own vectors, in order, when their texts share model calls', async () => {
+    const single = new Map<string, number[]>();
+    for (const t of sampleTexts) single.set(t, (await embedder.embed([t]))[0]);
+    // Ten callers at once, each with a slice of the samples (batchSize 4: texts from several
+    // callers go into one call).
+    const calls = Array.from({ length: 10 }, (_, i) => sampleTexts.slice(i % 5, (i % 5) + 1 + (i % 3)));
+    const results = await Promise.all(calls.map((texts) => embedder.embed(texts)));
+    results.forEach((vectors, i) => closeVectors(vectors, calls[i].map((t) => single.get(t)!)));
+    expect(await embedder.embed([])).toEqual([]);
+  });
+});
