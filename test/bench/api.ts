@@ -1,7 +1,6 @@
 // `npm run bench -- api`: the API's request rate and tail latency against a bare Fastify ceiling,
 // all servers in their own process, load from this process (autocannon, 50 connections).
 import { spawn } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from '../helpers/net.js';
 import { benchPostgres, benchRedis, benchTmpDir, load, seed, SECRETS, startDocpipe, table, type LoadResult, type ServerProc } from './harness.js';
