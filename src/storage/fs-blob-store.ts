@@ -39,8 +39,9 @@ class SyncFileSink extends Writable {
 
   override _final(cb: (err?: Error | null) => void): void {
     try {
-      closeSync(this.fd as number);
-      this.fd = null;
+      const fd = this.fd as number;
+      this.fd = null; // never closed twice, even if this close fails
+      closeSync(fd);
       cb();
     } catch (err) {
       cb(err as Error);
@@ -110,7 +111,12 @@ export function createFsBlobStore(root: string): BlobStore {
     const dest = pathOf(sha256);
     // The rename stays asynchronous: under a busy database on the same file system it can wait
     // on the journal (measured: 1.6 ms per rename on the event loop when done synchronously).
-    await withDirs([join(dest, '..')], () => rename(tmp, dest));
+    try {
+      await withDirs([join(dest, '..')], () => rename(tmp, dest));
+    } catch (err) {
+      await rm(tmp, { force: true });
+      throw err;
+    }
     return { key: sha256, sha256, size, head: Buffer.concat(headParts) };
   }
 

@@ -130,27 +130,33 @@ export function createRateLimiter(redis: Redis): RateLimiter {
     args.push(g.policies.length);
     for (const p of g.policies) args.push(p.key, p.limit, p.windowSec);
     args.push(g.watch.length, ...g.watch);
-    call(...args).then(
-      (out) => {
-        if (Number(out[0]) === -1) {
-          for (const w of waiters) w.resolve({ outcome: 'stale' });
-          return;
-        }
-        const np = Number(out[0]);
-        const size = 2 + np;
-        const first = 1 + np;
-        const watched = out.slice(first + waiters.length * size).map(String);
-        waiters.forEach((w, r) => {
-          const at = first + r * size;
-          const states = g.policies.map((policy, p) => ({
-            policy, remaining: Math.max(0, policy.limit - Number(out[at + 2 + p])), resetSec: Math.max(1, Number(out[1 + p])),
-          }));
-          const limited = Number(out[at]) === 1;
-          w.resolve({ outcome: limited ? 'limited' : 'allowed', retryAfterSec: Math.max(1, Number(out[at + 1])), states, watched });
-        });
-      },
-      (err) => { for (const w of waiters) w.reject(err); },
-    );
+    // Every waiter is settled whatever happens (a waiter already resolved ignores the reject).
+    const failAll = (err: unknown) => { for (const w of waiters) w.reject(err); };
+    let reply: Promise<(number | string)[]>;
+    try {
+      reply = call(...args);
+    } catch (err) {
+      failAll(err);
+      return;
+    }
+    reply.then((out) => {
+      if (Number(out[0]) === -1) {
+        for (const w of waiters) w.resolve({ outcome: 'stale' });
+        return;
+      }
+      const np = Number(out[0]);
+      const size = 2 + np;
+      const first = 1 + np;
+      const watched = out.slice(first + waiters.length * size).map(String);
+      waiters.forEach((w, r) => {
+        const at = first + r * size;
+        const states = g.policies.map((policy, p) => ({
+          policy, remaining: Math.max(0, policy.limit - Number(out[at + 2 + p])), resetSec: Math.max(1, Number(out[1 + p])),
+        }));
+        const limited = Number(out[at]) === 1;
+        w.resolve({ outcome: limited ? 'limited' : 'allowed', retryAfterSec: Math.max(1, Number(out[at + 1])), states, watched });
+      });
+    }).catch(failAll);
   }
 
   function flush(): void {

@@ -157,11 +157,10 @@ export function createDocumentsRepository(db: Queryable) {
       return rows[0] ?? null;
     },
     /**
-     * A stage's read: the document and its project's settings in one round trip. A document
-     * still `uploaded` is marked `processing` by the same statement (the row returned is the
-     * one before that change).
+     * A stage's read: the document as `stage` needs it (see STAGE_COLUMNS) and its project's
+     * settings in one round trip. A document still `uploaded` is marked `processing` by the same
+     * statement (the row returned is the one before that change).
      */
-    /** The document as `stage` needs it (see STAGE_COLUMNS), with its project's settings. */
     async getForStage(id: string, stage: Stage): Promise<{ doc: DocumentRow; project: StageProject | null } | null> {
       const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null }>(
         `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)

@@ -11,7 +11,7 @@ import type { ProjectsRepository } from '../projects/projects.repository.js';
 import { createBatchesRepository } from './batches.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { createDocumentsService } from './documents.service.js';
-import type { DocumentRow, Stage } from './documents.types.js';
+import type { CommittedDocument, Stage } from './documents.types.js';
 import { createIntake } from './intake.js';
 import { createStageRunner } from './stage-runner.js';
 import { classifyStage } from './stages/classify.stage.js';
@@ -30,7 +30,7 @@ export function createDocumentsModule(deps: {
   const modelsDir = config.EMBEDDING_MODEL_DIR ?? join(config.dataDir, 'models');
   const embedder = deps.embedder ?? createEmbedderLoader({ modelId: config.EMBEDDING_MODEL, modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD, threads: config.EMBEDDING_THREADS });
   const classifier = createClassifierService({ db, logger, cacheDir: config.CLASSIFIER_CACHE_DIR ?? join(config.dataDir, 'models') });
-  const afterStageHooks = new Map<Stage, ((doc: DocumentRow) => Promise<void>)[]>();
+  const afterStageHooks = new Map<Stage, ((doc: CommittedDocument) => Promise<void>)[]>();
   let retrainHook: ((scope: { orgId: string; environment: 'live' | 'test' }) => void) | undefined;
 
   // Both are started on first use and shared by every parse job of the process. pdf.js runs in
@@ -75,7 +75,7 @@ export function createDocumentsModule(deps: {
   return {
     docs, batches, intake, service, runner, computes, classifier, embedder,
     /** `h` runs after `stage` commits, with the document row as written. */
-    onAfterStage(stage: Stage, h: (doc: DocumentRow) => Promise<void>) {
+    onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);
     },
     onConfirmed(h: (scope: { orgId: string; environment: 'live' | 'test' }) => void) { retrainHook = h; },

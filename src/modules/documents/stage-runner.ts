@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import type { EventType } from '../events/events.types.js';
 import type { BatchesRepository } from './batches.js';
 import type { DocumentsRepository, StageProject } from './documents.repository.js';
-import { documentEventData, type DocumentRow, type DocumentStatus, type Stage } from './documents.types.js';
+import { documentEventData, type CommittedDocument, type DocumentRow, type DocumentStatus, type Stage } from './documents.types.js';
 import { enqueueStage, nextStage, type StageJobData } from './flow.js';
 
 /** What a stage computed; written in one transaction with its event. */
@@ -54,7 +54,7 @@ export function createStageRunner(deps: {
    * Called after the given stage committed, with the row as written (e.g. queue a Sheets export
    * after extraction). Errors are logged, not thrown.
    */
-  afterStage?: (stage: Stage) => ((doc: DocumentRow) => Promise<void>) | undefined;
+  afterStage?: (stage: Stage) => ((doc: CommittedDocument) => Promise<void>) | undefined;
 }) {
   async function finishBatch(q: Queryable, doc: Pick<DocumentRow, 'id' | 'pipeline'>, outcome: 'completed' | 'failed', error?: unknown) {
     if (doc.pipeline.batch_id) await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, outcome, error);
@@ -110,7 +110,7 @@ export function createStageRunner(deps: {
     if (emitted) deps.onEvent?.();
     if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
     if (hook) {
-      await hook(committed.doc as DocumentRow).catch((err) => deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'));
+      await hook(committed.doc as CommittedDocument).catch((err) => deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'));
     }
     return { outcome: 'done', next: committed.next };
   }

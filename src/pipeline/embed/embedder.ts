@@ -131,9 +131,11 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   // callers share calls: whatever is waiting when a call starts goes into it, up to batchSize.
   // Each call costs a few turns of the event loop besides the inference; when the loop is busy
   // with other documents, one call per document made embedding the pipeline's queue (measured:
-  // ~1.3 s of waiting in front of embed in the 200-document burst).
+  // ~1.3 s of waiting in front of embed in the 200-document burst). A failing call fails the
+  // texts of every caller in it; the stage's retry runs them again.
   const waiting: { text: string; resolve(v: number[]): void; reject(err: unknown): void }[] = [];
   let running: Promise<void> | null = null;
+  let disposed = false;
   const drain = async (): Promise<void> => {
     while (waiting.length > 0) {
       const batch = waiting.splice(0, batchSize);
@@ -157,11 +159,13 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     modelId,
     dims,
     embed(texts: string[]): Promise<number[][]> {
+      if (disposed) return Promise.reject(new Error('embedder disposed'));
       const out = Promise.all(texts.map((text) => new Promise<number[]>((resolve, reject) => waiting.push({ text, resolve, reject }))));
       start();
       return out;
     },
     async dispose(): Promise<void> {
+      disposed = true;
       while (running) await running;
       await extractor.dispose();
     },

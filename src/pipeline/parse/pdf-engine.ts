@@ -255,7 +255,12 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       // first burst of documents.
       if (!started) {
         started = true;
-        for (const s of slots) if (s !== slot && !s.worker) s.worker = spawn(s);
+        for (const s of slots) {
+          if (s === slot || s.worker) continue;
+          try {
+            s.worker = spawn(s);
+          } catch { /* that slot starts its reader when it is first used */ }
+        }
       }
       slot.worker ??= spawn(slot);
       let worker: Worker;

@@ -78,9 +78,12 @@ export function createFlusher(deps: FlusherDeps, opts: FlushOptions = {}) {
     e.header_verified_for === headerFingerprint(e) && e.header_verified_at !== null && Date.now() - e.header_verified_at.getTime() < headerRecheck;
 
   async function fail(exp: ExportRow, reason: string, keys: RowKey[], unverified: RowKey[]): Promise<FlushResult> {
-    const recorded = await deps.exports.setError(exp.id, reason, exp.config_version);
+    // Rows first: whoever sees the export in error also sees its rows held (pending, with the
+    // reason), never still `writing`. A crash in between leaves an active export whose next
+    // flush meets the same error.
     await deps.rows.release(exp.id, keys, reason, { maybeWritten: false });
     await deps.rows.release(exp.id, unverified, reason, { maybeWritten: true });
+    const recorded = await deps.exports.setError(exp.id, reason, exp.config_version);
     deps.logger.warn({ exportId: exp.id, recorded }, `sheets export stopped: ${reason}`);
     return { outcome: 'error' };
   }

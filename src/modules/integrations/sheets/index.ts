@@ -8,7 +8,7 @@ import type { Logger } from '../../../lib/logger.js';
 import { registerSheetsRoutes } from '../../../http/routes/sheets/index.js';
 import { startExportWorker } from '../../../../workers/export.processor.js';
 import type { Scope } from '../../api-keys/api-keys.repository.js';
-import type { DocumentRow, Stage } from '../../documents/documents.types.js';
+import type { CommittedDocument, Stage } from '../../documents/documents.types.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { SheetsApi, SheetsClientOptions, SheetsCredentials } from './client/types.js';
 import { createClientCache } from './clients.js';
@@ -32,7 +32,7 @@ export interface SheetsModuleDeps {
   secretBox: SecretBox;
   logger: Logger;
   config: Pick<Config, 'GOOGLE_API_ROOT_URL' | 'GOOGLE_OAUTH_TOKEN_URL'>;
-  documents: { onAfterStage(stage: Stage, h: (doc: DocumentRow) => Promise<void>): void };
+  documents: { onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>): void };
   repos: { projects: Pick<ProjectsRepository, 'get'> };
 }
 
@@ -82,7 +82,7 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
   // Runs in the extract worker after the stage committed. Buffering is one INSERT, so it is done
   // here rather than through a job per document; if it fails (or the process dies first), the
   // sweep finds the extraction without a buffered row and queues a `document` job for it.
-  const onExtracted = async (doc: DocumentRow) => { await exports.bufferExtracted(doc); };
+  const onExtracted = async (doc: CommittedDocument) => { await exports.bufferExtracted(doc); };
   deps.documents.onAfterStage('extract', onExtracted);
 
   const sweep = () => sweepExports(deps.db, rowsRepo, producer, opts.sweep);
