@@ -27,23 +27,27 @@ export function createClassifierService(deps: { db: Db; logger: Logger; cacheDir
     return builtin;
   };
 
-  async function orgModel(scope: Scope): Promise<ClassifierModel | null> {
-    const { rows } = await deps.db.query<{ version: string }>('SELECT version FROM classifier_models WHERE org_id = $1 AND environment = $2', [scope.orgId, scope.environment]);
-    if (!rows[0]) return null;
+  /** `known`: the current version if the caller has just read it (null: no trained model). */
+  async function orgModel(scope: Scope, known?: string | null): Promise<ClassifierModel | null> {
+    const version = known !== undefined
+      ? known
+      : (await deps.db.query<{ version: string }>('SELECT version FROM classifier_models WHERE org_id = $1 AND environment = $2', [scope.orgId, scope.environment])).rows[0]?.version ?? null;
+    if (version === null) return null;
     const key = `${scope.orgId}:${scope.environment}`;
     const hit = orgModels.get(key);
-    if (hit && hit.version === rows[0].version) return hit.model;
-    const full = await deps.db.query<{ model: unknown }>('SELECT model FROM classifier_models WHERE org_id = $1 AND environment = $2', [scope.orgId, scope.environment]);
+    if (hit && hit.version === version) return hit.model;
+    const full = await deps.db.query<{ version: string; model: unknown }>('SELECT version, model FROM classifier_models WHERE org_id = $1 AND environment = $2', [scope.orgId, scope.environment]);
+    if (!full.rows[0]) return null;
     const model = parseModel(JSON.stringify(full.rows[0].model));
-    orgModels.set(key, { version: rows[0].version, model });
+    orgModels.set(key, { version: full.rows[0].version, model });
     return model;
   }
 
   return {
     builtin: getBuiltin,
     /** The model an organization's documents are classified with now. */
-    async modelFor(scope: Scope): Promise<ClassifierModel> {
-      return (await orgModel(scope)) ?? getBuiltin();
+    async modelFor(scope: Scope, knownVersion?: string | null): Promise<ClassifierModel> {
+      return (await orgModel(scope, knownVersion)) ?? getBuiltin();
     },
     async versionFor(scope: Scope): Promise<string> {
       return (await this.modelFor(scope)).version;

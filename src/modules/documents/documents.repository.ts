@@ -1,6 +1,7 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
 import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { TemplateDef } from '../../pipeline/extract/template-schema.js';
 import type { DocumentRow, PipelineState, Stage } from './documents.types.js';
 
 export interface DocumentFilters {
@@ -33,6 +34,29 @@ const STAGE_COLUMNS: Record<Stage, string> = {
   embed: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
   classify: ROW_COLUMNS,
   extract: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
+};
+
+/** A template as the extract stage reads it. */
+export interface StageTemplate { id: string; version: number; definition: TemplateDef }
+
+/**
+ * What a stage looks up besides the document, read in the same statement: the organisation's
+ * classifier version (null: none trained, the built-in model) for classify, its templates for
+ * extract.
+ */
+export interface StageContext {
+  classifierVersion?: string | null;
+  templates?: StageTemplate[];
+}
+
+const STAGE_EXTRAS: Record<Stage, string> = {
+  parse: 'NULL::text AS stage_classifier, NULL::json AS stage_templates',
+  embed: 'NULL::text AS stage_classifier, NULL::json AS stage_templates',
+  classify: `(SELECT c.version FROM classifier_models c WHERE c.org_id = documents.org_id AND c.environment = documents.environment) AS stage_classifier,
+           NULL::json AS stage_templates`,
+  extract: `NULL::text AS stage_classifier,
+           (SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY t.created_at, t.id), '[]'::json)
+            FROM templates t WHERE t.org_id = documents.org_id AND t.environment = documents.environment) AS stage_templates`,
 };
 
 /** What a stage commit returns unless the whole row is asked for. */
@@ -161,17 +185,21 @@ export function createDocumentsRepository(db: Queryable) {
      * settings in one round trip. A document still `uploaded` is marked `processing` by the same
      * statement (the row returned is the one before that change).
      */
-    async getForStage(id: string, stage: Stage): Promise<{ doc: DocumentRow; project: StageProject | null } | null> {
-      const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null }>(
+    async getForStage(id: string, stage: Stage): Promise<{ doc: DocumentRow; project: StageProject | null; context: StageContext } | null> {
+      const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null; stage_classifier: string | null; stage_templates: StageTemplate[] | null }>(
         `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)
          SELECT ${STAGE_COLUMNS[stage]},
            (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
                      'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold)
-            FROM projects p WHERE p.id = documents.project_id AND p.org_id = documents.org_id AND p.environment = documents.environment) AS stage_project
+            FROM projects p WHERE p.id = documents.project_id AND p.org_id = documents.org_id AND p.environment = documents.environment) AS stage_project,
+           ${STAGE_EXTRAS[stage]}
          FROM documents WHERE id = $1`, [id]);
       if (!rows[0]) return null;
-      const { stage_project, ...doc } = rows[0];
-      return { doc: doc as DocumentRow, project: stage_project };
+      const { stage_project, stage_classifier, stage_templates, ...doc } = rows[0];
+      const context: StageContext = {};
+      if (stage === 'classify') context.classifierVersion = stage_classifier;
+      if (stage === 'extract') context.templates = stage_templates ?? [];
+      return { doc: doc as DocumentRow, project: stage_project, context };
     },
     async list(scope: Scope, f: DocumentFilters): Promise<{ rows: DocumentRow[]; total: number }> {
       const where = ['org_id = $1', 'environment = $2'];

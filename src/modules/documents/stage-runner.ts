@@ -4,7 +4,7 @@ import type { Queues } from '../../jobs/queues.js';
 import { newId } from '../../lib/ids.js';
 import type { EventType } from '../events/events.types.js';
 import type { BatchesRepository } from './batches.js';
-import type { DocumentsRepository, StageProject } from './documents.repository.js';
+import type { DocumentsRepository, StageContext, StageProject } from './documents.repository.js';
 import { documentEventData, type CommittedDocument, type DocumentRow, type DocumentStatus, type Stage } from './documents.types.js';
 import { enqueueStage, nextStage, type StageJobData } from './flow.js';
 
@@ -25,7 +25,7 @@ export interface StageOutcome {
   needsReview?: boolean;
 }
 
-export type StageCompute = (doc: DocumentRow, project: StageProject | null) => Promise<StageOutcome>;
+export type StageCompute = (doc: DocumentRow, project: StageProject | null, context: StageContext) => Promise<StageOutcome>;
 
 /** A failure that retrying cannot fix (corrupt file, unsupported type): fails the document. */
 export class PermanentStageError extends Error {
@@ -75,7 +75,7 @@ export function createStageRunner(deps: {
     const doc = read?.doc;
     if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
     if (doc.pipeline.current !== stage) return settleRepeat(stage, job);
-    const out = await compute(doc, read.project);
+    const out = await compute(doc, read.project, read.context);
 
     // The write is guarded by (version, current stage, not failed) instead of a locking read
     // first: a reprocess, a failure or a duplicate job that committed meanwhile makes it match

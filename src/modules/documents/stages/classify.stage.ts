@@ -14,9 +14,10 @@ async function neighbours(db: Db, orgId: string, env: string, modelId: string, e
 }
 
 export function classifyStage(deps: { db: Db; classifier: ClassifierService; useKnn: () => boolean }): StageCompute {
-  return async (doc, project) => {
+  return async (doc, project, context) => {
     const scope = { orgId: doc.org_id, environment: doc.environment };
-    const model = await deps.classifier.modelFor(scope);
+    // The stage read brings the organisation's current model version along.
+    const model = await deps.classifier.modelFor(scope, context.classifierVersion);
     // A type a person confirmed outranks any model: re-running the stage keeps it.
     if (doc.classification?.confirmed) return { cols: { classified_at: new Date(), classifier_version: model.version } };
     const knn = deps.useKnn() && doc.embedding && doc.embedding_model

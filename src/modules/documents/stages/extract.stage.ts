@@ -1,17 +1,16 @@
 import type { Db } from '../../../db/client.js';
 import { extractFields } from '../../../pipeline/extract/index.js';
-import type { TemplateDef } from '../../../pipeline/extract/template-schema.js';
 import type { FieldValue } from '../documents.types.js';
+import type { StageTemplate } from '../documents.repository.js';
 import type { StageCompute } from '../stage-runner.js';
 
 /** Bumped when the generic extractors change, so `reprocess --missing` can re-extract. */
 export const EXTRACTOR_VERSION = 'extract-1';
 
-interface TemplateRow { id: string; version: number; definition: TemplateDef }
-
 export function extractStage(deps: { db: Db }): StageCompute {
-  return async (doc, project) => {
-    const { rows } = await deps.db.query<TemplateRow>('SELECT id, version, definition FROM templates WHERE org_id = $1 AND environment = $2', [doc.org_id, doc.environment]);
+  return async (doc, project, context) => {
+    // The stage read brings the organisation's templates along; read them here otherwise.
+    const rows: StageTemplate[] = context.templates ?? (await deps.db.query<StageTemplate>('SELECT id, version, definition FROM templates WHERE org_id = $1 AND environment = $2 ORDER BY created_at, id', [doc.org_id, doc.environment])).rows;
     const templates = rows.map((t) => ({ ...t.definition, id: t.id }));
     const byId = new Map(rows.map((t) => [t.id, t]));
     const fallback = project?.default_template_id ? templates.find((t) => t.id === project.default_template_id) ?? null : null;

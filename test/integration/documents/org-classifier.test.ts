@@ -1,0 +1,49 @@
+// An organisation's own classifier: after people confirm types and the model is retrained from
+// them, classification uses that model (its version is recorded on the document), and the
+// built-in model stays in use for other organisations.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActor, type Actor } from '../../helpers/app.js';
+import { dbKinds } from '../../helpers/db.js';
+import { createDocsApp, type DocsApp } from '../../helpers/docs-app.js';
+import { createProject, upload, waitForDocument } from '../../helpers/pipeline.js';
+import { api, dataOf, invoiceText, LETTER_TEXT, RECEIPT_TEXT } from './fixtures.js';
+
+describe.each(dbKinds())('organisation classifier (%s)', (kind) => {
+  let t: DocsApp;
+  let actor: Actor;
+  let other: Actor;
+  beforeAll(async () => {
+    t = await createDocsApp({ kind });
+    actor = await createActor(t);
+    other = await createActor(t);
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('documents are classified with the retrained model once there is one; other organisations keep the built-in one', async () => {
+    const projectId = await createProject(t, actor, { classification_threshold: 0 });
+    const files: [string, string][] = [['inv.txt', invoiceText('org-1')], ['letter.txt', LETTER_TEXT], ['receipt.txt', RECEIPT_TEXT]];
+    const ids: string[] = [];
+    for (const [name, text] of files) ids.push(dataOf(await upload(t, actor, projectId, name, Buffer.from(text)), 201).id);
+    for (const id of ids) expect((await waitForDocument(t, id)).status).toBe('completed');
+    const builtinVersion = dataOf(await api(t, actor, 'GET', `/documents/${ids[0]}`)).models.classifier_version;
+    expect(builtinVersion).toBeTruthy();
+
+    // A person confirms a type; the organisation's model is retrained from it.
+    dataOf(await api(t, actor, 'PATCH', `/documents/${ids[1]}`, { classification: { type: 'letter' } }));
+    const scope = { orgId: actor.orgId, environment: 'live' as const };
+    const trained = await t.deps.documents.classifier.retrain(scope);
+    expect(trained?.confirmed).toBe(1);
+    expect(trained?.version).not.toBe(builtinVersion);
+
+    dataOf(await api(t, actor, 'POST', `/documents/${ids[0]}/reprocess`, { stages: ['classify'] }), 202);
+    const again = await waitForDocument(t, ids[0]);
+    expect(again.status).toBe('completed');
+    expect(dataOf(await api(t, actor, 'GET', `/documents/${ids[0]}`)).models.classifier_version).toBe(trained?.version);
+
+    // Another organisation is untouched.
+    const otherProject = await createProject(t, other, { classification_threshold: 0 });
+    const theirs = dataOf(await upload(t, other, otherProject, 'inv.txt', Buffer.from(invoiceText('org-2'))), 201).id;
+    expect((await waitForDocument(t, theirs)).status).toBe('completed');
+    expect(dataOf(await api(t, other, 'GET', `/documents/${theirs}`)).models.classifier_version).toBe(builtinVersion);
+  });
+});
