@@ -118,8 +118,8 @@ export function createExportsRepository(db: Queryable) {
       );
       return rows[0] ?? null;
     },
-    async clearFailures(id: string): Promise<void> {
-      await db.query(
+    async clearFailures(id: string, q: Queryable = db): Promise<void> {
+      await q.query(
         `UPDATE sheets_exports SET consecutive_failures = 0, retry_at = NULL,
            last_error = CASE WHEN status = 'active' THEN NULL ELSE last_error END
          WHERE id = $1 AND (consecutive_failures > 0 OR retry_at IS NOT NULL OR (status = 'active' AND last_error IS NOT NULL))`,

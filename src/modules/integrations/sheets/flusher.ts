@@ -111,7 +111,12 @@ export function createFlusher(deps: FlusherDeps, opts: FlushOptions = {}) {
     }));
     const onPlaced = async (placed: Placed[]) => {
       await opts.hooks?.afterGoogleWrite?.({ exportId: exp.id, rows: placed.length });
-      await deps.db.tx((q) => deps.rows.markExported(q, exp.id, placed.map((p) => ({ documentId: p.documentId, version: p.version, range: p.range, row: p.row }))));
+      // A write went through: the rows and the end of any retry state commit together, so no one
+      // sees exported rows under an export that still reports the failure before them.
+      await deps.db.tx(async (q) => {
+        await deps.rows.markExported(q, exp.id, placed.map((p) => ({ documentId: p.documentId, version: p.version, range: p.range, row: p.row })));
+        await deps.exports.clearFailures(exp.id, q);
+      });
       for (const p of placed) state.verified.add(`${p.documentId}:${p.version}`);
     };
     const write = exp.mode === 'upsert' ? writeUpsert : writeAppend;
