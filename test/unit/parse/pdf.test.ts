@@ -42,6 +42,12 @@ describe('PDF text layer', () => {
     expect(r.text.split('\f').map((p) => p.trim())).toHaveLength(3);
   });
 
+  it('reads WinAnsi characters of a non-embedded standard font (no font program is loaded for text)', async () => {
+    const lines = ['Grüße aus Köln, Straße 5', 'Betrag: 1.234,56 € — “bezahlt” (ÄÖÜ äöü ß é ñ)', '‰ • … ‘quoted’ ±2°'];
+    const r = await parse(await makeTextPdf({ pages: [lines] }));
+    expect(r.text.split('\n').filter((l) => l.trim() !== '')).toEqual(lines);
+  });
+
   it('guesses the language of the text', async () => {
     const pdf = await makeTextPdf({ pages: [['Sehr geehrte Damen und Herren,', 'die Rechnung ist nicht bezahlt und wir bitten um', 'die Zahlung auf das Konto bei der Bank.']] });
     expect((await parse(pdf)).language).toBe('de');
