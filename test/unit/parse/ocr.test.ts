@@ -1,3 +1,4 @@
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPdfEngine, createTesseractOcr, OcrError, parseDocument, ParseError, type Ocr } from '../../../src/pipeline/parse/index.js';
 import { makeScannedPdf, makeTextPdf, renderTextPng } from '../../helpers/pdf-fixtures.js';
@@ -79,6 +80,20 @@ describe('OCR inside the parse stage (fake engine)', () => {
     expect(ocr.images).toHaveLength(0);
     const b = await parseDocument({ bytes: scanned, maxPages: 5 }, { ocr, pdf });
     expect(b).toMatchObject({ pages: 1, ocrPages: 1, text: 'Recognised text from the scan' });
+    expect(ocr.images).toHaveLength(1);
+    expect(ocr.images[0].subarray(0, 4).equals(PNG_MAGIC)).toBe(true);
+  });
+
+  it('renders a scanned page that also carries a few characters in a non-embedded standard font', async () => {
+    // Standard fonts are left as names (no font program is loaded): such a page must still
+    // render to a PNG for OCR rather than fail.
+    const doc = await PDFDocument.load(await makeScannedPdf([['scanned words']], SMALL));
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    doc.getPage(0).drawText('p. 1', { x: 10, y: 10, size: 10, font });
+    const ocr = fakeOcr(async () => 'Recognised text from the scan');
+    const r = await parseDocument({ bytes: Buffer.from(await doc.save()), maxPages: 5 }, { ocr, pdf });
+    expect(r).toMatchObject({ pages: 1, ocrPages: 1 });
+    expect(r.text).toContain('Recognised text from the scan');
     expect(ocr.images).toHaveLength(1);
     expect(ocr.images[0].subarray(0, 4).equals(PNG_MAGIC)).toBe(true);
   });
