@@ -10,6 +10,7 @@ import { classify, evaluate, loadBuiltinModel, loadSampleSet, splitDeterministic
 import { createTransformersEmbedder, embedDocument } from '../../src/pipeline/embed/index.js';
 import { extractFields } from '../../src/pipeline/extract/index.js';
 import { createPdfEngine, parseDocument } from '../../src/pipeline/parse/index.js';
+import { multipart, type MultipartBody } from '../helpers/multipart.js';
 import { makeTextPdf } from '../helpers/pdf-fixtures.js';
 import { generateTinyModel } from '../helpers/tiny-model.js';
 import { benchPostgres, benchRedis, benchTmpDir, cpuSecs, seed, SECRETS, startDocpipe, table } from './harness.js';
@@ -20,6 +21,7 @@ const pct = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
 const round = (x: number) => Math.round(x * 10) / 10;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function rssMb(pid: number): number {
   const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -103,16 +105,6 @@ async function api(url: string, key: string, method: string, path: string, body?
   return (await res.json()) as any;
 }
 
-/** A document ready to upload: its multipart body is built once, before anything is timed. */
-interface Upload { body: Buffer; boundary: string }
-
-function multipart(projectId: string, name: string, bytes: Buffer, type = 'application/pdf'): Upload {
-  const boundary = `----docpipebench${Math.random().toString(16).slice(2)}`;
-  const field = (k: string, v: string) => `--${boundary}\r\ncontent-disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
-  const head = `${field('project_id', projectId)}${field('allow_duplicate', 'true')}--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${name}"\r\ncontent-type: ${type}\r\n\r\n`;
-  return { body: Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]), boundary };
-}
-
 /**
  * The load generator shares the two cores with the service it measures, so it is kept cheap:
  * prebuilt bodies over kept-alive sockets with node:http (fetch + FormData cost ~2 ms of this
@@ -120,11 +112,14 @@ function multipart(projectId: string, name: string, bytes: Buffer, type = 'appli
  */
 const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
-function post(url: string, key: string, u: Upload): Promise<{ status: number; json: any }> {
+/** A document upload, built before anything is timed. */
+const upload = (projectId: string, name: string, data: Buffer, type = 'application/pdf') => multipart({ project_id: projectId, allow_duplicate: 'true' }, { name, data, type });
+
+function post(url: string, key: string, u: MultipartBody): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(`${url}/api/v1/documents`, {
       method: 'POST', agent,
-      headers: { authorization: `Bearer ${key}`, 'content-type': `multipart/form-data; boundary=${u.boundary}`, 'content-length': u.body.length },
+      headers: { authorization: `Bearer ${key}`, ...u.headers, 'content-length': u.payload.length },
     }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => {
@@ -132,11 +127,11 @@ function post(url: string, key: string, u: Upload): Promise<{ status: number; js
       }).on('error', reject);
     });
     req.on('error', reject);
-    req.end(u.body);
+    req.end(u.payload);
   });
 }
 
-async function uploadAll(url: string, key: string, uploads: Upload[], concurrency = 8): Promise<string[]> {
+async function uploadAll(url: string, key: string, uploads: MultipartBody[], concurrency = 8): Promise<string[]> {
   const ids: string[] = [];
   let i = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => {
@@ -201,7 +196,7 @@ export async function main(args: string[]): Promise<void> {
   const results: Record<string, string | number>[] = [];
   try {
     // Warm-up: one document so models are loaded before anything is timed.
-    const bodies = files.map((f) => multipart(projectId, f.name, f.pdf));
+    const bodies = files.map((f) => upload(projectId, f.name, f.pdf));
     await uploadAll(srv.url, key, bodies.slice(0, 1));
     await waitAll(srv.url, key, projectId, 1);
     const rssBefore = rssMb(pid);
@@ -213,7 +208,7 @@ export async function main(args: string[]): Promise<void> {
     // back-to-back pairs (a floor pass, then the same documents through the service) and the
     // ratio is the median of the pairs' ratios.
     /** One timed pass of `uploads` through the service, with the CPU each process spent on it. */
-    const servicePass = async (uploads: Upload[], project: string, expectedAfter: number) => {
+    const servicePass = async (uploads: MultipartBody[], project: string, expectedAfter: number) => {
       const t0 = performance.now();
       const cpu0 = cpuSecs(pid);
       const redisCpu0 = redis.pid ? cpuSecs(redis.pid) : NaN;
@@ -232,25 +227,31 @@ export async function main(args: string[]): Promise<void> {
         benchCpuMs: (benchCpu.user + benchCpu.system) / 1000 / n,
       };
     };
-    const pairs: ({ floor: FloorPass } & Awaited<ReturnType<typeof servicePass>>)[] = [];
-    let expected = WARMUP + 1;
-    for (let pass = 1; pass <= PAIRS; pass++) {
-      console.log(`pair ${pass}: floor pass, then ${N} documents uploaded through the API…`);
-      const fl = await floor.pass();
-      expected += N;
-      pairs.push({ floor: fl, ...(await servicePass(bodies, projectId, expected)) });
-    }
-
-    // What the service costs around the stages: the same number of one-line text documents
-    // (parse, embedding and extraction next to nothing; a project threshold of 0 so every one
-    // goes through all four stages). Its CPU per document plus the floor's stage CPU bounds
-    // what two cores can do, however the work is scheduled.
-    console.log(`overhead probe: ${N} one-line text documents…`);
+    // What the service costs around the stages: one-line text documents (parse, embedding and
+    // extraction next to nothing; a project threshold of 0 so every one goes through all four
+    // stages). The probe's CPU per document plus the floor's stage CPU bounds what two cores can
+    // do, however the work is scheduled. It runs inside each pair, right after the pipeline
+    // pass, because the machine's speed drifts: a bound mixing a fast moment's probe with a slow
+    // moment's floor would say little.
     const probeProject = (await api(srv.url, key, 'POST', '/projects', { name: 'overhead probe', classification_threshold: 0 })).data.id as string;
-    const notes = Array.from({ length: N }, (_, i) => multipart(probeProject, `note-${i}.txt`, Buffer.from(`Note ${i}: the delivery arrived on time.\n`), 'text/plain'));
+    const notes = Array.from({ length: N }, (_, i) => upload(probeProject, `note-${i}.txt`, Buffer.from(`Note ${i}: the delivery arrived on time.\n`), 'text/plain'));
     await uploadAll(srv.url, key, notes.slice(0, 20));
     await waitAll(srv.url, key, probeProject, 20);
-    const probe = await servicePass(notes, probeProject, N + 20);
+    let probed = 20;
+
+    type Pass = Awaited<ReturnType<typeof servicePass>>;
+    const pairs: (Pass & { floor: FloorPass; probe: Pass; ceiling: number })[] = [];
+    let expected = WARMUP + 1;
+    for (let pass = 1; pass <= PAIRS; pass++) {
+      console.log(`pair ${pass}: floor pass, ${N} documents uploaded through the API, then the overhead probe…`);
+      const fl = await floor.pass();
+      expected += N;
+      const pipe = await servicePass(bodies, projectId, expected);
+      probed += N;
+      const probe = await servicePass(notes, probeProject, probed);
+      const probeCpu = probe.serverCpuMs + (Number.isFinite(probe.redisCpuMs) ? probe.redisCpuMs : 0) + probe.benchCpuMs;
+      pairs.push({ floor: fl, ...pipe, probe, ceiling: (2 * 60_000) / (probeCpu + fl.cpuMsPerDoc) / fl.perMinute });
+    }
     await floor.close();
     const ratioOf = (p: (typeof pairs)[number]) => p.perMinute / p.floor.perMinute;
     const mid = [...pairs].sort((x, y) => ratioOf(x) - ratioOf(y))[Math.floor(pairs.length / 2)];
@@ -264,7 +265,7 @@ export async function main(args: string[]): Promise<void> {
     console.log('single-document latency: 20 one-page PDFs, one at a time…');
     const single: number[] = [];
     for (let i = 0; i < 20; i++) {
-      const one = multipart(projectId, `lat-${i}.pdf`, await makeTextPdf({ pages: [[`Invoice No: LAT-${i}`, 'Invoice date: 01.02.2024', 'Total: 12.00 EUR', 'Thank you for your business']] }));
+      const one = upload(projectId, `lat-${i}.pdf`, await makeTextPdf({ pages: [[`Invoice No: LAT-${i}`, 'Invoice date: 01.02.2024', 'Total: 12.00 EUR', 'Thank you for your business']] }));
       const t = performance.now();
       const [id] = await uploadAll(srv.url, key, [one], 1);
       for (;;) {
@@ -278,7 +279,7 @@ export async function main(args: string[]): Promise<void> {
     const done = WARMUP + PAIRS * N + 21;
     if (total > done) {
       console.log(`RSS soak: ${total - done} more documents…`);
-      const more: Upload[] = [];
+      const more: MultipartBody[] = [];
       for (let i = 0; i < total - done; i++) more.push(bodies[i % bodies.length]);
       const soaked = await uploadAll(srv.url, key, more);
       await waitAll(srv.url, key, projectId, total, { last: soaked[soaked.length - 1], timeoutMs: 1_200_000 });
@@ -292,18 +293,22 @@ export async function main(args: string[]): Promise<void> {
     })));
     console.log(`\nmedian pair: pipeline ${Math.round(mid.perMinute)} docs/min = ${(ratioOf(mid) * 100).toFixed(1)}% of the floor's ${Math.round(fl.perMinute)} (${JSON.stringify(mid.by)})`);
     console.log('CPU per document: all threads of each process during its pass; floor = this process, pipeline = the docpipe server');
-    const probeCpu = probe.serverCpuMs + (Number.isFinite(probe.redisCpuMs) ? probe.redisCpuMs : 0) + probe.benchCpuMs;
-    const bound = (2 * 60_000) / (probeCpu + fl.cpuMsPerDoc);
-    console.log(`overhead probe (${N} one-line text documents, all four stages): ${Math.round(probe.perMinute)} docs/min; CPU per document: server ${round(probe.serverCpuMs)} ms + Redis ${round(probe.redisCpuMs)} + load generator ${round(probe.benchCpuMs)} ms (${JSON.stringify(probe.by)})`);
-    console.log(`ceiling on these 2 cores: (probe ${round(probeCpu)} + floor stage ${round(fl.cpuMsPerDoc)} ms CPU per document) at 100% of both cores = ${Math.round(bound)} docs/min = ${((bound / fl.perMinute) * 100).toFixed(1)}% of the median pair's floor`);
+    console.log('\noverhead probe, right after each pipeline pass: one-line text documents through all four stages; ceiling = both cores at 100%');
+    console.log("divided by (the probe's CPU per document with Redis and load generator + the pair's floor CPU per document), as a share of that floor");
+    table(pairs.map((p, i) => ({
+      pair: i + 1, 'probe docs/min': Math.round(p.probe.perMinute), 'probe server CPU ms/doc': round(p.probe.serverCpuMs), 'probe Redis ms/doc': round(p.probe.redisCpuMs),
+      'probe load gen ms/doc': round(p.probe.benchCpuMs), ceiling: `${(p.ceiling * 100).toFixed(1)}%`, 'pipeline ÷ ceiling': `${((ratioOf(p) / p.ceiling) * 100).toFixed(1)}%`,
+    })));
+    console.log(`median ceiling: ${(median(pairs.map((p) => p.ceiling)) * 100).toFixed(1)}% of the floor${pgdb ? " (PostgreSQL's own CPU is not in it, so the true ceiling is lower)" : ''}`);
     console.log('');
     for (const s of ['parse', 'embed', 'classify', 'extract'] as const) {
       results.push({ stage: s, 'floor p50 ms': round(pct(fl.times[s], 50)), 'floor p95 ms': round(pct(fl.times[s], 95)), 'pipeline gap p50 ms': round(pct(gaps[s], 50)), 'pipeline gap p95 ms': round(pct(gaps[s], 95)) });
     }
     table(results);
     console.log(`\nsingle 1-page PDF upload→completed: p50 ${round(pct(single, 50))} ms, p95 ${round(pct(single, 95))} ms (n=20)`);
-    console.log(`worker RSS: ${round(rssBefore)} MB before, ${round(rssAfter)} MB after ${Math.max(total, done)} documents (growth ${round(rssAfter - rssBefore)} MB)`);
+    console.log(`worker RSS: ${round(rssBefore)} MB before, ${round(rssAfter)} MB after ${Math.max(total, done)} PDFs and ${probed} probe text documents (growth ${round(rssAfter - rssBefore)} MB)`);
   } finally {
+    agent.destroy();
     await srv.stop();
     await redis.stop();
     await pgdb?.drop();

@@ -7,7 +7,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { createTestApp, type Actor, type TestApp } from './app.js';
 import type { DbKind } from './db.js';
+import { multipart } from './multipart.js';
 import { generateTinyModel } from './tiny-model.js';
+
+export { multipart };
 
 let modelRoot: Promise<string> | undefined;
 
@@ -37,19 +40,6 @@ export async function createPipelineApp(kind: DbKind = 'pglite', overrides: Reco
       await t.close();
     },
   };
-}
-
-/** multipart/form-data body for app.inject. */
-export function multipart(fields: Record<string, string>, file?: { name: string; data: Buffer; type?: string }) {
-  const boundary = `----docpipe${Math.random().toString(16).slice(2)}`;
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.name}"\r\nContent-Type: ${file.type ?? 'application/octet-stream'}\r\n\r\n`));
-    parts.push(file.data, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { payload: Buffer.concat(parts), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
 export async function upload(t: TestApp, actor: Actor | { auth: Record<string, string> }, projectId: string, name: string, data: Buffer, extra: Record<string, string> = {}): Promise<LightMyRequestResponse> {

@@ -90,8 +90,9 @@ async function read(msg) {
     // Text comes from each font's encoding and ToUnicode map, never from its glyph program. With
     // system fonts "on", pdf.js leaves a non-embedded standard font (Helvetica, Times, …) as a
     // name instead of loading and converting the matching font file for every document, which
-    // was over half of a text PDF's parse time (same text on every test and corpus PDF). Pages
-    // rendered for OCR draw such text with a fallback face; their text layer is tiny anyway.
+    // was over half of a text PDF's parse time (the text is byte-for-byte the same on the
+    // benchmark and robustness-corpus PDFs). Pages rendered for OCR draw such text with a
+    // fallback face; their text layer is tiny anyway.
     useSystemFonts: true,
     enableXfa: false,
     stopAtErrors: false,
