@@ -2,6 +2,7 @@ import { Worker, type Job } from 'bullmq';
 import type { Deps } from '../src/container.js';
 import { enqueueStage } from '../src/modules/documents/flow.js';
 import type { DocumentRow } from '../src/modules/documents/documents.types.js';
+import { startMaintenanceTimers, sweepUnderLock } from './maintenance-timers.js';
 
 /** Documents untouched this long while a stage is pending are checked by the sweeper. */
 const STALE_MS = 60_000;
@@ -48,12 +49,39 @@ export async function applyRetention(deps: Deps): Promise<number> {
   return n;
 }
 
-export async function startMaintenance(deps: Deps, opts: { schedulers: boolean }): Promise<Worker> {
+/** Tuning of {@link startMaintenance}; every field but `schedulers` is optional. */
+export interface MaintenanceOptions {
+  /**
+   * This process keeps the periodic maintenance going: it installs the repeatable jobs (sweep,
+   * retention), re-asserts them periodically and on every Redis reconnect, and runs the sweeper
+   * from its own timer as well.
+   */
+  schedulers: boolean;
+  /** Sweeper period, ms. Default 30000. */
+  sweepIntervalMs?: number;
+  /** How long a pending stage may sit untouched before the sweeper checks its job, ms. Default 60000. */
+  staleMs?: number;
+  /** How often the schedulers are upserted again, ms. Default 60000. */
+  reassertIntervalMs?: number;
+}
+
+export interface RunningMaintenance {
+  worker: Worker;
+  /** Stops the timers (the worker is closed by the caller with the others). */
+  stopTimers(): void;
+}
+
+/** A sweeper pass taking longer than this frees its lock for the next one. */
+const SWEEP_LOCK_MS = 5 * 60_000;
+
+export async function startMaintenance(deps: Deps, opts: MaintenanceOptions): Promise<RunningMaintenance> {
   const q = deps.queues.get('maintenance');
-  if (opts.schedulers) {
-    await q.upsertJobScheduler('sweep', { every: 30_000 }, { name: 'sweep', data: { kind: 'sweep' } });
-    await q.upsertJobScheduler('retention', { pattern: '0 30 3 * * *', tz: 'UTC' }, { name: 'retention', data: { kind: 'retention' } });
-  }
+  const sweepEveryMs = opts.sweepIntervalMs ?? 30_000;
+  const staleMs = opts.staleMs ?? STALE_MS;
+  const sweepOnce = () => sweepUnderLock(deps.redis, deps.keys.lock('sweep'), SWEEP_LOCK_MS, () => sweep(deps, staleMs));
+  const timers = opts.schedulers
+    ? await startMaintenanceTimers({ queue: q, redis: deps.redis, logger: deps.logger, sweepEveryMs, reassertEveryMs: opts.reassertIntervalMs ?? 60_000, sweepOnce })
+    : undefined;
   deps.documents.onConfirmed((scope) => {
     // One retrain per organization at a time; corrections arriving meanwhile join the next one.
     void q.add('retrain', { kind: 'retrain', orgId: scope.orgId, environment: scope.environment }, {
@@ -62,11 +90,11 @@ export async function startMaintenance(deps: Deps, opts: { schedulers: boolean }
   });
   const worker = new Worker<MaintenanceJob>('maintenance', async (job: Job<MaintenanceJob>) => {
     const d = job.data;
-    if (d.kind === 'sweep') return sweep(deps);
+    if (d.kind === 'sweep') return sweepOnce();
     if (d.kind === 'retention') return applyRetention(deps);
     if (d.kind === 'retrain') return deps.documents.classifier.retrain({ orgId: d.orgId, environment: d.environment });
     return null;
   }, { connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: 1 });
   worker.on('error', (err) => deps.logger.warn({ err }, 'maintenance worker error'));
-  return worker;
+  return { worker, stopTimers: () => timers?.stop() };
 }

@@ -34,6 +34,8 @@ export function redisKeys(prefix: string) {
     lastUsed: `${prefix}:apikey:last-used`,
     idempotency: (scope: string, key: string) => `${prefix}:idem:${scope}:${key}`,
     invalidateChannel: `${prefix}:auth:invalidate`,
+    /** Short exclusive locks for periodic work shared by processes (see redis-lock.ts). */
+    lock: (name: string) => `${prefix}:lock:${name}`,
   };
 }
 

@@ -19,7 +19,7 @@ import { packageRoot } from '../../src/lib/package-root.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Stage } from '../../src/modules/documents/documents.types.js';
 import { loadBuiltinModel } from '../../src/pipeline/classify/index.js';
-import { startWorkers, type WorkerHandle } from '../../workers/index.js';
+import { startWorkers, type StartWorkersOptions, type WorkerHandle } from '../../workers/index.js';
 import { startPipelineWorkers, type PipelineWorkerOptions } from '../../workers/pipeline.js';
 import { testConfig } from './app.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
@@ -121,6 +121,8 @@ export interface DocsAppOptions {
   workers?: boolean;
   /** Lock tuning for the stage workers. Default: production values. */
   lock?: PipelineWorkerOptions;
+  /** Run the maintenance schedulers and in-process sweeper as `docpipe start` does, with this timing. Default: off. */
+  maintenance?: StartWorkersOptions['maintenance'];
 }
 
 export interface DocsApp {
@@ -154,9 +156,9 @@ export async function createDocsApp(o: DocsAppOptions = {}): Promise<DocsApp> {
       if (o.lock) {
         // Tuned locks: the stage workers directly, plus maintenance through the normal entry.
         stageWorkers = startPipelineWorkers(deps, STAGES, 2, o.lock);
-        handle = await startWorkers(deps, { concurrency: 1, queues: ['maintenance'], schedulers: false });
+        handle = await startWorkers(deps, { concurrency: 1, queues: ['maintenance'], schedulers: !!o.maintenance, maintenance: o.maintenance });
       } else {
-        handle = await startWorkers(deps, { concurrency: 2, schedulers: false });
+        handle = await startWorkers(deps, { concurrency: 2, schedulers: !!o.maintenance, maintenance: o.maintenance });
       }
     },
     async stopWorkers(timeoutMs = 5_000) {
