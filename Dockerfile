@@ -1,7 +1,7 @@
 FROM node:20-bookworm-slim
 WORKDIR /app
-ENV ONNXRUNTIME_NODE_INSTALL=skip
-COPY package.json package-lock.json ./
+# .npmrc keeps onnxruntime-node's install script from downloading GPU providers (npm 10).
+COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
 COPY . .
 RUN npm run build && npm prune --omit=dev
