@@ -10,6 +10,8 @@ import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { validatorCompiler } from './validation.js';
 import { installAuth, API_PREFIX } from './plugins/auth.js';
 import { installNotFound } from './plugins/not-found.js';
+import { installInputGuard } from './plugins/input-guard.js';
+import { errors } from './errors.js';
 import { registerRoutes, type RouteDeps } from './routes/index.js';
 import './types.js';
 
@@ -75,6 +77,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // These two run on every request: callback style, so no promise is made for them.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('X-Request-Id', req.id);
+    // A fragment is never part of a request target (RFC 9110 §7.1); the router would cut the path
+    // at it. Refused rather than guessed at.
+    if (req.url.includes('#')) return done(errors.validation('The request target must not contain "#" (encode it as %23)'));
     done();
   });
   const logAt = deps.logRequests === false ? 'debug' : 'info';
@@ -101,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installNotFound(app);
   installAuth(app, deps.access);
+  installInputGuard(app);
   await app.register(async (api) => registerRoutes(api, deps), { prefix: API_PREFIX });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
   return app;

@@ -6,6 +6,8 @@ export type ErrorCode =
 export interface FieldIssue {
   field: string;
   message: string;
+  /** Where the field was: body, querystring, params, headers. */
+  in?: string;
 }
 
 /** The one error type that crosses from services to HTTP; the error handler turns it into the envelope. */

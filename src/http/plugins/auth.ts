@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccessService } from '../../modules/access/access.service.js';
 import { roleAtLeast, type Role } from '../../modules/orgs/orgs.types.js';
 import { errors } from '../errors.js';
+import { routedPath } from '../routed-path.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -16,8 +17,8 @@ export function installAuth(app: FastifyInstance, access: AccessService): void {
   app.addHook('onRequest', async (req, reply) => {
     const cfg = req.routeOptions.config;
     if (!cfg?.auth) return;
-    const url = req.url.split('?')[0];
-    const path = url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) || '/' : url;
+    // Key restrictions are checked against the route the router matched, never the raw URL.
+    const path = routedPath(req.routeOptions.url ?? '', req.params as Record<string, unknown>, API_PREFIX);
     const auth = req.headers.authorization;
     const env = req.headers['x-environment'];
     // Failures throw AppErrors; a 429 carries its rate-limit headers on the error itself.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpointAllowed, parseEndpointRule, type EndpointRule } from '../../../src/modules/api-keys/endpoint-rules.js';
+import { routedPath } from '../../../src/http/routed-path.js';
 
 function rules(...raw: string[]): EndpointRule[] {
   return raw.map((r) => {
@@ -100,5 +101,24 @@ describe('allowed_endpoints matching', () => {
 
   it('the /api/v1 prefix in a rule is optional', () => {
     expect(allows(['GET /api/v1/projects'], 'GET', '/projects')).toBe(true);
+  });
+});
+
+describe('routed path (what allowed_endpoints is checked against)', () => {
+  it('rebuilds the path from the matched route and its decoded parameters', () => {
+    expect(routedPath('/api/v1/projects/:id/stats', { id: 'prj_1' }, '/api/v1')).toBe('/projects/prj_1/stats');
+    expect(routedPath('/api/v1/projects', {}, '/api/v1')).toBe('/projects');
+    expect(routedPath('/api/v1', {}, '/api/v1')).toBe('/');
+    expect(routedPath('/api/v1/files/*', { '*': 'a/b' }, '/api/v1')).toBe('/files/a%2Fb');
+  });
+
+  it('a parameter holding a slash, a fragment or dots stays one segment and cannot satisfy a longer rule', () => {
+    const r = ['GET /projects/*/stats'];
+    for (const id of ['x/stats', 'x#/stats', '../x', 'x;/stats']) {
+      const path = routedPath('/api/v1/projects/:id', { id }, '/api/v1');
+      expect(path.split('/').filter(Boolean)).toHaveLength(2);
+      expect(allows(r, 'GET', path), id).toBe(false);
+    }
+    expect(allows(r, 'GET', routedPath('/api/v1/projects/:id/stats', { id: 'a/b' }, '/api/v1'))).toBe(true);
   });
 });
