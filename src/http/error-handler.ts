@@ -39,7 +39,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof SyntaxError || fe.statusCode === 400) {
       return send(reply, req, 400, { code: 'VALIDATION_ERROR', message: 'Malformed request' });
     }
-    if ((err as { code?: string }).code === '23505') {
+    // Backstop for text decoded from formats the input check cannot see into (YAML escapes, …):
+    // PostgreSQL refuses NUL and invalid byte sequences; that is the client's input, not a fault.
+    const pgCode = (err as { code?: string }).code;
+    if (pgCode === '22021' || pgCode === '22P05') {
+      return send(reply, req, 400, { code: 'VALIDATION_ERROR', message: 'The request contains characters that cannot be stored (such as NUL, \\u0000)' });
+    }
+    if (pgCode === '23505') {
       return send(reply, req, 409, { code: 'CONFLICT', message: 'A resource with these values already exists' });
     }
     if (fe.statusCode === 413) return send(reply, req, 413, { code: 'PAYLOAD_TOO_LARGE', message: 'Request is too large' });

@@ -10,9 +10,33 @@ const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 const bodyAjv = addFormats(new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false }));
 const textAjv = addFormats(new Ajv({ allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true, strict: false }));
 
+/** Integers the database's int4 columns and offsets can hold: the bounds of any integer a schema leaves open. */
+const INT_MAX = 2_147_483_647;
+const INT_MIN = -2_147_483_648;
+
+/**
+ * A copy of `schema` in which every integer without its own bounds gets int4's. Without them a
+ * query such as `page=99999999999999999999` is a valid integer to Ajv (1e20) and overflows in SQL.
+ */
+export function boundIntegers(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(boundIntegers);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    // Keywords whose values are data, not schemas.
+    out[k] = k === 'enum' || k === 'const' || k === 'default' || k === 'examples' || k === 'required' ? v : boundIntegers(v);
+  }
+  const t = out.type;
+  if (t === 'integer' || (Array.isArray(t) && t.includes('integer'))) {
+    if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = INT_MAX;
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = INT_MIN;
+  }
+  return out;
+}
+
 export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : textAjv;
-  return ajv.compile(schema) as ReturnType<FastifySchemaCompiler<object>>;
+  return ajv.compile(boundIntegers(schema) as object) as ReturnType<FastifySchemaCompiler<object>>;
 };
 
 function fieldOf(e: ErrorObject): string {

@@ -72,13 +72,20 @@ export function createIntake(deps: {
       storageKey: blob.key, source: input.source, sourceMetadata: input.sourceMetadata ?? {}, metadata: input.metadata ?? {},
       uploadedBy: input.uploadedBy ?? null, pipeline,
     };
-    const doc = await deps.docs.insert(deps.db, row, {
-      type: 'document.uploaded',
-      data: (id) => documentEventData({
-        id, filename: row.filename, status: 'uploaded', classification: null, project_id: row.projectId, source: row.source,
-        source_metadata: row.sourceMetadata, version: 1,
-      }, { mimeType: mime, sizeBytes: blob.size }),
-    });
+    let doc: DocumentRow;
+    try {
+      doc = await deps.docs.insert(deps.db, row, {
+        type: 'document.uploaded',
+        data: (id) => documentEventData({
+          id, filename: row.filename, status: 'uploaded', classification: null, project_id: row.projectId, source: row.source,
+          source_metadata: row.sourceMetadata, version: 1,
+        }, { mimeType: mime, sizeBytes: blob.size }),
+      });
+    } catch (err) {
+      // Nothing refers to the file now; without this it would stay in the store for ever.
+      await discard(blob).catch((e: unknown) => deps.logger.warn({ err: e, key: blob.key }, 'could not remove the file of a failed intake'));
+      throw err;
+    }
     deps.onEvent?.();
     try {
       await enqueueStage(deps.queues, stages[0], doc);

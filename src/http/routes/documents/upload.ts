@@ -1,9 +1,23 @@
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../errors.js';
+import { AppError, errors } from '../../errors.js';
 import { ok } from '../../envelope.js';
 import { presentDocument } from '../../../modules/documents/documents.types.js';
 import type { Intake } from '../../../modules/documents/intake.js';
 import type { StoredBlob } from '../../../storage/blob-store.js';
+import { assertCleanInput } from '../../plugins/input-guard.js';
+
+/**
+ * Errors raised while reading the multipart stream are about the client's body (no boundary,
+ * truncated, malformed headers): a 400. Errors that already carry a status or a Fastify code
+ * (size limits) keep theirs.
+ */
+function asBodyError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  const e = err as { code?: unknown; statusCode?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && e.code.startsWith('FST_')) return err;
+  if (typeof e.statusCode === 'number') return err;
+  return errors.validation(`Malformed multipart body: ${typeof e.message === 'string' ? e.message : 'unreadable'}`);
+}
 
 function parseMetadata(raw: string | undefined): Record<string, unknown> | undefined {
   if (raw === undefined || raw === '') return undefined;
@@ -34,36 +48,49 @@ export function registerUploadRoute(api: FastifyInstance, intake: Intake, maxUpl
     if (!req.isMultipart()) throw errors.unsupportedMedia('Upload with Content-Type multipart/form-data (fields: file, project_id, metadata)');
     const declared = Number(req.headers['content-length'] ?? 0);
     if (declared > maxUploadBytes + 1024 * 1024) throw errors.tooLarge(`File is larger than the ${Math.round(maxUploadBytes / 1048576)} MB limit (MAX_UPLOAD_MB)`);
+    // Busboy needs a boundary; without one it fails in a way that says nothing to the client.
+    if (!/;\s*boundary=(?:"[^"]+"|[^\s";]+)/i.test(String(req.headers['content-type'] ?? ''))) {
+      throw errors.validation('multipart/form-data needs a boundary parameter in Content-Type', [{ field: 'Content-Type', message: 'must carry a boundary', in: 'headers' }]);
+    }
     const fields: Record<string, string> = {};
     let blob: StoredBlob | undefined;
     let filename = 'upload';
     let failure: unknown;
-    for await (const part of req.parts()) {
-      if (part.type !== 'file') {
-        fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
-        continue;
-      }
-      if (part.fieldname !== 'file' || blob || failure) {
-        part.file.resume();
-        continue;
-      }
-      filename = part.filename || 'upload';
-      try {
-        blob = await intake.store(part.file);
-      } catch (err) {
-        failure = err;
-        part.file.resume();
-      }
-    }
-    if (failure) throw failure;
-    if (!blob) throw errors.invalidField('file', 'is required');
-    const projectId = req.query.project_id ?? fields.project_id;
+    let projectId: string | undefined;
     let metadata: Record<string, unknown> | undefined;
     try {
+      try {
+        for await (const part of req.parts()) {
+          if (part.type !== 'file') {
+            fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+            continue;
+          }
+          if (part.fieldname !== 'file' || blob || failure) {
+            part.file.resume();
+            continue;
+          }
+          filename = part.filename || 'upload';
+          try {
+            blob = await intake.store(part.file);
+          } catch (err) {
+            failure = err;
+            part.file.resume();
+          }
+        }
+      } catch (err) {
+        throw asBodyError(err);
+      }
+      if (failure) throw failure;
+      if (!blob) throw errors.invalidField('file', 'is required');
+      // Multipart is read here, not by the body parser, so the generic input check runs here too.
+      assertCleanInput(fields, 'form');
+      assertCleanInput(filename, 'form', 'file.filename');
+      projectId = req.query.project_id ?? fields.project_id;
       if (!projectId) throw errors.invalidField('project_id', 'is required');
       metadata = parseMetadata(fields.metadata);
+      assertCleanInput(metadata, 'form', 'metadata');
     } catch (err) {
-      await intake.discard(blob);
+      if (blob) await intake.discard(blob);
       throw err;
     }
     const result = await intake.fromBlob(blob, {
