@@ -13,7 +13,8 @@ Usage:
   docpipe migrate                    apply database migrations
   docpipe admin create-user --email E --password P --org NAME [--role owner|admin|member|viewer] [--plan free|pro|enterprise]
   docpipe admin create-api-key --email E --name NAME [--environment live|test]
-  docpipe admin status               counts and queue depths
+  docpipe admin status               counts of organizations, users, projects, documents
+                                     (admin commands go through a running server that holds the embedded database)
   docpipe ingest PATH... --project ID [--url URL] [--key KEY]
   docpipe reprocess --project ID --stage S[,S] [--missing|--all] [--url URL] [--key KEY]
 

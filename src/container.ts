@@ -42,6 +42,8 @@ export interface CreateDepsOptions {
   logger?: Logger;
   /** Run migrations on open (default true). */
   migrate?: boolean;
+  /** Embedded database held by another process: wait this long for it, ms (default 0). */
+  dbLockWaitMs?: number;
   /** Embedding model loader (tests pass one pointed at a generated tiny model). */
   embedder?: EmbedderLoader;
   /** Mail poller tuning (tests shorten intervals). */
@@ -54,17 +56,18 @@ export interface CreateDepsOptions {
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>;
 
-export async function openDatabase(config: Config): Promise<Db> {
+/** `lockWaitMs`: how long to wait for another process holding the embedded database (default 0: refuse at once). */
+export async function openDatabase(config: Config, opts: { lockWaitMs?: number } = {}): Promise<Db> {
   if (config.DATABASE_URL) return createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
   const dir = join(config.dataDir, 'db');
   mkdirSync(dir, { recursive: true });
-  return createDb({ pgliteDir: dir });
+  return createDb({ pgliteDir: dir, lockWaitMs: opts.lockWaitMs });
 }
 
 /** The one place that wires database, Redis and services together. */
 export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL });
-  const db = opts.db ?? (await openDatabase(config));
+  const db = opts.db ?? (await openDatabase(config, { lockWaitMs: opts.dbLockWaitMs }));
   if (opts.migrate !== false) await migrate(db);
   const redisUrl = opts.redisUrl ?? config.REDIS_URL;
   if (!redisUrl) throw new Error('No Redis URL: set REDIS_URL or use `docpipe start`, which runs a private redis-server');

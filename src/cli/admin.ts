@@ -1,16 +1,22 @@
-import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { openDatabase } from '../container.js';
+import { DataDirLockedError } from '../db/data-dir-lock.js';
+import type { Db } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
-import { AppError } from '../http/errors.js';
-import { createStamps } from '../modules/access/stamps.js';
-import { createOrgsRepository } from '../modules/orgs/orgs.repository.js';
-import { createOrgsService } from '../modules/orgs/orgs.service.js';
-import type { Environment, Plan, Role } from '../modules/orgs/orgs.types.js';
+import { createStamps, type Stamps } from '../modules/access/stamps.js';
 import { createCommandRedis, redisKeys } from '../lib/redis.js';
+import { executeAdminCommand, type AdminResult } from './admin-commands.js';
+import { adminSocketPath, AdminSocketUnavailableError, callAdminSocket } from './admin-socket.js';
 
 export async function runMigrate(config: Config): Promise<number> {
-  const db = await openDatabase(config);
+  let db: Db;
+  try {
+    db = await openDatabase(config);
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+    console.error(`${err.message}\nThe server that holds it applied the migrations when it started; stop it to run \`docpipe migrate\` by hand.`);
+    return 1;
+  }
   try {
     const applied = await migrate(db);
     console.log(applied.length ? `Applied: ${applied.join(', ')}` : 'Database is up to date');
@@ -20,72 +26,59 @@ export async function runMigrate(config: Config): Promise<number> {
   }
 }
 
-const ROLES = ['owner', 'admin', 'member', 'viewer'];
-const PLANS = ['free', 'pro', 'enterprise'];
-
-function need(v: string | undefined, flag: string): string {
-  if (!v) throw new AppError('VALIDATION_ERROR', 400, `--${flag} is required`);
-  return v;
+function print(r: AdminResult): number {
+  if (r.stdout) console.log(r.stdout);
+  if (r.stderr) console.error(r.stderr);
+  return r.code;
 }
 
-/** Admin commands run against the database directly (no server needed). */
-export async function runAdmin(config: Config, args: string[]): Promise<number> {
-  const [sub, ...rest] = args;
-  const { values } = parseArgs({
-    args: rest, allowPositionals: false,
-    options: {
-      email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' },
-      plan: { type: 'string' }, name: { type: 'string' }, environment: { type: 'string' },
-    },
-  });
-  const db = await openDatabase(config);
+/** Runs the command in this process, against a database no other process has open (or PostgreSQL). */
+async function runDirect(config: Config, db: Db, args: string[]): Promise<number> {
   // Stamps live in Redis; without one (admin commands on a fresh machine) bumps are skipped,
   // which is safe because no API process can have cached anything it could not see.
   const redis = config.REDIS_URL ? createCommandRedis(config.REDIS_URL) : null;
-  const stamps = redis
+  const stamps: Stamps = redis
     ? createStamps(redis, redisKeys(config.REDIS_PREFIX))
     : { read: async () => [], bump: async () => undefined, key: () => '' };
   try {
     await migrate(db);
-    const orgs = createOrgsService({ db, repo: createOrgsRepository(db), stamps });
-    switch (sub) {
-      case 'create-user': {
-        const role = (values.role ?? 'owner') as Role;
-        if (!ROLES.includes(role)) throw new AppError('VALIDATION_ERROR', 400, `--role must be one of ${ROLES.join(', ')}`);
-        const plan = (values.plan ?? 'free') as Plan;
-        if (!PLANS.includes(plan)) throw new AppError('VALIDATION_ERROR', 400, `--plan must be one of ${PLANS.join(', ')}`);
-        const { user, orgId } = await orgs.createUser({
-          email: need(values.email, 'email'), password: need(values.password, 'password'), orgName: need(values.org, 'org'), role, plan,
-        });
-        console.log(`Created user ${user.email} (${user.id}) with role ${user.role} in organization ${orgId}`);
-        return 0;
-      }
-      case 'create-api-key': {
-        const environment = (values.environment ?? 'live') as Environment;
-        if (environment !== 'live' && environment !== 'test') throw new AppError('VALIDATION_ERROR', 400, '--environment must be live or test');
-        const key = await orgs.createApiKeyFor({ email: need(values.email, 'email'), name: need(values.name, 'name'), environment });
-        console.log(`Created API key ${key.id} (${key.environment}). Store it now; it is not shown again:\n${key.key}`);
-        return 0;
-      }
-      case 'status': {
-        const { rows } = await db.query<{ t: string; n: number }>(
-          `SELECT 'organizations' AS t, count(*) AS n FROM organizations UNION ALL SELECT 'users', count(*) FROM users
-           UNION ALL SELECT 'projects', count(*) FROM projects UNION ALL SELECT 'documents', count(*) FROM documents`);
-        for (const r of rows) console.log(`${r.t.padEnd(14)} ${r.n}`);
-        return 0;
-      }
-      default:
-        console.error('Usage: docpipe admin create-user|create-api-key|status …');
-        return 2;
-    }
-  } catch (err) {
-    if (err instanceof AppError) {
-      console.error(err.message);
-      return 1;
-    }
-    throw err;
+    return print(await executeAdminCommand({ db, stamps }, args));
   } finally {
     redis?.disconnect();
     await db.close();
   }
+}
+
+/**
+ * Admin commands. On PostgreSQL they run here. On the embedded database they run here when no
+ * other process has it open; while a server holds it, they are sent to that server's admin
+ * socket and run there; if it does not answer they are refused — never run on a second copy.
+ */
+export async function runAdmin(config: Config, args: string[]): Promise<number> {
+  let locked: DataDirLockedError;
+  try {
+    return await runDirect(config, await openDatabase(config), args);
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+    locked = err;
+  }
+  const socket = adminSocketPath(config.dataDir);
+  try {
+    return print(await callAdminSocket(socket, args));
+  } catch (err) {
+    if (!(err instanceof AdminSocketUnavailableError)) {
+      console.error(`The server holding the database stopped answering (${(err as Error).message}); the command may or may not have been applied. Check with \`docpipe admin status\`.`);
+      return 1;
+    }
+  }
+  // No server listens: the holder may be another short admin command, so wait for it briefly.
+  try {
+    return await runDirect(config, await openDatabase(config, { lockWaitMs: 5_000 }), args);
+  } catch (err) {
+    if (!(err instanceof DataDirLockedError)) throw err;
+  }
+  console.error(`${locked.message}\nIts admin socket (${socket}) does not answer, so nothing was done. ` +
+    'If that server is still starting, try again in a moment. Otherwise stop it and run the command again; ' +
+    `if no docpipe process is running at all, remove ${locked.lockFile}.`);
+  return 1;
 }

@@ -1,10 +1,13 @@
 import type { Config } from '../config.js';
-import { createDeps } from '../container.js';
+import { createDeps, openDatabase } from '../container.js';
+import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { buildApp } from '../http/app.js';
 import { createLogger } from '../lib/logger.js';
 import { startManagedRedis } from '../lib/managed-redis.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { mailWorker } from '../../workers/mail-poller.js';
+import { executeAdminCommand } from './admin-commands.js';
+import { adminSocketPath, serveAdminSocket } from './admin-socket.js';
 
 export type Role = 'start' | 'api' | 'worker';
 
@@ -14,6 +17,14 @@ export type Role = 'start' | 'api' | 'worker';
  */
 export async function runServer(config: Config, role: Role, opts: { queues?: string[]; concurrency?: number } = {}): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL });
+  // The database first: an embedded one is this process's alone (and so is the private Redis
+  // beside it), so a second server on the same DATA_DIR stops here, before touching anything.
+  const db = await openDatabase(config, { lockWaitMs: 10_000 }).catch((err: unknown) => {
+    if (err instanceof DataDirLockedError) {
+      throw new Error(`${err.message}\nStop the other process, or give this one its own DATA_DIR; several processes over one database need DATABASE_URL (PostgreSQL).`);
+    }
+    throw err;
+  });
   let redisUrl = config.REDIS_URL;
   let managed: Awaited<ReturnType<typeof startManagedRedis>> | undefined;
   if (!redisUrl) {
@@ -24,13 +35,19 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
     redisUrl = managed.url;
     logger.info({ redis: redisUrl }, 'started a private redis-server (set REDIS_URL to use your own)');
   }
-  const deps = await createDeps(config, { redisUrl, logger });
+  const deps = await createDeps(config, { db, redisUrl, logger });
   if (role !== 'worker') {
     const boot = await deps.services.orgs.bootstrap({
       email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD, orgName: config.BOOTSTRAP_ORG_NAME, plan: config.BOOTSTRAP_PLAN,
     });
     if (boot === 'created') logger.info({ email: config.BOOTSTRAP_ADMIN_EMAIL }, 'created the first organization and its owner');
   }
+
+  // `docpipe admin …` cannot open an embedded database this process holds: it sends its
+  // commands here instead.
+  const adminSocket = db.kind === 'pglite'
+    ? await serveAdminSocket(adminSocketPath(config.dataDir), (args) => executeAdminCommand({ db, stamps: deps.stamps }, args), logger)
+    : undefined;
 
   let workers: WorkerHandle | undefined;
   if (role !== 'api') {
@@ -59,8 +76,10 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
     hardStop.unref();
     try {
       await app?.close();
+      await adminSocket?.close();
       await workers?.close(20_000);
       await deps.close();
+      await db.close();
       await managed?.stop();
     } finally {
       clearTimeout(hardStop);

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import { PgliteSocket } from './pglite-socket.js';
 
 export interface QueryResult<T> {
@@ -122,6 +123,11 @@ export interface DbOptions {
   poolSize?: number;
   /** Postgres schema to use as search_path (tests isolate themselves this way). */
   schema?: string;
+  /**
+   * PGlite on disk: how long to wait for another process holding the data directory, ms.
+   * Default 0 (refuse at once with DataDirLockedError).
+   */
+  lockWaitMs?: number;
 }
 
 export async function createDb(opts: DbOptions): Promise<Db> {
@@ -136,12 +142,25 @@ export async function createDb(opts: DbOptions): Promise<Db> {
     return wrap(pool, 'postgres');
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = new PGlite({ dataDir: opts.pgliteDir ?? 'memory://', loadDataDir: opts.pgliteLoad });
-  await pglite.waitReady;
+  const dataDir = opts.pgliteDir ?? 'memory://';
+  // One process per data directory (see data-dir-lock.ts); in-memory databases are private anyway.
+  const lock = dataDir.startsWith('memory://') ? undefined : await lockDataDir(dataDir, { waitMs: opts.lockWaitMs });
+  let pglite: InstanceType<typeof PGlite>;
+  try {
+    pglite = new PGlite({ dataDir, loadDataDir: opts.pgliteLoad });
+    await pglite.waitReady;
+  } catch (err) {
+    lock?.release();
+    throw err;
+  }
   // PGlite is one backend session: a pool of one client serialises transactions correctly, and
   // that client is kept (never idled out) so its prepared statements stay valid.
   const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, types, stream: () => new PgliteSocket(pglite) as unknown as Duplex });
   return wrap(pool, 'pglite', async () => {
-    await pglite.close();
+    try {
+      await pglite.close();
+    } finally {
+      lock?.release();
+    }
   }, async () => (await pglite.dumpDataDir('none')) as Blob);
 }

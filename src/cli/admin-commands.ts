@@ -1,0 +1,81 @@
+// The `docpipe admin …` commands themselves, independent of where they run: in the CLI process
+// against the database directly, or inside a running server that received them on its admin
+// socket (an embedded database can be open in one process only). They return their output
+// instead of printing it, so either side can pass it on.
+import { parseArgs } from 'node:util';
+import type { Db } from '../db/client.js';
+import { AppError } from '../http/errors.js';
+import type { Stamps } from '../modules/access/stamps.js';
+import { createOrgsRepository } from '../modules/orgs/orgs.repository.js';
+import { createOrgsService } from '../modules/orgs/orgs.service.js';
+import type { Environment, Plan, Role } from '../modules/orgs/orgs.types.js';
+
+export interface AdminResult {
+  /** Process exit code: 0 done, 1 refused or failed, 2 usage. */
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface AdminContext {
+  db: Db;
+  stamps: Stamps;
+}
+
+const ROLES = ['owner', 'admin', 'member', 'viewer'];
+const PLANS = ['free', 'pro', 'enterprise'];
+export const ADMIN_USAGE = 'Usage: docpipe admin create-user|create-api-key|status …';
+
+function need(v: string | undefined, flag: string): string {
+  if (!v) throw new AppError('VALIDATION_ERROR', 400, `--${flag} is required`);
+  return v;
+}
+
+const ok = (stdout: string): AdminResult => ({ code: 0, stdout, stderr: '' });
+const fail = (stderr: string, code = 1): AdminResult => ({ code, stdout: '', stderr });
+
+/** Parses and runs one admin command. Expected failures come back as a result; others throw. */
+export async function executeAdminCommand(ctx: AdminContext, args: readonly string[]): Promise<AdminResult> {
+  const [sub, ...rest] = args;
+  try {
+    const { values } = parseArgs({
+      args: rest, allowPositionals: false,
+      options: {
+        email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' },
+        plan: { type: 'string' }, name: { type: 'string' }, environment: { type: 'string' },
+      },
+    });
+    const orgs = createOrgsService({ db: ctx.db, repo: createOrgsRepository(ctx.db), stamps: ctx.stamps });
+    switch (sub) {
+      case 'create-user': {
+        const role = (values.role ?? 'owner') as Role;
+        if (!ROLES.includes(role)) return fail(`--role must be one of ${ROLES.join(', ')}`);
+        const plan = (values.plan ?? 'free') as Plan;
+        if (!PLANS.includes(plan)) return fail(`--plan must be one of ${PLANS.join(', ')}`);
+        const { user, orgId } = await orgs.createUser({
+          email: need(values.email, 'email'), password: need(values.password, 'password'), orgName: need(values.org, 'org'), role, plan,
+        });
+        return ok(`Created user ${user.email} (${user.id}) with role ${user.role} in organization ${orgId}`);
+      }
+      case 'create-api-key': {
+        const environment = (values.environment ?? 'live') as Environment;
+        if (environment !== 'live' && environment !== 'test') return fail('--environment must be live or test');
+        const key = await orgs.createApiKeyFor({ email: need(values.email, 'email'), name: need(values.name, 'name'), environment });
+        return ok(`Created API key ${key.id} (${key.environment}). Store it now; it is not shown again:\n${key.key}`);
+      }
+      case 'status': {
+        const { rows } = await ctx.db.query<{ t: string; n: number }>(
+          `SELECT 'organizations' AS t, count(*) AS n FROM organizations UNION ALL SELECT 'users', count(*) FROM users
+           UNION ALL SELECT 'projects', count(*) FROM projects UNION ALL SELECT 'documents', count(*) FROM documents`);
+        return ok(rows.map((r) => `${r.t.padEnd(14)} ${r.n}`).join('\n'));
+      }
+      default:
+        return fail(ADMIN_USAGE, 2);
+    }
+  } catch (err) {
+    if (err instanceof AppError) return fail(err.message);
+    // parseArgs reports unknown or malformed options with a code of its own.
+    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return fail(`${(err as Error).message}\n${ADMIN_USAGE}`, 2);
+    throw err;
+  }
+}
