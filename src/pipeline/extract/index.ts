@@ -3,7 +3,8 @@
  * classified document type otherwise — and generic fields fill whatever the template left out.
  */
 import { extractGeneric } from './generic.js';
-import { matchTemplate, runTemplate } from './template.js';
+import { RegexBudget } from '../../lib/user-regex/index.js';
+import { DEFAULT_TEMPLATE_BUDGET_MS, matchTemplate, runTemplate } from './template.js';
 import type { TemplateDef } from './template-schema.js';
 import { clampConfidence, type ExtractHints, type ExtractedFields } from './types.js';
 
@@ -16,7 +17,7 @@ export interface ExtractInput {
   /** Candidate templates, chosen by keywords and priority. */
   templates?: readonly TemplateDef[];
   hints?: ExtractHints;
-  /** Time budget for template regexes in ms. Default 250. */
+  /** Time budget for all template regex work (choosing and applying) in ms. Default 1000. */
   templateBudgetMs?: number;
 }
 
@@ -50,16 +51,19 @@ const UNMATCHED_DEFAULT_FACTOR = 0.85;
 
 export function extractFields(input: ExtractInput): ExtractResult {
   const { text, type } = input;
-  const matched = matchTemplate(input.templates ?? [], text);
+  const budgetMs = input.templateBudgetMs ?? DEFAULT_TEMPLATE_BUDGET_MS;
+  const budget = new RegexBudget(budgetMs);
+  const matched = matchTemplate(input.templates ?? [], text, budget);
   const chosen = matched ?? input.template ?? null;
   const hints: ExtractHints = {
     ...input.hints,
     decimalSeparator: input.hints?.decimalSeparator ?? chosen?.options?.decimal_separator,
   };
+  // Template work first: its time budget must not pay for the generic extractors.
+  const run = chosen ? runTemplate(chosen, text, { hints, budget, budgetMs }) : null;
   const generic = extractGeneric(text, type, hints);
-  if (!chosen) return { fields: generic, method: 'generic' };
+  if (!chosen || !run) return { fields: generic, method: 'generic' };
 
-  const run = runTemplate(chosen, text, { hints, budgetMs: input.templateBudgetMs });
   const fields: ExtractedFields = {};
   for (const [k, f] of Object.entries(run.fields)) {
     fields[k] = matched ? f : { ...f, confidence: clampConfidence(f.confidence * UNMATCHED_DEFAULT_FACTOR) };

@@ -3,7 +3,7 @@
  * matches a row (its named groups become the columns), `first_line`/`last_line` delimit rows
  * that span several lines, `skip_line` drops noise. Several start/end sections are all read.
  */
-import { compileTemplateRegex } from './safe-regex.js';
+import { compileUserRegex, type RegexBudget, type UserMatch, type UserRegex } from '../../lib/user-regex/index.js';
 import type { TemplateFieldType, TemplateLinesBlock } from './template-schema.js';
 import type { FieldRow } from './types.js';
 
@@ -15,14 +15,16 @@ export interface EngineContext {
   convert: Converter;
   /** True once the time budget is spent; callers stop starting new regex work. */
   overBudget: () => boolean;
+  /** Bounds every regex call of this template run. */
+  budget: RegexBudget;
   warnings: string[];
 }
 
 const MAX_ROWS = 2000;
 
-function compileOrWarn(ctx: EngineContext, what: string, pattern: string | undefined, flags: string): RegExp | null {
+function compileOrWarn(ctx: EngineContext, what: string, pattern: string | undefined, flags: string): UserRegex | null {
   if (pattern === undefined) return null;
-  const r = compileTemplateRegex(pattern, flags);
+  const r = compileUserRegex(pattern, { flags });
   if (!r.ok) {
     ctx.warnings.push(`${what}: ${r.message}`);
     return null;
@@ -30,9 +32,9 @@ function compileOrWarn(ctx: EngineContext, what: string, pattern: string | undef
   return r.regex;
 }
 
-function groups(m: RegExpExecArray): Record<string, string> {
+function groups(m: UserMatch): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(m.groups ?? {})) if (v !== undefined) out[k] = v.trim();
+  for (const [k, v] of Object.entries(m.named)) if (v !== undefined) out[k] = v.trim();
   return out;
 }
 
@@ -54,26 +56,24 @@ function typed(row: Record<string, string>, block: TemplateLinesBlock, ctx: Engi
 
 /** Reads every row of one block from `text`; `label` names the block in warnings. */
 export function readLinesBlock(block: TemplateLinesBlock, text: string, ctx: EngineContext, label: string): FieldRow[] {
-  const start = compileOrWarn(ctx, `${label}.start`, block.start, 'gm');
-  const end = compileOrWarn(ctx, `${label}.end`, block.end, 'gm');
+  const start = compileOrWarn(ctx, `${label}.start`, block.start, 'm');
+  const end = compileOrWarn(ctx, `${label}.end`, block.end, 'm');
   const line = compileOrWarn(ctx, `${label}.line`, block.line, '');
   const first = compileOrWarn(ctx, `${label}.first_line`, block.first_line, '');
   const last = compileOrWarn(ctx, `${label}.last_line`, block.last_line, '');
-  const skips = (block.skip_line ?? []).map((p, i) => compileOrWarn(ctx, `${label}.skip_line[${i}]`, p, '')).filter((r): r is RegExp => r !== null);
+  const skips = (block.skip_line ?? []).map((p, i) => compileOrWarn(ctx, `${label}.skip_line[${i}]`, p, '')).filter((r): r is UserRegex => r !== null);
   if (!start || !end || !line) return [];
 
   const rows: FieldRow[] = [];
   let pos = 0;
   while (pos <= text.length && rows.length < MAX_ROWS && !ctx.overBudget()) {
-    start.lastIndex = pos;
-    const s = start.exec(text);
+    const s = start.exec(text, ctx.budget, pos);
     if (!s) break;
-    const bodyStart = s.index + s[0].length;
-    end.lastIndex = bodyStart;
-    const e = end.exec(text);
+    const bodyStart = s.end;
+    const e = end.exec(text, ctx.budget, bodyStart);
     if (!e) break;
     readBody(text.slice(bodyStart, e.index));
-    pos = Math.max(e.index + e[0].length, bodyStart + 1);
+    pos = Math.max(e.end, bodyStart + 1);
   }
   return rows;
 
@@ -85,21 +85,21 @@ export function readLinesBlock(block: TemplateLinesBlock, text: string, ctx: Eng
     };
     for (const raw of body.split('\n')) {
       if (rows.length >= MAX_ROWS) break;
-      if (raw.trim() === '' || skips.some((re) => re.test(raw))) continue;
-      const f = first?.exec(raw);
+      if (raw.trim() === '' || skips.some((re) => re.test(raw, ctx.budget))) continue;
+      const f = first?.exec(raw, ctx.budget);
       if (f) {
         flush();
         current = groups(f);
         continue;
       }
-      const l = last?.exec(raw);
+      const l = last?.exec(raw, ctx.budget);
       if (l) {
         current ??= {};
         merge(current, groups(l));
         flush();
         continue;
       }
-      const m = line?.exec(raw);
+      const m = line?.exec(raw, ctx.budget);
       if (!m) continue;
       if (first || last) {
         current ??= {};

@@ -4,7 +4,7 @@
  */
 import { normaliseCurrency } from './currency.js';
 import { compileDateFormat } from './dates.js';
-import { compileTemplateRegex } from './safe-regex.js';
+import { compileUserRegex } from '../../lib/user-regex/index.js';
 import type {
   TemplateDef,
   TemplateFieldSpec,
@@ -52,7 +52,7 @@ class Checker {
       this.err(path, 'must be a string (a regular expression)');
       return null;
     }
-    const r = compileTemplateRegex(v, flags);
+    const r = compileUserRegex(v, { flags });
     if (!r.ok) {
       this.err(path, r.message);
       return null;

@@ -7,7 +7,7 @@
 import { parseAmount, roundMoney } from './amounts.js';
 import { normaliseCurrency } from './currency.js';
 import { inferDayFirst, parseDate } from './dates.js';
-import { compileTemplateRegex, captureCount } from './safe-regex.js';
+import { compileUserRegex, RegexBudget } from '../../lib/user-regex/index.js';
 import { readLinesBlock, type EngineContext } from './template-lines.js';
 import {
   DEFAULT_PRIORITY,
@@ -21,45 +21,45 @@ import {
 import { stripAccents } from './text.js';
 import { field, type ExtractHints, type ExtractedFields } from './types.js';
 
-/** Longest text a template is applied to; longer input is cut (bounds regex work). */
-export const TEMPLATE_MAX_CHARS = 500_000;
+/**
+ * Longest text a template is applied to; longer input is cut. Together with the per-call
+ * ceiling of the regex engine this bounds the work one document can cause (invoices run to a
+ * few pages; 100k characters of layout text is over ten).
+ */
+export const TEMPLATE_MAX_CHARS = 100_000;
+
+/**
+ * Default time budget for all template regex work on one document, in ms. A backstop: every
+ * single call is already bounded by the engine's per-call ceiling; this bounds their number.
+ */
+export const DEFAULT_TEMPLATE_BUDGET_MS = 1000;
 
 /** Applies a template's text options in invoice2data's order. */
-export function prepareText(text: string, options: TemplateOptions | undefined): string {
+export function prepareText(text: string, options: TemplateOptions | undefined, budget?: RegexBudget): string {
   let s = text.length > TEMPLATE_MAX_CHARS ? text.slice(0, TEMPLATE_MAX_CHARS) : text;
-  s = s.replace(/\r\n?/g, '\n');
+  // One final newline is dropped: Python's `$` also matches just before it, RE2's does not.
+  s = s.replace(/\r\n?/g, '\n').replace(/\n$/, '');
   if (!options) return s;
   if (options.remove_whitespace) s = s.replace(/[ \t\u00a0]+/g, '');
   if (options.remove_accents) s = stripAccents(s);
   if (options.lowercase) s = s.toLowerCase();
   for (const [pattern, replacement] of options.replace ?? []) {
-    const r = compileTemplateRegex(pattern, 'g');
-    if (r.ok) s = s.replace(r.regex, pythonReplacement(replacement));
+    const r = compileUserRegex(pattern);
+    if (r.ok) s = r.regex.replace(s, replacement, budget);
   }
   return s;
-}
-
-/** Python `re.sub` replacement (`\1`, `\g<name>`) to JavaScript (`$1`, `$<name>`). */
-function pythonReplacement(r: string): string {
-  return r
-    .replace(/\$/g, '$$$$')
-    .replace(/\\g<(\d+)>/g, '$$$1')
-    .replace(/\\g<([A-Za-z_]\w*)>/g, '$$<$1>')
-    .replace(/\\(\d{1,2})/g, '$$$1')
-    .replace(/\\n/g, '\n')
-    .replace(/\\t/g, '\t');
 }
 
 function optionsKey(o: TemplateOptions | undefined): string {
   return o ? JSON.stringify([o.remove_whitespace, o.remove_accents, o.lowercase, o.replace]) : '';
 }
 
-function anyMatch(patterns: readonly string[] | undefined, text: string): { all: boolean; any: boolean } {
+function anyMatch(patterns: readonly string[] | undefined, text: string, budget: RegexBudget): { all: boolean; any: boolean } {
   let all = true;
   let any = false;
   for (const p of patterns ?? []) {
-    const r = compileTemplateRegex(p);
-    const hit = r.ok && r.regex.test(text);
+    const r = compileUserRegex(p);
+    const hit = r.ok && r.regex.test(text, budget);
     all &&= hit;
     any ||= hit;
   }
@@ -70,7 +70,7 @@ function anyMatch(patterns: readonly string[] | undefined, text: string): { all:
  * All templates whose keywords all match and whose exclude keywords do not, best first:
  * higher priority, then more keywords (more specific), then list order.
  */
-export function matchTemplates(templates: readonly TemplateDef[], text: string): TemplateDef[] {
+export function matchTemplates(templates: readonly TemplateDef[], text: string, budget = new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS)): TemplateDef[] {
   const prepared = new Map<string, string>();
   const hits: Array<{ t: TemplateDef; i: number }> = [];
   templates.forEach((t, i) => {
@@ -78,11 +78,11 @@ export function matchTemplates(templates: readonly TemplateDef[], text: string):
     const key = optionsKey(t.options);
     let s = prepared.get(key);
     if (s === undefined) {
-      s = prepareText(text, t.options);
+      s = prepareText(text, t.options, budget);
       prepared.set(key, s);
     }
-    if (!anyMatch(t.keywords, s).all) return;
-    if (anyMatch(t.exclude_keywords, s).any) return;
+    if (!anyMatch(t.keywords, s, budget).all) return;
+    if (anyMatch(t.exclude_keywords, s, budget).any) return;
     hits.push({ t, i });
   });
   hits.sort(
@@ -95,18 +95,20 @@ export function matchTemplates(templates: readonly TemplateDef[], text: string):
 }
 
 /** The best matching template, or null. */
-export function matchTemplate(templates: readonly TemplateDef[], text: string): TemplateDef | null {
-  return matchTemplates(templates, text)[0] ?? null;
+export function matchTemplate(templates: readonly TemplateDef[], text: string, budget?: RegexBudget): TemplateDef | null {
+  return matchTemplates(templates, text, budget)[0] ?? null;
 }
 
 /** Options for {@link runTemplate}. */
 export interface ApplyTemplateOptions {
   /** Fallback conventions when the template's options do not fix them. */
   hints?: ExtractHints;
-  /** Time budget in ms; once spent, remaining fields are skipped with a warning. Default 250. */
+  /** Time budget in ms; once spent, remaining fields are skipped with a warning. Default 1000. */
   budgetMs?: number;
   /** Clock for the budget (tests). Default `performance.now`. */
   now?: () => number;
+  /** A budget shared with other work on the same document (overrides `budgetMs`/`now`). */
+  budget?: RegexBudget;
 }
 
 export interface TemplateRunResult {
@@ -157,11 +159,11 @@ function combine(values: Array<string | number>, group: TemplateGroup): string |
 
 /** Applies a template and reports missing required fields and warnings. */
 export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemplateOptions = {}): TemplateRunResult {
-  const now = opts.now ?? (() => performance.now());
-  const deadline = now() + (opts.budgetMs ?? 250);
+  const budgetMs = opts.budgetMs ?? DEFAULT_TEMPLATE_BUDGET_MS;
+  const budget = opts.budget ?? new RegexBudget(budgetMs, opts.now ? { now: opts.now } : {});
   const warnings: string[] = [];
   const options = template.options ?? {};
-  const prepared = prepareText(text, template.options);
+  const prepared = prepareText(text, template.options, budget);
   const decimalSeparator = options.decimal_separator ?? opts.hints?.decimalSeparator;
   const dayFirst = opts.hints?.dayFirst ?? inferDayFirst(prepared) ?? true;
   const convert = (raw: string, type: TemplateFieldType): string | number | null => {
@@ -174,10 +176,11 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
   const ctx: EngineContext = {
     convert,
     warnings,
+    budget,
     overBudget: () => {
-      const over = now() > deadline;
+      const over = budget.timeSpent();
       if (over && !budgetWarned) {
-        warnings.push(`time budget of ${opts.budgetMs ?? 250} ms spent; remaining fields skipped`);
+        warnings.push(`time budget of ${budgetMs} ms spent; remaining fields skipped`);
         budgetWarned = true;
       }
       return over;
@@ -230,17 +233,16 @@ function readRegexField(plan: FieldPlan, text: string, ctx: EngineContext, name:
   const values: Array<string | number> = [];
   plan.regexes.forEach((pattern, i) => {
     if (ctx.overBudget()) return;
-    const r = compileTemplateRegex(pattern, 'g');
+    const r = compileUserRegex(pattern);
     if (!r.ok) {
       ctx.warnings.push(`fields.${name}${plan.regexes.length > 1 ? `[${i}]` : ''}: ${r.message}`);
       return;
     }
-    const groups = captureCount(r.regex);
-    let count = 0;
-    for (const m of text.matchAll(r.regex)) {
-      if (++count > 1000) break;
+    const groups = r.regex.groupCount;
+    ctx.budget.lastRefusal = null;
+    for (const m of r.regex.matchAll(text, ctx.budget)) {
       // Like Python's findall: the first group when the pattern has groups, else the match.
-      const raw = (groups > 0 ? m.slice(1).find((g) => g !== undefined) : m[0])?.trim();
+      const raw = (groups > 0 ? m.groups.find((g) => g !== undefined) : m.text)?.trim();
       if (raw === undefined || raw === '') continue;
       if (!plan.type) {
         values.push(raw);
@@ -250,6 +252,7 @@ function readRegexField(plan: FieldPlan, text: string, ctx: EngineContext, name:
       if (v === null) ctx.warnings.push(`fields.${name}: could not read "${raw.slice(0, 60)}" as ${plan.type}`);
       else values.push(v);
     }
+    if (ctx.budget.lastRefusal) ctx.warnings.push(`fields.${name}: ${ctx.budget.lastRefusal}`);
   });
   return values;
 }

@@ -51,6 +51,7 @@ describe('mailbox settings', () => {
     ['move without processed_folder', { after_processing: 'move' }, 'processed_folder'],
     ['processed_folder equal to folder', { after_processing: 'move', processed_folder: 'inbox' }, 'processed_folder'],
     ['a broken subject regex', { subject_filter: '/(unclosed/' }, 'subject_filter'],
+    ['a subject regex the linear-time engine cannot run', { subject_filter: '/^(?!Re:)Invoice/' }, 'subject_filter'],
     ['a sender that is neither address nor domain', { allowed_senders: ['not an address'] }, 'allowed_senders'],
     ['a bad security mode', { security: 'ssl' }, 'security'],
     ['a private address', { host: '10.1.2.3' }, 'host'],

@@ -313,7 +313,7 @@ describe('applyTemplate: time budget', () => {
   it('stops starting new regex work once the budget is spent', () => {
     let clock = 0;
     const t = tpl({ issuer: 'Acme', fields: { a: 'A(\\d)', b: 'B(\\d)', c: 'C(\\d)' }, required_fields: [] });
-    const r = runTemplate(t, 'A1 B2 C3', { budgetMs: 10, now: () => (clock += 4) });
+    const r = runTemplate(t, 'A1 B2 C3', { budgetMs: 10, now: () => (clock += 2) });
     expect(Object.keys(r.fields)).toContain('a');
     expect(r.fields.c).toBeUndefined();
     expect(r.warnings).toEqual(['time budget of 10 ms spent; remaining fields skipped']);

@@ -58,6 +58,17 @@ describe('subject filter', () => {
   it('a broken regex throws a typed error at compile time', () => {
     expect(() => compileSubjectFilter('/(unclosed/')).toThrow(InvalidSubjectFilterError);
   });
+  it('runs on the linear-time engine: catastrophic shapes finish, lookaheads and backreferences are refused', () => {
+    const subject = `${'a'.repeat(40)}!`;
+    for (const p of ['(?:a|a)+$', '(a|aa)+$', '(\\w|\\d)+$', '(.|\\s)*x']) expect(matchesSubject(subject, `/${p}/`)).toBe(false);
+    expect(matchesSubject('a'.repeat(40), '/^(a|aa)+$/')).toBe(true);
+    expect(() => compileSubjectFilter('/^(?!Re:)Invoice/')).toThrow(/lookahead/);
+    expect(() => compileSubjectFilter('/(inv)\\1/')).toThrow(/backreference/);
+    expect(matchesSubject('Invoice 7', '/(?<!Re: )Invoice/')).toBe(true);
+  });
+  it('a saved filter that can no longer run matches nothing instead of failing the poll', () => {
+    expect(checkMessage({ subject: 'Invoice 7' } as never, { subjectFilter: '/^(?!Re:)Invoice/' }, new Date())).toEqual({ ok: false, reason: 'subject_not_matched' });
+  });
 });
 
 describe('message age', () => {

@@ -1,0 +1,3 @@
+export { compileUserRegex, RegexBudget, UserRegex, MAX_PATTERN_LENGTH, MAX_PROGRAM_SIZE, MAX_UNITS_PER_CALL } from './engine.js';
+export type { CompileOptions, CompileResult, UserMatch } from './engine.js';
+export { translatePattern, type RegexDialect, type RegexFlags, type Translation } from './translate.js';
