@@ -119,12 +119,19 @@ async function reprocess(args: string[]): Promise<number> {
   while (batch.status !== 'completed') {
     await new Promise((r) => setTimeout(r, 1000));
     batch = (await api.request('GET', `/batches/${batch.id}`)).body.data;
-    bar.set(batch.completed + batch.failed, batch.total);
+    bar.set(batch.completed + (batch.skipped ?? 0) + batch.failed, batch.total);
   }
   bar.finish();
-  console.log(`completed ${batch.completed}, failed ${batch.failed}`);
+  console.log(`completed ${batch.completed}, skipped ${batch.skipped ?? 0}, failed ${batch.failed}`);
+  // Skips share their cause (one missing model): one line per distinct reason, not per document.
+  const reasons = new Map<string, number>();
+  for (const s of batch.skips ?? []) {
+    const r = `${s.reason?.stage ?? ''}: ${s.reason?.code ?? ''} ${s.reason?.message ?? ''}`.trim();
+    reasons.set(r, (reasons.get(r) ?? 0) + 1);
+  }
+  for (const [r, n] of reasons) console.log(`  skipped ${n}: ${r}`);
   for (const f of batch.failures ?? []) console.log(`  failed: ${f.document_id}: ${f.error?.code ?? ''} ${f.error?.message ?? ''}`);
-  return batch.failed ? 1 : 0;
+  return batch.failed || batch.skipped ? 1 : 0;
 }
 
 export async function runClientCommand(cmd: string, args: string[]): Promise<number> {

@@ -58,6 +58,8 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
       { name: 'webhooks', start: (d) => d.webhooks.startWorkers({ concurrency: 50 }) },
     ]);
   }
+  // Said once at start-up by the processes that embed, instead of only in /ready and notes.
+  if (role !== 'api' && (!opts.queues || opts.queues.includes('embed'))) void deps.documents.checkEmbedder();
   const app = role !== 'worker' ? await buildApp(deps.appDeps()) : undefined;
   if (app) {
     await app.listen({ port: config.PORT, host: config.HOST });

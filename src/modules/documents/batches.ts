@@ -34,7 +34,7 @@ export function createBatchesRepository(db: Queryable) {
       await q.query('UPDATE batches SET total = total + $2, updated_at = now() WHERE id = $1', [batchId, documentIds.length]);
     },
     /** Marks one document's outcome and closes the batch when nothing is pending. */
-    async finishItem(q: Queryable, batchId: string, documentId: string, outcome: 'completed' | 'failed', error?: unknown): Promise<void> {
+    async finishItem(q: Queryable, batchId: string, documentId: string, outcome: 'completed' | 'failed' | 'skipped', error?: unknown): Promise<void> {
       // Lock the batch first: two documents finishing at once would otherwise each still see the
       // other's item pending (neither commit visible to the other) and neither would close the batch.
       await q.query('SELECT id FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
@@ -61,16 +61,21 @@ export function createBatchesRepository(db: Queryable) {
       const b = rows[0];
       if (!b) return null;
       const counts = await db.query<{ status: string; n: number }>('SELECT status, count(*) AS n FROM batch_items WHERE batch_id = $1 GROUP BY status', [id]);
-      const failures = await db.query<{ document_id: string; error: unknown }>(
-        `SELECT document_id, error FROM batch_items WHERE batch_id = $1 AND status = 'failed' ORDER BY updated_at LIMIT 100`, [id]);
+      const items = await db.query<{ document_id: string; status: string; error: unknown }>(
+        `(SELECT document_id, status, error FROM batch_items WHERE batch_id = $1 AND status = 'failed' ORDER BY updated_at LIMIT 100)
+         UNION ALL
+         (SELECT document_id, status, error FROM batch_items WHERE batch_id = $1 AND status = 'skipped' ORDER BY updated_at LIMIT 100)`, [id]);
       const by: Record<string, number> = {};
-      for (const c of counts.rows) by[c.status] = c.n;
-      const done = (by.completed ?? 0) + (by.failed ?? 0);
+      for (const c of counts.rows) by[c.status] = Number(c.n);
+      const done = (by.completed ?? 0) + (by.failed ?? 0) + (by.skipped ?? 0);
+      const listed = (status: string, key: 'error' | 'reason') =>
+        items.rows.filter((r) => r.status === status).map((r) => ({ document_id: r.document_id, [key]: r.error }));
       return {
         id: b.id, kind: b.kind, status: b.status, stages: b.stages, mode: b.mode, total: b.total,
-        completed: by.completed ?? 0, failed: by.failed ?? 0, pending: by.pending ?? 0,
+        completed: by.completed ?? 0, skipped: by.skipped ?? 0, failed: by.failed ?? 0, pending: by.pending ?? 0,
         progress: b.total === 0 ? 1 : done / b.total,
-        failures: failures.rows, created_at: b.created_at, updated_at: b.updated_at, finished_at: b.finished_at,
+        failures: listed('failed', 'error'), skips: listed('skipped', 'reason'),
+        created_at: b.created_at, updated_at: b.updated_at, finished_at: b.finished_at,
       };
     },
   };

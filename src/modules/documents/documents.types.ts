@@ -72,6 +72,8 @@ export interface PipelineState {
   batch_id?: string | null;
   /** Per-stage notes, e.g. why embedding was skipped. */
   notes?: Partial<Record<Stage, string>>;
+  /** Stages of this run that let the document go on without doing their work, and why. */
+  skipped?: Partial<Record<Stage, { code: string; message: string }>>;
   queued_at?: string;
 }
 

@@ -3,7 +3,7 @@ import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { Logger } from '../../lib/logger.js';
-import { createEmbedderLoader, type EmbedderLoader } from '../../pipeline/embed/index.js';
+import { createEmbedderLoader, embeddingUnavailableWarning, type EmbedderLoader } from '../../pipeline/embed/index.js';
 import { createPdfEngine, createTesseractOcr, type Ocr, type PdfEngine } from '../../pipeline/parse/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { createClassifierService } from '../classifier/classifier.service.js';
@@ -79,6 +79,17 @@ export function createDocumentsModule(deps: {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);
     },
     onConfirmed(h: (scope: { orgId: string; environment: 'live' | 'test' }) => void) { retrainHook = h; },
+    /**
+     * Loads the embedding model now; when it cannot be loaded, logs one warning naming the fix
+     * (later retries stay quiet: documents carry the reason in their notes). Returns whether
+     * the model is usable.
+     */
+    async checkEmbedder(log: Pick<Logger, 'warn'> = logger): Promise<boolean> {
+      if (await embedder.get()) return true;
+      const status = embedder.status();
+      log.warn({ model: status.modelId, code: status.code }, embeddingUnavailableWarning(status, { modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD }));
+      return false;
+    },
     async close() {
       if (ocr) await (await ocr).close();
       if (pdf) await pdf.close();

@@ -21,6 +21,11 @@ export interface StageOutcome {
   searchText?: string;
   /** A note kept on the document (e.g. why embedding was skipped). */
   note?: string;
+  /**
+   * The stage could not do its work and let the document go on without it (no embedding
+   * model): a batch reports the document as skipped, not completed.
+   */
+  skipped?: { code: string; message: string };
   /** Stop the run here in needs_review (low classification confidence). */
   needsReview?: boolean;
 }
@@ -57,7 +62,11 @@ export function createStageRunner(deps: {
   afterStage?: (stage: Stage) => ((doc: CommittedDocument) => Promise<void>) | undefined;
 }) {
   async function finishBatch(q: Queryable, doc: Pick<DocumentRow, 'id' | 'pipeline'>, outcome: 'completed' | 'failed', error?: unknown) {
-    if (doc.pipeline.batch_id) await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, outcome, error);
+    if (!doc.pipeline.batch_id) return;
+    // A run that reached its end with a stage skipped did not do all that was asked of it.
+    const skip = outcome === 'completed' ? Object.entries(doc.pipeline.skipped ?? {})[0] : undefined;
+    if (skip) await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, 'skipped', { stage: skip[0], ...skip[1] });
+    else await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, outcome, error);
   }
 
   /** A re-delivered job for a stage that already committed: make sure the next one is queued. */
@@ -86,7 +95,9 @@ export function createStageRunner(deps: {
     const notes = { ...(doc.pipeline.notes ?? {}) };
     if (out.note) notes[stage] = out.note;
     else delete notes[stage];
-    const cols: Record<string, unknown> = { ...out.cols, status, pipeline: { ...doc.pipeline, current: next, notes } };
+    const pipeline = { ...doc.pipeline, current: next, notes };
+    if (out.skipped) pipeline.skipped = { ...doc.pipeline.skipped, [stage]: out.skipped };
+    const cols: Record<string, unknown> = { ...out.cols, status, pipeline };
     if (status === 'completed') cols.completed_at = new Date();
     // document.processed marks parse+embed done; a run without embed reports it after parse.
     let eventType = EVENT_AFTER[stage];

@@ -3,6 +3,7 @@ import type { Embedder } from './embedder.js';
 
 export { chunkText, type ChunkOptions, type ChunkResult, type TextChunk } from './chunk.js';
 export { createTransformersEmbedder, type Embedder, type TransformersEmbedderOptions } from './embedder.js';
+export { embeddingUnavailableWarning } from './advice.js';
 export { createEmbedderLoader, type EmbedderLoader, type EmbedderLoaderOptions, type EmbedderStatus } from './loader.js';
 export { EmbedderUnavailableError, type EmbedderUnavailableReason } from './errors.js';
 export type { EmbedderDtype } from './model-files.js';

@@ -7,6 +7,25 @@ import { createActor, createKey, type Actor } from '../../helpers/app.js';
 import { makeTextPdf } from '../../helpers/pdf-fixtures.js';
 import { createPipelineApp, createProject, type PipelineApp } from '../../helpers/pipeline.js';
 
+async function run(cmd: 'ingest' | 'reprocess', args: string[]) {
+  const lines: string[] = [];
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { lines.push(a.join(' ')); });
+  const err = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { lines.push(a.join(' ')); });
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+  try {
+    const code = await runClientCommand(cmd, args);
+    return { code, out: lines.join('\n') };
+  } finally {
+    log.mockRestore(); err.mockRestore(); write.mockRestore();
+  }
+}
+
+async function listen(t: PipelineApp): Promise<string> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const addr = t.app.server.address();
+  return `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+}
+
 describe('docpipe ingest and reprocess (against a listening server)', () => {
   let t: PipelineApp;
   let actor: Actor;
@@ -16,24 +35,9 @@ describe('docpipe ingest and reprocess (against a listening server)', () => {
     t = await createPipelineApp('pglite');
     actor = await createActor(t);
     key = (await createKey(t, actor)).key;
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const addr = t.app.server.address();
-    url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+    url = await listen(t);
   });
   afterAll(async () => { await t?.close(); });
-
-  async function run(cmd: 'ingest' | 'reprocess', args: string[]) {
-    const lines: string[] = [];
-    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { lines.push(a.join(' ')); });
-    const err = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { lines.push(a.join(' ')); });
-    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
-    try {
-      const code = await runClientCommand(cmd, args);
-      return { code, out: lines.join('\n') };
-    } finally {
-      log.mockRestore(); err.mockRestore(); write.mockRestore();
-    }
-  }
 
   it('uploads a folder, waits for processing, reports duplicates and failures, then reprocesses', async () => {
     const projectId = await createProject(t, actor, { allowed_file_types: ['pdf', 'txt'] });
@@ -53,7 +57,7 @@ describe('docpipe ingest and reprocess (against a listening server)', () => {
 
     const re = await run('reprocess', ['--project', projectId, '--stage', 'classify,extract', '--all', '--url', url, '--key', key]);
     expect(re.out).toMatch(/batch bat_\w+: 2 documents \(all\)/);
-    expect(re.out).toContain('completed 2, failed 0');
+    expect(re.out).toContain('completed 2, skipped 0, failed 0');
     expect(re.code).toBe(0);
 
     const missing = await run('reprocess', ['--project', projectId, '--stage', 'classify', '--missing', '--url', url, '--key', key]);
@@ -64,5 +68,34 @@ describe('docpipe ingest and reprocess (against a listening server)', () => {
     const r = await run('ingest', ['/tmp', '--url', url, '--key', key]);
     expect(r.code).toBe(2);
     expect(r.out).toContain('--project ID is required');
+  });
+});
+
+describe('docpipe reprocess without an embedding model', () => {
+  let t: PipelineApp;
+  let url: string;
+  beforeAll(async () => {
+    t = await createPipelineApp('pglite', { EMBEDDING_MODEL: 'docpipe-test/absent-model', ALLOW_MODEL_DOWNLOAD: 'false' });
+    url = await listen(t);
+  });
+  afterAll(async () => { await t?.close(); });
+
+  it('reports documents whose embedding was skipped as skipped, with the reason once, and exits 1', async () => {
+    const actor = await createActor(t);
+    const projectId = await createProject(t, actor);
+    const ownKey = (await createKey(t, actor)).key;
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-skip-'));
+    writeFileSync(join(dir, 'a.txt'), 'Invoice No: S-1\nTotal: 12.00 EUR');
+    writeFileSync(join(dir, 'b.txt'), 'Meeting notes\nShip on Monday.');
+    const ingest = await run('ingest', [dir, '--project', projectId, '--url', url, '--key', ownKey, '--wait']);
+    expect(ingest.out).toMatch(/processed: completed 2/);
+
+    const r = await run('reprocess', ['--project', projectId, '--stage', 'embed', '--missing', '--url', url, '--key', ownKey]);
+    expect(r.out).toMatch(/batch bat_\w+: 2 documents \(missing\)/);
+    expect(r.out).toContain('completed 0, skipped 2, failed 0');
+    const reasons = r.out.split('\n').filter((l) => l.includes('skipped 2: embed: EMBEDDING_UNAVAILABLE'));
+    expect(reasons).toHaveLength(1);
+    expect(reasons[0]).toContain('docpipe-test/absent-model');
+    expect(r.code).toBe(1);
   });
 });

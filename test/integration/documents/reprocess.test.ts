@@ -172,6 +172,26 @@ describe('embedding model missing, then present (pglite)', () => {
     const ready = dataOf(await api(t, actor, 'GET', '/ready'));
     expect(ready.components.embeddings).toMatchObject({ status: 'unavailable', model: 'docpipe-test/late-model', reason: expect.any(String) });
 
+    // Catching up before the model is there does no embedding: the batch says skipped, and why.
+    const early = dataOf(await api(t, actor, 'POST', '/documents/reprocess', { project_id: projectId, stages: ['embed'], mode: 'missing' }), 202);
+    expect(early.total).toBe(2);
+    const skippedBatch = await waitForBatch(t, actor, early.id);
+    expect(skippedBatch).toMatchObject({ completed: 0, skipped: 2, failed: 0, pending: 0, progress: 1 });
+    expect(skippedBatch.skips.map((s: { document_id: string }) => s.document_id).sort()).toEqual([...ids].sort());
+    expect(skippedBatch.skips[0].reason).toMatchObject({ stage: 'embed', code: 'EMBEDDING_UNAVAILABLE', message: expect.stringContaining('late-model') });
+    // A stage that did its work in a run after a skip is not reported as skipped.
+    const classified = dataOf(await api(t, actor, 'POST', '/documents/reprocess', { document_ids: ids, stages: ['classify'], mode: 'all' }), 202);
+    expect(await waitForBatch(t, actor, classified.id)).toMatchObject({ completed: 2, skipped: 0, skips: [] });
+
+    // Start-up says it once, with the fix.
+    const warnings: { obj: Record<string, unknown>; msg: string }[] = [];
+    expect(await t.deps.documents.checkEmbedder({ warn: ((obj: Record<string, unknown>, msg: string) => { warnings.push({ obj, msg }); }) as never })).toBe(false);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0].obj).toMatchObject({ model: 'docpipe-test/late-model', code: 'not_found' });
+    expect(warnings[0].msg).toContain(`${modelDir}/docpipe-test/late-model (EMBEDDING_MODEL_DIR)`);
+    expect(warnings[0].msg).toContain('ALLOW_MODEL_DOWNLOAD=true');
+    expect(warnings[0].msg).toContain('--stage embed --missing');
+
     // The operator puts the model in place and restarts the service.
     await generateTinyModel(modelDir, 'docpipe-test/late-model');
     await t.close();
@@ -185,11 +205,14 @@ describe('embedding model missing, then present (pglite)', () => {
       expect(d.timestamps.embedded_at).toBeTruthy();
       expect(d.models.embedding_model).toBe('docpipe-test/late-model');
       expect(d.pipeline.notes.embed).toBeUndefined();
-      expect(await stageRunCounts(t.deps, id)).toEqual({ parse: 1, embed: 2, classify: 1, extract: 1 });
+      expect(await stageRunCounts(t.deps, id)).toEqual({ parse: 1, embed: 3, classify: 2, extract: 1 });
     }
     const { rows } = await t.deps.db.query<{ n: number }>('SELECT count(*) AS n FROM document_chunks WHERE document_id = ANY($1::text[])', [ids]);
     expect(Number(rows[0].n)).toBeGreaterThanOrEqual(2);
     expect(dataOf(await api(t, actor, 'GET', '/ready')).components.embeddings.status).toBe('ok');
+    const quiet: unknown[] = [];
+    expect(await t.deps.documents.checkEmbedder({ warn: ((...a: unknown[]) => { quiet.push(a); }) as never })).toBe(true);
+    expect(quiet).toEqual([]);
     const again = dataOf(await api(t, actor, 'POST', '/documents/reprocess', { project_id: projectId, stages: ['embed'], mode: 'missing' }), 202);
     expect(again.total).toBe(0);
 

@@ -8,7 +8,10 @@ import type { StageCompute } from '../stage-runner.js';
 export function embedStage(deps: { embedder: () => Promise<Embedder | null>; unavailableReason: () => string | undefined }): StageCompute {
   return async (doc) => {
     const embedder = await deps.embedder();
-    if (!embedder) return { cols: {}, note: `embedding skipped: ${deps.unavailableReason() ?? 'model unavailable'}` };
+    if (!embedder) {
+      const reason = deps.unavailableReason() ?? 'model unavailable';
+      return { cols: {}, note: `embedding skipped: ${reason}`, skipped: { code: 'EMBEDDING_UNAVAILABLE', message: reason } };
+    }
     const text = doc.text_content ?? '';
     const r = await embedDocument(text, embedder);
     return {
