@@ -22,6 +22,8 @@ const schema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** `auto`: human-readable lines when stdout is a terminal, JSON lines otherwise (files, collectors). */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   TRUST_PROXY: z.string().optional(),
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),

@@ -66,7 +66,7 @@ export async function openDatabase(config: Config, opts: { lockWaitMs?: number }
 
 /** The one place that wires database, Redis and services together. */
 export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
-  const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL });
+  const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const db = opts.db ?? (await openDatabase(config, { lockWaitMs: opts.dbLockWaitMs }));
   if (opts.migrate !== false) await migrate(db);
   const redisUrl = opts.redisUrl ?? config.REDIS_URL;

@@ -16,7 +16,7 @@ export type Role = 'start' | 'api' | 'worker';
  * finish their current jobs (bounded), close queues and connections; a second signal exits now.
  */
 export async function runServer(config: Config, role: Role, opts: { queues?: string[]; concurrency?: number } = {}): Promise<void> {
-  const logger = createLogger({ level: config.LOG_LEVEL });
+  const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   // The database first: an embedded one is this process's alone (and so is the private Redis
   // beside it), so a second server on the same DATA_DIR stops here, before touching anything.
   const db = await openDatabase(config, { lockWaitMs: 10_000 }).catch((err: unknown) => {

@@ -2,9 +2,19 @@ import pino, { type Logger } from 'pino';
 
 export type { Logger };
 
-/** JSON logs; pretty when a person is watching a terminal. Secrets are redacted by path. */
-export function createLogger(opts: { level: string; pretty?: boolean; name?: string }): Logger {
-  const pretty = opts.pretty ?? process.stdout.isTTY;
+export type LogFormat = 'auto' | 'json' | 'pretty';
+
+/** Whether a logger with this format writes pretty lines (`auto`: when stdout is a terminal). */
+export function isPretty(format: LogFormat = 'auto', stdoutIsTty = process.stdout.isTTY === true): boolean {
+  return format === 'pretty' || (format === 'auto' && stdoutIsTty);
+}
+
+/**
+ * JSON logs; human-readable when a person is watching a terminal (or `format: 'pretty'`).
+ * Secrets are redacted by path. `pretty` overrides `format` (tests pass `pretty: false`).
+ */
+export function createLogger(opts: { level: string; pretty?: boolean; format?: LogFormat; name?: string }): Logger {
+  const pretty = opts.pretty ?? isPretty(opts.format);
   return pino({
     level: opts.level,
     name: opts.name,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.js';
+import { isPretty } from '../../../src/lib/logger.js';
 
 const SECRET = 'x'.repeat(40);
 const base = { JWT_SECRET: SECRET, ENCRYPTION_KEY: SECRET };
@@ -80,5 +81,15 @@ describe('loadConfig', () => {
 
   it('production with both secrets loads', () => {
     expect(load({ NODE_ENV: 'production', ...base }).NODE_ENV).toBe('production');
+  });
+
+  it('LOG_FORMAT is auto, json or pretty; auto means pretty only on a terminal', () => {
+    expect(load(base).LOG_FORMAT).toBe('auto');
+    expect(load({ ...base, LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
+    expect(failure({ ...base, LOG_FORMAT: 'xml' }).message).toMatch(/LOG_FORMAT: .*"auto"\s*\|\s*"json"\s*\|\s*"pretty"/);
+    expect(isPretty('auto', true)).toBe(true);
+    expect(isPretty('auto', false)).toBe(false);
+    expect(isPretty('json', true)).toBe(false);
+    expect(isPretty('pretty', false)).toBe(true);
   });
 });
