@@ -49,6 +49,20 @@ export async function applyRetention(deps: Deps): Promise<number> {
   return n;
 }
 
+/** Files nothing refers to are left this long before the sweep removes them. */
+const ORPHAN_FILE_GRACE_MS = 60 * 60_000;
+
+/**
+ * Removes stored files no document refers to (left by a crash between storing an upload and
+ * committing its row, or by a removal that failed) and stale temporary files. Files an intake
+ * holds are never touched, whatever their age. Runs with the daily retention job.
+ */
+export async function sweepOrphanFiles(deps: Deps, graceMs = ORPHAN_FILE_GRACE_MS): Promise<{ removed: number; temporary: number }> {
+  const res = await deps.blobs.sweep({ olderThanMs: graceMs, inUse: (keys) => deps.documents.docs.storageKeysInUse(keys) });
+  if (res.removed || res.temporary) deps.logger.info(res, 'removed stored files nothing refers to');
+  return res;
+}
+
 /** Tuning of {@link startMaintenance}; every field but `schedulers` is optional. */
 export interface MaintenanceOptions {
   /**
@@ -91,7 +105,11 @@ export async function startMaintenance(deps: Deps, opts: MaintenanceOptions): Pr
   const worker = new Worker<MaintenanceJob>('maintenance', async (job: Job<MaintenanceJob>) => {
     const d = job.data;
     if (d.kind === 'sweep') return sweepOnce();
-    if (d.kind === 'retention') return applyRetention(deps);
+    if (d.kind === 'retention') {
+      const deleted = await applyRetention(deps);
+      await sweepOrphanFiles(deps);
+      return deleted;
+    }
     if (d.kind === 'retrain') return deps.documents.classifier.retrain({ orgId: d.orgId, environment: d.environment });
     return null;
   }, { connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: 1 });

@@ -1,10 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { readFile, rename, rm, stat } from 'node:fs/promises';
+import { link, readFile, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from './blob-store.js';
+import { releaseHold, removeIfUnused, sweepFiles, type GcContext } from './fs-blob-gc.js';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -109,16 +110,39 @@ export function createFsBlobStore(root: string): BlobStore {
     }
     const sha256 = hash.digest('hex');
     const dest = pathOf(sha256);
-    // The rename stays asynchronous: under a busy database on the same file system it can wait
-    // on the journal (measured: 1.6 ms per rename on the event loop when done synchronously).
+    // Linking (not renaming) leaves the temporary name as this intake's hold on the new file;
+    // when the bytes are already stored, a fresh link to the existing file is the hold instead.
+    // Link calls stay asynchronous for the reason the rename used to: under a busy database on
+    // the same file system they can wait on the journal.
+    let hold: string | undefined;
     try {
-      await withDirs([join(dest, '..')], () => rename(tmp, dest));
+      for (let attempt = 0; hold === undefined && attempt < 5; attempt++) {
+        try {
+          await withDirs([join(dest, '..')], () => link(tmp, dest));
+          hold = tmp;
+          break;
+        } catch (err) {
+          if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        }
+        const extra = join(tmpDir, `hold-${Date.now()}-${randomBytes(6).toString('hex')}`);
+        try {
+          await link(dest, extra);
+          hold = extra;
+        } catch (err) {
+          // The existing file was removed in between: place ours on the next pass.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+        }
+      }
+      if (hold === undefined) throw new Error('could not place the blob (it kept disappearing)');
     } catch (err) {
       await rm(tmp, { force: true });
       throw err;
     }
-    return { key: sha256, sha256, size, head: Buffer.concat(headParts) };
+    if (hold !== tmp) await rm(tmp, { force: true });
+    return { key: sha256, sha256, size, head: Buffer.concat(headParts), hold };
   }
+
+  const gc: GcContext = { root, tmpDir, pathOf, withDirs };
 
   return {
     put,
@@ -142,5 +166,21 @@ export function createFsBlobStore(root: string): BlobStore {
     async delete(key) {
       await rm(pathOf(key), { force: true });
     },
+    async release(blob) {
+      if (!blob.hold) return;
+      const hold = blob.hold;
+      blob.hold = undefined;
+      await releaseHold(gc, blob.key, hold);
+    },
+    async discard(blob, inUse) {
+      if (blob.hold) {
+        const hold = blob.hold;
+        blob.hold = undefined;
+        await rm(hold, { force: true });
+      }
+      return removeIfUnused(gc, blob.key, inUse);
+    },
+    removeIfUnused: (key, inUse) => removeIfUnused(gc, key, inUse),
+    sweep: (opts) => sweepFiles(gc, opts),
   };
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { createIntake } from '../../src/modules/documents/intake.js';
+import { sweepOrphanFiles } from '../../workers/maintenance.js';
 import { multipart } from '../helpers/multipart.js';
 import { call, dataOf, expectError, insertDocument, makeProject, quickActor, type QuickActor } from '../integration/foundation/support.js';
 
@@ -178,5 +179,27 @@ describe('input limits', () => {
     const content = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${doc.id}/content`, headers: owner.auth });
     expect(content.statusCode).toBe(200);
     expect(content.body).toBe(kept.toString());
+  });
+
+  it('the orphan sweep removes files no document refers to and keeps every file a document uses', async () => {
+    const up = multipart({ project_id: projectId }, { name: 'kept.txt', data: Buffer.from('Invoice 77\nTotal 7.00 EUR\n'), type: 'text/plain' });
+    const doc = dataOf(await t.app.inject({ method: 'POST', url: '/api/v1/documents', headers: { ...owner.auth, ...up.headers }, payload: up.payload }), 201);
+    // An orphan as a crash between storing and committing would leave it.
+    const orphan = await t.deps.blobs.putBuffer(Buffer.from(`orphan ${Date.now()}`));
+    await t.deps.blobs.release(orphan);
+    const inFlight = await t.deps.blobs.putBuffer(Buffer.from(`in flight ${Date.now()}`));
+    // (Rows made by insertDocument have no file at all; only files that exist are checked.)
+    const { rows } = await t.testDb.db.query<{ storage_key: string }>('SELECT DISTINCT storage_key FROM documents');
+    const present: string[] = [];
+    for (const r of rows) if (await t.deps.blobs.exists(r.storage_key)) present.push(r.storage_key);
+    expect(present.length).toBeGreaterThanOrEqual(2);
+    expect(await sweepOrphanFiles(t.deps)).toEqual({ removed: 0, temporary: 0 });
+    await new Promise((r) => setTimeout(r, 20)); // setup wait: the files' change times pass a 10 ms cutoff
+    const res = await sweepOrphanFiles(t.deps, 10);
+    expect(res.removed).toBeGreaterThanOrEqual(1);
+    expect(await t.deps.blobs.exists(orphan.key)).toBe(false);
+    expect(await t.deps.blobs.exists(inFlight.key)).toBe(true);
+    for (const key of present) expect(await t.deps.blobs.exists(key), key).toBe(true);
+    expect((await t.app.inject({ method: 'GET', url: `/api/v1/documents/${doc.id}/content`, headers: owner.auth })).statusCode).toBe(200);
   });
 });

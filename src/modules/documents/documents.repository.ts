@@ -234,6 +234,12 @@ export function createDocumentsRepository(db: Queryable) {
       const { rows } = await q.query<{ n: number }>('SELECT count(*) AS n FROM documents WHERE storage_key = $1', [key]);
       return rows[0].n > 0;
     },
+    /** Which of `keys` some document (any organization) still refers to. */
+    async storageKeysInUse(keys: string[], q: Queryable = db): Promise<Set<string>> {
+      if (keys.length === 0) return new Set();
+      const { rows } = await q.query<{ storage_key: string }>('SELECT DISTINCT storage_key FROM documents WHERE storage_key = ANY($1::text[])', [keys]);
+      return new Set(rows.map((r) => r.storage_key));
+    },
     async listInProject(scope: Scope, projectId: string): Promise<DocumentRow[]> {
       const { rows } = await db.query<DocumentRow>(`SELECT ${LIST_COLUMNS} FROM documents WHERE project_id = $1 AND org_id = $2 AND environment = $3`, [projectId, scope.orgId, scope.environment]);
       return rows;

@@ -63,7 +63,7 @@ export function createDocumentsService(deps: {
   }
 
   async function removeFileIfUnused(key: string): Promise<void> {
-    if (!(await deps.docs.storageKeyInUse(key))) await deps.blobs.delete(key);
+    await deps.blobs.removeIfUnused(key, (keys) => deps.docs.storageKeysInUse(keys));
   }
 
   return {

@@ -36,28 +36,22 @@ export function createIntake(deps: {
   db: Db; docs: DocumentsRepository; projects: ProjectsRepository; blobs: BlobStore; queues: Queues; logger: Logger;
   maxUploadBytes: number; onEvent?: () => void;
 }) {
+  const keysInUse = (keys: string[]) => deps.docs.storageKeysInUse(keys);
+
+  /** Gives up a stored blob: its file goes unless another document uses the same bytes. */
   async function discard(blob: StoredBlob): Promise<void> {
-    if (!(await deps.docs.storageKeyInUse(blob.key))) await deps.blobs.delete(blob.key);
+    await deps.blobs.discard(blob, keysInUse);
   }
 
-  async function fromBlob(blob: StoredBlob, input: IntakeInput): Promise<IntakeResult> {
+  /** Checks and the insert; throws without cleaning up (fromBlob does that once for every path). */
+  async function admit(blob: StoredBlob, input: IntakeInput): Promise<IntakeResult> {
     const project = await deps.projects.get(input.scope, input.projectId);
-    if (!project) {
-      await discard(blob);
-      throw errors.notFound('Project');
-    }
-    if (project.status === 'archived') {
-      await discard(blob);
-      throw errors.conflict('Project is archived; unarchive it to add documents');
-    }
-    if (blob.size === 0) {
-      await discard(blob);
-      throw errors.invalidField('file', 'is empty');
-    }
+    if (!project) throw errors.notFound('Project');
+    if (project.status === 'archived') throw errors.conflict('Project is archived; unarchive it to add documents');
+    if (blob.size === 0) throw errors.invalidField('file', 'is empty');
     const sniffed = sniffType(blob.head, input.filename);
     const mime = sniffed?.mime ?? 'application/octet-stream';
     if (project.allowed_file_types.length > 0 && (!sniffed || !matchesAllowedTypes(sniffed, project.allowed_file_types))) {
-      await discard(blob);
       throw errors.unsupportedMedia(`File type ${mime} (judged from its bytes) is not allowed in this project; allowed: ${project.allowed_file_types.join(', ')}`);
     }
     if (!input.allowDuplicate) {
@@ -72,28 +66,41 @@ export function createIntake(deps: {
       storageKey: blob.key, source: input.source, sourceMetadata: input.sourceMetadata ?? {}, metadata: input.metadata ?? {},
       uploadedBy: input.uploadedBy ?? null, pipeline,
     };
-    let doc: DocumentRow;
+    const doc = await deps.docs.insert(deps.db, row, {
+      type: 'document.uploaded',
+      data: (id) => documentEventData({
+        id, filename: row.filename, status: 'uploaded', classification: null, project_id: row.projectId, source: row.source,
+        source_metadata: row.sourceMetadata, version: 1,
+      }, { mimeType: mime, sizeBytes: blob.size }),
+    });
+    return { kind: 'created', document: doc };
+  }
+
+  /**
+   * Every way out of an intake settles the blob: kept (released) once a row refers to it,
+   * otherwise discarded, so a refused or failed intake never leaves its file behind.
+   */
+  async function fromBlob(blob: StoredBlob, input: IntakeInput): Promise<IntakeResult> {
+    let result: IntakeResult;
     try {
-      doc = await deps.docs.insert(deps.db, row, {
-        type: 'document.uploaded',
-        data: (id) => documentEventData({
-          id, filename: row.filename, status: 'uploaded', classification: null, project_id: row.projectId, source: row.source,
-          source_metadata: row.sourceMetadata, version: 1,
-        }, { mimeType: mime, sizeBytes: blob.size }),
-      });
+      result = await admit(blob, input);
     } catch (err) {
-      // Nothing refers to the file now; without this it would stay in the store for ever.
-      await discard(blob).catch((e: unknown) => deps.logger.warn({ err: e, key: blob.key }, 'could not remove the file of a failed intake'));
+      await discard(blob).catch((e: unknown) => deps.logger.warn({ err: e, key: blob.key }, 'could not remove the file of a refused intake'));
       throw err;
     }
+    // Before the parse job can run: the file is certainly in place from here on.
+    await deps.blobs.release(blob);
+    if (result.kind === 'duplicate') return result;
     deps.onEvent?.();
+    const doc = result.document;
+    const first = doc.pipeline.current;
     try {
-      await enqueueStage(deps.queues, stages[0], doc);
+      if (first) await enqueueStage(deps.queues, first, doc);
     } catch (err) {
       // The row is committed with its next stage recorded; the sweeper queues it when Redis is back.
       deps.logger.warn({ err, documentId: doc.id }, 'could not queue parse; the sweeper will retry');
     }
-    return { kind: 'created', document: doc };
+    return result;
   }
 
   /** Streams bytes into the blob store (hashing on the way), enforcing MAX_UPLOAD_MB. */
