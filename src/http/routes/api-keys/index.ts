@@ -42,7 +42,7 @@ export function registerApiKeyRoutes(api: FastifyInstance, keys: ApiKeysService)
       },
     },
   }, async (req, reply) => {
-    const created = await keys.create({ ...req.scope, userId: req.principal.userId, viaApiKey: req.principal.kind === 'api_key' }, req.body);
+    const created = await keys.create({ ...req.scope, userId: req.principal.userId, callerKeyId: req.principal.apiKey?.id }, req.body);
     reply.status(201);
     return ok(created, 'API key created; store the key now, it will not be shown again');
   });
@@ -63,7 +63,7 @@ export function registerApiKeyRoutes(api: FastifyInstance, keys: ApiKeysService)
         },
       },
     },
-  }, async (req) => ok(await keys.update(req.scope, req.params.api_key_id, req.body ?? {}), 'API key updated'));
+  }, async (req) => ok(await keys.update(req.scope, req.params.api_key_id, req.body ?? {}, req.principal.apiKey?.id), 'API key updated'));
 
   api.delete<Id>('/api-keys/:api_key_id', {
     config: admin, schema: { tags: TAGS, summary: 'Revoke an API key (takes effect on the next request)', params: schemas.idParam('api_key_id') },
