@@ -1,33 +1,33 @@
 #!/usr/bin/env node
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from './config.js';
+import { COMMANDS, helpText, parseCommand, usageLines, wantsHelp, type CommandName } from './cli/usage.js';
 import { VERSION } from './version.js';
 
-const HELP = `docpipe ${VERSION} — self-hosted document processing
+/** Usage errors (unknown flag, missing value) name the problem and show the command's usage. */
+function usageError(cmd: string, err: unknown): number {
+  console.error(`${(err as Error).message}\n\nUsage:\n${usageLines(cmd)}`);
+  return 2;
+}
 
-Usage:
-  docpipe start                      API + all workers in one process (runs a private redis-server when REDIS_URL is unset)
-  docpipe api                        HTTP API only (needs REDIS_URL)
-  docpipe worker [--queues a,b] [--concurrency N]
-                                     pipeline workers only (needs REDIS_URL)
-  docpipe migrate                    apply database migrations
-  docpipe admin create-user --email E --password P --org NAME [--role owner|admin|member|viewer] [--plan free|pro|enterprise]
-  docpipe admin create-api-key --email E --name NAME [--environment live|test]
-  docpipe admin status               counts of organizations, users, projects, documents
-                                     (admin commands go through a running server that holds the embedded database)
-  docpipe ingest PATH... --project ID [--url URL] [--key KEY]
-  docpipe reprocess --project ID --stage S[,S] [--missing|--all] [--url URL] [--key KEY]
-
-Configuration comes only from environment variables; see the README.`;
+const isParseError = (err: unknown) => ((err as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS');
 
 async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
   if (!cmd || cmd === '--help' || cmd === '-h' || cmd === 'help') {
-    console.log(HELP);
+    console.log(helpText(VERSION));
     return 0;
   }
   if (cmd === '--version' || cmd === 'version') {
     console.log(VERSION);
+    return 0;
+  }
+  if (!Object.keys(COMMANDS).some((name) => name === cmd || name.startsWith(`${cmd} `))) {
+    console.error(`Unknown command "${cmd}".\n\n${helpText(VERSION)}`);
+    return 2;
+  }
+  if (wantsHelp(rest)) {
+    const sub = cmd === 'admin' && rest[0] && `admin ${rest[0]}` in COMMANDS ? `admin ${rest[0]}` : cmd;
+    console.log(`Usage:\n${usageLines(sub)}`);
     return 0;
   }
   // Client commands talk to a running server over HTTP and need no server configuration.
@@ -35,13 +35,23 @@ async function main(argv: string[]): Promise<number> {
     const { runClientCommand } = await import('./cli/client-commands.js');
     return runClientCommand(cmd, rest);
   }
+  if (cmd === 'admin') {
+    const { runAdmin } = await import('./cli/admin.js');
+    return runAdmin(loadConfig(), rest);
+  }
+  let values: { queues?: string; concurrency?: string };
+  try {
+    values = parseCommand(cmd as CommandName, rest).values as typeof values;
+  } catch (err) {
+    if (isParseError(err)) return usageError(cmd, err);
+    throw err;
+  }
   const config = loadConfig();
   switch (cmd) {
     case 'start':
     case 'api':
     case 'worker': {
       const { runServer } = await import('./cli/server.js');
-      const { values } = parseArgs({ args: rest, options: { queues: { type: 'string' }, concurrency: { type: 'string' } } });
       await runServer(config, cmd, { queues: values.queues?.split(',').map((q) => q.trim()).filter(Boolean), concurrency: values.concurrency ? Number(values.concurrency) : undefined });
       return -1; // keeps running
     }
@@ -49,12 +59,7 @@ async function main(argv: string[]): Promise<number> {
       const { runMigrate } = await import('./cli/admin.js');
       return runMigrate(config);
     }
-    case 'admin': {
-      const { runAdmin } = await import('./cli/admin.js');
-      return runAdmin(config, rest);
-    }
     default:
-      console.error(`Unknown command "${cmd}".\n\n${HELP}`);
       return 2;
   }
 }

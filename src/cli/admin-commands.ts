@@ -2,13 +2,13 @@
 // against the database directly, or inside a running server that received them on its admin
 // socket (an embedded database can be open in one process only). They return their output
 // instead of printing it, so either side can pass it on.
-import { parseArgs } from 'node:util';
 import type { Db } from '../db/client.js';
 import { AppError } from '../http/errors.js';
 import type { Stamps } from '../modules/access/stamps.js';
 import { createOrgsRepository } from '../modules/orgs/orgs.repository.js';
 import { createOrgsService } from '../modules/orgs/orgs.service.js';
 import type { Environment, Plan, Role } from '../modules/orgs/orgs.types.js';
+import { COMMANDS, parseCommand, usageLines, type CommandName } from './usage.js';
 
 export interface AdminResult {
   /** Process exit code: 0 done, 1 refused or failed, 2 usage. */
@@ -24,7 +24,7 @@ export interface AdminContext {
 
 const ROLES = ['owner', 'admin', 'member', 'viewer'];
 const PLANS = ['free', 'pro', 'enterprise'];
-export const ADMIN_USAGE = 'Usage: docpipe admin create-user|create-api-key|status …';
+export const ADMIN_USAGE = `Usage:\n${usageLines('admin')}`;
 
 function need(v: string | undefined, flag: string): string {
   if (!v) throw new AppError('VALIDATION_ERROR', 400, `--${flag} is required`);
@@ -38,13 +38,10 @@ const fail = (stderr: string, code = 1): AdminResult => ({ code, stdout: '', std
 export async function executeAdminCommand(ctx: AdminContext, args: readonly string[]): Promise<AdminResult> {
   const [sub, ...rest] = args;
   try {
-    const { values } = parseArgs({
-      args: rest, allowPositionals: false,
-      options: {
-        email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' },
-        plan: { type: 'string' }, name: { type: 'string' }, environment: { type: 'string' },
-      },
-    });
+    const command = `admin ${sub}`;
+    if (!(command in COMMANDS)) return fail(ADMIN_USAGE, 2);
+    // Each subcommand accepts exactly the flags its usage line shows.
+    const values = parseCommand(command as CommandName, rest).values as Partial<Record<'email' | 'password' | 'org' | 'role' | 'plan' | 'name' | 'environment', string>>;
     const orgs = createOrgsService({ db: ctx.db, repo: createOrgsRepository(ctx.db), stamps: ctx.stamps });
     switch (sub) {
       case 'create-user': {

@@ -1,9 +1,9 @@
 import { openAsBlob } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { createApiClient, type ApiClient } from './http-client.js';
 import { createProgress } from './progress.js';
+import { parseCommand, usageLines } from './usage.js';
 
 const TERMINAL = new Set(['completed', 'failed', 'needs_review']);
 
@@ -35,13 +35,7 @@ function connection(values: { url?: string; key?: string }): ApiClient {
 
 /** `docpipe ingest PATH… --project ID`: uploads files and folders, optionally waits for processing. */
 async function ingest(args: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args, allowPositionals: true,
-    options: {
-      project: { type: 'string' }, url: { type: 'string' }, key: { type: 'string' }, wait: { type: 'boolean' },
-      'allow-duplicate': { type: 'boolean' }, concurrency: { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseCommand('ingest', args);
   if (!values.project) throw new Error('--project ID is required');
   if (positionals.length === 0) throw new Error('Give at least one file or folder');
   const api = connection(values);
@@ -92,13 +86,7 @@ async function ingest(args: string[]): Promise<number> {
 
 /** `docpipe reprocess --project ID --stage S`: starts a batch and follows it to the end. */
 async function reprocess(args: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      project: { type: 'string' }, documents: { type: 'string' }, stage: { type: 'string' }, missing: { type: 'boolean' },
-      all: { type: 'boolean' }, url: { type: 'string' }, key: { type: 'string' }, 'no-wait': { type: 'boolean' },
-    },
-  });
+  const { values } = parseCommand('reprocess', args);
   if (!values.project && !values.documents) throw new Error('--project ID or --documents id,id is required');
   if (values.missing && values.all) throw new Error('Give --missing or --all, not both');
   const api = connection(values);
@@ -138,7 +126,8 @@ export async function runClientCommand(cmd: string, args: string[]): Promise<num
   try {
     return cmd === 'ingest' ? await ingest(args) : await reprocess(args);
   } catch (err) {
-    console.error((err as Error).message);
+    const usage = ((err as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS') ? `\n\nUsage:\n${usageLines(cmd)}` : '';
+    console.error((err as Error).message + usage);
     return 2;
   }
 }
