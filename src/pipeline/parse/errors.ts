@@ -5,9 +5,12 @@
  * - `CORRUPT`: the bytes claim a known type but cannot be read as that type.
  * - `UNSUPPORTED_TYPE`: the bytes are not a type this stage handles (zip, garbage, …).
  * - `TOO_MANY_PAGES`: the page count exceeds the configured limit.
+ * - `TOO_LARGE`: decoding the file would pass a configured bound (bytes inflated from an
+ *   archive, pixels of an image, or the parser's memory limit): a decompression bomb, or a file
+ *   too big for this server's settings.
  * - `OCR_FAILED`: OCR was needed and failed, timed out, or is not configured.
  */
-export type ParseErrorCode = 'EMPTY' | 'ENCRYPTED' | 'CORRUPT' | 'UNSUPPORTED_TYPE' | 'TOO_MANY_PAGES' | 'OCR_FAILED';
+export type ParseErrorCode = 'EMPTY' | 'ENCRYPTED' | 'CORRUPT' | 'UNSUPPORTED_TYPE' | 'TOO_MANY_PAGES' | 'TOO_LARGE' | 'OCR_FAILED';
 
 /** Retrying cannot change the outcome of these; OCR failures may be load or crash related. */
 const PERMANENT_BY_DEFAULT: Record<ParseErrorCode, boolean> = {
@@ -16,6 +19,7 @@ const PERMANENT_BY_DEFAULT: Record<ParseErrorCode, boolean> = {
   CORRUPT: true,
   UNSUPPORTED_TYPE: true,
   TOO_MANY_PAGES: true,
+  TOO_LARGE: true,
   OCR_FAILED: false,
 };
 

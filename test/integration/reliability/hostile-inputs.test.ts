@@ -16,7 +16,7 @@ const corpusPresent = existsSync(CORPUS);
 if (!corpusPresent) console.warn(`reliability/hostile-inputs: corpus part skipped, ${CORPUS} is not present`);
 
 /** Why parsing can fail; a failure with any other code would mean an unhandled error. */
-const PARSE_CODES = ['EMPTY', 'ENCRYPTED', 'CORRUPT', 'UNSUPPORTED_TYPE', 'TOO_MANY_PAGES', 'OCR_FAILED'];
+const PARSE_CODES = ['EMPTY', 'ENCRYPTED', 'CORRUPT', 'UNSUPPORTED_TYPE', 'TOO_MANY_PAGES', 'TOO_LARGE', 'OCR_FAILED'];
 
 /** Corpus files the parser needs its full time limits for (cyclic operator lists). */
 const SLOW = ['pdfjs__operator_list_cycle.pdf'];
