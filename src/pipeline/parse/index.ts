@@ -1,15 +1,12 @@
-import { csvToText } from './csv.js';
-import { docxToText } from './docx.js';
-import { emlToText } from './eml.js';
+import { CONVERTIBLE, convertToText } from './convert.js';
 import { ParseError } from './errors.js';
-import { htmlBytesToText } from './html.js';
 import { guessLanguage } from './language.js';
 import { OcrError, type Ocr } from './ocr.js';
 import { extractPdfText } from './pdf.js';
 import { createPdfEngine, type PdfEngine } from './pdf-engine.js';
 import type { LineOptions } from './pdf-lines.js';
 import { MIME, sniffType } from './sniff.js';
-import { normalizeText, plainTextToText } from './text.js';
+import { normalizeText } from './text.js';
 import { withTimeout } from './timeout.js';
 
 export { ParseError, type ParseErrorCode } from './errors.js';
@@ -30,8 +27,10 @@ export interface ParseDeps {
   /** Needed for images and scanned PDF pages; without it those fail with OCR_FAILED (permanent). */
   ocr?: Ocr;
   /**
-   * The isolated pdf.js reader, long-lived and shared (see {@link createPdfEngine}). Without it
-   * each PDF starts and stops its own worker thread, which costs a few hundred milliseconds.
+   * The isolated parser processes, long-lived and shared (see {@link createPdfEngine}): PDFs and
+   * every other non-image type are read there, under its memory limit. Without it each PDF
+   * starts and stops its own process (a few hundred milliseconds) and the other types are
+   * converted in the calling process, unbounded: fine for tests and tools, not for a server.
    */
   pdf?: PdfEngine;
 }
@@ -114,25 +113,13 @@ async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Pr
   }
 }
 
-function parseJson(bytes: Buffer): string {
-  const raw = plainTextToText(bytes);
-  try {
-    return normalizeText(JSON.stringify(JSON.parse(raw), null, 2));
-  } catch {
-    return raw;
-  }
-}
-
 async function extract(mime: string, input: ParseInput, deps: ParseDeps, o: ParseOptions): Promise<Extracted> {
   const one = (text: string): Extracted => ({ text, pages: 1, ocrPages: 0 });
   if (mime === MIME.pdf) return parsePdf(input, deps, o);
   if (mime.startsWith('image/')) return ocrImage(input.bytes, deps.ocr, o);
-  if (mime === MIME.docx) return one(await docxToText(input.bytes));
-  if (mime === MIME.eml) return one(await emlToText(input.bytes));
-  if (mime === MIME.html) return one(htmlBytesToText(input.bytes));
-  if (mime === MIME.csv) return one(csvToText(input.bytes));
-  if (mime === MIME.json) return one(parseJson(input.bytes));
-  if (mime === MIME.txt) return one(plainTextToText(input.bytes));
+  if (CONVERTIBLE.has(mime)) {
+    return one(deps.pdf ? await deps.pdf.convert(mime, input.bytes, { signal: o.signal }) : await convertToText(mime, input.bytes));
+  }
   throw new ParseError('UNSUPPORTED_TYPE', `files of type ${mime} are not supported`);
 }
 

@@ -1,8 +1,10 @@
-import { Worker } from 'node:worker_threads';
+import type { Socket } from 'node:net';
+import { DEFAULT_MAX_INFLATED_BYTES } from './docx.js';
 import { ParseError } from './errors.js';
-import { pdfjsAssets } from './pdfjs.js';
-import { PDF_WORKER_SOURCE } from './pdf-worker-source.js';
 import type { RawTextItem } from './pdf-lines.js';
+import type { PageMessage } from './pdf-reader.js';
+import type { SandboxSettings } from './sandbox-child.js';
+import { diedOfMemory, spawnLimited, type LimitedProcess } from './sandbox-process.js';
 
 /** What the reader learned about one page. */
 export interface PdfPageData {
@@ -32,72 +34,112 @@ export interface PdfReadOptions {
 }
 
 /**
- * Reads PDFs with pdf.js. `onPage` is awaited before the next page is read, so a slow consumer
- * (OCR) holds the reader back instead of piling up rendered pages.
+ * The isolated parser. `read` streams a PDF's pages: `onPage` is awaited before the next page
+ * is read, so a slow consumer (OCR) holds the reader back instead of piling up rendered pages.
+ * `convert` turns any other convertible type (see `CONVERTIBLE` in convert.ts) into text.
  */
 export interface PdfEngine {
   read(bytes: Buffer, options: PdfReadOptions, onPage: (page: PdfPageData) => Promise<void>): Promise<{ numPages: number }>;
+  convert(mime: string, bytes: Buffer, options?: { signal?: AbortSignal }): Promise<string>;
   close(): Promise<void>;
 }
 
 /** Options for {@link createPdfEngine}. */
 export interface PdfEngineOptions {
-  /** Worker threads, i.e. documents read at the same time. Default 1. */
+  /** Parser processes, i.e. documents read at the same time. Default 1. */
   workers?: number;
   /**
-   * V8 heap limit per worker. A hostile PDF (e.g. a pattern that paints itself) makes pdf.js
-   * allocate without end; the worker dies at this limit instead of the process. Default 1024 MB.
+   * Memory one parser process may use, ArrayBuffers and wasm included: a hard limit where the
+   * platform has RLIMIT_DATA (Linux), and a resident-memory watch (every 50 ms, from /proc)
+   * that kills the process past it. The document then fails as TOO_LARGE and the next one gets
+   * a fresh process, so the memory is given back. Default 1024 MB.
    */
+  maxMemoryMb?: number;
+  /** V8 heap limit per parser process. Default: `maxMemoryMb`, at most 1024 MB. */
   maxHeapMb?: number;
   /**
-   * Longest the reader may work without delivering the next page (or opening the document);
-   * then the worker is killed and the document fails as CORRUPT. Default 60,000 ms.
+   * A process left using more than this after a document is restarted before the next one
+   * (V8 and malloc keep memory they no longer need). Default half of `maxMemoryMb`.
+   */
+  recycleAboveMb?: number;
+  /**
+   * Longest the reader may work without delivering the next page (or opening the document), and
+   * longest one conversion may take; then the process is killed and the document fails as
+   * CORRUPT. Default 60,000 ms.
    */
   pageTimeoutMs?: number;
-  /** Limit for starting a worker and loading pdf.js (not counted against pages). Default 60,000 ms. */
+  /** Limit for starting a process and loading pdf.js (not counted against pages). Default 60,000 ms. */
   startTimeoutMs?: number;
   /** Largest embedded image pdf.js decodes, in pixels (decompression bombs stop here). Default 100,000,000. */
   maxImagePixels?: number;
+  /** Bytes a DOCX's parts may inflate to, counted while inflating. Default 64 MiB. */
+  maxInflatedBytes?: number;
+}
+
+/** What a job's message handler may do (see runJob). */
+interface Job<T> {
+  /** (Re)starts the no-progress timer. */
+  arm(): void;
+  disarm(): void;
+  send(m: unknown): void;
+  /** Ends the job with this outcome (a rejection kills the process: it is mid-document). */
+  settle(v: Promise<T>): void;
+  /** Ends the job with the error the process reported; the process stays (it is idle again). */
+  refuse(err: unknown): void;
+  settled(): boolean;
 }
 
 interface Slot {
-  /** Resolves once the worker has loaded pdf.js. */
-  worker?: Promise<Worker>;
+  /** Resolves once the process has loaded pdf.js. */
+  proc?: Promise<LimitedProcess>;
   busy: boolean;
 }
 
-type WorkerMessage =
-  | ({ type: 'page'; id: number; ack: boolean } & Omit<PdfPageData, 'png'> & { png: Uint8Array | null })
+type ChildMessage =
+  | ({ id: number } & Omit<PageMessage, 'png'> & { png: Uint8Array | null })
   | { type: 'done'; id: number; numPages: number }
-  | { type: 'error'; id: number; name: string; message: string; numPages?: number };
+  | { type: 'text'; id: number; text: string }
+  | { type: 'error'; id: number; name: string; message: string; code?: ParseError['code']; numPages?: number };
 
-function workerFailure(err: unknown, maxHeapMb: number): ParseError {
-  const e = err as { code?: string; message?: string };
-  if (e?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-    return new ParseError('CORRUPT', `PDF needs more than ${maxHeapMb} MB of memory to read (likely malformed)`, { cause: err });
-  }
-  return new ParseError('CORRUPT', `PDF reader crashed: ${e?.message ?? String(err)}`, { cause: err });
+const MEMORY_POLL_MS = 50;
+
+function tooLarge(maxMemoryMb: number, cause?: unknown): ParseError {
+  return new ParseError('TOO_LARGE', `reading the document needs more than ${maxMemoryMb} MB of memory (the parser's limit)`, { cause });
 }
 
-function readError(m: Extract<WorkerMessage, { type: 'error' }>, maxPages: number): ParseError {
-  if (m.name === 'TooManyPages') {
-    return new ParseError('TOO_MANY_PAGES', `PDF has ${m.numPages} pages; the limit is ${maxPages}`);
-  }
+function childError(m: Extract<ChildMessage, { type: 'error' }>, maxPages: number, maxMemoryMb: number): ParseError {
+  if (m.code) return new ParseError(m.code, m.message);
+  if (m.name === 'TooManyPages') return new ParseError('TOO_MANY_PAGES', `PDF has ${m.numPages} pages; the limit is ${maxPages}`);
+  if (m.name === 'TooLarge') return tooLarge(maxMemoryMb);
   if (m.name === 'PasswordException') return new ParseError('ENCRYPTED', 'PDF is password-protected');
   return new ParseError('CORRUPT', `PDF could not be opened: ${m.message}`);
 }
 
+/** The channel and stderr pipe must not keep the caller's process alive while idle. */
+function hold(p: LimitedProcess, on: boolean): void {
+  const handles = [p.child.channel, p.child.stderr as Socket | null];
+  for (const h of handles) (on ? h?.ref?.() : h?.unref?.());
+}
+
 /**
- * Runs pdf.js in worker threads with a heap limit and a per-page watchdog, so a hostile PDF
- * costs one worker (replaced on next use), never the process, and never blocks its event loop.
- * Workers start on first use and are reused across documents; `close()` stops them.
+ * Runs pdf.js and the other converters in child processes with a memory limit that covers
+ * everything the process allocates (unlike a worker thread's `resourceLimits`, which bound the
+ * V8 heap but not ArrayBuffers: a 2 MB Flate stream took a worker's process to 4 GB), a
+ * per-page watchdog and a kill on abort. A hostile file costs one process (replaced on next
+ * use), never the caller, and never blocks its event loop. Processes start on first use and
+ * are reused across documents; `close()` stops them.
  */
 export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   const size = Math.max(1, Math.floor(options.workers ?? 1));
-  const maxHeapMb = options.maxHeapMb ?? 1024;
+  const maxMemoryMb = options.maxMemoryMb ?? 1024;
+  const maxHeapMb = options.maxHeapMb ?? Math.min(1024, maxMemoryMb);
+  const recycleAboveMb = options.recycleAboveMb ?? maxMemoryMb / 2;
   const pageTimeoutMs = options.pageTimeoutMs ?? 60_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
-  const workerData = { ...pdfjsAssets(), maxImagePixels: options.maxImagePixels ?? 100_000_000 };
+  const settings: SandboxSettings = {
+    maxImagePixels: options.maxImagePixels ?? 100_000_000,
+    maxInflatedBytes: options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES,
+  };
   const slots: Slot[] = Array.from({ length: size }, () => ({ busy: false }));
   const waiting: Array<(slot: Slot | null) => void> = [];
   let closed = false;
@@ -121,73 +163,88 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   }
 
   function kill(slot: Slot): void {
-    const worker = slot.worker;
-    slot.worker = undefined;
-    void worker?.then((w) => w.terminate()).catch(() => undefined);
+    const proc = slot.proc;
+    slot.proc = undefined;
+    void proc?.then((p) => p.child.kill('SIGKILL')).catch(() => undefined);
   }
 
-  function spawn(slot: Slot): Promise<Worker> {
-    const worker = new Worker(PDF_WORKER_SOURCE, {
-      eval: true,
-      workerData,
-      resourceLimits: { maxOldGenerationSizeMb: maxHeapMb },
-      stdout: false,
-      stderr: false,
+  function spawn(slot: Slot): Promise<LimitedProcess> {
+    const p = spawnLimited({
+      entry: new URL(`./sandbox-child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
+      args: [JSON.stringify(settings)],
+      maxHeapMb,
+      maxMemoryMb,
     });
-    // An idle reader must not keep the process alive.
-    worker.unref();
-    const ready = new Promise<Worker>((resolve, reject) => {
+    const { child } = p;
+    const ready = new Promise<LimitedProcess>((resolve, reject) => {
       const done = (err?: unknown): void => {
         clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', done);
-        worker.off('exit', onExit);
-        if (err === undefined) resolve(worker);
+        child.off('message', onMessage);
+        child.off('error', done);
+        child.off('exit', onExit);
+        hold(p, false);
+        if (err === undefined) resolve(p);
         else reject(err);
       };
       const onMessage = (m: { type?: string; message?: string }): void => {
         if (m.type === 'ready') done();
         else if (m.type === 'failed') done(new Error(`pdf.js could not be loaded: ${m.message}`));
       };
-      const onExit = (code: number): void => done(new Error(`PDF reader exited with code ${code} while starting`));
-      const timer = setTimeout(() => done(new Error(`PDF reader did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
-      worker.on('message', onMessage);
-      worker.on('error', done);
-      worker.on('exit', onExit);
+      const onExit = (code: number | null, signal: string | null): void =>
+        done(new Error(`parser process exited (${signal ?? code}) while starting: ${p.stderrTail().slice(-500)}`));
+      const timer = setTimeout(() => done(new Error(`parser process did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
+      child.on('message', onMessage);
+      child.on('error', done);
+      child.on('exit', onExit);
     });
     // Start-up failures are the machine's problem, not the document's: plain (retryable) errors.
-    ready.catch(() => void worker.terminate().catch(() => undefined));
-    // A worker that dies while idle must not surface as an unhandled 'error' event (which would
-    // crash the process); a read in progress has its own listeners and reports it.
-    worker.on('error', () => undefined);
-    worker.on('exit', () => {
-      if (slot.worker === ready) slot.worker = undefined;
+    ready.catch(() => void child.kill('SIGKILL'));
+    // A process that dies while idle must not surface as an unhandled 'error' event (which would
+    // crash the caller); a job in progress has its own listeners and reports it.
+    child.on('error', () => undefined);
+    child.on('exit', () => {
+      if (slot.proc === ready) slot.proc = undefined;
     });
+    child.unref();
     return ready;
   }
 
-  function runOnWorker(
+  /**
+   * Sends one request and settles on its outcome. `onMessage` handles the job's messages and
+   * returns the result once the job is complete (undefined while it goes on). The process is
+   * killed on a timeout, over the memory limit, on abort, or when `onMessage` throws.
+   */
+  function runJob<T>(
     slot: Slot,
-    worker: Worker,
-    bytes: Buffer,
-    o: PdfReadOptions,
-    onPage: (p: PdfPageData) => Promise<void>,
-  ): Promise<{ numPages: number }> {
-    const id = nextId++;
-    return new Promise((resolve, reject) => {
+    p: LimitedProcess,
+    request: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+    onMessage: (m: ChildMessage, job: Job<T>) => void,
+  ): Promise<T> {
+    const { child } = p;
+    return new Promise<T>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
+      let peakMb = 0;
       let settled = false;
       const arm = (): void => {
         clearTimeout(timer);
-        timer = setTimeout(() => fail(new ParseError('CORRUPT', `PDF page took longer than ${pageTimeoutMs} ms to read`)), pageTimeoutMs);
+        timer = setTimeout(() => fail(new ParseError('CORRUPT', `reading took longer than ${pageTimeoutMs} ms without progress`)), pageTimeoutMs);
       };
+      const disarm = (): void => clearTimeout(timer);
+      const watch = setInterval(() => {
+        const rss = p.rssMb();
+        if (rss === null) return;
+        peakMb = Math.max(peakMb, rss);
+        if (rss > maxMemoryMb) fail(tooLarge(maxMemoryMb));
+      }, MEMORY_POLL_MS);
       const cleanup = (): void => {
         settled = true;
         clearTimeout(timer);
-        worker.off('message', onMessage);
-        worker.off('error', onError);
-        worker.off('exit', onExit);
-        o.signal?.removeEventListener('abort', onAbort);
+        clearInterval(watch);
+        child.off('message', onChildMessage);
+        child.off('exit', onExit);
+        signal?.removeEventListener('abort', onAbort);
+        hold(p, false);
       };
       const fail = (err: unknown): void => {
         if (settled) return;
@@ -195,82 +252,123 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
         kill(slot);
         reject(err);
       };
-      const onError = (err: unknown): void => fail(workerFailure(err, maxHeapMb));
-      // After close() the exit is a shutdown, not a verdict on the document: stay retryable.
-      const onExit = (code: number): void =>
-        fail(closed ? new Error('PDF engine closed') : new ParseError('CORRUPT', `PDF reader exited with code ${code}`));
-      const onAbort = (): void => fail(o.signal?.reason ?? new Error('aborted'));
-      // Pages are handled one after another, in order, even when several arrive unacknowledged;
-      // 'done' settles only once the last of them has been handled.
-      let handled: Promise<void> = Promise.resolve();
-      const onMessage = (m: WorkerMessage): void => {
-        if (settled || m.id !== id) return;
-        clearTimeout(timer);
-        if (m.type === 'done') {
-          void handled.then(() => {
-            if (settled) return;
-            cleanup();
-            resolve({ numPages: m.numPages });
-          });
-        } else if (m.type === 'error') {
+      // Memory V8 and malloc keep after a large document is given back by a fresh process.
+      const recycleIfBloated = (): void => {
+        const rss = p.rssMb();
+        if (rss !== null && rss > recycleAboveMb) kill(slot);
+      };
+      const succeed = (value: T): void => {
+        if (settled) return;
+        cleanup();
+        recycleIfBloated();
+        resolve(value);
+      };
+      const onExit = (code: number | null, sig: string | null): void => {
+        if (closed) return fail(new Error('PDF engine closed'));
+        // Give stderr a moment to deliver V8's last words.
+        setImmediate(() => {
+          if (diedOfMemory(p.stderrTail()) || peakMb > 0.8 * maxMemoryMb) return fail(tooLarge(maxMemoryMb));
+          fail(new ParseError('CORRUPT', `parser process exited (${sig ?? code}) while reading the document`));
+        });
+      };
+      const onAbort = (): void => fail(signal?.reason ?? new Error('aborted'));
+      const send = (m: unknown): void => {
+        child.send(m as never, (err) => {
+          if (err) fail(new ParseError('CORRUPT', `parser process stopped: ${err.message}`));
+        });
+      };
+      const job: Job<T> = {
+        arm,
+        disarm,
+        send,
+        settle: (v) => void v.then(succeed, fail),
+        refuse: (err) => {
+          if (settled) return;
           cleanup();
-          reject(readError(m, o.maxPages));
-        } else {
-          const { type: _type, id: _id, png, ack, ...page } = m;
-          // The worker is still reading unless it waits for this page's ack.
-          if (!ack) arm();
-          const data = { ...page, png: png ? Buffer.from(png.buffer, png.byteOffset, png.byteLength) : null };
-          handled = handled.then(() => (settled ? undefined : onPage(data))).then(
-            () => {
-              if (settled || !ack) return;
-              arm();
-              worker.postMessage({ type: 'ack', id });
-            },
-            fail,
-          );
+          // An allocation refused at the limit leaves the process at its fullest: start afresh.
+          if (err instanceof ParseError && err.code === 'TOO_LARGE') kill(slot);
+          else recycleIfBloated();
+          reject(err);
+        },
+        settled: () => settled,
+      };
+      const onChildMessage = (m: ChildMessage): void => {
+        if (settled || m.id !== request.id) return;
+        try {
+          onMessage(m, job);
+        } catch (err) {
+          fail(err);
         }
       };
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', onExit);
-      o.signal?.addEventListener('abort', onAbort, { once: true });
-      if (o.signal?.aborted) return onAbort();
-      // A copy, transferred: the caller's Buffer may share memory with other Buffers.
-      const data = new Uint8Array(bytes);
+      child.on('message', onChildMessage);
+      child.on('exit', onExit);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (signal?.aborted) return onAbort();
+      hold(p, true);
       arm();
-      worker.postMessage(
-        { type: 'read', id, data, maxPages: o.maxPages, minTextChars: o.minTextChars, render: o.render ?? null },
-        [data.buffer],
-      );
+      send(request);
     });
   }
 
-  async function read(bytes: Buffer, o: PdfReadOptions, onPage: (p: PdfPageData) => Promise<void>): Promise<{ numPages: number }> {
+  function readOn(slot: Slot, p: LimitedProcess, bytes: Buffer, o: PdfReadOptions, onPage: (p: PdfPageData) => Promise<void>) {
+    const id = nextId++;
+    // Pages are handled one after another, in order, even when several arrive unacknowledged;
+    // 'done' settles only once the last of them has been handled.
+    let handled: Promise<void> = Promise.resolve();
+    const request = { type: 'read', id, data: bytes, maxPages: o.maxPages, minTextChars: o.minTextChars, render: o.render ?? null };
+    return runJob<{ numPages: number }>(slot, p, request, o.signal, (m, job) => {
+      job.disarm();
+      if (m.type === 'done') return job.settle(handled.then(() => ({ numPages: m.numPages })));
+      if (m.type === 'error') return job.refuse(childError(m, o.maxPages, maxMemoryMb));
+      if (m.type !== 'page') return;
+      const { type: _type, id: _id, png, ack, ...page } = m;
+      // The reader is still working unless it waits for this page's ack.
+      if (!ack) job.arm();
+      const data = { ...page, png: png ? Buffer.from(png.buffer, png.byteOffset, png.byteLength) : null };
+      handled = handled.then(() => (job.settled() ? undefined : onPage(data))).then(() => {
+        if (!ack || job.settled()) return;
+        job.arm();
+        job.send({ type: 'ack', id });
+      });
+      // A failing consumer ends the read at once.
+      handled.catch((err: unknown) => job.settle(Promise.reject(err)));
+    });
+  }
+
+  function convertOn(slot: Slot, p: LimitedProcess, mime: string, bytes: Buffer, signal?: AbortSignal) {
+    const request = { type: 'convert', id: nextId++, mime, data: bytes };
+    return runJob<string>(slot, p, request, signal, (m, job) => {
+      if (m.type === 'text') return job.settle(Promise.resolve(m.text));
+      if (m.type === 'error') job.refuse(childError(m, 0, maxMemoryMb));
+    });
+  }
+
+  async function withProcess<T>(signal: AbortSignal | undefined, fn: (slot: Slot, p: LimitedProcess) => Promise<T>): Promise<T> {
     const slot = await acquire();
     if (!slot) throw new Error('PDF engine is closed');
     try {
-      o.signal?.throwIfAborted();
-      // The first read starts every reader: memory is taken once, up front, and the second
-      // reader's pdf.js start-up (a few hundred ms, ~35 MB) does not land in the middle of the
-      // first burst of documents.
+      signal?.throwIfAborted();
+      // The first job starts every process: memory is taken once, up front, and the second
+      // process's pdf.js start-up (a few hundred ms) does not land in the middle of the first
+      // burst of documents.
       if (!started) {
         started = true;
         for (const s of slots) {
-          if (s === slot || s.worker) continue;
+          if (s === slot || s.proc) continue;
           try {
-            s.worker = spawn(s);
-          } catch { /* that slot starts its reader when it is first used */ }
+            s.proc = spawn(s);
+          } catch { /* that slot starts its process when it is first used */ }
         }
       }
-      slot.worker ??= spawn(slot);
-      let worker: Worker;
+      slot.proc ??= spawn(slot);
+      let p: LimitedProcess;
       try {
-        worker = await slot.worker;
+        p = await slot.proc;
       } catch (err) {
-        slot.worker = undefined;
+        slot.proc = undefined;
         throw err;
       }
-      return await runOnWorker(slot, worker, bytes, o, onPage);
+      return await fn(slot, p);
     } finally {
       release(slot);
     }
@@ -281,12 +379,20 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     for (const resolve of waiting.splice(0)) resolve(null);
     await Promise.all(
       slots.map(async (slot) => {
-        const worker = slot.worker;
-        slot.worker = undefined;
-        await worker?.then((w) => w.terminate()).catch(() => undefined);
+        const proc = slot.proc;
+        slot.proc = undefined;
+        const p = await proc?.catch(() => undefined);
+        if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
+        const gone = new Promise((resolve) => p.child.once('exit', resolve));
+        p.child.kill('SIGKILL');
+        await gone;
       }),
     );
   }
 
-  return { read, close };
+  return {
+    read: (bytes, o, onPage) => withProcess(o.signal, (slot, p) => readOn(slot, p, bytes, o, onPage)),
+    convert: (mime, bytes, o = {}) => withProcess(o.signal, (slot, p) => convertOn(slot, p, mime, bytes, o.signal)),
+    close,
+  };
 }

@@ -119,9 +119,9 @@ describe('PDF reader isolation', () => {
     try {
       const err = await parseDocument({ bytes: makeSelfPaintingPdf(), maxPages: 5 }, { pdf: small }).catch((e: unknown) => e);
       expect(err).toBeInstanceOf(ParseError);
-      expect((err as ParseError).code).toBe('CORRUPT');
+      expect((err as ParseError).code).toBe('TOO_LARGE');
       expect((err as ParseError).message).toMatch(/memory/);
-      // The dead worker is replaced on next use.
+      // The dead process is replaced on next use.
       const r = await parseDocument({ bytes: await makeTextPdf({ pages: [['still alive']] }), maxPages: 5 }, { pdf: small });
       expect(r.text).toBe('still alive');
     } finally {

@@ -1,0 +1,40 @@
+import { csvToText } from './csv.js';
+import { docxToText } from './docx.js';
+import { emlToText } from './eml.js';
+import { ParseError } from './errors.js';
+import { htmlBytesToText } from './html.js';
+import { MIME } from './sniff.js';
+import { normalizeText, plainTextToText } from './text.js';
+
+/** Bounds for {@link convertToText}. */
+export interface ConvertLimits {
+  /** Bytes a DOCX's parts may inflate to. Default: {@link DEFAULT_MAX_INFLATED_BYTES}. */
+  maxInflatedBytes?: number;
+}
+
+/** Types {@link convertToText} handles: every parsed type except PDF and images. */
+export const CONVERTIBLE: ReadonlySet<string> = new Set([MIME.docx, MIME.eml, MIME.html, MIME.csv, MIME.json, MIME.txt]);
+
+function parseJson(bytes: Buffer): string {
+  const raw = plainTextToText(bytes);
+  try {
+    return normalizeText(JSON.stringify(JSON.parse(raw), null, 2));
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * Text of a document of a type in {@link CONVERTIBLE}. Runs wherever it is called: the parse
+ * stage calls it inside the memory-limited parser process (see `createPdfEngine`), since each
+ * of these can take many times the file's size in memory.
+ */
+export async function convertToText(mime: string, bytes: Buffer, limits: ConvertLimits = {}): Promise<string> {
+  if (mime === MIME.docx) return docxToText(bytes, { maxInflatedBytes: limits.maxInflatedBytes });
+  if (mime === MIME.eml) return emlToText(bytes);
+  if (mime === MIME.html) return htmlBytesToText(bytes);
+  if (mime === MIME.csv) return csvToText(bytes);
+  if (mime === MIME.json) return parseJson(bytes);
+  if (mime === MIME.txt) return plainTextToText(bytes);
+  throw new ParseError('UNSUPPORTED_TYPE', `files of type ${mime} are not supported`);
+}
