@@ -32,6 +32,16 @@ const schema = z.object({
   ENTERPRISE_RATE_LIMIT_PER_MINUTE: int(1).default(1000),
   MAX_UPLOAD_MB: int(1, 10_000).default(50),
   MAX_PAGES: int(1, 1_000_000).default(500),
+  /**
+   * Memory one parser process may use (pdf.js and the DOCX/e-mail/HTML/CSV/JSON/text
+   * converters run in two of them per worker), ArrayBuffers included; past it the document
+   * fails with TOO_LARGE and the process is replaced.
+   */
+  PARSE_MAX_MEMORY_MB: int(256, 65_536).default(1024),
+  /** Bytes a DOCX's parts may inflate to, counted while inflating (sizes the file declares are not trusted). */
+  PARSE_MAX_INFLATED_MB: int(1, 4096).default(64),
+  /** Images declaring more pixels fail with TOO_LARGE before OCR decodes them. */
+  OCR_MAX_MEGAPIXELS: int(1, 1000).default(50),
   WORKER_CONCURRENCY: int(1, 64).default(2),
   /**
    * Longest a process serves a project list page from its cache. Pages are dropped at once when

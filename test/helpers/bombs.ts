@@ -22,17 +22,32 @@ export function deflateBomb(total: number, unit = 'a', prefix = '', suffix = '')
   return Buffer.concat(parts);
 }
 
-/** A .docx whose word/document.xml inflates to `total` bytes of text while declaring 1 KB. */
-export function makeDocxBomb(total: number): Buffer {
+/** CRC-32 of what {@link deflateBomb} inflates to (computed block by block, never held whole). */
+function bombCrc(total: number, unit: string, prefix: string, suffix: string): number {
+  const block = Buffer.alloc(MiB, unit);
+  let crc = crc32(prefix);
+  for (let i = 0; i < Math.floor(total / MiB); i++) crc = crc32(block, crc);
+  return crc32(suffix, crc) >>> 0;
+}
+
+/**
+ * A .docx whose word/document.xml inflates to `total` bytes while declaring 1 KB: one run of
+ * text, or with `paragraphs` a well-formed body of 64-byte paragraphs (what makes an XML
+ * parser build the largest tree).
+ */
+export function makeDocxBomb(total: number, options: { paragraphs?: boolean } = {}): Buffer {
   const entries = docxEntries('');
   const doc = entries.find((e) => e.name === 'word/document.xml')!;
-  doc.deflated = deflateBomb(
-    total,
-    'a',
-    '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body><w:p><w:r><w:t>',
-    '</w:t></w:r></w:p></w:body></w:document>',
-  );
+  const open = '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>';
+  // 64 bytes, so that whole paragraphs fill each repeated 1 MiB block.
+  const paragraph = `<w:p><w:r><w:t>${'x'.repeat(31)}</w:t></w:r></w:p>`;
+  const [unit, prefix, suffix] = options.paragraphs
+    ? [paragraph, open, '</w:body></w:document>']
+    : ['a', `${open}<w:p><w:r><w:t>`, '</w:t></w:r></w:p></w:body></w:document>'];
+  doc.deflated = deflateBomb(total, unit, prefix, suffix);
   doc.declaredSize = 1024;
+  // A correct checksum where it is cheap, so that a reader that gets to the end accepts it.
+  if (total <= 64 * MiB) doc.crc = bombCrc(total, unit, prefix, suffix);
   return writeZip(entries);
 }
 

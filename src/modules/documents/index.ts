@@ -33,8 +33,8 @@ export function createDocumentsModule(deps: {
   const afterStageHooks = new Map<Stage, ((doc: CommittedDocument) => Promise<void>)[]>();
   let retrainHook: ((scope: { orgId: string; environment: 'live' | 'test' }) => void) | undefined;
 
-  // Both are started on first use and shared by every parse job of the process. pdf.js runs in
-  // worker threads with a memory cap: one hostile PDF can otherwise take the process down.
+  // Both are started on first use and shared by every parse job of the process. Parsing runs in
+  // child processes with a memory cap: one hostile file can otherwise take the process down.
   let ocr: Promise<Ocr> | undefined;
   const getOcr = () => {
     ocr ??= Promise.resolve(createTesseractOcr({ workers: 1 }));
@@ -42,7 +42,11 @@ export function createDocumentsModule(deps: {
   };
   let pdf: PdfEngine | undefined;
   const getPdf = () => {
-    pdf ??= createPdfEngine({ workers: 2 });
+    pdf ??= createPdfEngine({
+      workers: 2,
+      maxMemoryMb: config.PARSE_MAX_MEMORY_MB,
+      maxInflatedBytes: config.PARSE_MAX_INFLATED_MB * 1024 * 1024,
+    });
     return pdf;
   };
 
@@ -65,7 +69,7 @@ export function createDocumentsModule(deps: {
     },
   });
   const computes = {
-    parse: parseStage({ blobs, maxPages: config.MAX_PAGES, ocr: getOcr, pdf: getPdf }),
+    parse: parseStage({ blobs, maxPages: config.MAX_PAGES, maxImagePixels: config.OCR_MAX_MEGAPIXELS * 1_000_000, ocr: getOcr, pdf: getPdf }),
     embed: embedStage({ embedder: () => embedder.get(), unavailableReason: () => embedder.status().reason }),
     // The kNN blend only means something with a real (pretrained) embedding model.
     classify: classifyStage({ db, classifier, useKnn: () => embedder.status().state === 'ready' && !config.EMBEDDING_MODEL.startsWith('docpipe-test/') }),

@@ -1,5 +1,6 @@
 import { CONVERTIBLE, convertToText } from './convert.js';
 import { ParseError } from './errors.js';
+import { imageSize } from './image-size.js';
 import { guessLanguage } from './language.js';
 import { OcrError, type Ocr } from './ocr.js';
 import { extractPdfText } from './pdf.js';
@@ -39,6 +40,12 @@ export interface ParseDeps {
 export interface ParseOptions {
   /** Rendering resolution for OCR of PDF pages. Default 200 dpi. */
   ocrDpi?: number;
+  /**
+   * Images declaring more pixels fail as TOO_LARGE before OCR: the decoder allocates what the
+   * header declares (a 128-byte PNG can declare 50000×50000). Default 50,000,000 (an A4 page
+   * scanned at 600 dpi is 35 million).
+   */
+  maxImagePixels?: number;
   /** Limit per OCR call (one image or one PDF page). Default 60,000 ms. */
   ocrPageTimeoutMs?: number;
   /** PDF pages rendered ahead while earlier pages are being recognised. Default 2. */
@@ -77,7 +84,15 @@ function ocrUnavailable(what: string): ParseError {
   return new ParseError('OCR_FAILED', `${what} needs OCR, which is not enabled on this server`, { permanent: true });
 }
 
-async function ocrImage(bytes: Buffer, ocr: Ocr | undefined, o: ParseOptions): Promise<Extracted> {
+export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
+
+async function ocrImage(mime: string, bytes: Buffer, ocr: Ocr | undefined, o: ParseOptions): Promise<Extracted> {
+  const size = imageSize(mime, bytes);
+  if (!size || size.width === 0 || size.height === 0) throw new ParseError('CORRUPT', 'the image header could not be read');
+  const maxPixels = o.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS;
+  if (size.width * size.height > maxPixels) {
+    throw new ParseError('TOO_LARGE', `the image is ${size.width}×${size.height} pixels; the limit is ${maxPixels}`);
+  }
   if (!ocr) throw ocrUnavailable('an image');
   try {
     const { text } = await withTimeout(ocr.recognize(bytes), o.ocrPageTimeoutMs ?? 60_000, 'OCR');
@@ -116,7 +131,7 @@ async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Pr
 async function extract(mime: string, input: ParseInput, deps: ParseDeps, o: ParseOptions): Promise<Extracted> {
   const one = (text: string): Extracted => ({ text, pages: 1, ocrPages: 0 });
   if (mime === MIME.pdf) return parsePdf(input, deps, o);
-  if (mime.startsWith('image/')) return ocrImage(input.bytes, deps.ocr, o);
+  if (mime.startsWith('image/')) return ocrImage(mime, input.bytes, deps.ocr, o);
   if (CONVERTIBLE.has(mime)) {
     return one(deps.pdf ? await deps.pdf.convert(mime, input.bytes, { signal: o.signal }) : await convertToText(mime, input.bytes));
   }

@@ -55,7 +55,7 @@ export interface PdfEngineOptions {
    * a fresh process, so the memory is given back. Default 1024 MB.
    */
   maxMemoryMb?: number;
-  /** V8 heap limit per parser process. Default: `maxMemoryMb`, at most 1024 MB. */
+  /** V8 heap limit per parser process. Default: three quarters of `maxMemoryMb`, at most 1024 MB. */
   maxHeapMb?: number;
   /**
    * A process left using more than this after a document is restarted before the next one
@@ -102,6 +102,8 @@ type ChildMessage =
   | { type: 'error'; id: number; name: string; message: string; code?: ParseError['code']; numPages?: number };
 
 const MEMORY_POLL_MS = 50;
+/** Writable memory this close to the data limit means allocations are being refused. */
+const DATA_LIMIT_MARGIN_MB = 16;
 
 function tooLarge(maxMemoryMb: number, cause?: unknown): ParseError {
   return new ParseError('TOO_LARGE', `reading the document needs more than ${maxMemoryMb} MB of memory (the parser's limit)`, { cause });
@@ -112,7 +114,8 @@ function childError(m: Extract<ChildMessage, { type: 'error' }>, maxPages: numbe
   if (m.name === 'TooManyPages') return new ParseError('TOO_MANY_PAGES', `PDF has ${m.numPages} pages; the limit is ${maxPages}`);
   if (m.name === 'TooLarge') return tooLarge(maxMemoryMb);
   if (m.name === 'PasswordException') return new ParseError('ENCRYPTED', 'PDF is password-protected');
-  return new ParseError('CORRUPT', `PDF could not be opened: ${m.message}`);
+  // maxPages is 0 for conversions (every non-PDF type).
+  return new ParseError('CORRUPT', `${maxPages > 0 ? 'PDF could not be opened' : 'file could not be read'}: ${m.message}`);
 }
 
 /** The channel and stderr pipe must not keep the caller's process alive while idle. */
@@ -132,7 +135,9 @@ function hold(p: LimitedProcess, on: boolean): void {
 export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   const size = Math.max(1, Math.floor(options.workers ?? 1));
   const maxMemoryMb = options.maxMemoryMb ?? 1024;
-  const maxHeapMb = options.maxHeapMb ?? Math.min(1024, maxMemoryMb);
+  // A heap limit under the process limit makes a JavaScript-heavy document end in V8's own,
+  // prompt out-of-memory exit rather than in refused allocations.
+  const maxHeapMb = options.maxHeapMb ?? Math.min(1024, Math.floor(maxMemoryMb * 0.75));
   const recycleAboveMb = options.recycleAboveMb ?? maxMemoryMb / 2;
   const pageTimeoutMs = options.pageTimeoutMs ?? 60_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
@@ -232,10 +237,12 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       };
       const disarm = (): void => clearTimeout(timer);
       const watch = setInterval(() => {
-        const rss = p.rssMb();
-        if (rss === null) return;
-        peakMb = Math.max(peakMb, rss);
-        if (rss > maxMemoryMb) fail(tooLarge(maxMemoryMb));
+        const m = p.memory();
+        if (!m) return;
+        peakMb = Math.max(peakMb, m.rssMb);
+        // At its data limit a process's allocations fail, and V8 can then spin in failed heap
+        // growth for as long as it is let (seen at 100% system CPU): that is the verdict too.
+        if (m.rssMb > maxMemoryMb || (p.dataLimited && m.dataMb > maxMemoryMb - DATA_LIMIT_MARGIN_MB)) fail(tooLarge(maxMemoryMb));
       }, MEMORY_POLL_MS);
       const cleanup = (): void => {
         settled = true;
@@ -254,8 +261,8 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       };
       // Memory V8 and malloc keep after a large document is given back by a fresh process.
       const recycleIfBloated = (): void => {
-        const rss = p.rssMb();
-        if (rss !== null && rss > recycleAboveMb) kill(slot);
+        const m = p.memory();
+        if (m && m.rssMb > recycleAboveMb) kill(slot);
       };
       const succeed = (value: T): void => {
         if (settled) return;

@@ -95,9 +95,12 @@ function plainItems(content: { items: any[] }): PageMessage['items'] {
   return items;
 }
 
-/** Whether an error or a pdf.js warning says an allocation failed (memory limit reached). */
+/**
+ * Whether an error or a pdf.js warning says an allocation failed (memory limit reached). ICU
+ * (behind TextDecoder and String#normalize) reports a refused allocation only as "Icu error".
+ */
 export function isAllocationFailure(text: string): boolean {
-  return /allocation failed|invalid (typed )?array length|array buffer|out of memory|invalid string length/i.test(text);
+  return /allocation failed|invalid (typed )?array length|array buffer|out of memory|invalid string length|icu error/i.test(text);
 }
 
 /**

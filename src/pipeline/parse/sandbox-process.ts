@@ -19,8 +19,13 @@ export interface LimitedProcessOptions {
 /** A started process and what can be learned about it from outside. */
 export interface LimitedProcess {
   child: ChildProcess;
-  /** Resident memory in MB from /proc, or null where the platform does not tell. */
-  rssMb(): number | null;
+  /**
+   * Resident memory and writable memory (what RLIMIT_DATA counts, reservations included) in
+   * MB from /proc, or null where the platform does not tell.
+   */
+  memory(): { rssMb: number; dataMb: number } | null;
+  /** Whether RLIMIT_DATA was set (the process was started through the shell). */
+  dataLimited: boolean;
   /** The last few KB the process wrote to stderr (V8 prints its out-of-memory reason there). */
   stderrTail(): string;
 }
@@ -43,9 +48,14 @@ export function spawnLimited(o: LimitedProcessOptions): LimitedProcess {
   // NODE_OPTIONS could carry the caller's own heap size or loaders; the child sets its own.
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
+  // pdf.js's canvas binding allocates with mimalloc, which by default reserves a 1 GiB arena
+  // readable and writable up front: that reservation alone would count against RLIMIT_DATA.
+  // Reserving in 16 MiB steps keeps the limit about memory actually used.
+  env.MIMALLOC_ARENA_RESERVE ??= '16MiB';
   const options = { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[], serialization: 'advanced' as const, env };
+  const dataLimited = process.platform !== 'win32' && existsSync(SHELL);
   const child =
-    process.platform !== 'win32' && existsSync(SHELL)
+    dataLimited
       ? spawn(
           SHELL,
           ['-c', 'ulimit -d "$1" 2>/dev/null; ulimit -c 0 2>/dev/null; shift; exec "$@"', 'sh', String(Math.floor(o.maxMemoryMb * 1024)), process.execPath, ...nodeArgs],
@@ -60,14 +70,17 @@ export function spawnLimited(o: LimitedProcessOptions): LimitedProcess {
   const statusFile = `/proc/${child.pid}/status`;
   return {
     child,
-    rssMb() {
+    memory() {
       try {
-        const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(statusFile, 'utf8'));
-        return m ? Number(m[1]) / 1024 : null;
+        const status = readFileSync(statusFile, 'utf8');
+        const rss = /VmRSS:\s+(\d+) kB/.exec(status);
+        const data = /VmData:\s+(\d+) kB/.exec(status);
+        return rss && data ? { rssMb: Number(rss[1]) / 1024, dataMb: Number(data[1]) / 1024 } : null;
       } catch {
         return null;
       }
     },
+    dataLimited,
     stderrTail: () => tail,
   };
 }

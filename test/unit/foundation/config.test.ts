@@ -47,6 +47,19 @@ describe('loadConfig', () => {
     expect(msg).toMatch(/^\s*REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/m);
   });
 
+  it('parse limits default and are bounded', () => {
+    const c = load(base);
+    expect([c.PARSE_MAX_MEMORY_MB, c.PARSE_MAX_INFLATED_MB, c.OCR_MAX_MEGAPIXELS]).toEqual([1024, 64, 50]);
+    expect(load({ ...base, PARSE_MAX_MEMORY_MB: '512', PARSE_MAX_INFLATED_MB: '8', OCR_MAX_MEGAPIXELS: '100' })).toMatchObject({
+      PARSE_MAX_MEMORY_MB: 512, PARSE_MAX_INFLATED_MB: 8, OCR_MAX_MEGAPIXELS: 100,
+    });
+    // Under 256 MB a parser process has little room once pdf.js is loaded.
+    const msg = failure({ ...base, PARSE_MAX_MEMORY_MB: '200', PARSE_MAX_INFLATED_MB: '0', OCR_MAX_MEGAPIXELS: 'lots' }).message;
+    expect(msg).toMatch(/^\s*PARSE_MAX_MEMORY_MB:/m);
+    expect(msg).toMatch(/^\s*PARSE_MAX_INFLATED_MB:/m);
+    expect(msg).toMatch(/^\s*OCR_MAX_MEGAPIXELS:/m);
+  });
+
   it('accepts redis:// and rediss:// URLs', () => {
     expect(load({ ...base, REDIS_URL: 'rediss://user:pw@cache.internal:6380/2' }).REDIS_URL).toBe('rediss://user:pw@cache.internal:6380/2');
   });

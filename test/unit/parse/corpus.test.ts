@@ -1,9 +1,12 @@
 // Hostile real-world files (../shared/corpora, evaluation data kept outside the repository):
-// every one must end as text or as a ParseError with a code, within a time limit.
+// every one must end as text or as a ParseError with a code, within a time limit, read by the
+// memory-limited parser processes: the test process grows by less than 150 MB and no parser
+// process passes its 512 MB limit (plus 64 MB for the 50 ms watch).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPdfEngine, parseDocument, ParseError, type Ocr, type ParseErrorCode } from '../../../src/pipeline/parse/index.js';
+import { memoryTrackingAvailable, trackMemory, type MemoryPeaks } from '../../helpers/memory.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../shared/corpora/robustness');
 const PER_FILE_MS = 45_000;
@@ -15,8 +18,15 @@ type Outcome = { ok: true; chars: number; ocrPages: number } | { ok: false; code
 
 // A smaller heap than the service's default, so a runaway file dies in a second or two
 // instead of after filling a gigabyte; still ample for every legitimate file here.
-const pdf = createPdfEngine({ maxHeapMb: 128, pageTimeoutMs: 30_000 });
+const LIMIT_MB = 512;
+const pdf = createPdfEngine({ maxHeapMb: 128, maxMemoryMb: LIMIT_MB, pageTimeoutMs: 30_000 });
 afterAll(() => pdf.close());
+
+function expectBoundedMemory(peaks: MemoryPeaks): void {
+  if (!memoryTrackingAvailable) return;
+  expect(peaks.selfPeakMb - peaks.selfStartMb).toBeLessThan(150);
+  expect(peaks.childPeakMb).toBeLessThan(LIMIT_MB + 64);
+}
 
 /** Stands in for tesseract: image-only pages must reach OCR, and the result must flow back. */
 const stubOcr: Ocr = {
@@ -53,7 +63,9 @@ function files(sub: string): string[] {
 describe.skipIf(!present)('robustness corpus', () => {
   it('turns every PDF into text or a ParseError with a code', { timeout: 300_000 }, async () => {
     const outcomes: Record<string, Outcome> = {};
+    const mem = trackMemory();
     for (const file of files('pdf')) outcomes[path.basename(file)] = await run(file);
+    expectBoundedMemory(mem.stop());
     console.log(Object.entries(outcomes).map(([f, o]) => `${f}: ${JSON.stringify(o)}`).join('\n'));
     expect(Object.keys(outcomes).length).toBeGreaterThan(0);
     for (const [name, o] of Object.entries(outcomes)) {
@@ -77,9 +89,11 @@ describe.skipIf(!present)('robustness corpus', () => {
   });
 
   it('turns every e-mail file into text or a ParseError with a code', { timeout: 60_000 }, async () => {
+    const mem = trackMemory();
     for (const file of files('eml')) {
       const o = await run(file);
       expect('other' in o ? o.other : 'ok', path.basename(file)).toBe('ok');
     }
+    expectBoundedMemory(mem.stop());
   });
 });

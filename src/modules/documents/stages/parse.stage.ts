@@ -5,7 +5,9 @@ import { PermanentStageError, type StageCompute } from '../stage-runner.js';
 /** Bumped when parsing output changes, so `reprocess --missing` can re-parse. */
 export const PARSER_VERSION = 'parse-1';
 
-export function parseStage(deps: { blobs: BlobStore; maxPages: number; ocr: () => Promise<Ocr | undefined>; pdf: () => PdfEngine }): StageCompute {
+export function parseStage(deps: {
+  blobs: BlobStore; maxPages: number; maxImagePixels?: number; ocr: () => Promise<Ocr | undefined>; pdf: () => PdfEngine;
+}): StageCompute {
   return async (doc) => {
     let bytes: Buffer;
     try {
@@ -14,7 +16,11 @@ export function parseStage(deps: { blobs: BlobStore; maxPages: number; ocr: () =
       throw new PermanentStageError('FILE_MISSING', 'The stored file is missing');
     }
     try {
-      const r = await parseDocument({ bytes, filename: doc.filename, maxPages: deps.maxPages }, { ocr: await deps.ocr(), pdf: deps.pdf() });
+      const r = await parseDocument(
+        { bytes, filename: doc.filename, maxPages: deps.maxPages },
+        { ocr: await deps.ocr(), pdf: deps.pdf() },
+        { maxImagePixels: deps.maxImagePixels },
+      );
       return {
         cols: {
           text_content: r.text, page_count: r.pages, language: r.language ?? null, mime_type: r.mimeType,
