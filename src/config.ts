@@ -62,6 +62,7 @@ const schema = z.object({
   CLASSIFIER_CACHE_DIR: z.string().optional(),
   WEBHOOK_RETRY_DELAYS: z.string().default('60,300,1800,7200,43200'),
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  WEBHOOK_CONNECT_TIMEOUT_MS: int(50, 120_000).default(3_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),
   MAIL_ALLOWED_HOSTS: list.default([]),
   GOOGLE_API_ROOT_URL: z.string().url().optional(),

@@ -1,6 +1,6 @@
 // BullMQ worker for the `webhooks` queue. A job is (delivery id, dispatch number); everything
 // else — URL, secrets, payload, what happened before — is read from the database by the executor.
-import { Worker, type ConnectionOptions } from 'bullmq';
+import { DelayedError, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
 import { WEBHOOKS_QUEUE } from '../src/modules/webhooks/dispatcher.js';
 import type { DeliveryExecutor } from '../src/modules/webhooks/delivery.js';
@@ -29,7 +29,14 @@ export interface RunningWorker {
 }
 
 export function startDeliveryWorker(executor: DeliveryExecutor, opts: DeliveryWorkerOptions): RunningWorker {
-  const worker = new Worker<DeliveryJob>(WEBHOOKS_QUEUE, async (job) => executor.attempt(job.data), {
+  const worker = new Worker<DeliveryJob>(WEBHOOKS_QUEUE, async (job, token) => {
+    const result = await executor.attempt(job.data);
+    if (typeof result === 'string') return result;
+    // Put off (its endpoint or organization is at its limit): back to delayed, same job id, no
+    // attempt counted; the slot goes to someone else's delivery.
+    await job.moveToDelayed(Math.ceil(result.until), token);
+    throw new DelayedError();
+  }, {
     connection: opts.connection,
     prefix: opts.prefix,
     concurrency: opts.concurrency,

@@ -31,6 +31,8 @@ export interface WebhookSink {
   requests: SinkRequest[];
   /** TCP connections accepted so far (a refused destination must leave this untouched). */
   connectionCount(): number;
+  /** TCP connections open right now. */
+  openConnections(): number;
   /** Resolves once at least `n` requests arrived; rejects after `timeoutMs` (default 5000). */
   waitFor(n: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
@@ -78,7 +80,12 @@ export async function startWebhookSink(): Promise<WebhookSink> {
   });
 
   let connections = 0;
-  server.on('connection', () => { connections++; });
+  let open = 0;
+  server.on('connection', (socket) => {
+    connections++;
+    open++;
+    socket.once('close', () => { open--; });
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -90,6 +97,7 @@ export async function startWebhookSink(): Promise<WebhookSink> {
     port,
     requests,
     connectionCount: () => connections,
+    openConnections: () => open,
     setStatus: (code) => { status = code; },
     setDelay: (ms) => { delayMs = ms; },
     setRedirect: (location, code = 308) => { redirect = location === null ? null : { location, status: code }; },

@@ -43,6 +43,12 @@ export interface SafePostOptions {
   body: string | Buffer;
   /** Whole-exchange deadline (DNS + connect + headers + body), ms. Default 15000. */
   timeoutMs?: number;
+  /**
+   * Deadline for name resolution plus the TCP (and TLS) connection, ms; a reused keep-alive
+   * connection skips it. Default: none beyond `timeoutMs`. An unreachable host then fails in
+   * this time instead of holding the caller for the whole deadline.
+   */
+  connectTimeoutMs?: number;
   /** SSRF exceptions. Default: none (every private/loopback/reserved address refused). */
   allow?: AllowList;
   /** Response bytes kept. Default 20480. */
@@ -125,6 +131,7 @@ export async function safePost(url: string, opts: SafePostOptions): Promise<Safe
   return new Promise<SafeResponse>((resolve) => {
     let settled = false;
     let req: http.ClientRequest | undefined;
+    let connectTimer: NodeJS.Timeout | undefined;
     let status = 0;
     let resHeaders: Record<string, string> = {};
     const chunks: Buffer[] = [];
@@ -135,6 +142,7 @@ export async function safePost(url: string, opts: SafePostOptions): Promise<Safe
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      clearTimeout(connectTimer);
       const buf = Buffer.concat(chunks, kept);
       // StringDecoder.write holds back an incomplete trailing character instead of emitting U+FFFD.
       const text = seen > cap ? new StringDecoder('utf8').write(buf) : buf.toString('utf8');
@@ -150,6 +158,16 @@ export async function safePost(url: string, opts: SafePostOptions): Promise<Safe
     }, timeoutMs);
 
     const guardSocket = (socket: Socket): void => {
+      const connectMs = opts.connectTimeoutMs;
+      if (connectMs !== undefined && connectMs < timeoutMs && socket.connecting) {
+        connectTimer = setTimeout(() => {
+          const err = new TimeoutError(`could not connect within ${connectMs} ms`);
+          finish(err);
+          req?.destroy(err);
+        }, connectMs);
+        // TLS sockets report 'secureConnect' once the handshake is done; plain ones 'connect'.
+        socket.once(isHttps ? 'secureConnect' : 'connect', () => clearTimeout(connectTimer));
+      }
       // Defence in depth: whatever path produced this socket, verify where it is connected.
       const verify = (): void => {
         const remote = socket.remoteAddress;
@@ -218,6 +236,8 @@ export interface SafeHttpClientOptions extends AgentOptions {
   allow?: AllowList;
   /** Default whole-exchange deadline, ms. Default 15000. */
   timeoutMs?: number;
+  /** Default connect deadline, ms (see SafePostOptions.connectTimeoutMs). Default none. */
+  connectTimeoutMs?: number;
   /** Default response bytes kept. Default 20480. */
   maxResponseBytes?: number;
   /** Name resolution inside the connector. Default: the system resolver. */
@@ -241,6 +261,7 @@ export function createSafeHttpClient(opts: SafeHttpClientOptions = {}): SafeHttp
         ...req,
         allow: req.allow ?? opts.allow,
         timeoutMs: req.timeoutMs ?? opts.timeoutMs,
+        connectTimeoutMs: req.connectTimeoutMs ?? opts.connectTimeoutMs,
         maxResponseBytes: req.maxResponseBytes ?? opts.maxResponseBytes,
         resolver: req.resolver ?? opts.resolver,
         userAgent: req.userAgent ?? opts.userAgent,

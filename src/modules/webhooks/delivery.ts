@@ -11,8 +11,16 @@ import type { DeliveryDispatcher } from './dispatcher.js';
 import type { AttemptRecord, DeliveryStore, LoadedDelivery } from './delivery-store.js';
 import { honourRetryAfter, nextDelayMs, type Jitter } from './schedule.js';
 import { buildSignatureHeaders } from './signature.js';
+import { endpointKey, type DeferReason, type EndpointGate } from './endpoint-gate.js';
 
 export type AttemptResult = 'stale' | 'suspended' | 'cancelled' | 'delivered' | 'retry' | 'failed' | 'gone';
+
+/** Not attempted now (its endpoint or organization is at its limit): run the job again at `until`. */
+export interface DeferredAttempt {
+  deferred: DeferReason;
+  /** Epoch ms. */
+  until: number;
+}
 
 /** Dependencies of {@link createDeliveryExecutor}. */
 export interface DeliveryExecutorDeps {
@@ -30,6 +38,8 @@ export interface DeliveryExecutorDeps {
   logger: Logger;
   /** Clock, ms. Default Date.now. */
   now?: () => number;
+  /** Per-endpoint and per-organization limits; without one every attempt is sent at once. */
+  gate?: EndpointGate;
 }
 
 /** PostgreSQL text cannot hold NUL; a receiver's body is diagnostic text, so strip it. */
@@ -70,49 +80,86 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
     return { status: 'pending', seq: d.dispatch_seq + 1, retryIndex: d.retry_index + 1, at: new Date(finishedAt + delay), failSubscription: false, delayMs: delay };
   };
 
+  // Where a put-off delivery goes, so that while its endpoint stays held back the job can be put
+  // off again without loading the row each time (a dead endpoint's backlog would otherwise cost
+  // a database read per delivery every few seconds).
+  const hints = new Map<string, { endpoint: string; orgId: string; manual: boolean }>();
+
   return {
-    async attempt(job: { deliveryId: string; seq: number }): Promise<AttemptResult> {
+    async attempt(job: { deliveryId: string; seq: number }): Promise<AttemptResult | DeferredAttempt> {
+      const gate = deps.gate;
+      const hint = gate ? hints.get(job.deliveryId) : undefined;
+      if (gate && hint) {
+        const wait = gate.wouldDefer(hint.endpoint, hint.orgId, { ignoreCircuit: hint.manual });
+        if (wait) return { deferred: wait.reason, until: wait.until };
+      }
       const d = await deps.store.load(job.deliveryId);
-      if (!d || d.status !== 'pending' || d.dispatch_seq !== job.seq) return 'stale';
+      if (!d || d.status !== 'pending' || d.dispatch_seq !== job.seq) {
+        hints.delete(job.deliveryId);
+        return 'stale';
+      }
       if (!d.manual && d.sub_status !== 'active') {
+        hints.delete(job.deliveryId);
         // Failing: keep it for when the owner re-enables. Disabled: the owner switched it off.
         const parked = d.sub_status === 'failing'
           ? await deps.store.park(d.id, d.dispatch_seq, 'suspended', 'subscription is failing')
           : await deps.store.park(d.id, d.dispatch_seq, 'failed', 'subscription is disabled');
         return !parked ? 'stale' : d.sub_status === 'failing' ? 'suspended' : 'cancelled';
       }
-
-      // Serialise once; these exact bytes are signed and sent.
-      const body = JSON.stringify(presentEvent({
-        id: d.event_id, org_id: d.org_id, environment: d.environment, type: d.event_type as EventType,
-        data: d.event_data, created_at: d.event_created_at, relayed_at: null,
-      }));
-      const startedAt = now();
-      const headers = buildSignatureHeaders({
-        eventId: d.event_id, eventType: d.event_type, rawBody: body, secrets: secretsOf(d, startedAt), now: new Date(startedAt),
-      });
-      const res = await deps.http.post(d.url, { headers, body, timeoutMs: deps.timeoutMs, allow: deps.allow });
-      const next = plan(d, res, now());
-      const lastError = res.error ? `${res.error.code}: ${res.error.message}` : next.status === 'delivered' ? null : `HTTP ${res.status}`;
-      const recorded = await deps.store.record({
-        deliveryId: d.id, subscriptionId: d.subscription_id, seq: d.dispatch_seq, trigger: d.manual ? 'manual' : 'scheduled',
-        statusCode: res.status, errorCode: res.error?.code ?? null, errorMessage: res.error ? clean(res.error.message) : null,
-        durationMs: res.durationMs, responseBody: clean(res.body), truncated: res.truncated, attemptedAt: new Date(startedAt),
-        lastError: lastError === null ? null : clean(lastError), next,
-      });
-      deps.logger.debug({ deliveryId: d.id, eventId: d.event_id, attempt: recorded.attempt, status: res.status, ms: res.durationMs, outcome: next.status, applied: recorded.applied }, 'webhook attempt');
-      if (!recorded.applied) return 'stale';
-      if (next.failSubscription) {
-        deps.logger.warn({ subscriptionId: d.subscription_id, deliveryId: d.id }, 'webhook retries exhausted; subscription marked failing');
+      const endpoint = endpointKey(d.url);
+      const admission = gate?.admit(endpoint, d.org_id, { ignoreCircuit: d.manual });
+      if (admission && !admission.ok) {
+        if (hints.size > 20_000) hints.clear();
+        hints.set(d.id, { endpoint, orgId: d.org_id, manual: d.manual });
+        deps.logger.debug({ deliveryId: d.id, reason: admission.reason, until: admission.until }, 'webhook attempt put off');
+        return { deferred: admission.reason, until: admission.until };
       }
-      if (next.status === 'pending' && next.delayMs !== null) {
-        // If this enqueue is lost (crash), the row says pending with next_attempt_at set and the sweep re-adds it.
-        await deps.dispatcher.dispatch([{ deliveryId: d.id, seq: next.seq, delayMs: next.delayMs }]);
-        return 'retry';
+      hints.delete(d.id);
+      let sent: { res: SafeResponse; startedAt: number } | undefined;
+      try {
+        sent = await send(d);
+      } finally {
+        // Released on every path; a throw before the request counts as a quick non-timeout.
+        admission?.done(sent ? { timedOut: sent.res.error?.code === 'TIMEOUT', durationMs: sent.res.durationMs } : { timedOut: false, durationMs: 0 });
       }
-      return next.status === 'delivered' ? 'delivered' : next.status === 'gone' ? 'gone' : 'failed';
+      return record(d, sent.res, sent.startedAt);
     },
   };
+
+  async function send(d: LoadedDelivery): Promise<{ res: SafeResponse; startedAt: number }> {
+    // Serialise once; these exact bytes are signed and sent.
+    const body = JSON.stringify(presentEvent({
+      id: d.event_id, org_id: d.org_id, environment: d.environment, type: d.event_type as EventType,
+      data: d.event_data, created_at: d.event_created_at, relayed_at: null,
+    }));
+    const startedAt = now();
+    const headers = buildSignatureHeaders({
+      eventId: d.event_id, eventType: d.event_type, rawBody: body, secrets: secretsOf(d, startedAt), now: new Date(startedAt),
+    });
+    return { res: await deps.http.post(d.url, { headers, body, timeoutMs: deps.timeoutMs, allow: deps.allow }), startedAt };
+  }
+
+  async function record(d: LoadedDelivery, res: SafeResponse, startedAt: number): Promise<AttemptResult> {
+    const next = plan(d, res, now());
+    const lastError = res.error ? `${res.error.code}: ${res.error.message}` : next.status === 'delivered' ? null : `HTTP ${res.status}`;
+    const recorded = await deps.store.record({
+      deliveryId: d.id, subscriptionId: d.subscription_id, seq: d.dispatch_seq, trigger: d.manual ? 'manual' : 'scheduled',
+      statusCode: res.status, errorCode: res.error?.code ?? null, errorMessage: res.error ? clean(res.error.message) : null,
+      durationMs: res.durationMs, responseBody: clean(res.body), truncated: res.truncated, attemptedAt: new Date(startedAt),
+      lastError: lastError === null ? null : clean(lastError), next,
+    });
+    deps.logger.debug({ deliveryId: d.id, eventId: d.event_id, attempt: recorded.attempt, status: res.status, ms: res.durationMs, outcome: next.status, applied: recorded.applied }, 'webhook attempt');
+    if (!recorded.applied) return 'stale';
+    if (next.failSubscription) {
+      deps.logger.warn({ subscriptionId: d.subscription_id, deliveryId: d.id }, 'webhook retries exhausted; subscription marked failing');
+    }
+    if (next.status === 'pending' && next.delayMs !== null) {
+      // If this enqueue is lost (crash), the row says pending with next_attempt_at set and the sweep re-adds it.
+      await deps.dispatcher.dispatch([{ deliveryId: d.id, seq: next.seq, delayMs: next.delayMs }]);
+      return 'retry';
+    }
+    return next.status === 'delivered' ? 'delivered' : next.status === 'gone' ? 'gone' : 'failed';
+  }
 }
 
 export type DeliveryExecutor = ReturnType<typeof createDeliveryExecutor>;

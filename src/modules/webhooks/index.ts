@@ -14,6 +14,7 @@ import { relayBatch } from '../events/relay.js';
 import { createDeliveriesRepository } from './deliveries.repository.js';
 import { createDeliveryExecutor } from './delivery.js';
 import { createDeliveryStore } from './delivery-store.js';
+import { createEndpointGate, type EndpointGateOptions } from './endpoint-gate.js';
 import { createQueueDispatcher } from './dispatcher.js';
 import { createWebhookFanOut } from './fanout.js';
 import { parseRetryDelays, type Jitter } from './schedule.js';
@@ -29,7 +30,7 @@ export interface WebhooksModuleDeps {
   redis: Redis;
   queues: Queues;
   secretBox: SecretBox;
-  config: Pick<Config, 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOWED_HOSTS' | 'REDIS_PREFIX'>;
+  config: Pick<Config, 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOWED_HOSTS' | 'REDIS_PREFIX'> & Partial<Pick<Config, 'WEBHOOK_CONNECT_TIMEOUT_MS'>>;
   logger: Logger;
 }
 
@@ -51,6 +52,13 @@ export interface WebhooksModuleOptions {
   stalledIntervalMs?: number;
   /** Clock, ms. Default Date.now. */
   now?: () => number;
+  /**
+   * Per-endpoint and per-organization limits on in-flight attempts, with a circuit per endpoint
+   * (see endpoint-gate.ts); `false` turns them off. Defaults: each endpoint and each organization
+   * at most 80 % of the process's delivery slots, endpoints start at 4, the circuit opens after
+   * 3 timeouts in a row for 30 s (doubling up to 5 min).
+   */
+  fairness?: false | Partial<Omit<EndpointGateOptions, 'timeoutMs'>>;
 }
 
 export interface StartWebhookWorkersOptions {
@@ -100,13 +108,19 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
     },
     async startWorkers({ concurrency, relay = true }) {
       const http = createSafeHttpClient({
-        allow, resolver: opts.resolver, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+        allow, resolver: opts.resolver, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, connectTimeoutMs: deps.config.WEBHOOK_CONNECT_TIMEOUT_MS ?? 3_000,
         // One pooled socket per concurrent delivery, kept idle between them (no reconnect churn).
         maxSocketsPerHost: Math.max(concurrency, 8), maxFreeSockets: Math.max(concurrency, 8),
       });
+      // A dead receiver holds a slot for the whole timeout: no endpoint or organization may take
+      // every slot of this process.
+      const share = Math.max(1, Math.ceil(concurrency * 0.8));
+      const gate = opts.fairness === false
+        ? undefined
+        : createEndpointGate({ endpointMax: share, orgMax: share, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, ...opts.fairness });
       const executor = createDeliveryExecutor({
         store: createDeliveryStore(deps.db), http, dispatcher, secretBox: deps.secretBox, allow, retryDelaysMs,
-        timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, jitter: opts.jitter, logger: deps.logger, now: opts.now,
+        timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, jitter: opts.jitter, logger: deps.logger, now: opts.now, gate,
       });
       const worker = startDeliveryWorker(executor, {
         connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency,

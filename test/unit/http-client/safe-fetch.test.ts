@@ -92,6 +92,24 @@ describe('safePost against a local sink', () => {
     expect(sink.requests).toHaveLength(1);
   });
 
+  it('gives up connecting after connectTimeoutMs, long before the whole deadline', async () => {
+    // A name that never resolves stands for an unreachable host: both hold the connect phase.
+    const hang = () => new Promise<never>(() => undefined);
+    const before = sink.connectionCount();
+    const res = await safePost(`http://blackhole.test:${sink.port}/`, { body, resolver: hang, allow: loopbackOnly, timeoutMs: 20_000, connectTimeoutMs: 150 });
+    expect(res.status).toBe(0);
+    expect(res.error).toEqual({ code: 'TIMEOUT', message: 'could not connect within 150 ms' });
+    expect(res.durationMs).toBeLessThan(20_000);
+    expect(sink.connectionCount()).toBe(before);
+  });
+
+  it('a connect deadline does not cut a connected receiver that is slow to answer', async () => {
+    sink.setDelay(300);
+    const res = await client.post(sink.url, { body, timeoutMs: 2000, connectTimeoutMs: 100 });
+    expect(res.status).toBe(200);
+    expect(res.error).toBeUndefined();
+  });
+
   it('times out a body that never finishes, keeping the status and the partial body', async () => {
     const stalled = createServer((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
