@@ -1,11 +1,15 @@
-// `npm run bench -- webhooks [--events N] [--concurrency C] [--batch B] [--paced M] [--rate R]`
+// `npm run bench -- webhooks [--events N] [--concurrency C] [--batch B] [--paced M] [--rate R] [--noisy K] [--unfair U]`
 //
 // Measures the webhook path end to end: event committed → outbox relay → delivery job → signed
 // POST → local receiver. The receiver runs in a child process and stamps each arrival; the
 // producer stamps each event right after its transaction commits. Two runs:
 //  - throughput: N events (default 10,000) written as fast as possible in transactions of B;
 //    deliveries/s over the whole run, latency percentiles include queueing behind the backlog;
-//  - paced: M events (default 2,000) at R events/s, one per transaction — latency below saturation.
+//  - paced: M events (default 2,000) at R events/s, one per transaction — latency below saturation;
+//  - noisy neighbour: K events (default 1,000) paced the same way while another organization with
+//    three subscriptions to a server that never answers writes 20 events/s; the healthy
+//    organization's latency against the paced run's. With `--unfair U`, the same with the
+//    per-endpoint limits off (the earlier behaviour), U events (slow: each waits for timeouts).
 // The baseline is raw keep-alive POSTs from this process to the same receiver with the same
 // concurrency: the ceiling for any delivery system on this machine.
 // Database: PGlite in memory, or PostgreSQL when DATABASE_URL is set (a private schema).
@@ -28,6 +32,7 @@ import { newId } from '../../src/lib/ids.js';
 import { insertEvent } from '../../src/modules/events/events.repository.js';
 import { createWebhooksModule } from '../../src/modules/webhooks/index.js';
 import { startPrivateRedis } from '../helpers/redis-server.js';
+import { startDeadServer, startNoise } from './webhooks-noisy.js';
 
 const RECEIVER_ROLE = 'DOCPIPE_WEBHOOK_BENCH_RECEIVER';
 const clock = (): number => performance.timeOrigin + performance.now();
@@ -98,7 +103,10 @@ function parseArgs(args: string[]) {
     const v = i === -1 ? undefined : Number(args[i + 1]);
     return v !== undefined && Number.isFinite(v) && v > 0 ? v : def;
   };
-  return { events: get('events', 10_000), concurrency: get('concurrency', 50), batch: get('batch', 100), paced: get('paced', 2000), rate: get('rate', 250) };
+  return {
+    events: get('events', 10_000), concurrency: get('concurrency', 50), batch: get('batch', 100), paced: get('paced', 2000), rate: get('rate', 250),
+    noisy: get('noisy', 1000), unfair: get('unfair', 0),
+  };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -163,7 +171,7 @@ async function baseline(url: string, total: number, concurrency: number): Promis
   return rate;
 }
 
-interface RunResult { deliveriesPerSec: number; p50: number; p99: number; max: number; seconds: number }
+interface RunResult { deliveriesPerSec: number; p50: number; p95: number; p99: number; max: number; seconds: number }
 
 /** Writes `total` events (`batch` per transaction, optionally paced) and measures commit → arrival. */
 async function runEvents(
@@ -208,7 +216,10 @@ async function runEvents(
   }
   latencies.sort((x, y) => x - y);
   const seconds = (last - started) / 1000;
-  return { deliveriesPerSec: total / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], seconds };
+  return {
+    deliveriesPerSec: total / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1], seconds,
+  };
 }
 
 // ---------------------------------------------------------------- main
@@ -223,11 +234,12 @@ export async function main(args: string[]): Promise<void> {
   const redis = createCommandRedis(redisUrl);
   const queues = createQueues({ redis, redisUrl, prefix });
   const logger = createLogger({ level: 'warn', pretty: false });
-  const mod = createWebhooksModule({
-    db: database.db, redis, queues, secretBox: createSecretBox(randomBytes(32).toString('hex')), logger,
-    config: { REDIS_PREFIX: prefix, WEBHOOK_RETRY_DELAYS: '60,300,1800,7200,43200', WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'] },
-  });
+  const secretBox = createSecretBox(randomBytes(32).toString('hex'));
+  const webhookConfig = { REDIS_PREFIX: prefix, WEBHOOK_RETRY_DELAYS: '60,300,1800,7200,43200', WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'] };
+  const mod = createWebhooksModule({ db: database.db, redis, queues, secretBox, logger, config: webhookConfig });
   const workers = await mod.startWorkers({ concurrency: o.concurrency });
+  let closed = false;
+  const cleanups: (() => Promise<unknown>)[] = [];
   try {
     const { rows } = await database.db.query<{ id: string }>(`INSERT INTO organizations (id, name, plan) VALUES ($1, 'Bench', 'enterprise') RETURNING id`, [`org_bench${randomBytes(4).toString('hex')}`]);
     const orgId = rows[0].id;
@@ -245,19 +257,48 @@ export async function main(args: string[]): Promise<void> {
       `commit→receiver p50 ${thr.p50.toFixed(1)} ms, p99 ${thr.p99.toFixed(1)} ms (includes queueing); ratio to baseline ${(thr.deliveriesPerSec / base).toFixed(2)}`);
 
     const lat = await runEvents(database.db, rx, mod.relay.nudge, orgId, o.paced, 1, o.rate);
-    console.log(`paced      ${o.paced} events at ${o.rate}/s (1/tx): commit→receiver p50 ${lat.p50.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms`);
+    console.log(`paced      ${o.paced} events at ${o.rate}/s (1/tx): commit→receiver p50 ${lat.p50.toFixed(1)} ms, p95 ${lat.p95.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms`);
+
+    // Noisy neighbour: another organization, three subscriptions to a server that never answers.
+    const dead = await startDeadServer();
+    cleanups.push(() => dead.close());
+    const { rows: nr } = await database.db.query<{ id: string }>(`INSERT INTO organizations (id, name, plan) VALUES ($1, 'Noisy', 'enterprise') RETURNING id`, [`org_noisy${randomBytes(4).toString('hex')}`]);
+    for (const path of ['a', 'b', 'c']) await mod.service.create({ orgId: nr[0].id, environment: 'live' }, { url: `${dead.url}/${path}`, events: ['document.processed'] }, null);
+    const noisyRow = async (label: string, m: typeof mod, n: number) => {
+      const noise = startNoise(database.db, nr[0].id, 20, m.relay.nudge);
+      await sleep(1000); // the dead server holds its connections before the measured events start
+      const res = await runEvents(database.db, rx, m.relay.nudge, orgId, n, 1, o.rate);
+      const written = await noise.stop();
+      console.log(`noisy      ${label}: ${n} events at ${o.rate}/s beside ${written} events to 3 dead subscriptions: commit→receiver p50 ${res.p50.toFixed(1)} ms, ` +
+        `p95 ${res.p95.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, max ${res.max.toFixed(1)} ms; p95 ${(res.p95 / lat.p95).toFixed(2)}x the paced run's; ` +
+        `dead server held at most ${dead.maxOpen()} connections`);
+    };
+    await noisyRow('per-endpoint limits on', mod, o.noisy);
+    if (o.unfair) {
+      // The same with the limits off: a fresh module (own queue prefix) takes over the relay.
+      await workers.close(2000);
+      closed = true;
+      const prefix2 = `${prefix}u`;
+      const queues2 = createQueues({ redis, redisUrl, prefix: prefix2 });
+      cleanups.push(async () => { await queues2.get('webhooks').obliterate({ force: true }).catch(() => undefined); await queues2.close(); });
+      const mod2 = createWebhooksModule({ db: database.db, redis, queues: queues2, secretBox, logger, config: { ...webhookConfig, REDIS_PREFIX: prefix2 } }, { fairness: false });
+      const workers2 = await mod2.startWorkers({ concurrency: o.concurrency });
+      cleanups.push(() => workers2.close(2000));
+      await noisyRow('limits off (earlier behaviour)', mod2, o.unfair);
+    }
 
     // The receiver can count a request before the worker has recorded it: let the records land.
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      const { rows: p } = await database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`);
+      const { rows: p } = await database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending' AND org_id = $1`, [orgId]);
       if (p[0].n === 0) break;
       await sleep(20);
     }
     const { rows: st } = await database.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status');
-    console.log(`delivery rows: ${st.map((r) => `${r.status} ${r.n}`).join(', ')}`);
+    console.log(`delivery rows (all organizations; the dead subscriptions' stay pending): ${st.map((r) => `${r.status} ${r.n}`).join(', ')}`);
   } finally {
-    await workers.close(5000);
+    if (!closed) await workers.close(5000);
+    for (const c of cleanups.reverse()) await c().catch(() => undefined);
     await queues.get('webhooks').obliterate({ force: true }).catch(() => undefined);
     await queues.close();
     redis.disconnect();

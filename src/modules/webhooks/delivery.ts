@@ -83,7 +83,16 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
   // Where a put-off delivery goes, so that while its endpoint stays held back the job can be put
   // off again without loading the row each time (a dead endpoint's backlog would otherwise cost
   // a database read per delivery every few seconds).
-  const hints = new Map<string, { endpoint: string; orgId: string; manual: boolean }>();
+  const hints = new Map<string, { endpoint: string; orgId: string; manual: boolean; deferrals: number }>();
+  // Each put-off of the same delivery waits longer (0.1 s doubling to 5 s, or the gate's own
+  // later time): a busy but quick endpoint gets its backlog back in quickly, while a hanging
+  // one's backlog is not re-checked several times a second.
+  const putOff = (deliveryId: string, hint: { endpoint: string; orgId: string; manual: boolean }, wait: { reason: DeferReason; until: number }, previous: number): DeferredAttempt => {
+    if (hints.size > 20_000) hints.clear();
+    hints.set(deliveryId, { ...hint, deferrals: previous + 1 });
+    const backoff = Math.min(5_000, 100 * 2 ** Math.min(previous, 10));
+    return { deferred: wait.reason, until: Math.max(wait.until, Date.now() + backoff) };
+  };
 
   return {
     async attempt(job: { deliveryId: string; seq: number }): Promise<AttemptResult | DeferredAttempt> {
@@ -91,7 +100,7 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
       const hint = gate ? hints.get(job.deliveryId) : undefined;
       if (gate && hint) {
         const wait = gate.wouldDefer(hint.endpoint, hint.orgId, { ignoreCircuit: hint.manual });
-        if (wait) return { deferred: wait.reason, until: wait.until };
+        if (wait) return putOff(job.deliveryId, hint, wait, hint.deferrals);
       }
       const d = await deps.store.load(job.deliveryId);
       if (!d || d.status !== 'pending' || d.dispatch_seq !== job.seq) {
@@ -109,10 +118,8 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
       const endpoint = endpointKey(d.url);
       const admission = gate?.admit(endpoint, d.org_id, { ignoreCircuit: d.manual });
       if (admission && !admission.ok) {
-        if (hints.size > 20_000) hints.clear();
-        hints.set(d.id, { endpoint, orgId: d.org_id, manual: d.manual });
         deps.logger.debug({ deliveryId: d.id, reason: admission.reason, until: admission.until }, 'webhook attempt put off');
-        return { deferred: admission.reason, until: admission.until };
+        return putOff(d.id, { endpoint, orgId: d.org_id, manual: d.manual }, admission, hint?.deferrals ?? 0);
       }
       hints.delete(d.id);
       let sent: { res: SafeResponse; startedAt: number } | undefined;
