@@ -116,7 +116,14 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
         return !parked ? 'stale' : d.sub_status === 'failing' ? 'suspended' : 'cancelled';
       }
       const endpoint = endpointKey(d.url);
-      const admission = gate?.admit(endpoint, d.org_id, { ignoreCircuit: d.manual });
+      let admission = gate?.admit(endpoint, d.org_id, { ignoreCircuit: d.manual });
+      // A busy but quick endpoint frees a slot within moments: wait here for up to a second
+      // instead of sending the job round the queue (which would cost more than the delivery).
+      const waitUntil = Date.now() + 1_000;
+      while (gate && admission && !admission.ok && admission.soon && Date.now() < waitUntil) {
+        await gate.slotFreed(endpoint, waitUntil - Date.now());
+        admission = gate.admit(endpoint, d.org_id, { ignoreCircuit: d.manual });
+      }
       if (admission && !admission.ok) {
         deps.logger.debug({ deliveryId: d.id, reason: admission.reason, until: admission.until }, 'webhook attempt put off');
         return putOff(d.id, { endpoint, orgId: d.org_id, manual: d.manual }, admission, hint?.deferrals ?? 0);

@@ -49,7 +49,8 @@ export interface AttemptEnd {
 
 export type Admission =
   | { ok: true; done(end: AttemptEnd): void }
-  | { ok: false; until: number; reason: DeferReason };
+  /** `soon`: the endpoint is only busy with quick attempts, so a slot is moments away (see slotFreed). */
+  | { ok: false; until: number; reason: DeferReason; soon: boolean };
 
 export interface EndpointState {
   limit: number;
@@ -64,6 +65,12 @@ export interface EndpointGate {
   admit(endpoint: string, orgId: string, opts?: { ignoreCircuit?: boolean }): Admission;
   /** The same decision without taking a slot (to put off a job before loading it). */
   wouldDefer(endpoint: string, orgId: string, opts?: { ignoreCircuit?: boolean }): { until: number; reason: DeferReason } | null;
+  /**
+   * Resolves when an attempt of `endpoint` ends (a slot may be free) or after `maxMs`. A job
+   * held back by a busy but quick endpoint waits here rather than going round the queue: its
+   * slot frees within milliseconds, and bouncing it would cost more than the delivery.
+   */
+  slotFreed(endpoint: string, maxMs: number): Promise<void>;
   /** For logs, metrics and tests. */
   state(endpoint: string): EndpointState | undefined;
 }
@@ -133,7 +140,17 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
     return t + spread(Math.min(5_000, Math.max(250, oldest + o.timeoutMs - t)));
   };
 
-  const decide = (e: Endpoint, orgId: string, t: number, ignoreCircuit: boolean): { until: number; reason: DeferReason; probe?: false } | { probe: boolean } => {
+  const waiters = new Map<string, Set<() => void>>();
+  const wakeOne = (endpoint: string): void => {
+    const set = waiters.get(endpoint);
+    const first = set?.values().next().value;
+    if (!set || !first) return;
+    set.delete(first);
+    if (set.size === 0) waiters.delete(endpoint);
+    first();
+  };
+
+  const decide = (e: Endpoint, orgId: string, t: number, ignoreCircuit: boolean): { until: number; reason: DeferReason; soon?: boolean } | { probe: boolean } => {
     let probe = false;
     if (e.openUntil > 0 && !ignoreCircuit) {
       // Spread over a little while after the probe time, so the held-back attempts do not all return at once.
@@ -142,7 +159,9 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
       if (e.probing) return { until: t + spread(Math.min(o.timeoutMs, 5_000)), reason: 'circuit-open' };
       probe = true;
     } else if (e.running.size >= e.limit) {
-      return { until: busyUntil(e, t), reason: 'endpoint-busy' };
+      let oldest = t;
+      for (const st of e.running.values()) oldest = Math.min(oldest, st);
+      return { until: busyUntil(e, t), reason: 'endpoint-busy', soon: t - oldest < slowMs };
     }
     if ((orgs.get(orgId) ?? 0) >= o.orgMax) return { until: t + spread(500), reason: 'org-busy' };
     return { probe };
@@ -154,7 +173,8 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
       const e = endpoints.get(endpoint);
       if (!e) return (orgs.get(orgId) ?? 0) >= o.orgMax ? { until: t + spread(500), reason: 'org-busy' } : null;
       const d = decide(e, orgId, t, opts.ignoreCircuit ?? false);
-      return 'until' in d ? { until: d.until, reason: d.reason } : null;
+      // Busy but quick: not worth putting off without a look (the caller may wait for a slot).
+      return 'until' in d && !d.soon ? { until: d.until, reason: d.reason } : null;
     },
 
     admit(endpoint, orgId, opts = {}) {
@@ -162,7 +182,7 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
       forgetIdle(t);
       const e = get(endpoint, t);
       const d = decide(e, orgId, t, opts.ignoreCircuit ?? false);
-      if ('until' in d) return { ok: false, until: d.until, reason: d.reason };
+      if ('until' in d) return { ok: false, until: d.until, reason: d.reason, soon: d.soon ?? false };
       const id = ++seq;
       const probe = d.probe;
       if (probe) e.probing = true;
@@ -179,6 +199,8 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
           const n = (orgs.get(orgId) ?? 1) - 1;
           if (n > 0) orgs.set(orgId, n);
           else orgs.delete(orgId);
+          // After the limit has been adjusted below, a waiting job of this endpoint may go.
+          queueMicrotask(() => wakeOne(endpoint));
           if (probe) e.probing = false;
           if (end.timedOut) {
             e.timeoutsInARow++;
@@ -204,6 +226,21 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
           }
         },
       };
+    },
+
+    slotFreed(endpoint, maxMs) {
+      return new Promise<void>((resolve) => {
+        let set = waiters.get(endpoint);
+        if (!set) waiters.set(endpoint, (set = new Set()));
+        const wake = (): void => { clearTimeout(timer); resolve(); };
+        const timer = setTimeout(() => {
+          const s2 = waiters.get(endpoint);
+          s2?.delete(wake);
+          if (s2?.size === 0) waiters.delete(endpoint);
+          resolve();
+        }, maxMs);
+        set.add(wake);
+      });
     },
 
     state(endpoint) {

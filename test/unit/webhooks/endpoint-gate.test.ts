@@ -96,6 +96,21 @@ describe('endpoint gate', () => {
     expect(g.admit('http://c.example:80', 'org_a').ok).toBe(true);
   });
 
+  it('marks a busy endpoint whose attempts are young as "soon", and wakes a waiter when one ends', async () => {
+    const { g, clock } = gate();
+    const runs = Array.from({ length: 4 }, () => admitted(g.admit(E, 'org_a')));
+    expect(g.admit(E, 'org_a')).toMatchObject({ ok: false, reason: 'endpoint-busy', soon: true });
+    expect(g.wouldDefer(E, 'org_a')).toBeNull(); // worth loading and waiting for
+    const woken = g.slotFreed(E, 60_000);
+    runs[0].done({ timedOut: false, durationMs: 5 });
+    await woken;
+    expect(g.admit(E, 'org_a').ok).toBe(true);
+    clock.t += 3_000; // the others now hang: no longer "soon"
+    admitted(g.admit(E, 'org_a')); // the quick answer raised the limit to 5
+    expect(g.admit(E, 'org_a')).toMatchObject({ ok: false, reason: 'endpoint-busy', soon: false });
+    expect(g.wouldDefer(E, 'org_a')?.reason).toBe('endpoint-busy');
+  });
+
   it('done twice releases once', () => {
     const { g } = gate();
     const a = admitted(g.admit(E, 'org_a'));
