@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createActor, type Actor } from '../../helpers/app.js';
 import { createDocsApp, type DocsApp } from '../../helpers/docs-app.js';
+import { makeDocxBomb, makePdfFlateBomb, makePngDeclaring } from '../../helpers/bombs.js';
 import { makeManyPagePdf, makeTextPdf } from '../../helpers/pdf-fixtures.js';
 import { createProject, upload, waitForDocument } from '../../helpers/pipeline.js';
 import { dataOf, errorCode, INVOICE_LINES, RECEIPT_TEXT } from '../documents/fixtures.js';
@@ -40,7 +41,8 @@ describe('hostile inputs (pglite)', () => {
   let actor: Actor;
   let projectId: string;
   beforeAll(async () => {
-    t = await createDocsApp({ kind: 'pglite' });
+    // A parser memory limit under the default, so the PDF bomb below is refused in seconds.
+    t = await createDocsApp({ kind: 'pglite', env: { PARSE_MAX_MEMORY_MB: '512' } });
     actor = await createActor(t);
     // Threshold 0: classification never parks a document in needs_review here.
     projectId = await createProject(t, actor, { name: 'Hostile', classification_threshold: 0 });
@@ -57,6 +59,10 @@ describe('hostile inputs (pglite)', () => {
       { name: 'blob.bin', data: garbage(8192), expect: { status: 'failed', code: 'UNSUPPORTED_TYPE' } },
       { name: 'fake.pdf', data: Buffer.concat([Buffer.from('%PDF-1.7\n'), garbage(4096, 7)]), expect: { status: 'failed', code: 'CORRUPT' } },
       { name: 'ten-thousand-pages.pdf', data: makeManyPagePdf(10_000), expect: { status: 'failed', code: 'TOO_MANY_PAGES' } },
+      // Decompression bombs: 2 MB that inflate to gigabytes, and 128 bytes declaring 2.5 billion pixels.
+      { name: 'bomb.docx', data: makeDocxBomb(2 * 1024 ** 3), expect: { status: 'failed', code: 'TOO_LARGE' } },
+      { name: 'bomb.pdf', data: makePdfFlateBomb(1024 ** 3), expect: { status: 'failed', code: 'TOO_LARGE' } },
+      { name: 'poster.png', data: makePngDeclaring(50_000, 50_000), expect: { status: 'failed', code: 'TOO_LARGE' } },
     ];
     // Zero bytes never become a document.
     const empty = await upload(t, actor, projectId, 'empty.pdf', Buffer.alloc(0));
