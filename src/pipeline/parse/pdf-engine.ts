@@ -391,6 +391,8 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
         const p = await proc?.catch(() => undefined);
         if (!p || p.child.exitCode !== null || p.child.signalCode !== null) return;
         const gone = new Promise((resolve) => p.child.once('exit', resolve));
+        // An idle process is unreferenced: without this the caller could exit before 'exit'.
+        p.child.ref();
         p.child.kill('SIGKILL');
         await gone;
       }),
