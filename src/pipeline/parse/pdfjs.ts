@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-/** Where the pdf.js worker thread finds pdf.js and the data it needs offline. */
+/** Where the parser process finds pdf.js and the data it needs offline. */
 export interface PdfjsAssets {
   /** file: URL of pdf.js's legacy build (the one meant for Node), for a dynamic import. */
   pdfjsUrl: string;
