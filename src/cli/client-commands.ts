@@ -26,11 +26,50 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   }));
 }
 
-function connection(values: { url?: string; key?: string }): ApiClient {
+type Progress = ReturnType<typeof createProgress>;
+
+/** The client shows rate-limit waits on whichever progress line is current. */
+function connection(values: { url?: string; key?: string }, progress: () => Progress | undefined): ApiClient {
   const url = values.url ?? process.env.DOCPIPE_URL ?? 'http://localhost:8000';
   const key = values.key ?? process.env.DOCPIPE_API_KEY;
   if (!key) throw new Error('An API key is needed: --key svc_… or DOCPIPE_API_KEY');
-  return createApiClient(url, key);
+  return createApiClient(url, key, {
+    onRateLimitWait: (s) => progress()?.note(s > 0 ? `waiting for rate limit (${s} s)` : ''),
+  });
+}
+
+/** Ids per status request: the list's page size, and well under any URL length limit. */
+const FOLLOW_BATCH = 100;
+const FOLLOW_INTERVAL_MS = 2000;
+
+/**
+ * Follows uploaded documents to a terminal status with one list request per interval (the
+ * oldest still-pending ids first), so that waiting costs a few requests a minute whatever the
+ * number of files, instead of one per document per second.
+ */
+async function follow(api: ApiClient, ids: string[], bar: Progress, intervalMs: number) {
+  const docs = new Map<string, { status: string; embedNote?: string }>();
+  let pending = ids;
+  while (pending.length > 0) {
+    const chunk = pending.slice(0, FOLLOW_BATCH);
+    const res = await api.request<{ id: string; status: string; pipeline?: { notes?: { embed?: string } } }[]>(
+      'GET', `/documents?ids=${chunk.join(',')}&per_page=${FOLLOW_BATCH}`);
+    if (res.status >= 400 && res.status < 500) throw new Error(`following the uploads failed: ${res.status} ${res.body.error?.code ?? ''} ${res.body.error?.message ?? ''}`.trim());
+    if (res.status === 200) {
+      const seen = new Set<string>();
+      for (const d of res.body.data) {
+        seen.add(d.id);
+        if (TERMINAL.has(d.status)) docs.set(d.id, { status: d.status, embedNote: d.pipeline?.notes?.embed });
+      }
+      // Asked for and not listed: deleted meanwhile.
+      for (const id of chunk) if (!seen.has(id)) docs.set(id, { status: 'deleted' });
+      pending = pending.filter((id) => !docs.has(id));
+      bar.set(docs.size);
+    }
+    // A 5xx or an unreadable answer: ask again next interval.
+    if (pending.length > 0) await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  return docs;
 }
 
 /** `docpipe ingest PATH… --project ID`: uploads files and folders, optionally waits for processing. */
@@ -38,9 +77,10 @@ async function ingest(args: string[]): Promise<number> {
   const { values, positionals } = parseCommand('ingest', args);
   if (!values.project) throw new Error('--project ID is required');
   if (positionals.length === 0) throw new Error('Give at least one file or folder');
-  const api = connection(values);
+  let bar: Progress | undefined;
+  const api = connection(values, () => bar);
   const files = await collectFiles(positionals);
-  const bar = createProgress('uploading', files.length);
+  bar = createProgress('uploading', files.length);
   const created: string[] = [];
   const failures: { file: string; reason: string }[] = [];
   let duplicates = 0;
@@ -57,28 +97,23 @@ async function ingest(args: string[]): Promise<number> {
     } catch (err) {
       failures.push({ file, reason: (err as Error).message });
     }
-    bar.tick();
+    bar!.tick();
   });
   bar.finish();
   console.log(`uploaded ${created.length}, duplicates ${duplicates}, failed ${failures.length} (of ${files.length} files)`);
   for (const f of failures.slice(0, 50)) console.log(`  failed: ${f.file}: ${f.reason}`);
   if (values.wait && created.length) {
-    const statuses = new Map<string, string>();
-    const wait = createProgress('processing', created.length);
-    while (statuses.size < created.length) {
-      await pool(created.filter((id) => !statuses.has(id)), 8, async (id) => {
-        const res = await api.request('GET', `/documents/${id}`);
-        const s = res.body.data?.status;
-        if (res.status === 404) statuses.set(id, 'deleted');
-        else if (TERMINAL.has(s)) statuses.set(id, s);
-      });
-      wait.set(statuses.size);
-      if (statuses.size < created.length) await new Promise((r) => setTimeout(r, 1000));
-    }
-    wait.finish();
+    bar = createProgress('processing', created.length);
+    const docs = await follow(api, created, bar, FOLLOW_INTERVAL_MS);
+    bar.finish();
     const counts: Record<string, number> = {};
-    for (const s of statuses.values()) counts[s] = (counts[s] ?? 0) + 1;
+    const skippedEmbedding = new Map<string, number>();
+    for (const d of docs.values()) {
+      counts[d.status] = (counts[d.status] ?? 0) + 1;
+      if (d.embedNote?.startsWith('embedding skipped')) skippedEmbedding.set(d.embedNote, (skippedEmbedding.get(d.embedNote) ?? 0) + 1);
+    }
     console.log(`processed: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    for (const [note, n] of skippedEmbedding) console.log(`  ${n} without embeddings (${note})`);
     if (counts.failed) return 1;
   }
   return failures.length ? 1 : 0;
@@ -89,7 +124,8 @@ async function reprocess(args: string[]): Promise<number> {
   const { values } = parseCommand('reprocess', args);
   if (!values.project && !values.documents) throw new Error('--project ID or --documents id,id is required');
   if (values.missing && values.all) throw new Error('Give --missing or --all, not both');
-  const api = connection(values);
+  let bar: Progress | undefined;
+  const api = connection(values, () => bar);
   const body = {
     ...(values.project ? { project_id: values.project } : { document_ids: values.documents!.split(',').map((s) => s.trim()) }),
     ...(values.stage ? { stages: values.stage.split(',').map((s) => s.trim()) } : {}),
@@ -103,10 +139,13 @@ async function reprocess(args: string[]): Promise<number> {
   let batch = res.body.data;
   console.log(`batch ${batch.id}: ${batch.total} documents (${body.mode})`);
   if (values['no-wait']) return 0;
-  const bar = createProgress('reprocessing', batch.total);
+  bar = createProgress('reprocessing', batch.total);
   while (batch.status !== 'completed') {
-    await new Promise((r) => setTimeout(r, 1000));
-    batch = (await api.request('GET', `/batches/${batch.id}`)).body.data;
+    await new Promise((r) => setTimeout(r, FOLLOW_INTERVAL_MS));
+    const res = await api.request('GET', `/batches/${batch.id}`);
+    if (res.status >= 400 && res.status < 500) throw new Error(`following the batch failed: ${res.status} ${res.body.error?.code ?? ''} ${res.body.error?.message ?? ''}`.trim());
+    if (res.status !== 200) continue; // a 5xx: ask again next interval
+    batch = res.body.data;
     bar.set(batch.completed + (batch.skipped ?? 0) + batch.failed, batch.total);
   }
   bar.finish();

@@ -12,6 +12,8 @@ export interface DocumentFilters {
   created_after?: string;
   created_before?: string;
   q?: string;
+  /** Comma-separated document ids (the route bounds them to 100): one request to follow a set. */
+  ids?: string;
   page: number;
   per_page: number;
 }
@@ -212,6 +214,7 @@ export function createDocumentsRepository(db: Queryable) {
       if (f.created_after) add('created_at >= ?', new Date(f.created_after));
       if (f.created_before) add('created_at < ?', new Date(f.created_before));
       if (f.q) add(`search @@ websearch_to_tsquery('simple', ?)`, f.q);
+      if (f.ids) add('id = ANY(?::text[])', f.ids.split(','));
       const w = where.join(' AND ');
       const offset = (f.page - 1) * f.per_page;
       const page = await db.query<DocumentRow & { total_count: number }>(

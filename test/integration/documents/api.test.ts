@@ -183,6 +183,27 @@ describe.each(dbKinds())('documents API (%s)', (kind) => {
     expect(dataOf(await api(t, other, 'GET', '/documents'))).toEqual([]);
   });
 
+  it('lists exactly the documents asked for by id, leaving out unknown and other organizations\' ids', async () => {
+    const byIds = async (who: Actor, ids: string[]) => {
+      const res = await api(t, who, 'GET', `/documents?ids=${ids.join(',')}&per_page=100`);
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as { id: string; status: string }[]).map((d) => d.id).sort();
+    };
+    expect(await byIds(actor, [docs.invoice.id, docs.letter.id, 'doc_unknown'])).toEqual([docs.invoice.id, docs.letter.id].sort());
+    // The other organization's ids get the same answer as unknown ones: nothing.
+    expect(await byIds(other, [docs.invoice.id, docs.letter.id])).toEqual([]);
+    const otherProject = await createProject(t, other);
+    const foreign = dataOf(await upload(t, other, otherProject, 'other.txt', Buffer.from(LETTER_TEXT + '\nother')), 201);
+    expect(await byIds(actor, [docs.receipt.id, foreign.id])).toEqual([docs.receipt.id]);
+    expect(await byIds(other, [docs.receipt.id, foreign.id])).toEqual([foreign.id]);
+    // Bounded: 100 ids at most, id characters only.
+    const many = Array.from({ length: 101 }, (_, i) => `doc_${i}`);
+    expect(errorCode(await api(t, actor, 'GET', `/documents?ids=${many.join(',')}`))).toBe('VALIDATION_ERROR');
+    expect((await api(t, actor, 'GET', `/documents?ids=${many.slice(1).join(',')}`)).statusCode).toBe(200);
+    expect(errorCode(await api(t, actor, 'GET', `/documents?ids=${encodeURIComponent("doc_1','x")}`))).toBe('VALIDATION_ERROR');
+    expect(errorCode(await api(t, actor, 'GET', '/documents?ids=doc_1,,doc_2'))).toBe('VALIDATION_ERROR');
+  });
+
   it('writes one event per transition, in the outbox, listed by GET /events', async () => {
     expect(await eventTypes(t, actor, docs.invoice.id)).toEqual(['document.classified', 'document.extracted', 'document.processed', 'document.uploaded']);
     const events = dataOf(await api(t, actor, 'GET', `/events?document_id=${docs.receipt.id}`));

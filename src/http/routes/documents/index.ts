@@ -29,7 +29,9 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: {
       querystring: { type: 'object', additionalProperties: false, properties: {
         project_id: { type: 'string', maxLength: 64 }, status: { type: 'string', enum: STATUS }, classification: { type: 'string', maxLength: 64 },
         source: { type: 'string', enum: ['upload', 'email', 'api'] }, created_after: { type: 'string', format: 'date-time' },
-        created_before: { type: 'string', format: 'date-time' }, q: { type: 'string', minLength: 1, maxLength: 500 }, ...pageProps,
+        created_before: { type: 'string', format: 'date-time' }, q: { type: 'string', minLength: 1, maxLength: 500 },
+        ids: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,99}$', description: 'Only these documents: up to 100 comma-separated ids (unknown and other organizations\' ids are left out)' },
+        ...pageProps,
       } },
     },
   }, async (req) => {
