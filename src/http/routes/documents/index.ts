@@ -6,6 +6,7 @@ import type { Intake } from '../../../modules/documents/intake.js';
 import type { ProjectsService } from '../../../modules/projects/projects.service.js';
 import { ok, numberedPage, schemas } from '../../envelope.js';
 import { registerUploadRoute } from './upload.js';
+import { contentHeaders } from './content-headers.js';
 
 const TAGS = ['documents'];
 const STATUS = ['uploaded', 'processing', 'processed', 'classified', 'extracted', 'completed', 'needs_review', 'failed'];
@@ -48,9 +49,7 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: {
   api.get<Id>('/documents/:id/content', { config: auth, schema: { tags: TAGS, summary: 'The original file', params: schemas.idParam() } },
     async (req, reply) => {
       const c = await documents.content(req.scope, req.params.id);
-      reply.header('Content-Type', c.mimeType);
-      reply.header('Content-Length', String(c.size));
-      reply.header('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(c.filename)}`);
+      reply.headers(contentHeaders(c));
       return reply.send(c.stream);
     });
 
