@@ -37,6 +37,9 @@ export interface PlanLimits {
 
 export const DEFAULT_PLAN_LIMITS: PlanLimits = { free: 30, pro: 120, enterprise: 1000 };
 
+/** Failed credential lookups (unknown, revoked or inactive keys; dead sessions) per client IP per minute. */
+export const DEFAULT_FAILED_LOOKUPS_PER_MINUTE = 30;
+
 /**
  * Authenticates a request, applies key restrictions, and counts it against every rate-limit
  * policy in one Redis round trip. No database access unless the credential is not cached or
@@ -46,8 +49,15 @@ export function createAccessService(deps: {
   orgs: OrgsRepository; apiKeys: ApiKeysRepository; refreshTokens: RefreshTokensRepository;
   stamps: Stamps; limiter: RateLimiter; keys: RedisKeys; jwtSecret: string; planLimits?: Partial<PlanLimits>;
   onKeyUsed?: (keyId: string) => void; now?: () => number;
+  /** See DEFAULT_FAILED_LOOKUPS_PER_MINUTE. */
+  failedLookupsPerMinute?: number;
 }) {
   const cache = new CredentialCache();
+  const failedLookupLimit = deps.failedLookupsPerMinute ?? DEFAULT_FAILED_LOOKUPS_PER_MINUTE;
+  // Client IPs over the failed-lookup limit, until when. Kept in-process so a blocked client
+  // costs neither a database read nor a Redis call; every process learns it from its own first
+  // failure past the limit, so all processes together allow at most limit + processes lookups.
+  const blocked = new Map<string, number>();
   const now = deps.now ?? Date.now;
   const planLimits = { ...DEFAULT_PLAN_LIMITS, ...deps.planLimits };
   const orgLimit = (org: Organization) =>
@@ -110,6 +120,26 @@ export function createAccessService(deps: {
     return l;
   }
 
+  /** A credential that is not cached costs database reads: refused at once while the IP is blocked. */
+  function checkNotBlocked(ip: string): void {
+    const until = blocked.get(ip);
+    if (until === undefined) return;
+    const left = until - now();
+    if (left > 0) throw errors.rateLimited(Math.ceil(left / 1000));
+    blocked.delete(ip);
+  }
+
+  /** Counts a failed lookup against the IP; past the limit the IP is blocked for the rest of the window. */
+  async function failedLookup(ip: string, refusal: AppError): Promise<never> {
+    const r = await deps.limiter.check([{ name: 'failed-auth-ip', key: deps.keys.rate(`authfail:${ip}`), limit: failedLookupLimit, windowSec: 60 }]);
+    if (r.outcome === 'limited') {
+      if (blocked.size >= 10_000) blocked.delete(blocked.keys().next().value as string);
+      blocked.set(ip, now() + r.retryAfterSec * 1000);
+      throw errors.rateLimited(r.retryAfterSec, rateLimitHeaders(r.states, Math.floor(now() / 1000)));
+    }
+    throw refusal;
+  }
+
   function keyRefusal(cred: CachedCredential, req: AccessRequest): AppError | null {
     if (cred.expiresAt !== null && cred.expiresAt <= now()) return errors.unauthorized('API key has expired');
     if (cred.ipMatcher && !cred.ipMatcher.allows(req.ip)) return errors.forbidden('This API key may not be used from this IP address');
@@ -134,8 +164,9 @@ export function createAccessService(deps: {
       cred = attempt === 0 ? cache.get(cacheKey) : undefined;
       const fromCache = cred !== undefined;
       if (!cred) {
+        checkNotBlocked(req.ip);
         cred = await loadApiKey(parsed.hash, parsed.env);
-        if (!cred) throw errors.unauthorized('Invalid API key');
+        if (!cred) return failedLookup(req.ip, errors.unauthorized('Invalid API key'));
         cache.set(cacheKey, cred);
       }
       const refusal = keyRefusal(cred, req);
@@ -155,8 +186,9 @@ export function createAccessService(deps: {
       cacheKey = `s:${claims.sid}:${claims.sub}:${claims.org}`;
       cred = attempt === 0 ? cache.get(cacheKey) : undefined;
       if (!cred) {
+        checkNotBlocked(req.ip);
         cred = await loadSession(claims.sub, claims.org, claims.sid);
-        if (!cred) throw errors.unauthorized('Invalid or expired token');
+        if (!cred) return failedLookup(req.ip, errors.unauthorized('Invalid or expired token'));
         cache.set(cacheKey, cred);
       }
     }
