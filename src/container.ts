@@ -12,6 +12,7 @@ import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createLastUsedTracker } from './modules/api-keys/last-used.js';
 import { createAuthService } from './modules/auth/auth.service.js';
+import { createLoginThrottle } from './modules/auth/login-throttle.js';
 import { createRefreshTokensRepository } from './modules/auth/refresh-tokens.repository.js';
 import { createOrgsRepository } from './modules/orgs/orgs.repository.js';
 import { createOrgsService } from './modules/orgs/orgs.service.js';
@@ -116,8 +117,9 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
     }),
   };
 
+  const loginThrottle = createLoginThrottle(redis, (email) => keys.rate(`login-delay:${email}`));
   const appDeps = (): AppDeps => ({
-    logger, access: services.access, auth: services.auth, orgs: repos.orgs, apiKeys: services.apiKeys,
+    logger, access: services.access, auth: services.auth, loginThrottle, orgs: repos.orgs, apiKeys: services.apiKeys,
     projects: services.projects, events: repos.events, redisKeys: keys, trustProxy: config.TRUST_PROXY, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
     health: {
       db: () => db.ping(), redis: async () => { await redis.ping(); }, version: VERSION,

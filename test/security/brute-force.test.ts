@@ -3,7 +3,14 @@
 // progressively instead of locking the account, so nobody can lock someone else out.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../helpers/app.js';
+import { inject } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, testConfig, type TestApp } from '../helpers/app.js';
+import { createTestDb, type TestDb } from '../helpers/db.js';
+import { createDeps, type Deps } from '../../src/container.js';
+import { buildApp } from '../../src/http/app.js';
+import { createLogger } from '../../src/lib/logger.js';
+import { createLoginThrottle } from '../../src/modules/auth/login-throttle.js';
 import { DEFAULT_FAILED_LOOKUPS_PER_MINUTE } from '../../src/modules/access/access.service.js';
 import { bearer, call, expectError, makeKey, quickActor, windowHeadroom } from '../integration/foundation/support.js';
 
@@ -51,5 +58,76 @@ describe('unknown API keys per client IP', () => {
     } finally {
       repo.findByHash = original;
     }
+  });
+});
+
+describe('failed logins for one e-mail address: a progressive delay, not a lock-out', () => {
+  let app: FastifyInstance;
+  let deps: Deps;
+  let db: TestDb;
+  /** Waits the throttle asked for, in order (recorded instead of slept, so the test is quick). */
+  const waits: number[] = [];
+  beforeAll(async () => {
+    const config = testConfig();
+    db = await createTestDb('pglite');
+    deps = await createDeps(config, { db: db.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
+    const appDeps = deps.appDeps();
+    appDeps.loginThrottle = createLoginThrottle(deps.redis, (e) => deps.keys.rate(`login-delay:${e}`), { sleep: async (ms) => { waits.push(ms); } });
+    app = await buildApp(appDeps);
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await deps?.close();
+    await db?.close();
+  });
+
+  const login = (email: string, password: string, ip: string) =>
+    app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password }, remoteAddress: ip });
+
+  it('others failing for an address slow its logins down progressively; its owner still gets in', async () => {
+    const email = `victim-${randomBytes(4).toString('hex')}@example.test`;
+    const password = 'correct horse battery staple';
+    await deps.services.orgs.createUser({ email, password, orgName: 'Victim Org', role: 'owner', plan: 'free' });
+    // The owner has logged in from their usual address before.
+    expect((await login(email, password, '192.0.2.10')).statusCode).toBe(200);
+
+    // Twelve wrong passwords, each from its own address (so no per-IP limit is involved).
+    const statuses: number[] = [];
+    const before = waits.length;
+    for (let i = 0; i < 12; i++) statuses.push((await login(email.toUpperCase(), `guess-${i}`, `203.0.113.${i + 1}`)).statusCode);
+    const attackWaits = waits.slice(before);
+    // The first five failures cost nothing; after that every attempt waits, longer each time.
+    expect(statuses.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(attackWaits.length).toBeGreaterThanOrEqual(3);
+    for (let i = 1; i < attackWaits.length; i++) expect(attackWaits[i]).toBeGreaterThan(attackWaits[i - 1]);
+    // Once the queue is longer than the longest hold, attempts are told when to retry (bounded).
+    expect(statuses).toContain(429);
+    for (const st of statuses) expect([401, 429]).toContain(st);
+
+    // A new address with the right password is held or told to retry shortly — never locked out for long.
+    const fresh = await login(email, password, '198.51.100.77');
+    if (fresh.statusCode === 429) expect(Number(fresh.headers['retry-after'])).toBeLessThanOrEqual(60);
+    else expect(fresh.statusCode).toBe(200);
+
+    // The owner's usual address skips the queue and logs in at once.
+    const n = waits.length;
+    const own = await login(email, password, '192.0.2.10');
+    expect(own.statusCode, own.body).toBe(200);
+    expect(waits.length).toBe(n);
+
+    // A successful login clears the failures: the next wrong password costs no wait again.
+    const m = waits.length;
+    expect((await login(email, 'wrong again', '203.0.113.200')).statusCode).toBe(401);
+    expect(waits.length).toBe(m);
+  });
+
+  it('the per-IP limit stays: 20 attempts a minute from one address', async () => {
+    await windowHeadroom({ deps }, 10);
+    const ip = '203.0.113.250';
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i++) statuses.push((await login(`nobody${i}@example.test`, 'x', ip)).statusCode);
+    expect(statuses.slice(0, 20)).toEqual(Array(20).fill(401));
+    expect(statuses.slice(20)).toEqual([429, 429]);
   });
 });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AccessService } from '../../modules/access/access.service.js';
 import type { ApiKeysService } from '../../modules/api-keys/api-keys.service.js';
 import type { AuthService } from '../../modules/auth/auth.service.js';
+import type { LoginThrottle } from '../../modules/auth/login-throttle.js';
 import type { OrgsRepository } from '../../modules/orgs/orgs.repository.js';
 import type { ProjectsService } from '../../modules/projects/projects.service.js';
 import type { RedisKeys } from '../../lib/redis.js';
@@ -16,6 +17,8 @@ import type { ExtraRoutes } from './extra.js';
 export interface RouteDeps {
   access: AccessService;
   auth: AuthService;
+  /** Progressive per-address delay for logins. */
+  loginThrottle: LoginThrottle;
   orgs: OrgsRepository;
   apiKeys: ApiKeysService;
   projects: ProjectsService;
