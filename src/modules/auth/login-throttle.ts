@@ -3,11 +3,12 @@ import type { Redis } from 'ioredis';
 /**
  * Progressive delay for logins to one e-mail address, in place of a per-address lock-out that
  * anyone who knows the address could trigger. Every attempt is answered; after `freeFailures`
- * consecutive failures each attempt waits its turn: attempts for the address are given slots at
- * least `step` apart, where the step doubles with each further failure up to `maxStepMs`. Slots
- * are reserved atomically in Redis, so parallel attempts from many addresses queue behind each
- * other instead of all being checked at once. A successful login clears the record; failures
- * are forgotten `forgetAfterSec` after the last one. An attempt whose slot is further away than
+ * attempts without a success each further attempt waits its turn: attempts for the address are
+ * given slots at least `step` apart, where the step doubles with each attempt up to `maxStepMs`.
+ * An attempt counts when it asks for its slot, not when its password check ends, and slots are
+ * reserved atomically in Redis, so a burst of parallel attempts from many addresses queues like
+ * the same attempts one after another. A successful login clears the record; otherwise it is
+ * forgotten `forgetAfterSec` after the last attempt. An attempt whose slot is further away than
  * `maxWaitMs` is answered 429 with the wait (bounded; never a lock-out).
  *
  * An address the account has logged in from successfully before (last 30 days) skips the queue,
@@ -15,7 +16,7 @@ import type { Redis } from 'ioredis';
  * still applies to everyone).
  */
 export interface LoginThrottleOptions {
-  /** Failures before any delay. Default 5. */
+  /** Attempts without a success before any delay. Default 5. */
   freeFailures?: number;
   /** First step, ms. Default 1000. */
   baseMs?: number;
@@ -43,11 +44,6 @@ if mode == 'ok' then
   return {0, 0}
 end
 local ttl = tonumber(ARGV[3]) * 1000
-if mode == 'fail' then
-  redis.call('HINCRBY', key, 'fails', 1)
-  redis.call('PEXPIRE', key, ttl)
-  return {0, 0}
-end
 local free, base, maxStep, maxWait = tonumber(ARGV[4]), tonumber(ARGV[5]), tonumber(ARGV[6]), tonumber(ARGV[7])
 if redis.call('SISMEMBER', known, ip) == 1 then return {0, 0} end
 local h = redis.call('HMGET', key, 'fails', 'next')
@@ -56,18 +52,19 @@ local nxt = tonumber(h[2] or '0')
 local slot = math.max(now, nxt)
 local wait = slot - now
 if wait > maxWait then return {1, wait} end
+redis.call('HSET', key, 'fails', fails + 1)
 if fails >= free then
   local step = math.min(base * math.pow(2, fails - free), maxStep)
   redis.call('HSET', key, 'next', slot + step)
-  redis.call('PEXPIRE', key, ttl)
 end
+redis.call('PEXPIRE', key, ttl)
 return {0, wait}
 `;
 
 export interface LoginThrottle {
   /** Waits for this attempt's slot; returns the wait, or `refused` with the seconds to retry in. */
   admit(email: string, ip: string): Promise<{ refused: false; waitedMs: number } | { refused: true; retryAfterSec: number }>;
-  failed(email: string): Promise<void>;
+  /** Clears the address's attempts and remembers `ip` as one the account logs in from. */
   succeeded(email: string, ip: string): Promise<void>;
 }
 
@@ -84,7 +81,6 @@ export function createLoginThrottle(redis: Redis, keyOf: (email: string) => stri
       if (wait > 0) await sleep(wait);
       return { refused: false, waitedMs: wait };
     },
-    async failed(email) { await run(key(email), 'fail', o.forgetAfterSec); },
     async succeeded(email, ip) { await run(key(email), 'ok', o.forgetAfterSec, 0, 0, 0, 0, ip); },
   };
 }

@@ -159,15 +159,12 @@ describe('login rate limits', () => {
     return err;
   };
 
-  it('per e-mail: 10 attempts a minute, then 429 with Retry-After even with the right password', async () => {
-    await windowHeadroom(t, 10);
+  it('per e-mail: failed attempts slow further ones down (a delay, not a lock-out); the right password still logs in', async () => {
     const u = await newUser(t);
-    // Concurrent attempts: the limiter is atomic, and the password hashes run side by side.
-    const attempts = await Promise.all(Array.from({ length: 10 }, () => login(t, u.email, 'wrong password')));
+    // Concurrent attempts, in either case: they count against the same address.
+    const attempts = await Promise.all(Array.from({ length: 7 }, (_, i) => login(t, i % 2 ? u.email.toUpperCase() : u.email, 'wrong password')));
     for (const res of attempts) expectError(res, 401, 'UNAUTHORIZED');
-    expect429(await login(t, u.email));
-    // Case does not dodge the limit; other e-mails are unaffected.
-    expect429(await login(t, u.email.toUpperCase()));
+    expect((await login(t, u.email)).statusCode).toBe(200);
     const other = await newUser(t);
     expect((await login(t, other.email)).statusCode).toBe(200);
   });

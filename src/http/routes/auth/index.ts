@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, errors } from '../../errors.js';
+import { errors } from '../../errors.js';
 import { ok } from '../../envelope.js';
 import type { RouteDeps } from '../index.js';
 
@@ -49,14 +49,9 @@ export function registerAuthRoutes(api: FastifyInstance, deps: RouteDeps): void 
     const { email, password } = req.body;
     const turn = await loginThrottle.admit(email, req.ip);
     if (turn.refused) throw errors.rateLimited(turn.retryAfterSec);
-    try {
-      const pair = await auth.login(email, password);
-      await loginThrottle.succeeded(email, req.ip);
-      return ok(pair, 'Logged in');
-    } catch (err) {
-      if (err instanceof AppError && err.status === 401) await loginThrottle.failed(email);
-      throw err;
-    }
+    const pair = await auth.login(email, password);
+    await loginThrottle.succeeded(email, req.ip);
+    return ok(pair, 'Logged in');
   });
 
   api.post<{ Body: { refreshToken: string } }>('/auth/refresh', {
