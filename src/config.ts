@@ -67,6 +67,16 @@ const schema = z.object({
   WEBHOOK_CONNECT_TIMEOUT_MS: int(50, 120_000).default(3_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),
   MAIL_ALLOWED_HOSTS: list.default([]),
+  /** Unset: files in DATA_DIR/files. `s3://bucket/prefix`: an S3-compatible bucket (S3_* below). */
+  BLOB_STORE_URL: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'must be s3://bucket/prefix (lower-case bucket name)').optional(),
+  /** An S3-compatible server's URL (MinIO, Ceph, R2, …); unset for AWS itself. */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  /** Bucket in the path (`endpoint/bucket/key`) instead of the host name; most self-hosted servers need it. */
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  /** Both or neither; neither = the AWS SDK's own chain (AWS_* variables, profile, instance role). */
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   GOOGLE_API_ROOT_URL: z.string().url().optional(),
   GOOGLE_OAUTH_TOKEN_URL: z.string().url().optional(),
 });
@@ -98,6 +108,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
     throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const raw = parsed.data;
+  const combined = combinationIssues(raw);
+  if (combined.length) throw new ConfigError(`Invalid configuration:\n${combined.map((l) => `  ${l}`).join('\n')}`);
   const dataDir = resolve(raw.DATA_DIR);
   const secret = (name: 'JWT_SECRET' | 'ENCRYPTION_KEY'): string => {
     const given = raw[name];
@@ -117,4 +129,15 @@ function persistedSecret(dataDir: string, name: string): string {
   const value = randomBytes(32).toString('base64url');
   writeFileSync(file, value, { mode: 0o600, flag: 'wx' });
   return value;
+}
+
+/** Rules between variables, named like single-variable errors. */
+function combinationIssues(raw: Raw): string[] {
+  const out: string[] = [];
+  if (!!raw.S3_ACCESS_KEY_ID !== !!raw.S3_SECRET_ACCESS_KEY) {
+    out.push(`${raw.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: required with ${raw.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}`);
+  }
+  // The S3 store places an upload with one server-side copy, which S3 limits to 5 GiB.
+  if (raw.BLOB_STORE_URL && raw.MAX_UPLOAD_MB > 5120) out.push('MAX_UPLOAD_MB: at most 5120 with an S3 blob store (BLOB_STORE_URL)');
+  return out;
 }

@@ -24,7 +24,7 @@ import type { AppDeps } from './http/app.js';
 import { VERSION } from './version.js';
 import { createQueues } from './jobs/queues.js';
 import { createSecretBox } from './lib/crypto.js';
-import { createFsBlobStore } from './storage/fs-blob-store.js';
+import { createBlobStore } from './storage/index.js';
 import { createDocumentsModule } from './modules/documents/index.js';
 import { createTemplatesService } from './modules/templates/templates.service.js';
 import { registerDocumentRoutes } from './http/routes/documents/index.js';
@@ -89,7 +89,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   // Modules that react to new outbox events (the webhook relay) register here.
   const eventListeners: (() => void)[] = [];
   const onEvent = () => { for (const l of eventListeners) l(); };
-  const blobs = createFsBlobStore(join(config.dataDir, 'files'));
+  const blobs = createBlobStore(config);
   const documents = createDocumentsModule({ config, db, queues, logger, blobs, projects: repos.projects, onEvent, embedder: opts.embedder });
   const templates = createTemplatesService({ db });
   const extraRoutes: ExtraRoutes = [];
@@ -146,6 +146,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
       await documents.close();
       await queues.close();
       redis.disconnect();
+      await blobs.close?.();
       if (!opts.db) await db.close();
     },
   };

@@ -50,6 +50,8 @@ export interface BlobStore {
   exists(key: string): Promise<boolean>;
   /** Unconditional removal, for tests and tools; services use `removeIfUnused`. */
   delete(key: string): Promise<void>;
+  /** Releases connections (the S3 store's client); the file store has none. */
+  close?(): Promise<void>;
 }
 
 export class BlobTooLargeError extends Error {

@@ -105,4 +105,17 @@ describe('loadConfig', () => {
     expect(isPretty('json', true)).toBe(false);
     expect(isPretty('pretty', false)).toBe(true);
   });
+
+  it('S3 blob store settings: URL shape, credentials in pairs, upload size within one copy', () => {
+    const c = load({ ...base, BLOB_STORE_URL: 's3://docs/prod/files', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' });
+    expect(c).toMatchObject({ BLOB_STORE_URL: 's3://docs/prod/files', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true });
+    expect(load(base).BLOB_STORE_URL).toBeUndefined();
+    expect(failure({ ...base, BLOB_STORE_URL: 'file:///srv/files' }).message).toContain('BLOB_STORE_URL: must be s3://bucket/prefix');
+    expect(failure({ ...base, BLOB_STORE_URL: 's3://Docs_Bucket' }).message).toContain('BLOB_STORE_URL');
+    expect(failure({ ...base, S3_ACCESS_KEY_ID: 'AKIA' }).message).toContain('S3_SECRET_ACCESS_KEY: required with S3_ACCESS_KEY_ID');
+    expect(failure({ ...base, S3_SECRET_ACCESS_KEY: 'x' }).message).toContain('S3_ACCESS_KEY_ID: required with S3_SECRET_ACCESS_KEY');
+    expect(failure({ ...base, BLOB_STORE_URL: 's3://docs', MAX_UPLOAD_MB: '6000' }).message).toContain('MAX_UPLOAD_MB: at most 5120');
+    expect(load({ ...base, MAX_UPLOAD_MB: '6000' }).MAX_UPLOAD_MB).toBe(6000);
+  });
 });
+

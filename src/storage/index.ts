@@ -1,0 +1,27 @@
+import { join } from 'node:path';
+import type { Config } from '../config.js';
+import type { BlobStore } from './blob-store.js';
+import { createFsBlobStore } from './fs-blob-store.js';
+import { createS3BlobStore, parseS3Url } from './s3-blob-store.js';
+
+export type { BlobStore } from './blob-store.js';
+
+/** The blob store the configuration asks for: files in DATA_DIR/files, or an S3-compatible bucket. */
+export function createBlobStore(config: Config): BlobStore {
+  if (!config.BLOB_STORE_URL) return createFsBlobStore(join(config.dataDir, 'files'));
+  const { bucket, prefix } = parseS3Url(config.BLOB_STORE_URL);
+  return createS3BlobStore({
+    bucket, prefix,
+    client: {
+      region: config.S3_REGION,
+      endpoint: config.S3_ENDPOINT,
+      forcePathStyle: config.S3_FORCE_PATH_STYLE,
+      credentials: config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+        ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
+        : undefined,
+      // Many S3-compatible servers refuse the SDK's newer default checksum headers; content is
+      // addressed by its sha256 anyway. AWS itself keeps the SDK's defaults.
+      ...(config.S3_ENDPOINT ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+    },
+  });
+}
