@@ -4,9 +4,11 @@
 // start time, a random token) with O_EXCL, and everyone else is refused while that process lives.
 // A lock left by a killed process is taken over: its pid is gone, or now belongs to a process
 // that started at a different time (pid reuse), or is our own pid from an earlier life (a
-// container restarted as pid 1).
+// container restarted as pid 1). A holder on another host (a recreated container has a new
+// host name; a shared volume) cannot be checked by pid, so holders refresh the file's time
+// every 10 s and such a lock is taken over once it has not been refreshed for a minute.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -38,9 +40,14 @@ export class DataDirLockedError extends Error {
 function describeHolder(h: LockHolder | null): string {
   if (!h) return '';
   const cmd = h.command ? `docpipe ${h.command}, ` : '';
-  const host = h.host === hostname() ? '' : ` on host ${h.host}`;
+  const host = h.host === hostname() ? '' : ` on host ${h.host}, refreshed within the last ${OTHER_HOST_STALE_MS / 1000} s`;
   return ` (pid ${h.pid}${host}: ${cmd}since ${h.since})`;
 }
+
+/** How often a holder refreshes its lock file's time. */
+const HEARTBEAT_MS = 10_000;
+/** A lock from another host not refreshed for this long belongs to a process that is gone. */
+const OTHER_HOST_STALE_MS = 60_000;
 
 export interface DataDirLock {
   readonly file: string;
@@ -79,8 +86,8 @@ function readHolder(file: string): { raw: string; holder: LockHolder | null } | 
 }
 
 /** True when the holder may still be running (in doubt — another host — it is). */
-function holderAlive(h: LockHolder, key: string): boolean {
-  if (h.host !== hostname()) return true;
+function holderAlive(h: LockHolder, key: string, file: string): boolean {
+  if (h.host !== hostname()) return ageMs(file) < OTHER_HOST_STALE_MS;
   if (h.pid === process.pid) return held.has(key);
   try {
     process.kill(h.pid, 0);
@@ -159,7 +166,7 @@ export async function lockDataDir(dir: string, opts: { waitMs?: number; command?
     const found = readHolder(file);
     if (!found) continue; // released meanwhile
     const { raw, holder } = found;
-    const stale = holder ? !holderAlive(holder, key) : ageMs(file) > HALF_WRITTEN_MS;
+    const stale = holder ? !holderAlive(holder, key, file) : ageMs(file) > HALF_WRITTEN_MS;
     if (stale) {
       await removeStale(file, raw);
       continue;
@@ -171,9 +178,19 @@ export async function lockDataDir(dir: string, opts: { waitMs?: number; command?
 
 function register(key: string, file: string, token: string): DataDirLock {
   let released = false;
+  const heartbeat = setInterval(() => {
+    try {
+      const t = new Date();
+      utimesSync(file, t, t);
+    } catch {
+      // Gone (the directory was removed); release() finds nothing either.
+    }
+  }, HEARTBEAT_MS);
+  heartbeat.unref();
   const release = (): void => {
     if (released) return;
     released = true;
+    clearInterval(heartbeat);
     held.delete(key);
     try {
       const now = readHolder(file);

@@ -74,10 +74,13 @@ describe('data directory lock', () => {
     (await lockDataDir(dir)).release();
   });
 
-  it('refuses a holder on another host (its liveness cannot be checked here)', async () => {
+  it('refuses a holder on another host while it refreshes its lock, and takes over one a minute old', async () => {
     const dir = newDir();
     writeFileSync(join(dir, LOCK_FILE), holder(1, { host: 'elsewhere' }));
     await expect(lockDataDir(dir)).rejects.toThrow(/on host elsewhere/);
+    const old = new Date(Date.now() - 61_000);
+    utimesSync(join(dir, LOCK_FILE), old, old);
+    (await lockDataDir(dir)).release();
   });
 
   it('waits for a holder that lets go within waitMs', async () => {
