@@ -33,6 +33,8 @@ export interface WebhooksHarnessOptions {
   module?: WebhooksModuleOptions;
   /** Start workers right away with this concurrency (default: start them, concurrency 10). */
   workers?: false | { concurrency?: number };
+  /** Redis to use; default the suite's shared one. */
+  redisUrl?: string;
 }
 
 export const TEST_RETRY_DELAYS = '0.05,0.1,0.15,0.2,0.25';
@@ -107,7 +109,7 @@ export async function createWebhooksTestApp(opts: WebhooksHarnessOptions = {}): 
   });
   const testDb = await webhooksTestDb(opts.kind ?? 'pglite');
   const logger = createLogger({ level: 'silent', pretty: false });
-  const deps = await createDeps(config, { db: testDb.db, redisUrl: inject('redisUrl'), logger, migrate: false });
+  const deps = await createDeps(config, { db: testDb.db, redisUrl: opts.redisUrl ?? inject('redisUrl'), logger, migrate: false });
   const mod = createWebhooksModule(
     { db: deps.db, redis: deps.redis, queues: deps.queues, secretBox: deps.secretBox, config, logger },
     { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, ...opts.module },
