@@ -22,6 +22,13 @@ function nestedMultipart(depth: number): string {
   return `From: a@example.com\r\nSubject: deep\r\nMIME-Version: 1.0\r\n${open}Content-Type: text/plain\r\n\r\nhello\r\n${close}`;
 }
 
+/** Messages forwarded as attachments inside each other, `depth` deep. */
+function nestedMessages(depth: number): string {
+  let inner = 'Subject: innermost\r\nContent-Type: text/plain\r\n\r\nhello\r\n';
+  for (let i = 0; i < depth; i++) inner = `Subject: level ${i}\r\nContent-Type: message/rfc822\r\n\r\n${inner}`;
+  return `From: a@example.com\r\nMIME-Version: 1.0\r\n${inner}`;
+}
+
 function base64Mail(bytes: number): string {
   const body = Buffer.alloc(bytes, 'hello world ').toString('base64').replace(/.{76}/g, '$&\r\n');
   return `From: a@example.com\r\nSubject: big\r\nContent-Type: text/plain\r\nContent-Transfer-Encoding: base64\r\n\r\n${body}`;
@@ -39,6 +46,7 @@ describe('text-format bombs', () => {
       ['angles.html', 'HTML of 24 MB of "<"', () => `<html><body>${'<'.repeat(24 * MiB)}`],
       ['lines.txt', 'text of 12 million lines', () => 'a\n'.repeat(12 * MiB)],
       ['deep.eml', 'e-mail nested 2000 multiparts deep', () => nestedMultipart(2000)],
+      ['forwarded.eml', 'e-mail with 5000 messages nested as attachments', () => nestedMessages(5000)],
       ['big.eml', 'e-mail with a 24 MB base64 body', () => base64Mail(18 * MiB)],
       ['fair.eml', 'e-mail with a 5 MB base64 body', () => base64Mail(4 * MiB)],
     ];
