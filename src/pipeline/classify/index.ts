@@ -8,4 +8,5 @@ export { parseModel, serializeModel, MODEL_FORMAT, type ClassifierModel } from '
 export { knnVote, cosineSimilarity, type KnnNeighbour, type KnnOptions } from './knn.js';
 export { DEFAULT_RULES, RULES_VERSION, ruleEvidence, type ClassificationRule, type RuleEvidence } from './rules.js';
 export { fitTemperature, applyTemperature, nllAt } from './calibrate.js';
-export { featureTokens, featureCounts, wordTokens, normalizeText, DEFAULT_MAX_CHARS, type TokenizeOptions } from './tokenize.js';
+export { featureTokens, featureCounts, wordTokens, normalizeText, type TokenizeOptions } from './tokenize.js';
+export { classificationText, DEFAULT_MAX_CHARS } from './long-text.js';

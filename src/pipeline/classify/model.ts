@@ -40,7 +40,7 @@ export function serializeModel(model: ClassifierModel): string {
     trainedOn: model.trainedOn,
     temperature: model.temperature,
     rulesVersion: model.rulesVersion,
-    tokenizer: { bigrams: model.tokenizer.bigrams, charNgrams: model.tokenizer.charNgrams, minWordLength: model.tokenizer.minWordLength },
+    tokenizer: { bigrams: model.tokenizer.bigrams, charNgrams: model.tokenizer.charNgrams, minWordLength: model.tokenizer.minWordLength, maxChars: model.tokenizer.maxChars },
     calibration: { size: model.calibration.size, nllBefore: model.calibration.nllBefore, nllAfter: model.calibration.nllAfter, accuracy: model.calibration.accuracy },
     vocab: model.vocab,
     idf: model.idf,

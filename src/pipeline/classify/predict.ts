@@ -7,7 +7,8 @@ import { knnVote, type KnnNeighbour } from './knn.js';
 import type { ClassifierModel } from './model.js';
 import { DEFAULT_RULES, RULES_VERSION, ruleEvidence, type ClassificationRule, type FiredRule } from './rules.js';
 import { indexVocabulary, normalizeVector, type SparseVector } from './tfidf.js';
-import { DEFAULT_MAX_CHARS, eachFeature } from './tokenize.js';
+import { classificationText } from './long-text.js';
+import { eachFeature } from './tokenize.js';
 
 export type ClassificationMethod =
   | 'model'
@@ -35,7 +36,10 @@ export interface ClassifyOptions {
    * `false` to switch rules off (diagnostics only: the model was calibrated with them on).
    */
   rules?: readonly ClassificationRule[] | false;
-  /** Only the first this-many characters are read. Default 10000 (as in training). */
+  /**
+   * Characters read: a longer text is read as evenly spaced windows from start to end (see
+   * {@link classificationText}). Default: what the model was trained with.
+   */
   maxChars?: number;
 }
 
@@ -117,7 +121,7 @@ function fallback(model: ClassifierModel): ClassificationResult {
 }
 
 export function classify(model: ClassifierModel, text: string, options: ClassifyOptions = {}): ClassificationResult {
-  const input = text.slice(0, options.maxChars ?? DEFAULT_MAX_CHARS);
+  const input = classificationText(text, options.maxChars ?? model.tokenizer.maxChars);
   if (!/[\p{L}\p{N}]/u.test(input)) return fallback(model);
   const rules = resolveRules(model, options.rules);
   const scores = rawScores(model, input, rules);

