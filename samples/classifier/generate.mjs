@@ -3,7 +3,7 @@
 // Plain Node, no dependencies, fully deterministic: every document gets its own seeded random
 // stream derived from (base seed, type, index), so editing one template only changes that type.
 //
-//   node samples/classifier/generate.mjs [--per-type 60] [--seed 20240611] [--out DIR]
+//   node samples/classifier/generate.mjs [--per-type 60] [--seed 20240611] [--family-scale 1] [--out DIR]
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

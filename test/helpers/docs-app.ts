@@ -77,8 +77,8 @@ export async function openTestDb(kind: DbKind): Promise<TestDb> {
 
 let classifierFile: Promise<string> | undefined;
 
-/** The built-in classifier trained once (the service caches it under DATA_DIR/models the same way). */
-function builtinClassifierFile(): Promise<string> {
+/** The built-in classifier trained from samples/, cached across test runs by the samples' content. */
+export function builtinClassifierFile(): Promise<string> {
   classifierFile ??= (async () => {
     const dir = join(packageRoot(), 'samples', 'classifier');
     const hash = createHash('sha256');

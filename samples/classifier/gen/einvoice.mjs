@@ -142,7 +142,7 @@ function statement(rng) {
     rng.chance(0.3) ? `${rng.pick(['Delivery', 'Format'])}: ${rng.pick(['On-site', 'Online (live)', 'On demand', 'Remote'])}` : '',
     [`${rng.pick(['Service Date', 'Date', 'Training Date'])}\tDescription\t${rng.pick(['Price', 'Rate', 'Unit Price'])}${discount ? '\tDiscount' : ''}\t${rng.pick(['Line Total', 'Amount', 'Total'])}`, ...rows].join('\n'),
     [`Subtotal\t$${num(round2(sub * (1 - discount / 100)), loc)}`, rate ? `${rng.pick(['Sales Tax', 'Tax', 'GST', 'VAT'])}\t${rng.chance(0.5) ? `${rate}%` : `$${num(tax, loc)}`}` : '', `${rng.pick(['Total', 'Total Due', 'Amount Due', 'Balance Due'])}\t$${num(total, loc)}`].filter(Boolean).join('\n'),
-    rng.pick(['Thank you for your business!', `Payment is due within ${rng.pick([15, 30, 45])} days.`, 'Please make checks payable to ' + seller + '.', 'Questions about this bill? Contact billing@' + seller.split(' ')[0].toLowerCase() + '.com', '']),
+    rng.sample([rng.pick(['Due upon receipt.', 'Payment due on receipt of this invoice.', `Payment is due within ${rng.pick([15, 30, 45])} days.`, `Terms: Net ${rng.pick([15, 30])}`]), 'Thank you for your business!', 'Please make checks payable to ' + seller + '.', 'Questions about this bill? Contact billing@' + seller.split(' ')[0].toLowerCase() + '.com'], rng.int(0, 3)).join('\n'),
   ].filter(Boolean).join('\n\n');
 }
 

@@ -3,7 +3,7 @@ export { classify, type ClassifyOptions, type ClassificationResult, type Classif
 export { trainClassifier, modelVersionFor, ALGORITHM_VERSION, type TrainOptions, type TrainingExample } from './train.js';
 export { evaluate, expectedCalibrationError, type EvaluationReport, type ClassMetrics } from './evaluate.js';
 export { loadBuiltinModel, type BuiltinModelOptions } from './builtin.js';
-export { loadSampleSet, splitDeterministic, type LabelledExample, type SampleExample } from './samples.js';
+export { loadSampleSet, splitDeterministic, stratifiedFolds, type LabelledExample, type SampleExample } from './samples.js';
 export { parseModel, serializeModel, MODEL_FORMAT, type ClassifierModel } from './model.js';
 export { knnVote, cosineSimilarity, type KnnNeighbour, type KnnOptions } from './knn.js';
 export { DEFAULT_RULES, RULES_VERSION, ruleEvidence, type ClassificationRule, type RuleEvidence } from './rules.js';

@@ -15,12 +15,18 @@ export const DEFAULT_MAX_CHARS = 24000;
 /** Windows a longer text is read in. */
 const WINDOWS = 8;
 
-/** Snap a cut to the next line break within `slack` characters, so words and lines stay whole. */
-function snap(text: string, at: number, slack: number): number {
+/** Move a window's start to the next line start within `slack` characters, so lines stay whole. */
+function snapStart(text: string, at: number, slack: number): number {
   if (at <= 0) return 0;
+  const nl = text.indexOf('\n', at - 1);
+  return nl >= 0 && nl - at < slack ? nl + 1 : at;
+}
+
+/** Move a window's end back to the previous line end within `slack` characters. */
+function snapEnd(text: string, at: number, slack: number): number {
   if (at >= text.length) return text.length;
-  const nl = text.indexOf('\n', at);
-  return nl >= 0 && nl - at <= slack ? nl + 1 : at;
+  const nl = text.lastIndexOf('\n', at);
+  return nl >= 0 && at - nl < slack ? nl : at;
 }
 
 /**
@@ -36,9 +42,9 @@ export function classificationText(text: string, maxChars = DEFAULT_MAX_CHARS): 
   const stride = (text.length - size) / (WINDOWS - 1);
   const parts: string[] = [];
   for (let w = 0; w < WINDOWS; w++) {
-    const start = snap(text, Math.round(w * stride), 120);
-    const end = Math.min(text.length, start + size);
-    parts.push(text.slice(start, end));
+    const start = snapStart(text, Math.round(w * stride), 120);
+    const end = snapEnd(text, Math.min(text.length, start + size), 120);
+    parts.push(text.slice(start, Math.max(start, end)));
   }
   return parts.join('\n\n');
 }

@@ -32,7 +32,7 @@ export interface RuleEvidence {
 }
 
 /** Bump when DEFAULT_RULES change: models record the rules version they were trained with. */
-export const RULES_VERSION = 'rules-1';
+export const RULES_VERSION = 'rules-2';
 
 const IBAN = /\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}/;
 const MASKED_CARD = /(?:\*{4}|x{4})[\s*x]*\d{4}\b/;
@@ -41,6 +41,8 @@ export const DEFAULT_RULES: readonly ClassificationRule[] = [
   { id: 'invoice.number', type: 'invoice', weight: 1, any: [/\b(?:invoice|inv|rechnung|facture|factura)\s*(?:no\b|nr\b|number|num|#|n°|no\.)/, /rechnungs-?(?:nummer|nr)|numero de facture|n° facture|numero de factura|nº de factura/] },
   { id: 'invoice.due', type: 'invoice', weight: 1, all: [/\b(?:invoice|rechnung|facture|factura|bill)\b/], any: [/\b(?:amount|balance|total) due\b|\bdue date\b|\bpayment due\b|\bzahlbar\b|\becheance\b|\bvencimiento\b|\bnet \d+\b/] },
   { id: 'invoice.tax-totals', type: 'invoice', weight: 1, any: [/total ttc|net a payer|gesamtbetrag|rechnungsbetrag|base imponible|total factura|zzgl\.? \d+ ?% mwst/] },
+  // Who is billed: a block naming the customer. Till slips do not address anyone.
+  { id: 'invoice.addressee', type: 'invoice', weight: 0.8, any: [/^\W*(?:sold|bill(?:ed)?|invoice(?:d)?) to\b/m, /\b(?:rechnungsempfanger|leistungsempfanger)\b/, /\b(?:facture a|adresse de facturation|facturar a)\b/] },
   { id: 'receipt.change', type: 'receipt', weight: 1, any: [/\b(?:change|ruckgeld|rendu|cambio)\s*:?\s*[$£€]?\s?\d+[.,]\d{2}/] },
   { id: 'receipt.card-approval', type: 'receipt', weight: 1, all: [MASKED_CARD], any: [/\bauth(?:ori[sz]ation)?(?: code)?\b|\bapproved\b|\baid a0{4}/] },
   { id: 'receipt.thanks', type: 'receipt', weight: 1, any: [/thank you for (?:shopping|your purchase|dining|visiting)|vielen dank fur ihren einkauf|merci de votre visite|gracias por su compra|please come again/] },

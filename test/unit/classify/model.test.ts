@@ -32,11 +32,11 @@ describe('training determinism and serialisation', () => {
     expect(modelVersionFor(relabelled, { seed: 7 })).not.toBe(a.version);
   });
 
-  it('a different seed changes the calibration split and so the fitted temperature', () => {
+  it('a different seed changes the calibration folds and so the fitted temperature', () => {
     const c = trainClassifier(examples, { seed: 8, trainedAt: FIXED_DATE });
     expect(c.version).not.toBe(a.version);
     expect(c.temperature).not.toBe(a.temperature);
-    // The final refit sees all examples either way, so only calibration differs.
+    // The final model is trained on all examples either way; only the folds, and so the temperature, differ.
     expect(c.vocab).toEqual(a.vocab);
   });
 

@@ -43,7 +43,7 @@ describe('classify edge cases', () => {
     expect(r.type).toBe('other');
   });
 
-  it('reads only the first maxChars characters', () => {
+  it('reads at most maxChars characters (a text that fits is read whole)', () => {
     const letter = 'Dear Mr Smith,\nThank you for your letter.\nYours sincerely,\nAnna';
     const padded = `${letter}\n${'Opening balance 1,000.00 Closing balance 900.00 IBAN DE89 3704 0044 0532 0130 00 Statement period\n'.repeat(50)}`;
     expect(classify(model, padded, { maxChars: letter.length }).distribution).toEqual(classify(model, letter).distribution);
