@@ -1,8 +1,6 @@
 // Builds the real app (real Redis, real database) for integration tests, with helpers to
 // create organizations, users, sessions and API keys.
 import { randomBytes } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
@@ -10,6 +8,7 @@ import { createDeps, type Deps } from '../../src/container.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Plan, Role } from '../../src/modules/orgs/orgs.types.js';
+import { TEST_CLASSIFIER_CACHE_DIR } from './classifier-cache.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 
 export interface TestApp {
@@ -28,7 +27,7 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     // Tests never reach a model hub; pipeline tests point EMBEDDING_MODEL_DIR at a generated model.
     ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
     // The built-in classifier is trained once and shared by every test app (cache keyed by its version).
-    CLASSIFIER_CACHE_DIR: join(tmpdir(), 'docpipe-test-classifier'),
+    CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
     ...overrides,
   }, { persistSecrets: false });
 }

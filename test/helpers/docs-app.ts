@@ -18,10 +18,10 @@ import { buildApp } from '../../src/http/app.js';
 import { packageRoot } from '../../src/lib/package-root.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Stage } from '../../src/modules/documents/documents.types.js';
-import { loadBuiltinModel } from '../../src/pipeline/classify/index.js';
 import { startWorkers, type StartWorkersOptions, type WorkerHandle } from '../../workers/index.js';
 import { startPipelineWorkers, type PipelineWorkerOptions } from '../../workers/pipeline.js';
 import { testConfig } from './app.js';
+import { primeBuiltinClassifier } from './classifier-cache.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 import { tinyModelDir } from './pipeline.js';
 
@@ -75,26 +75,9 @@ export async function openTestDb(kind: DbKind): Promise<TestDb> {
   };
 }
 
-let classifierFile: Promise<string> | undefined;
-
-/** The built-in classifier trained from samples/, cached across test runs by the samples' content. */
+/** The built-in classifier trained from samples/ (primed by the global setup). */
 export function builtinClassifierFile(): Promise<string> {
-  classifierFile ??= (async () => {
-    const dir = join(packageRoot(), 'samples', 'classifier');
-    const hash = createHash('sha256');
-    for (const f of readdirSync(dir, { recursive: true }).map(String).sort()) {
-      const p = join(dir, f);
-      try { hash.update(f).update(readFileSync(p)); } catch { /* a folder */ }
-    }
-    const file = join(CACHE, `classifier-${hash.digest('hex').slice(0, 16)}.json`);
-    // loadBuiltinModel checks the cached model's version against the samples and retrains when stale.
-    await loadBuiltinModel(dir, { cachePath: file });
-    for (const f of readdirSync(CACHE)) {
-      if (f.startsWith('classifier-') && f.endsWith('.json') && join(CACHE, f) !== file) rmSync(join(CACHE, f), { force: true });
-    }
-    return file;
-  })();
-  return classifierFile;
+  return primeBuiltinClassifier();
 }
 
 /** A test config whose DATA_DIR already holds the trained built-in classifier. */

@@ -7,10 +7,9 @@
 import { createHash } from 'node:crypto';
 import { fitTemperature, nllAt } from './calibrate.js';
 import { MODEL_FORMAT, type ClassifierModel } from './model.js';
-import { rawScores } from './predict.js';
 import { DEFAULT_RULES, RULES_VERSION, ruleEvidence } from './rules.js';
 import { stratifiedFolds, type LabelledExample } from './samples.js';
-import { trainSoftmax } from './softmax.js';
+import { trainSoftmax, type SoftmaxParams } from './softmax.js';
 import { buildVocabulary, indexVocabulary, vectorize, type VocabularyOptions } from './tfidf.js';
 import { classificationText } from './long-text.js';
 import { DEFAULT_TOKENIZE_OPTIONS, featureCounts, type TokenizeOptions } from './tokenize.js';
@@ -94,17 +93,33 @@ interface Fitted {
   bias: number[];
 }
 
-/** Train on the examples at `rows`, with a vocabulary built from those rows only. */
-function fit(rows: number[], prep: Prepared, weights: number[], r: ReturnType<typeof resolved>): Fitted {
+/**
+ * Train on the examples at `rows`, with a vocabulary built from those rows only. `warm` (another
+ * fit) is only a starting point: the optimum is unique, so it changes the time, not the result
+ * (beyond the optimiser's tolerance).
+ */
+function fit(rows: number[], prep: Prepared, weights: number[], r: ReturnType<typeof resolved>, warm?: Fitted): Fitted {
   const counts = rows.map((i) => prep.counts[i]);
   const { vocab, idf } = buildVocabulary(counts.map((c) => c.keys()), r.vocabulary);
   const index = indexVocabulary(vocab);
   const xs = counts.map((c) => vectorize(c, index, idf));
+  let initial: SoftmaxParams | undefined;
+  if (warm) {
+    const old = indexVocabulary(warm.vocab);
+    initial = {
+      weights: warm.weights.map((row) => Float64Array.from(vocab, (t) => row[old.get(t) ?? -1] ?? 0)),
+      bias: Float64Array.from(warm.bias),
+    };
+  }
   const params = trainSoftmax(xs, rows.map((i) => prep.labels[i]), r.types.length, vocab.length, {
     l2: r.l2,
     sampleWeights: rows.map((i) => weights[i]),
     offsets: rows.map((i) => prep.offsets[i]),
     maxIterations: r.maxIterations,
+    // Largest gradient component 1e-4: logits then differ from a fully converged fit by about
+    // 0.01, far below what moves a confidence, for a third less training time.
+    gradientTolerance: 1e-4,
+    initial,
   });
   return {
     vocab,
@@ -112,6 +127,20 @@ function fit(rows: number[], prep: Prepared, weights: number[], r: ReturnType<ty
     weights: params.weights.map((row) => Array.from(row, compact)),
     bias: Array.from(params.bias, compact),
   };
+}
+
+/**
+ * Logits of one example under a fit, from its feature counts: what classify() computes from the
+ * text (same vocabulary, idf, weights and rule offsets), without tokenizing the text again.
+ */
+function scoreCounts(f: Fitted, index: Map<string, number>, counts: Map<string, number>, offsets: number[]): number[] {
+  const x = vectorize(counts, index, f.idf);
+  return f.bias.map((b, c) => {
+    const w = f.weights[c];
+    let s = b + offsets[c];
+    for (let k = 0; k < x.indices.length; k++) s += w[x.indices[k]] * x.values[k];
+    return s;
+  });
 }
 
 export function trainClassifier(examples: readonly TrainingExample[], opts: TrainOptions = {}): ClassifierModel {
@@ -137,27 +166,27 @@ export function trainClassifier(examples: readonly TrainingExample[], opts: Trai
     trainedAt: (opts.trainedAt ?? new Date()).toISOString(),
   } as const;
   const all = examples.map((_, i) => i);
-  const full = fit(all, prep, r.weights, r);
 
   // Out-of-fold logits: each fold model builds its own vocabulary and weights from the other
   // folds only, starting cold, so nothing of the held-out examples reaches their scores.
   const folds = r.calibrationFolds >= 2 ? stratifiedFolds(examples, r.calibrationFolds, r.seed) : [];
   const logits: number[][] = [];
   const labels: number[] = [];
+  let last: Fitted | undefined;
   for (const held of folds) {
     if (held.length === 0) continue;
     const out = new Set(held);
     const trainRows = all.filter((i) => !out.has(i));
     if (trainRows.length === 0) continue;
-    const foldModel: ClassifierModel = {
-      ...base, ...fit(trainRows, prep, r.weights, r), temperature: 1, trainedOn: trainRows.length,
-      calibration: { size: 0, nllBefore: 0, nllAfter: 0, accuracy: 0 },
-    };
+    last = fit(trainRows, prep, r.weights, r);
+    const index = indexVocabulary(last.vocab);
     for (const i of held) {
-      logits.push(rawScores(foldModel, texts[i], rules).logits);
+      logits.push(scoreCounts(last, index, prep.counts[i], prep.offsets[i]));
       labels.push(prep.labels[i]);
     }
   }
+  // The final model starts from the last fold model, which has already done most of the work.
+  const full = fit(all, prep, r.weights, r, last);
   const temperature = compact(fitTemperature(logits, labels));
   const correct = logits.filter((z, i) => z.indexOf(Math.max(...z)) === labels[i]).length;
   const calibration = {
