@@ -64,6 +64,8 @@ export function workerEnv(config: Config): Record<string, string> {
     ALLOW_MODEL_DOWNLOAD: String(config.ALLOW_MODEL_DOWNLOAD), MAX_PAGES: String(config.MAX_PAGES), MAX_UPLOAD_MB: String(config.MAX_UPLOAD_MB),
   };
   if (config.EMBEDDING_MODEL_DIR) env.EMBEDDING_MODEL_DIR = config.EMBEDDING_MODEL_DIR;
+  // The trained built-in classifier, so a worker process does not train its own.
+  if (config.CLASSIFIER_CACHE_DIR) env.CLASSIFIER_CACHE_DIR = config.CLASSIFIER_CACHE_DIR;
   return env;
 }
 
