@@ -48,8 +48,9 @@ export async function removeIfUnused(ctx: S3GcContext, key: string, inUse: KeysI
 export async function releaseHold(ctx: S3GcContext, key: string, id: string): Promise<void> {
   const { objects, layout } = ctx;
   if (!(await objects.exists(layout.blob(key)))) await objects.copy(layout.tmp(id), layout.blob(key));
-  await objects.del(layout.hold(key, id));
-  await objects.del(layout.tmp(id));
+  // The blob is in place and its row committed: a marker or copy that fails to go now only
+  // lingers until the sweep drops it (after its grace period), so that is not the caller's error.
+  await Promise.all([objects.del(layout.hold(key, id)), objects.del(layout.tmp(id))]).catch(() => undefined);
 }
 
 export async function dropHold(ctx: S3GcContext, key: string, id: string): Promise<void> {
