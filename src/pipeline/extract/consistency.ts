@@ -47,7 +47,7 @@ export function applyConsistency(fields: ExtractedFields): void {
     let sum = 0;
     let complete = true;
     for (const row of items) {
-      if (typeof row.amount === 'number') sum += row.amount;
+      if (row !== null && typeof row === 'object' && typeof row.amount === 'number') sum += row.amount;
       else complete = false;
     }
     if (complete) {

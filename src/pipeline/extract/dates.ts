@@ -7,6 +7,7 @@
  * 00-69 mean 20xx and 70-99 mean 19xx (a fixed pivot, so results do not drift with the clock).
  */
 import { MONTH_NAME_SOURCE, WEEKDAY_SOURCE, monthFromName } from './date-names.js';
+import { compileUserRegex } from '../../lib/user-regex/index.js';
 import { allMatches } from './text.js';
 
 /** Options for {@link parseDate} and {@link findDates}. */
@@ -210,8 +211,10 @@ export function compileDateFormat(format: string): { ok: true; source: string } 
 export function parseDateWithFormat(input: string, format: string): string | null {
   const c = compileDateFormat(format);
   if (!c.ok) return null;
-  const m = new RegExp(`^\\s*${c.source}\\s*$`, 'iu').exec(input);
-  const g = m?.groups;
+  // Formats come from templates: run them on the linear-time engine (`%a%a%a…` would backtrack).
+  const r = compileUserRegex(`^\\s*${c.source}\\s*$`, { dialect: 'javascript', flags: 'i' });
+  if (!r.ok) return null;
+  const g = r.regex.exec(input)?.named;
   if (!g) return null;
   const month = g.m !== undefined ? Number(g.m) : g.b !== undefined ? monthFromName(g.b) : null;
   const year = g.Y !== undefined ? Number(g.Y) : g.y !== undefined ? expandYear(g.y) : null;

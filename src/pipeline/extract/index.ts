@@ -5,7 +5,7 @@
 import { extractGeneric } from './generic.js';
 import { RegexBudget } from '../../lib/user-regex/index.js';
 import { DEFAULT_TEMPLATE_BUDGET_MS, matchTemplate, runTemplate } from './template.js';
-import type { TemplateDef } from './template-schema.js';
+import type { TemplateArea, TemplateDef } from './template-schema.js';
 import { clampConfidence, type ExtractHints, type ExtractedFields } from './types.js';
 
 export interface ExtractInput {
@@ -17,6 +17,8 @@ export interface ExtractInput {
   /** Candidate templates, chosen by keywords and priority. */
   templates?: readonly TemplateDef[];
   hints?: ExtractHints;
+  /** Layout text of a page region, for template fields with an `area` (PDFs only). */
+  areaText?: (area: TemplateArea) => string | null;
   /** Time budget for all template regex work (choosing and applying) in ms. Default 1000. */
   templateBudgetMs?: number;
 }
@@ -60,7 +62,7 @@ export function extractFields(input: ExtractInput): ExtractResult {
     decimalSeparator: input.hints?.decimalSeparator ?? chosen?.options?.decimal_separator,
   };
   // Template work first: its time budget must not pay for the generic extractors.
-  const run = chosen ? runTemplate(chosen, text, { hints, budget, budgetMs }) : null;
+  const run = chosen ? runTemplate(chosen, text, { budget, budgetMs, ...(input.areaText ? { areaText: input.areaText } : {}) }) : null;
   const generic = extractGeneric(text, type, hints);
   if (!chosen || !run) return { fields: generic, method: 'generic' };
 
@@ -88,8 +90,8 @@ export { detectCurrency, detectCurrencyDetailed } from './currency.js';
 export { parseDate, findDates, parseDateWithFormat, type DateOptions } from './dates.js';
 export { isValidIban, findIbans, formatIban } from './iban.js';
 export { extractGeneric, normaliseType } from './generic.js';
-export { matchTemplate, matchTemplates, applyTemplate, runTemplate, missingRequiredFields, prepareText } from './template.js';
-export type { ApplyTemplateOptions, TemplateRunResult } from './template.js';
+export { matchTemplate, matchTemplates, evaluateTemplates, rankMatches, applyTemplate, runTemplate, missingRequiredFields, prepareText } from './template.js';
+export type { ApplyTemplateOptions, TemplateRunResult, TemplateMatchTrace, FieldTrace } from './template.js';
 export { validateTemplate, type ValidateOptions } from './template-validate.js';
 export { parseTemplateYaml, type ParseTemplateYamlResult, type ParseTemplateYamlOptions } from './template-yaml.js';
 export * from './template-schema.js';

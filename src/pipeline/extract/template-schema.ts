@@ -1,64 +1,99 @@
 /**
  * The template model: invoice2data's keys, as plain JSON (`name` and an optional `id` added),
- * so that a YAML import and an API-created template are the same structure.
+ * so that a YAML or JSON import and an API-created template are the same structure.
  */
 
 export type TemplateFieldType = 'int' | 'float' | 'date';
 export type TemplateGroup = 'sum' | 'min' | 'max' | 'first' | 'last' | 'join';
 
-/** A table block: rows between `start` and `end`, each row matched by `line` (named groups). */
-export interface TemplateLinesBlock {
+/**
+ * A crop of the PDF page the field is read from, as pdftotext's `-f -l -x -y -W -H -r`: pages
+ * `f`..`l`, a box of `W`×`H` pixels at (`x`, `y`) from the top left, at `r` dpi (default 72).
+ */
+export interface TemplateArea {
+  f?: number;
+  l?: number;
+  x: number;
+  y: number;
+  W: number;
+  H: number;
+  r?: number;
+}
+
+/** One set of rules of the `lines` parser: rows between `start` and `end`. */
+export interface TemplateLinesRule {
   start: string;
   end: string;
-  line: string;
+  /** A row pattern, or several tried in order; named groups become the columns. */
+  line: string | string[];
   /** Starts a new row when a row spans several lines. */
-  first_line?: string;
+  first_line?: string | string[];
   /** Ends the current multi-line row. */
-  last_line?: string;
+  last_line?: string | string[];
   /** Lines to ignore inside the block. */
-  skip_line?: string[];
+  skip_line?: string | string[];
+  /** Splits the block into lines. Default `\n`. */
+  line_separator?: string;
   /** Conversion of named groups; others stay strings. */
   types?: Record<string, TemplateFieldType>;
 }
+
+/** Kept for callers of the earlier name. */
+export type TemplateLinesBlock = TemplateLinesRule;
 
 export interface TemplateRegexField {
   parser: 'regex';
   regex: string | string[];
   type?: TemplateFieldType;
-  /** How several matches combine. Default `first`. */
+  /** How several matches combine. Default: none (a list of the distinct matches, or the one match). */
   group?: TemplateGroup;
+  area?: TemplateArea;
 }
 
 export interface TemplateStaticField {
   parser: 'static';
-  value: string | number;
+  value: string | number | boolean;
 }
 
-export interface TemplateLinesField extends Partial<TemplateLinesBlock> {
+export interface TemplateLinesField extends Partial<TemplateLinesRule> {
   parser: 'lines';
-  /** Several table layouts for one field (newer invoice2data style); alternative to inline keys. */
-  rules?: TemplateLinesBlock[];
+  /** Several table layouts for one field; keys given next to `rules` are defaults for each. */
+  rules?: TemplateLinesRule[];
+  area?: TemplateArea;
 }
 
 /**
- * A field: a regex, a list of regexes (legacy form; names starting with `date` are dates,
- * `amount` floats, `sum_amount` summed floats, `static_` prefixes a constant), or a parser object.
+ * A field: a regex or a list of regexes (legacy form: names starting or ending with `date` are
+ * dates, starting with `amount` floats, `sum_amount…` summed floats, `static_…` a constant), or a
+ * parser object.
  */
-export type TemplateFieldSpec = string | string[] | TemplateRegexField | TemplateStaticField | TemplateLinesField;
+export type TemplateFieldSpec = string | number | boolean | string[] | TemplateRegexField | TemplateStaticField | TemplateLinesField;
+
+/** The `tables` plugin: each matching body line adds its named groups to the output. */
+export interface TemplateTable {
+  start: string;
+  end: string;
+  body: string;
+  /** Splits the table into lines. Default `\n`. */
+  line_separator?: string;
+  types?: Record<string, TemplateFieldType>;
+  /** Per-column `type` and `group` (how the values of several rows combine). */
+  fields?: Record<string, { type?: TemplateFieldType; group?: TemplateGroup }>;
+}
 
 /** Text preparation and parsing conventions for one template. */
 export interface TemplateOptions {
   /** ISO code reported as the `currency` field. Default: none (generic detection fills it). */
   currency?: string;
-  /** strftime-like formats tried first for `date` fields, e.g. `%d.%m.%Y`. Default: []. */
+  /** strptime formats tried first for dates, e.g. `%d.%m.%Y`. Default: []. */
   date_formats?: string[];
-  /** Document languages (ISO 639-1). Informational; month names of all supported languages are always recognised. */
+  /** Document languages (ISO 639-1); a first language other than English reads 01/02/2024 day first. Default: []. */
   languages?: string[];
-  /** Decimal separator for ambiguous amounts. Default: decided per amount. */
+  /** Decimal separator of amounts. Default `.` (as invoice2data). */
   decimal_separator?: ',' | '.';
-  /** Remove spaces and tabs (not line breaks) before matching. Default false. */
+  /** Remove runs of spaces before matching. Default false. */
   remove_whitespace?: boolean;
-  /** Strip diacritics before matching. Default false. */
+  /** Transliterate to ASCII (accents stripped, ß → ss, …) before matching. Default false. */
   remove_accents?: boolean;
   /** Lower-case the text before matching (write keywords and regexes in lower case). Default false. */
   lowercase?: boolean;
@@ -67,10 +102,11 @@ export interface TemplateOptions {
 }
 
 export interface TemplateDef {
-  /** Display name (the file name for YAML imports when the file has no `name`). */
+  /** Display name (the file name for imports when the file has no `name`). */
   name: string;
   /** Storage id (`tpl_…`), set by the templates service. */
   id?: string;
+  /** Default: the first keyword (as invoice2data). */
   issuer: string;
   /** Regexes that must all match the prepared text. */
   keywords: string[];
@@ -79,15 +115,16 @@ export interface TemplateDef {
   /** Higher wins when several templates match. Default 5. */
   priority?: number;
   fields: Record<string, TemplateFieldSpec>;
-  /** Top-level table block(s); rows become the `line_items` field. */
-  lines?: TemplateLinesBlock | TemplateLinesBlock[];
+  /** Top-level table block(s) (the older `lines` plugin); rows become the `lines` field. */
+  lines?: TemplateLinesRule | TemplateLinesRule[];
+  tables?: TemplateTable[];
   options?: TemplateOptions;
   /** Fields that must be produced. Default: amount, date, invoice_number, issuer. */
   required_fields?: string[];
 }
 
 export const DEFAULT_PRIORITY = 5;
-export const DEFAULT_REQUIRED_FIELDS: readonly string[] = ['amount', 'date', 'invoice_number', 'issuer'];
+export const DEFAULT_REQUIRED_FIELDS: readonly string[] = ['date', 'amount', 'invoice_number', 'issuer'];
 
 /** A validation problem; `path` uses dots and [i], e.g. `fields.amount.regex[1]`. */
 export interface TemplateIssue {

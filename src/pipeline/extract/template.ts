@@ -1,32 +1,27 @@
 /**
- * The template engine: choose a template by keywords and priority, then read its fields.
- * Semantics follow invoice2data so its YAML templates work unchanged: the text is prepared by
- * the template's options (whitespace, accents, case, replacements) before keywords and
- * regexes see it; regexes use Python `re` defaults (add `(?m)` for line anchors).
+ * The template engine: choose a template by keywords and priority, then read its fields, with
+ * invoice2data's semantics so its YAML and JSON templates work unchanged. The text is prepared
+ * by the template's options before keywords and regexes see it; regexes use Python `re`
+ * syntax without flags (add `(?m)` for line anchors); output field names are the template's.
  */
-import { parseAmount, roundMoney } from './amounts.js';
-import { normaliseCurrency } from './currency.js';
-import { inferDayFirst, parseDate } from './dates.js';
 import { compileUserRegex, RegexBudget } from '../../lib/user-regex/index.js';
-import { readLinesBlock, type EngineContext } from './template-lines.js';
+import { normaliseCurrency } from './currency.js';
+import { templateConverter } from './template-convert.js';
+import { readLines, type EngineContext } from './template-lines.js';
+import { optionsKey, prepareText } from './template-prepare.js';
+import { readRegexField, type RegexFieldPlan } from './template-regex.js';
 import {
   DEFAULT_PRIORITY,
   DEFAULT_REQUIRED_FIELDS,
+  type TemplateArea,
   type TemplateDef,
   type TemplateFieldType,
-  type TemplateGroup,
-  type TemplateLinesBlock,
-  type TemplateOptions,
+  type TemplateLinesRule,
 } from './template-schema.js';
-import { stripAccents } from './text.js';
-import { field, type ExtractHints, type ExtractedFields } from './types.js';
+import { readTable } from './template-tables.js';
+import { field, type ExtractedFields, type FieldValue } from './types.js';
 
-/**
- * Longest text a template is applied to; longer input is cut. Together with the per-call
- * ceiling of the regex engine this bounds the work one document can cause (invoices run to a
- * few pages; 100k characters of layout text is over ten).
- */
-export const TEMPLATE_MAX_CHARS = 100_000;
+export { prepareText, TEMPLATE_MAX_CHARS } from './template-prepare.js';
 
 /**
  * Default time budget for all template regex work on one document, in ms. A backstop: every
@@ -34,64 +29,77 @@ export const TEMPLATE_MAX_CHARS = 100_000;
  */
 export const DEFAULT_TEMPLATE_BUDGET_MS = 1000;
 
-/** Applies a template's text options in invoice2data's order. */
-export function prepareText(text: string, options: TemplateOptions | undefined, budget?: RegexBudget): string {
-  let s = text.length > TEMPLATE_MAX_CHARS ? text.slice(0, TEMPLATE_MAX_CHARS) : text;
-  // One final newline is dropped: Python's `$` also matches just before it, RE2's does not.
-  s = s.replace(/\r\n?/g, '\n').replace(/\n$/, '');
-  if (!options) return s;
-  if (options.remove_whitespace) s = s.replace(/[ \t\u00a0]+/g, '');
-  if (options.remove_accents) s = stripAccents(s);
-  if (options.lowercase) s = s.toLowerCase();
-  for (const [pattern, replacement] of options.replace ?? []) {
-    const r = compileUserRegex(pattern);
-    if (r.ok) s = r.regex.replace(s, replacement, budget);
-  }
-  return s;
+/** How one template fared against a document's text. */
+export interface TemplateMatchTrace {
+  template: TemplateDef;
+  matched: boolean;
+  /** Each keyword and whether it was found (all must be). */
+  keywords: Array<{ pattern: string; hit: boolean }>;
+  /** Each exclude keyword and whether it was found (none may be). */
+  exclude_keywords: Array<{ pattern: string; hit: boolean }>;
+  /** Why it did not match, in words. */
+  reason?: string;
 }
 
-function optionsKey(o: TemplateOptions | undefined): string {
-  return o ? JSON.stringify([o.remove_whitespace, o.remove_accents, o.lowercase, o.replace]) : '';
-}
-
-function anyMatch(patterns: readonly string[] | undefined, text: string, budget: RegexBudget): { all: boolean; any: boolean } {
-  let all = true;
-  let any = false;
+function hits(patterns: readonly string[] | undefined, text: string, budget: RegexBudget, stopAt: boolean | null): Array<{ pattern: string; hit: boolean }> {
+  const out: Array<{ pattern: string; hit: boolean }> = [];
   for (const p of patterns ?? []) {
     const r = compileUserRegex(p);
     const hit = r.ok && r.regex.test(text, budget);
-    all &&= hit;
-    any ||= hit;
+    out.push({ pattern: p, hit });
+    if (stopAt !== null && hit === stopAt) break;
   }
-  return { all, any };
+  return out;
 }
 
 /**
- * All templates whose keywords all match and whose exclude keywords do not, best first:
- * higher priority, then more keywords (more specific), then list order.
+ * Evaluates every template's keywords against the text prepared by its own options. With
+ * `full`, every keyword is tested (for a trace); otherwise testing stops at the first miss.
  */
-export function matchTemplates(templates: readonly TemplateDef[], text: string, budget = new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS)): TemplateDef[] {
+export function evaluateTemplates(templates: readonly TemplateDef[], text: string, opts: { budget?: RegexBudget; full?: boolean } = {}): TemplateMatchTrace[] {
+  const budget = opts.budget ?? new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS);
   const prepared = new Map<string, string>();
-  const hits: Array<{ t: TemplateDef; i: number }> = [];
-  templates.forEach((t, i) => {
-    if (!t || !Array.isArray(t.keywords) || t.keywords.length === 0) return;
+  return templates.map((t) => {
+    if (!t || !Array.isArray(t.keywords) || t.keywords.length === 0) {
+      return { template: t, matched: false, keywords: [], exclude_keywords: [], reason: 'the template has no keywords' };
+    }
     const key = optionsKey(t.options);
     let s = prepared.get(key);
     if (s === undefined) {
       s = prepareText(text, t.options, budget);
       prepared.set(key, s);
     }
-    if (!anyMatch(t.keywords, s, budget).all) return;
-    if (anyMatch(t.exclude_keywords, s, budget).any) return;
-    hits.push({ t, i });
+    const kw = hits(t.keywords, s, budget, opts.full ? null : false);
+    const missing = kw.filter((k) => !k.hit).map((k) => k.pattern);
+    if (missing.length > 0) {
+      return { template: t, matched: false, keywords: kw, exclude_keywords: [], reason: `keyword${missing.length > 1 ? 's' : ''} not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}` };
+    }
+    const ex = hits(t.exclude_keywords, s, budget, opts.full ? null : true);
+    const found = ex.filter((k) => k.hit).map((k) => k.pattern);
+    if (found.length > 0) return { template: t, matched: false, keywords: kw, exclude_keywords: ex, reason: `exclude keyword found: ${found.map((m) => JSON.stringify(m)).join(', ')}` };
+    return { template: t, matched: true, keywords: kw, exclude_keywords: ex };
   });
-  hits.sort(
-    (a, b) =>
-      (b.t.priority ?? DEFAULT_PRIORITY) - (a.t.priority ?? DEFAULT_PRIORITY) ||
-      b.t.keywords.length - a.t.keywords.length ||
-      a.i - b.i,
-  );
-  return hits.map((h) => h.t);
+}
+
+/**
+ * All templates whose keywords all match and whose exclude keywords do not, best first:
+ * higher priority, then more keywords (more specific), then list order.
+ */
+export function rankMatches(traces: readonly TemplateMatchTrace[]): TemplateDef[] {
+  return traces
+    .map((tr, i) => ({ tr, i }))
+    .filter(({ tr }) => tr.matched)
+    .sort(
+      (a, b) =>
+        (b.tr.template.priority ?? DEFAULT_PRIORITY) - (a.tr.template.priority ?? DEFAULT_PRIORITY) ||
+        b.tr.template.keywords.length - a.tr.template.keywords.length ||
+        a.i - b.i,
+    )
+    .map(({ tr }) => tr.template);
+}
+
+export function matchTemplates(templates: readonly TemplateDef[], text: string, budget = new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS)): TemplateDef[] {
+  return rankMatches(evaluateTemplates(templates, text, { budget }));
 }
 
 /** The best matching template, or null. */
@@ -101,80 +109,62 @@ export function matchTemplate(templates: readonly TemplateDef[], text: string, b
 
 /** Options for {@link runTemplate}. */
 export interface ApplyTemplateOptions {
-  /** Fallback conventions when the template's options do not fix them. */
-  hints?: ExtractHints;
   /** Time budget in ms; once spent, remaining fields are skipped with a warning. Default 1000. */
   budgetMs?: number;
   /** Clock for the budget (tests). Default `performance.now`. */
   now?: () => number;
   /** A budget shared with other work on the same document (overrides `budgetMs`/`now`). */
   budget?: RegexBudget;
+  /**
+   * Layout text of a page region (a field's `area`), as pdftotext crops it; null when the
+   * document has no page layout. Without it, area fields read the whole text (as invoice2data
+   * does for input that is not a PDF).
+   */
+  areaText?: (area: TemplateArea) => string | null;
+}
+
+/** What happened to one field of the template. */
+export interface FieldTrace {
+  field: string;
+  parser: 'regex' | 'static' | 'lines' | 'tables';
+  status: 'ok' | 'no_match' | 'failed' | 'empty' | 'skipped';
+  reason?: string;
 }
 
 export interface TemplateRunResult {
   fields: ExtractedFields;
-  /** Required fields (template's `required_fields`, default amount/date/invoice_number/issuer) not produced. */
+  /** Required fields (template's `required_fields`, default date/amount/invoice_number/issuer) not produced. */
   missingRequired: string[];
   /** Values that did not convert, regexes that could not run, budget exhaustion. */
   warnings: string[];
+  trace: FieldTrace[];
 }
 
-interface FieldPlan {
-  out: string;
-  regexes: string[];
-  type?: TemplateFieldType;
-  group: TemplateGroup;
+/** invoice2data's names: a field named so has that type without saying it. */
+function legacyType(name: string, list: boolean): { name: string; type?: TemplateFieldType; group?: 'sum' } {
+  if (name.startsWith('sum_amount') && list) return { name: name.slice(4), type: 'float', group: 'sum' };
+  if (name.startsWith('date') || name.endsWith('date')) return { name, type: 'date' };
+  if (name.startsWith('amount')) return { name, type: 'float' };
+  return { name };
 }
 
-/** Legacy invoice2data conventions: names decide type and grouping. */
-function legacyPlan(name: string, regexes: string[]): FieldPlan {
-  const summed = name.startsWith('sum_amount');
-  return {
-    out: summed ? name.slice(4) : name,
-    regexes,
-    type: name.startsWith('date') ? 'date' : name.startsWith('amount') || summed ? 'float' : undefined,
-    group: summed ? 'sum' : 'first',
-  };
+/** Confidence of a template value: lower when several different matches were left as a list or picked from. */
+function regexConfidence(distinct: number, grouped: boolean): number {
+  if (distinct <= 1) return 0.95;
+  return grouped ? 0.85 : 0.7;
 }
 
-function combine(values: Array<string | number>, group: TemplateGroup): string | number {
-  switch (group) {
-    case 'last':
-      return values[values.length - 1];
-    case 'join':
-      return values.map(String).join(' ');
-    case 'sum': {
-      const nums = values.map((v) => (typeof v === 'number' ? v : parseAmount(v) ?? 0));
-      return roundMoney(nums.reduce((a, b) => a + b, 0));
-    }
-    case 'min':
-    case 'max': {
-      const sorted = [...values].sort((a, b) => (typeof a === 'number' && typeof b === 'number' ? a - b : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0));
-      return group === 'min' ? sorted[0] : sorted[sorted.length - 1];
-    }
-    default:
-      return values[0];
-  }
-}
-
-/** Applies a template and reports missing required fields and warnings. */
+/** Applies a template (its fields, then the lines and tables plugins). */
 export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemplateOptions = {}): TemplateRunResult {
   const budgetMs = opts.budgetMs ?? DEFAULT_TEMPLATE_BUDGET_MS;
   const budget = opts.budget ?? new RegexBudget(budgetMs, opts.now ? { now: opts.now } : {});
   const warnings: string[] = [];
+  const trace: FieldTrace[] = [];
   const options = template.options ?? {};
   const prepared = prepareText(text, template.options, budget);
-  const decimalSeparator = options.decimal_separator ?? opts.hints?.decimalSeparator;
-  const dayFirst = opts.hints?.dayFirst ?? inferDayFirst(prepared) ?? true;
-  const convert = (raw: string, type: TemplateFieldType): string | number | null => {
-    if (type === 'date') return parseDate(raw, { formats: options.date_formats, dayFirst });
-    const n = parseAmount(raw, { decimalSeparator });
-    if (n === null) return null;
-    return type === 'int' ? (Number.isInteger(n) ? n : null) : n;
-  };
   let budgetWarned = false;
   const ctx: EngineContext = {
-    convert,
+    convert: templateConverter(options),
     warnings,
     budget,
     overBudget: () => {
@@ -186,78 +176,78 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
       return over;
     },
   };
+  const textFor = (area: TemplateArea | undefined): string => {
+    if (!area || !opts.areaText) return prepared;
+    // As invoice2data: the area's text is read as pdftotext gives it, without the options.
+    return opts.areaText(area) ?? prepared;
+  };
 
   const fields: ExtractedFields = {};
   fields.issuer = field(template.issuer, 1, 'template');
-  if (options.currency) fields.currency = field(normaliseCurrency(options.currency), 1, 'template');
+  const set = (name: string, value: FieldValue, confidence: number): void => {
+    fields[name] = field(value, confidence, 'template');
+  };
 
   for (const [name, spec] of Object.entries(template.fields ?? {})) {
-    if (ctx.overBudget()) break;
-    if (name.startsWith('static_')) {
-      fields[name.slice(7)] = field(typeof spec === 'number' ? spec : String(spec), 1, 'template');
+    if (ctx.overBudget()) {
+      trace.push({ field: name, parser: 'regex', status: 'skipped', reason: 'time budget spent' });
       continue;
     }
-    let plan: FieldPlan;
-    if (typeof spec === 'string') plan = legacyPlan(name, [spec]);
-    else if (Array.isArray(spec)) plan = legacyPlan(name, spec);
-    else if (spec.parser === 'static') {
-      fields[name] = field(spec.value, 1, 'template');
-      continue;
-    } else if (spec.parser === 'lines') {
-      const blocks: TemplateLinesBlock[] = spec.rules ?? [spec as TemplateLinesBlock];
-      const rows = blocks.flatMap((b, i) => readLinesBlock(b, prepared, ctx, spec.rules ? `fields.${name}.rules[${i}]` : `fields.${name}`));
-      if (rows.length > 0) fields[name] = field(rows, 0.9, 'template');
-      continue;
-    } else {
-      plan = { out: name, regexes: Array.isArray(spec.regex) ? spec.regex : [spec.regex], type: spec.type, group: spec.group ?? 'first' };
-    }
-    const values = readRegexField(plan, prepared, ctx, name);
-    if (values.length === 0) continue;
-    const distinct = new Set(values.map(String)).size;
-    const value = combine(values, plan.group);
-    // Several different matches with first/last: the template is less sure which one is meant.
-    const ambiguous = distinct > 1 && (plan.group === 'first' || plan.group === 'last');
-    fields[plan.out] = field(value, ambiguous ? 0.85 : 0.95, 'template');
-  }
-
-  if (template.lines !== undefined && !fields.line_items && !ctx.overBudget()) {
-    const blocks = Array.isArray(template.lines) ? template.lines : [template.lines];
-    const rows = blocks.flatMap((b, i) => readLinesBlock(b, prepared, ctx, Array.isArray(template.lines) ? `lines[${i}]` : 'lines'));
-    if (rows.length > 0) fields.line_items = field(rows, 0.9, 'template');
-  }
-
-  return { fields, missingRequired: missingRequiredFields(template, fields), warnings };
-}
-
-function readRegexField(plan: FieldPlan, text: string, ctx: EngineContext, name: string): Array<string | number> {
-  const values: Array<string | number> = [];
-  plan.regexes.forEach((pattern, i) => {
-    if (ctx.overBudget()) return;
-    const r = compileUserRegex(pattern);
-    if (!r.ok) {
-      ctx.warnings.push(`fields.${name}${plan.regexes.length > 1 ? `[${i}]` : ''}: ${r.message}`);
-      return;
-    }
-    const groups = r.regex.groupCount;
-    ctx.budget.lastRefusal = null;
-    for (const m of r.regex.matchAll(text, ctx.budget)) {
-      // Like Python's findall: the first group when the pattern has groups, else the match.
-      const raw = (groups > 0 ? m.groups.find((g) => g !== undefined) : m.text)?.trim();
-      if (raw === undefined || raw === '') continue;
-      if (!plan.type) {
-        values.push(raw);
+    if (typeof spec !== 'object' || Array.isArray(spec)) {
+      if (name.startsWith('static_') && !Array.isArray(spec)) {
+        set(name.slice(7), spec as string | number, 1);
+        trace.push({ field: name.slice(7), parser: 'static', status: 'ok' });
         continue;
       }
-      const v = ctx.convert(raw, plan.type);
-      if (v === null) ctx.warnings.push(`fields.${name}: could not read "${raw.slice(0, 60)}" as ${plan.type}`);
-      else values.push(v);
+      const legacy = legacyType(name, Array.isArray(spec));
+      runRegex(legacy.name, { regexes: Array.isArray(spec) ? spec : [String(spec)], type: legacy.type, group: legacy.group }, prepared);
+      continue;
     }
-    if (ctx.budget.lastRefusal) ctx.warnings.push(`fields.${name}: ${ctx.budget.lastRefusal}`);
+    if (spec.parser === 'static') {
+      set(name, typeof spec.value === 'boolean' ? String(spec.value) : spec.value, 1);
+      trace.push({ field: name, parser: 'static', status: 'ok' });
+    } else if (spec.parser === 'lines') {
+      const rules: TemplateLinesRule[] = spec.rules ?? [spec as TemplateLinesRule];
+      const rows = readLines(rules, textFor(spec.area), ctx, `fields.${name}`);
+      if (rows.length > 0) {
+        set(name, rows, 0.9);
+        trace.push({ field: name, parser: 'lines', status: 'ok' });
+      } else trace.push({ field: name, parser: 'lines', status: 'no_match', reason: 'no block between start and end, or no line matched' });
+    } else {
+      runRegex(name, { regexes: Array.isArray(spec.regex) ? spec.regex : [spec.regex], type: spec.type, group: spec.group }, textFor(spec.area));
+    }
+  }
+  if (options.currency) set('currency', normaliseCurrency(options.currency), 1);
+
+  if (template.lines !== undefined && !ctx.overBudget()) {
+    const rules = Array.isArray(template.lines) ? template.lines : [template.lines];
+    const rows = readLines(rules, prepared, ctx, 'lines');
+    if (rows.length > 0) set('lines', rows, 0.9);
+    trace.push(rows.length > 0 ? { field: 'lines', parser: 'lines', status: 'ok' } : { field: 'lines', parser: 'lines', status: 'no_match', reason: 'no block between start and end, or no line matched' });
+  }
+  (template.tables ?? []).forEach((table, i) => {
+    if (ctx.overBudget()) return;
+    const cols = readTable(table, prepared, ctx, `tables[${i}]`);
+    if (!cols) {
+      trace.push({ field: `tables[${i}]`, parser: 'tables', status: 'no_match', reason: 'start or end not found, no body line matched, or a date did not parse' });
+      return;
+    }
+    for (const [k, v] of Object.entries(cols)) set(k, v as FieldValue, 0.9);
+    trace.push({ field: `tables[${i}]`, parser: 'tables', status: 'ok' });
   });
-  return values;
+  set('desc', `Invoice from ${template.issuer}`, 1);
+  return { fields, missingRequired: missingRequiredFields(template, fields), warnings, trace };
+
+  function runRegex(name: string, plan: RegexFieldPlan, source: string): void {
+    const r = readRegexField(plan, source, ctx, `fields.${name}`);
+    if (r.status === 'ok') {
+      set(name, r.value as FieldValue, regexConfidence(r.distinct, plan.group !== undefined));
+      trace.push({ field: name, parser: 'regex', status: 'ok' });
+    } else trace.push({ field: name, parser: 'regex', status: r.status, reason: r.reason });
+  }
 }
 
-/** Required fields (default amount, date, invoice_number, issuer) absent from `fields`. */
+/** Required fields (default date, amount, invoice_number, issuer) absent from `fields`. */
 export function missingRequiredFields(template: TemplateDef, fields: ExtractedFields): string[] {
   const required = template.required_fields ?? DEFAULT_REQUIRED_FIELDS;
   return required.filter((r) => fields[r] === undefined || fields[r].value === null);
@@ -267,4 +257,3 @@ export function missingRequiredFields(template: TemplateDef, fields: ExtractedFi
 export function applyTemplate(template: TemplateDef, text: string, opts: ApplyTemplateOptions = {}): ExtractedFields {
   return runTemplate(template, text, opts).fields;
 }
-

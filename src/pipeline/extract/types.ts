@@ -4,7 +4,7 @@ export type ExtractMethod = 'template' | 'regex' | 'label' | 'heuristic';
 /** One row of a table (line items, template `lines` blocks) or one structured entry (contract parties). */
 export type FieldRow = Record<string, string | number | null>;
 
-export type FieldValue = string | number | FieldRow[] | null;
+export type FieldValue = string | number | null | Array<string | number | null> | FieldRow[];
 
 /** A single extracted field. `confidence` is in [0, 1]. */
 export interface ExtractedField {

@@ -28,8 +28,8 @@ describe('extractFields', () => {
     expect(r.fields.amount).toEqual({ value: 401.39, confidence: 0.95, method: 'template' });
     expect(r.fields.date.value).toBe('2024-03-12');
     expect(r.fields.customer_number.value).toBe(40231);
-    expect((r.fields.line_items.value as unknown[]).length).toBe(3);
-    expect(r.fields.line_items.method).toBe('template');
+    expect((r.fields.lines.value as unknown[]).length).toBe(3);
+    expect(r.fields.lines.method).toBe('template');
     // Generic values the template did not define, with their own methods.
     expect(r.fields.iban).toMatchObject({ value: 'DE89370400440532013000', method: 'regex' });
     expect(r.fields.tax).toMatchObject({ value: 64.09, method: 'label' });

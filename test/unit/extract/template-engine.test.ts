@@ -88,6 +88,7 @@ describe('applyTemplate: parsers, types and groups', () => {
       issuer: { value: 'Acme', confidence: 1, method: 'template' },
       currency: { value: 'EUR', confidence: 1, method: 'template' },
       invoice_number: { value: '2024-0042', confidence: 0.95, method: 'template' },
+      desc: { value: 'Invoice from Acme', confidence: 1, method: 'template' },
     });
   });
 
@@ -96,14 +97,16 @@ describe('applyTemplate: parsers, types and groups', () => {
       issuer: 'Acme',
       fields: {
         date: { parser: 'regex', regex: 'Invoice date:\\s*(\\S+)', type: 'date' },
-        first_price: { parser: 'regex', regex: '(?m)(\\d+\\.\\d{2})$', type: 'float' },
+        prices: { parser: 'regex', regex: '(?m)(\\d+\\.\\d{2})$', type: 'float' },
         qty: { parser: 'regex', regex: 'Qty: (\\S+)', type: 'int' },
+        bad: { parser: 'regex', regex: 'Ref (\\w+)', type: 'float' },
       },
     });
     const r = runTemplate(t, text);
-    expect(values(r.fields)).toMatchObject({ date: '2024-03-05', first_price: 10, qty: 3 });
-    // "4.5" is not an int: reported, not silently truncated.
-    expect(r.warnings).toEqual(['fields.qty: could not read "4.5" as int']);
+    // Without a group, several different matches are a list (invoice2data); int truncates 4.5.
+    expect(values(r.fields)).toMatchObject({ date: '2024-03-05', prices: [10, 25.5, 4.5], qty: [3, 4] });
+    expect(r.fields.bad).toBeUndefined();
+    expect(r.warnings).toEqual(['fields.bad: "AB1" is not a number with decimal separator "."', 'fields.bad: "CD2" is not a number with decimal separator "."']);
   });
 
   it.each([
@@ -127,7 +130,7 @@ describe('applyTemplate: parsers, types and groups', () => {
       },
     });
     const f = applyTemplate(t, `${text}\nshipped on 2024-01-31`);
-    expect(values(f)).toMatchObject({ refs: 'AB1 CD2', first_ref: 'AB1', earliest: '2024-01-31' });
+    expect(values(f)).toMatchObject({ refs: 'AB1 CD2', first_ref: ['AB1', 'CD2'], earliest: '2024-01-31' });
     expect(f.first_ref.confidence).toBeLessThan(f.refs.confidence);
   });
 
@@ -144,14 +147,14 @@ describe('applyTemplate: parsers, types and groups', () => {
         static_country: 'DE',
         date: 'Invoice date:\\s*(\\S+)',
         amount: '(?m)(\\d+\\.\\d{2})$',
-        sum_amount_items: '(?m)(\\d+\\.\\d{2})$',
+        sum_amount_items: ['(?m)(\\d+\\.\\d{2})$'],
       },
     });
     expect(values(applyTemplate(t, text))).toMatchObject({
       vat_id: 'DE999',
       country: 'DE',
       date: '2024-03-05',
-      amount: 10,
+      amount: [10, 25.5, 4.5],
       amount_items: 40,
     });
   });
@@ -160,7 +163,7 @@ describe('applyTemplate: parsers, types and groups', () => {
     const t = tpl({ issuer: 'Acme', fields: { amount: 'Grand total (\\d+)', invoice_number: 'Invoice number:\\s*(\\S+)' } });
     const r = runTemplate(t, text);
     expect(r.fields.amount).toBeUndefined();
-    expect(r.missingRequired).toEqual(['amount', 'date']);
+    expect(r.missingRequired).toEqual(['date', 'amount']);
     const custom = tpl({ issuer: 'Acme', fields: {}, required_fields: ['iban', 'issuer'] });
     expect(runTemplate(custom, text).missingRequired).toEqual(['iban']);
     expect(missingRequiredFields(custom, { iban: { value: null, confidence: 0, method: 'template' } })).toEqual(['iban', 'issuer']);
@@ -206,9 +209,11 @@ describe('applyTemplate: options', () => {
       options: { date_formats: ['%m/%d/%Y'] },
     });
     expect(values(applyTemplate(t, 'Date: 03/04/2024\nOther: 5 mars 2024'))).toMatchObject({ date: '2024-03-04', other: '2024-03-05' });
-    const dayFirst = tpl({ issuer: 'Acme', fields: { date: { parser: 'regex', regex: 'Date: (\\S+)', type: 'date' } } });
-    expect(applyTemplate(dayFirst, 'Date: 03/04/2024').date.value).toBe('2024-04-03');
-    expect(applyTemplate(dayFirst, 'Date: 03/04/2024', { hints: { dayFirst: false } }).date.value).toBe('2024-03-04');
+    // Without a matching format: month first (invoice2data's fallback), unless the template's language is not English.
+    const plain = tpl({ issuer: 'Acme', fields: { date: { parser: 'regex', regex: 'Date: (\\S+)', type: 'date' } } });
+    expect(applyTemplate(plain, 'Date: 03/04/2024').date.value).toBe('2024-03-04');
+    expect(applyTemplate({ ...plain, options: { languages: ['de'] } }, 'Date: 03/04/2024').date.value).toBe('2024-04-03');
+    expect(applyTemplate(plain, 'Date: 13/04/2024').date.value).toBe('2024-04-13');
   });
 
   it('lower-cases and strips accents before matching', () => {
@@ -242,8 +247,8 @@ describe('applyTemplate: lines', () => {
     const t = tpl({
       issuer: 'Acme',
       lines: {
-        start: '^ITEMS$',
-        end: '^END ITEMS$',
+        start: '(?m)^ITEMS$',
+        end: '(?m)^END ITEMS$',
         line: '^(?P<pos>\\d+)\\s+(?P<description>.+?)\\s{2,}(?P<qty>\\d+)\\s+(?P<price>[\\d,]+)$',
         skip_line: ['page break', '^Pos'],
         types: { qty: 'int', price: 'float' },
@@ -251,13 +256,13 @@ describe('applyTemplate: lines', () => {
       options: { decimal_separator: ',' },
     });
     const f = applyTemplate(t, text);
-    expect(f.line_items.value).toEqual([
+    expect(f.lines.value).toEqual([
       { pos: '1', description: 'Bolt M6', qty: 100, price: 0.05 },
       { pos: '2', description: 'Nut M6', qty: 100, price: 0.03 },
       { pos: '3', description: 'Washer', qty: 200, price: 0.01 },
       { pos: '4', description: 'Spring', qty: 10, price: 1.5 },
     ]);
-    expect(f.line_items.method).toBe('template');
+    expect(f.lines.method).toBe('template');
   });
 
   it('joins multi-line rows between first_line and last_line', () => {
