@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (wantsHelp(rest)) {
-    const sub = cmd === 'admin' && rest[0] && `admin ${rest[0]}` in COMMANDS ? `admin ${rest[0]}` : cmd;
+    const sub = (cmd === 'admin' || cmd === 'templates') && rest[0] && `${cmd} ${rest[0]}` in COMMANDS ? `${cmd} ${rest[0]}` : cmd;
     console.log(`Usage:\n${usageLines(sub)}`);
     return 0;
   }
@@ -34,6 +34,10 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'ingest' || cmd === 'reprocess') {
     const { runClientCommand } = await import('./cli/client-commands.js');
     return runClientCommand(cmd, rest);
+  }
+  if (cmd === 'templates') {
+    const { runTemplatesCommand } = await import('./cli/templates-command.js');
+    return runTemplatesCommand(rest);
   }
   if (cmd === 'admin') {
     const { runAdmin } = await import('./cli/admin.js');

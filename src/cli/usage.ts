@@ -61,6 +61,12 @@ export const COMMANDS = {
       all: { type: 'boolean' }, 'no-wait': { type: 'boolean' }, ...CLIENT,
     },
   },
+  'templates import-dir': {
+    usage: 'templates import-dir PATH [--dry-run] [--verbose] [--url URL] [--key KEY]',
+    summary: 'import every invoice2data template (.yml, .yaml, .json) under PATH, with a summary',
+    options: { 'dry-run': { type: 'boolean' }, verbose: { type: 'boolean' }, ...CLIENT },
+    positionals: true,
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

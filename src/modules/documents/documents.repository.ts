@@ -35,7 +35,7 @@ const STAGE_COLUMNS: Record<Stage, string> = {
   parse: LIST_COLUMNS.replace('NULL::text AS text_content', 'NULL::text AS text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
   embed: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
   classify: ROW_COLUMNS,
-  extract: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version'),
+  extract: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version, layout'),
 };
 
 /** A template as the extract stage reads it. */

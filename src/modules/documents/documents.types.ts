@@ -1,3 +1,4 @@
+import type { StoredLayout } from '../../pipeline/parse/pdf-layout.js';
 import type { Environment } from '../orgs/orgs.types.js';
 
 export type DocumentStatus = 'uploaded' | 'processing' | 'processed' | 'classified' | 'extracted' | 'completed' | 'needs_review' | 'failed';
@@ -56,6 +57,8 @@ export interface DocumentRow {
   embedding: number[] | null;
   parser_version: string | null;
   extractor_version: string | null;
+  /** PDF text positions; only the extract stage's read selects it. */
+  layout?: StoredLayout | null;
   created_at: Date;
   updated_at: Date;
 }

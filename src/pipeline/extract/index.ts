@@ -9,7 +9,10 @@ import type { TemplateArea, TemplateDef } from './template-schema.js';
 import { clampConfidence, type ExtractHints, type ExtractedFields } from './types.js';
 
 export interface ExtractInput {
+  /** Reading-order text (generic extraction). */
   text: string;
+  /** Text templates are matched and applied to (the pdftotext-style layout text of a PDF). Default `text`. */
+  templateText?: string;
   /** Classified type (`invoice`, `receipt`, …); unknown types get the `other` extractors. */
   type: string;
   /** The project's default template: applied when no template from `templates` matches. */
@@ -55,14 +58,15 @@ export function extractFields(input: ExtractInput): ExtractResult {
   const { text, type } = input;
   const budgetMs = input.templateBudgetMs ?? DEFAULT_TEMPLATE_BUDGET_MS;
   const budget = new RegexBudget(budgetMs);
-  const matched = matchTemplate(input.templates ?? [], text, budget);
+  const tplText = input.templateText ?? text;
+  const matched = matchTemplate(input.templates ?? [], tplText, budget);
   const chosen = matched ?? input.template ?? null;
   const hints: ExtractHints = {
     ...input.hints,
     decimalSeparator: input.hints?.decimalSeparator ?? chosen?.options?.decimal_separator,
   };
   // Template work first: its time budget must not pay for the generic extractors.
-  const run = chosen ? runTemplate(chosen, text, { budget, budgetMs, ...(input.areaText ? { areaText: input.areaText } : {}) }) : null;
+  const run = chosen ? runTemplate(chosen, tplText, { budget, budgetMs, ...(input.areaText ? { areaText: input.areaText } : {}) }) : null;
   const generic = extractGeneric(text, type, hints);
   if (!chosen || !run) return { fields: generic, method: 'generic' };
 

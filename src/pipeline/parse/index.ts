@@ -5,6 +5,7 @@ import { guessLanguage } from './language.js';
 import { OcrError, type Ocr } from './ocr.js';
 import { extractPdfText } from './pdf.js';
 import { createPdfEngine, type PdfEngine } from './pdf-engine.js';
+import type { LayoutPage } from './pdf-layout.js';
 import type { LineOptions } from './pdf-lines.js';
 import { MIME, sniffType } from './sniff.js';
 import { normalizeText } from './text.js';
@@ -15,6 +16,7 @@ export { createTesseractOcr, OcrError, type Ocr, type OcrResult, type TesseractO
 export { matchesAllowedTypes, sniffType, type SniffedType } from './sniff.js';
 export { guessLanguage } from './language.js';
 export { createPdfEngine, type PdfEngine, type PdfEngineOptions } from './pdf-engine.js';
+export { renderLayout, cropWords, packLayout, layoutText, layoutAreaText, type LayoutPage, type LayoutWord, type StoredLayout } from './pdf-layout.js';
 
 export interface ParseInput {
   bytes: Buffer;
@@ -69,6 +71,8 @@ export interface ParseResult {
   ocrPages: number;
   /** 'en' | 'de' | 'fr' | 'es' | 'nl' when the text clearly reads as one of them. */
   language?: string;
+  /** PDFs: positioned words per page (null for pages read by OCR), for the layout text templates read. */
+  layout?: Array<LayoutPage | null>;
 }
 
 /** Separator between PDF pages in `ParseResult.text`; split on `\f` to get pages back. */
@@ -78,6 +82,7 @@ interface Extracted {
   text: string;
   pages: number;
   ocrPages: number;
+  layout?: Array<LayoutPage | null>;
 }
 
 function ocrUnavailable(what: string): ParseError {
@@ -122,7 +127,7 @@ async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Pr
       if (r.pagesNeedingOcr > 0) throw ocrUnavailable('this PDF has no text layer and');
       if (r.failedPages > 0) throw new ParseError('CORRUPT', `none of the PDF's ${r.pages.length} pages could be read`);
     }
-    return { text, pages: r.pages.length, ocrPages: r.ocrPages };
+    return { text, pages: r.pages.length, ocrPages: r.ocrPages, layout: r.layout };
   } finally {
     if (!deps.pdf) await reader.close();
   }
@@ -152,9 +157,9 @@ export async function parseDocument(input: ParseInput, deps: ParseDeps = {}, opt
       input.bytes.length === 0 ? 'the file is empty' : 'unrecognised or binary file type',
     );
   }
-  const { text, pages, ocrPages } = await extract(sniffed.mime, input, deps, options);
+  const { text, pages, ocrPages, layout } = await extract(sniffed.mime, input, deps, options);
   if (text.replace(/\s+/g, '') === '') {
     throw new ParseError('EMPTY', ocrPages > 0 ? 'OCR found no text' : 'the document contains no text');
   }
-  return { mimeType: sniffed.mime, text, pages, ocrPages, language: guessLanguage(text) };
+  return { mimeType: sniffed.mime, text, pages, ocrPages, language: guessLanguage(text), ...(layout ? { layout } : {}) };
 }

@@ -163,3 +163,11 @@ export function reconstructLines(items: RawTextItem[], viewportTransform: number
   }
   return out.join('\n');
 }
+
+/** Text items placed in viewport space (y down), with their direction quadrant; for the layout renderer. */
+export function placeItems(items: RawTextItem[], viewportTransform: number[]): Array<{ str: string; x: number; y: number; size: number; width: number; quadrant: number }> {
+  return place(items, viewportTransform);
+}
+
+/** Turns a point so that text running in `quadrant` runs left to right. */
+export { rotate as rotatePoint };

@@ -1,6 +1,7 @@
 import { ParseError } from './errors.js';
 import type { Ocr } from './ocr.js';
 import type { PdfEngine } from './pdf-engine.js';
+import { layoutWords, type LayoutPage } from './pdf-layout.js';
 import { reconstructLines, type LineOptions } from './pdf-lines.js';
 import { withTimeout } from './timeout.js';
 
@@ -32,6 +33,8 @@ export interface PdfTextOptions {
 export interface PdfTextResult {
   /** Text per page, in page order. */
   pages: string[];
+  /** Positioned words per page (null for a page read by OCR or not read), for the layout text. */
+  layout: Array<LayoutPage | null>;
   /** Pages whose text came from OCR. */
   ocrPages: number;
   /** Text-less pages with images or drawn glyphs that were not OCR'd (no OCR engine given). */
@@ -56,7 +59,7 @@ function ocrFailure(err: unknown): ParseError {
  * read is counted in `failedPages` and left empty, so one broken page does not lose the rest.
  */
 export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTextOptions): Promise<PdfTextResult> {
-  const result: PdfTextResult = { pages: [], ocrPages: 0, pagesNeedingOcr: 0, failedPages: 0 };
+  const result: PdfTextResult = { pages: [], layout: [], ocrPages: 0, pagesNeedingOcr: 0, failedPages: 0 };
   const ocr = o.ocr;
   const inFlight = new Set<Promise<void>>();
   let ocrError: unknown;
@@ -78,6 +81,7 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
       }
       const text = reconstructLines(page.items, page.viewport, o.lines);
       result.pages[index] = text;
+      result.layout[index] = layoutWords(page.items, page.viewport);
       if (!page.visible) return;
       if (!ocr || !page.png) {
         result.pagesNeedingOcr++;
@@ -90,6 +94,7 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
           // A scan may carry a few characters of real text (a page number): keep the richer one.
           if (nonSpace(clean) > nonSpace(text)) {
             result.pages[index] = clean;
+            result.layout[index] = null;
             result.ocrPages++;
           }
         })
@@ -103,6 +108,9 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
   );
   await Promise.all(inFlight);
   if (ocrError) throw ocrFailure(ocrError);
-  for (let i = 0; i < numPages; i++) result.pages[i] ??= '';
+  for (let i = 0; i < numPages; i++) {
+    result.pages[i] ??= '';
+    result.layout[i] ??= null;
+  }
   return result;
 }

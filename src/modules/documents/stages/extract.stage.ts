@@ -1,5 +1,6 @@
 import type { Db } from '../../../db/client.js';
-import { extractFields } from '../../../pipeline/extract/index.js';
+import { extractFields, type TemplateArea } from '../../../pipeline/extract/index.js';
+import { layoutAreaText, layoutText } from '../../../pipeline/parse/index.js';
 import type { FieldValue } from '../documents.types.js';
 import type { StageTemplate } from '../documents.repository.js';
 import type { StageCompute } from '../stage-runner.js';
@@ -14,7 +15,13 @@ export function extractStage(deps: { db: Db }): StageCompute {
     const templates = rows.map((t) => ({ ...t.definition, id: t.id }));
     const byId = new Map(rows.map((t) => [t.id, t]));
     const fallback = project?.default_template_id ? templates.find((t) => t.id === project.default_template_id) ?? null : null;
-    const r = extractFields({ text: doc.text_content ?? '', type: doc.classification?.type ?? 'other', templates, template: fallback });
+    const text = doc.text_content ?? '';
+    const layout = doc.layout ?? null;
+    const r = extractFields({
+      text, type: doc.classification?.type ?? 'other', templates, template: fallback,
+      // Templates read the PDF as pdftotext -layout prints it, as invoice2data's do.
+      ...(layout && (templates.length > 0 || fallback) ? { templateText: layoutText(layout, text), areaText: (area: TemplateArea) => layoutAreaText(layout, area) } : {}),
+    });
     // Values a person confirmed survive re-extraction.
     const fields: Record<string, FieldValue> = {};
     for (const [k, v] of Object.entries(r.fields)) fields[k] = { value: v.value, confidence: v.confidence, method: v.method };

@@ -1,9 +1,9 @@
 import type { BlobStore } from '../../../storage/blob-store.js';
-import { parseDocument, ParseError, type Ocr, type PdfEngine } from '../../../pipeline/parse/index.js';
+import { packLayout, parseDocument, ParseError, type Ocr, type PdfEngine } from '../../../pipeline/parse/index.js';
 import { PermanentStageError, type StageCompute } from '../stage-runner.js';
 
 /** Bumped when parsing output changes, so `reprocess --missing` can re-parse. */
-export const PARSER_VERSION = 'parse-1';
+export const PARSER_VERSION = 'parse-2';
 
 export function parseStage(deps: {
   blobs: BlobStore; maxPages: number; maxImagePixels?: number; ocr: () => Promise<Ocr | undefined>; pdf: () => PdfEngine;
@@ -24,6 +24,7 @@ export function parseStage(deps: {
       return {
         cols: {
           text_content: r.text, page_count: r.pages, language: r.language ?? null, mime_type: r.mimeType,
+          layout: r.layout ? packLayout(r.layout) : null,
           parsed_at: new Date(), parser_version: PARSER_VERSION,
         },
         searchText: r.text,
