@@ -2,7 +2,15 @@
 // repository): the text of an invoice, the template that reads it and the output invoice2data
 // produces. Used by the engine test and by `npm run bench -- quality`.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, join, resolve } from 'node:path';
+
+/**
+ * The shared evaluation corpora: `../shared/corpora` beside the repository, or DOCPIPE_CORPORA
+ * (for a checkout elsewhere, such as a git worktree).
+ */
+export function corporaDir(): string {
+  return process.env.DOCPIPE_CORPORA ?? resolve(import.meta.dirname, '../../../shared/corpora');
+}
 
 export interface GoldenCase {
   /** e.g. `custom/basic` or `pr415/lines-a`. */

@@ -4,9 +4,9 @@ import { resolve } from 'node:path';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { extractFields, parseTemplateYaml, type TemplateDef } from '../../../src/pipeline/extract/index.js';
-import { bundledTemplateFiles, compareGolden, loadGolden } from '../../helpers/invoice2data-golden.js';
+import { bundledTemplateFiles, compareGolden, corporaDir, loadGolden } from '../../helpers/invoice2data-golden.js';
 
-const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpora/dev');
+const CORPUS = resolve(corporaDir(), 'dev');
 const present = existsSync(resolve(CORPUS, 'invoice2data'));
 if (!present) console.warn(`extract/invoice2data-golden: skipped, ${CORPUS} is not present`);
 

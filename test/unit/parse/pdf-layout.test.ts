@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createPdfEngine, layoutAreaText, layoutText, packLayout, parseDocument, renderLayout, type LayoutWord } from '../../../src/pipeline/parse/index.js';
+import { corporaDir } from '../../helpers/invoice2data-golden.js';
 import { makeTextPdf } from '../../helpers/pdf-fixtures.js';
 
 function hasPdftotext(): boolean {
@@ -19,7 +20,7 @@ function hasPdftotext(): boolean {
 }
 const POPPLER = hasPdftotext();
 if (!POPPLER) console.warn('parse/pdf-layout: comparisons with pdftotext skipped, poppler-utils is not installed');
-const CORPUS = resolve(import.meta.dirname, '../../../../shared/corpora/dev/classify/invoice');
+const CORPUS = resolve(corporaDir(), 'dev/classify/invoice');
 const corpusPresent = existsSync(CORPUS);
 if (!corpusPresent) console.warn(`parse/pdf-layout: corpus comparison skipped, ${CORPUS} is not present`);
 
