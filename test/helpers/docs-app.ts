@@ -3,8 +3,7 @@
 // (a "restarted" service over the same data), and worker lock tuning. Start-up costs that do not
 // change between tests are paid once per machine: the migrated PGlite data dir and the built-in
 // classifier model are cached in the temp folder, keyed by their inputs.
-import { createHash } from 'node:crypto';
-import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
@@ -24,40 +23,33 @@ import { testConfig } from './app.js';
 import { primeBuiltinClassifier } from './classifier-cache.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 import { tinyModelDir } from './pipeline.js';
+import { cacheEntry, contentKey } from './test-cache.js';
 
-const CACHE = join(tmpdir(), 'docpipe-test-cache');
 const STAGES: Stage[] = ['parse', 'embed', 'classify', 'extract'];
 
 let pgliteTemplate: Promise<string> | undefined;
 
 /**
- * A migrated PGlite data dir on disk, keyed by the migrations' contents and shared by test
- * processes: copying and opening it is about twice as fast as loading a dump into memory.
+ * A migrated PGlite data dir on disk, keyed by the PGlite version and the migrations' contents
+ * and shared by test processes: copying and opening it is about twice as fast as loading a dump
+ * into memory.
  */
 function pgliteTemplateDir(): Promise<string> {
   pgliteTemplate ??= (async () => {
-    const hash = createHash('sha256');
-    for (const m of loadMigrations()) hash.update(m.id).update('\0').update(m.sql);
-    const dir = join(CACHE, `pglite-${hash.digest('hex').slice(0, 16)}`);
-    if (existsSync(join(dir, 'PG_VERSION'))) return dir;
-    mkdirSync(CACHE, { recursive: true });
-    const building = mkdtempSync(join(CACHE, 'building-'));
-    const db = await createDb({ pgliteDir: building });
-    await migrate(db);
-    await db.close();
-    try {
-      renameSync(building, dir);
-    } catch {
-      // Another process finished first; its copy is as good as ours.
-      rmSync(building, { recursive: true, force: true });
-    }
-    // Templates of older migration sets are never used again.
-    for (const f of readdirSync(CACHE)) {
-      if (f.startsWith('pglite-') && join(CACHE, f) !== dir) rmSync(join(CACHE, f), { recursive: true, force: true });
-    }
-    return dir;
+    const parts = [pgliteVersion()];
+    for (const m of loadMigrations()) parts.push(m.id, m.sql);
+    return cacheEntry(`pglite-${contentKey(parts)}`, async (dir) => {
+      const db = await createDb({ pgliteDir: dir });
+      await migrate(db);
+      await db.close();
+    });
   })();
   return pgliteTemplate;
+}
+
+function pgliteVersion(): string {
+  const pkg = join(packageRoot(), 'node_modules', '@electric-sql', 'pglite', 'package.json');
+  return (JSON.parse(readFileSync(pkg, 'utf8')) as { version: string }).version;
 }
 
 /** PGlite from a copy of the cached template; PostgreSQL through the shared helper (a private schema). */
