@@ -5,10 +5,11 @@ import multipart from '@fastify/multipart';
 import type { Logger } from '../lib/logger.js';
 import { newId } from '../lib/ids.js';
 import type { AccessService } from '../modules/access/access.service.js';
+import type { Role } from '../modules/orgs/orgs.types.js';
 import { installErrorHandler } from './error-handler.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { validatorCompiler } from './validation.js';
-import { installAuth, API_PREFIX } from './plugins/auth.js';
+import { installAuth, API_PREFIX, requiredRole } from './plugins/auth.js';
 import { installNotFound } from './plugins/not-found.js';
 import { installInputGuard } from './plugins/input-guard.js';
 import { errors } from './errors.js';
@@ -100,6 +101,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       servers: [{ url: '/' }],
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_live_… / svc_test_…) or JWT access token' } } },
       security: [{ bearer: [] }],
+    },
+    // Each operation says which role it needs (the role check runs before anything is looked up).
+    transform: ({ schema, url, route }) => {
+      const cfg = route.config as { auth?: boolean; role?: Role } | undefined;
+      if (!cfg?.auth || !schema) return { schema, url };
+      const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
+      const note = `Requires the ${requiredRole(method, cfg)} role or higher.`;
+      const description = (schema as { description?: string }).description;
+      return { schema: { ...schema, description: description ? `${description}\n\n${note}` : note }, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });

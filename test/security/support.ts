@@ -29,6 +29,7 @@ export interface SecurityApp {
   port: number;
   /** Every authenticated request that passed the access checks, in order. */
   reached: Reached[];
+
   close(): Promise<void>;
 }
 

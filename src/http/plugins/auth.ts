@@ -6,6 +6,11 @@ import { routedPath } from '../routed-path.js';
 
 export const API_PREFIX = '/api/v1';
 
+/** The least role a route needs: its own `role`, else viewer for reads and member for writes. */
+export function requiredRole(method: string, cfg: { role?: Role } | undefined): Role {
+  return cfg?.role ?? (method === 'GET' || method === 'HEAD' ? 'viewer' : 'member');
+}
+
 /**
  * Authenticates every route whose config says `auth: true`, before the body is read, so an
  * unauthenticated upload is refused without streaming it. Adds the rate-limit headers.
@@ -26,7 +31,7 @@ export function installAuth(app: FastifyInstance, access: AccessService): void {
       authorization: auth, environmentHeader: Array.isArray(env) ? env[0] : env, ip: req.ip, method: req.method, path,
     });
     reply.headers(headers);
-    const needed: Role = cfg.role ?? (req.method === 'GET' || req.method === 'HEAD' ? 'viewer' : 'member');
+    const needed = requiredRole(req.method, cfg);
     if (!roleAtLeast(principal.role, needed)) throw errors.forbidden(`This requires the ${needed} role or higher`);
     req.principal = principal;
     req.scope = { orgId: principal.orgId, environment: principal.environment };
