@@ -90,7 +90,9 @@ export interface Config extends Omit<Raw, 'JWT_SECRET' | 'ENCRYPTION_KEY'> {
   dataDir: string;
 }
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
 
 /**
  * Validates the environment once. Outside production, missing JWT_SECRET / ENCRYPTION_KEY are

@@ -2,7 +2,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Deps } from '../src/container.js';
 import type { Stage } from '../src/modules/documents/documents.types.js';
 import { STAGE_ATTEMPTS, type StageJobData } from '../src/modules/documents/flow.js';
-import { PermanentStageError } from '../src/modules/documents/stage-runner.js';
+import { PermanentError } from '../src/lib/errors.js';
 
 /**
  * Per-stage concurrency multipliers. A parse job spends most of its time waiting (blob read,
@@ -33,7 +33,7 @@ export function startPipelineWorkers(deps: Deps, stages: Stage[], concurrency: n
         const r = await runner.run(stage, job.data, computes[stage]);
         return r.outcome;
       } catch (err) {
-        if (err instanceof PermanentStageError) {
+        if (err instanceof PermanentError) {
           await runner.fail(stage, job.data, err.code, err.message);
           throw new UnrecoverableError(`${err.code}: ${err.message}`);
         }
@@ -50,7 +50,8 @@ export function startPipelineWorkers(deps: Deps, stages: Stage[], concurrency: n
     worker.on('failed', (job, err) => {
       if (!job) return;
       const exhausted = job.attemptsMade >= (job.opts.attempts ?? STAGE_ATTEMPTS);
-      if (exhausted && !(err instanceof UnrecoverableError) && !err.message.includes('UnrecoverableError')) {
+      // A permanent failure was recorded when it was thrown.
+      if (exhausted && !(err instanceof UnrecoverableError)) {
         void runner.fail(stage, job.data, 'STAGE_FAILED', err.message).catch((e) => deps.logger.error({ err: e }, 'could not record stage failure'));
       }
     });

@@ -3,7 +3,7 @@
 // socket (an embedded database can be open in one process only). They return their output
 // instead of printing it, so either side can pass it on.
 import type { Db } from '../db/client.js';
-import { AppError } from '../http/errors.js';
+import { DomainError, errors } from '../lib/errors.js';
 import type { Stamps } from '../modules/access/stamps.js';
 import { createOrgsRepository } from '../modules/orgs/orgs.repository.js';
 import { createOrgsService } from '../modules/orgs/orgs.service.js';
@@ -27,7 +27,7 @@ const PLANS = ['free', 'pro', 'enterprise'];
 export const ADMIN_USAGE = `Usage:\n${usageLines('admin')}`;
 
 function need(v: string | undefined, flag: string): string {
-  if (!v) throw new AppError('VALIDATION_ERROR', 400, `--${flag} is required`);
+  if (!v) throw errors.validation(`--${flag} is required`);
   return v;
 }
 
@@ -70,7 +70,7 @@ export async function executeAdminCommand(ctx: AdminContext, args: readonly stri
         return fail(ADMIN_USAGE, 2);
     }
   } catch (err) {
-    if (err instanceof AppError) return fail(err.message);
+    if (err instanceof DomainError) return fail(err.message);
     // parseArgs reports unknown or malformed options with a code of its own.
     if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return fail(`${(err as Error).message}\n${ADMIN_USAGE}`, 2);
     throw err;

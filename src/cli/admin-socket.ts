@@ -94,7 +94,9 @@ export async function serveAdminSocket(path: string, handle: (args: string[]) =>
 }
 
 /** Thrown when no server answers on the socket (nothing was sent, so nothing was done). */
-export class AdminSocketUnavailableError extends Error {}
+export class AdminSocketUnavailableError extends Error {
+  override readonly name = 'AdminSocketUnavailableError';
+}
 
 /**
  * Sends one admin command to the server on `path`. Throws AdminSocketUnavailableError when no

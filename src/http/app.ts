@@ -12,7 +12,7 @@ import { validatorCompiler } from './validation.js';
 import { installAuth, API_PREFIX, requiredRole } from './plugins/auth.js';
 import { installNotFound } from './plugins/not-found.js';
 import { installInputGuard } from './plugins/input-guard.js';
-import { errors } from './errors.js';
+import { errors } from '../lib/errors.js';
 import { registerRoutes, type RouteDeps } from './routes/index.js';
 import './types.js';
 

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError } from './errors.js';
+import { DomainError, RateLimitedError } from '../lib/errors.js';
+import { HttpError, statusOf } from './errors.js';
 import { toFieldIssues } from './validation.js';
 
 type Envelope = { code: string; message: string; details?: unknown };
@@ -24,10 +25,15 @@ const FASTIFY_CODES: Record<string, { status: number; code: string; message?: st
 };
 
 export function installErrorHandler(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError | AppError | Error, req, reply) => {
-    if (err instanceof AppError) {
-      return send(reply, req, err.status, { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) }, err.headers);
+  app.setErrorHandler((err: FastifyError | DomainError | Error, req, reply) => {
+    if (err instanceof DomainError) {
+      const status = statusOf(err);
+      if (status !== undefined) {
+        const headers = err instanceof RateLimitedError ? { ...err.headers, 'Retry-After': String(err.retryAfterSec) } : undefined;
+        return send(reply, req, status, { code: err.code, message: err.message, ...(err.details !== undefined ? { details: err.details } : {}) }, headers);
+      }
     }
+    if (err instanceof HttpError) return send(reply, req, err.status, { code: err.code, message: err.message }, err.headers);
     const fe = err as FastifyError & { validation?: unknown[]; validationContext?: string };
     if (fe.validation) {
       const details = toFieldIssues(fe.validation as never, fe.validationContext);

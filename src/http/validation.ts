@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { FieldIssue } from './errors.js';
+import type { FieldIssue } from '../lib/errors.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 

@@ -4,6 +4,7 @@ import { createServer, connect } from 'node:net';
 import { join } from 'node:path';
 
 export class RedisNotFoundError extends Error {
+  override readonly name = 'RedisNotFoundError';
   constructor() {
     super(
       'docpipe needs Redis 7 and REDIS_URL is not set, so it tried to start a private redis-server, ' +

@@ -55,6 +55,7 @@ export interface BlobStore {
 }
 
 export class BlobTooLargeError extends Error {
+  override readonly name = 'BlobTooLargeError';
   constructor(readonly maxBytes: number) {
     super(`File is larger than ${Math.round(maxBytes / 1024 / 1024)} MB`);
   }

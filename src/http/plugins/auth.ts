@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AccessService } from '../../modules/access/access.service.js';
 import { roleAtLeast, type Role } from '../../modules/orgs/orgs.types.js';
-import { errors } from '../errors.js';
+import { errors } from '../../lib/errors.js';
 import { routedPath } from '../routed-path.js';
 
 export const API_PREFIX = '/api/v1';
@@ -26,7 +26,7 @@ export function installAuth(app: FastifyInstance, access: AccessService): void {
     const path = routedPath(req.routeOptions.url ?? '', req.params as Record<string, unknown>, API_PREFIX);
     const auth = req.headers.authorization;
     const env = req.headers['x-environment'];
-    // Failures throw AppErrors; a 429 carries its rate-limit headers on the error itself.
+    // Failures throw domain errors; a 429 carries its rate-limit headers on the error itself.
     const { principal, headers, projectsVersion } = await access.authenticate({
       authorization: auth, environmentHeader: Array.isArray(env) ? env[0] : env, ip: req.ip, method: req.method, path,
     });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../errors.js';
+import { errors } from '../../lib/errors.js';
 
 /** Deepest nesting of arrays and objects accepted in a body (the deepest schema here is ~6). */
 export const MAX_DEPTH = 64;

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, errors } from '../errors.js';
+import { errors } from '../../lib/errors.js';
+import { HttpError } from '../errors.js';
 
 /**
  * Unknown paths get a 404 envelope; a known path with the wrong method gets 405 with `Allow`,
@@ -16,7 +17,7 @@ export function installNotFound(app: FastifyInstance): void {
     const path = req.url.split('?')[0];
     const allowed = [...new Set(routes.filter((r) => r.re.test(path)).map((r) => r.method))].filter((m) => m !== 'HEAD');
     if (allowed.length > 0) {
-      throw new AppError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`, undefined, { Allow: allowed.join(', ') });
+      throw new HttpError('METHOD_NOT_ALLOWED', 405, `${req.method} is not allowed on ${path}; use ${allowed.join(', ')}`, { Allow: allowed.join(', ') });
     }
     throw errors.notFound(`Route ${req.method} ${path}`);
   });

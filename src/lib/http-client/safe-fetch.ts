@@ -70,7 +70,9 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 const DEFAULT_MAX_RESPONSE_BYTES = 20 * 1024;
 const DEFAULT_DRAIN_BYTES = 64 * 1024;
 
-class TimeoutError extends Error {}
+class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
 
 function classify(err: unknown): { code: SafeFetchErrorCode; message: string } {
   const message = err instanceof Error ? err.message || err.name : String(err);

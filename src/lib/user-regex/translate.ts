@@ -24,7 +24,9 @@ export interface RegexFlags {
 
 export type Translation = { ok: true; source: string; flags: RegexFlags; literal: string | null } | { ok: false; message: string };
 
-class Refusal extends Error {}
+class Refusal extends Error {
+  override readonly name = 'Refusal';
+}
 
 const refuse = (message: string): never => {
   throw new Refusal(message);

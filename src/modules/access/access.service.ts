@@ -1,4 +1,4 @@
-import { errors, AppError } from '../../http/errors.js';
+import { DomainError, errors } from '../../lib/errors.js';
 import type { RedisKeys } from '../../lib/redis.js';
 import type { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { endpointAllowed, parseEndpointRule, type EndpointRule } from '../api-keys/endpoint-rules.js';
@@ -130,7 +130,7 @@ export function createAccessService(deps: {
   }
 
   /** Counts a failed lookup against the IP; past the limit the IP is blocked for the rest of the window. */
-  async function failedLookup(ip: string, refusal: AppError): Promise<never> {
+  async function failedLookup(ip: string, refusal: DomainError): Promise<never> {
     const r = await deps.limiter.check([{ name: 'failed-auth-ip', key: deps.keys.rate(`authfail:${ip}`), limit: failedLookupLimit, windowSec: 60 }]);
     if (r.outcome === 'limited') {
       if (blocked.size >= 10_000) blocked.delete(blocked.keys().next().value as string);
@@ -140,7 +140,7 @@ export function createAccessService(deps: {
     throw refusal;
   }
 
-  function keyRefusal(cred: CachedCredential, req: AccessRequest): AppError | null {
+  function keyRefusal(cred: CachedCredential, req: AccessRequest): DomainError | null {
     if (cred.expiresAt !== null && cred.expiresAt <= now()) return errors.unauthorized('API key has expired');
     if (cred.ipMatcher && !cred.ipMatcher.allows(req.ip)) return errors.forbidden('This API key may not be used from this IP address');
     if (!endpointAllowed(cred.endpointRules, req.method, req.path)) return errors.forbidden('This API key may not call this endpoint');
@@ -218,7 +218,7 @@ export function createAccessService(deps: {
       try {
         return await resolve(req);
       } catch (err) {
-        if (err instanceof AppError) throw err;
+        if (err instanceof DomainError) throw err;
         throw errors.unavailable('Authentication backend unavailable');
       }
     },

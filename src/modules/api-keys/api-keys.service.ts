@@ -1,4 +1,4 @@
-import { AppError, errors, type FieldIssue } from '../../http/errors.js';
+import { errors, type FieldIssue } from '../../lib/errors.js';
 import type { Stamps } from '../access/stamps.js';
 import type { Environment } from '../orgs/orgs.types.js';
 import type { ApiKeysRepository, Scope } from './api-keys.repository.js';
@@ -22,7 +22,7 @@ function checkLists(input: { allowed_ips?: string[]; allowed_endpoints?: string[
 }
 
 function refuse(issues: FieldIssue[]): never {
-  throw new AppError('FORBIDDEN', 403, `An API key can only make or change keys at most as permissive as itself: ${issues.map((x) => `${x.field} ${x.message}`).join('; ')}`, issues);
+  throw errors.forbidden(`An API key can only make or change keys at most as permissive as itself: ${issues.map((x) => `${x.field} ${x.message}`).join('; ')}`, issues);
 }
 
 export function createApiKeysService(deps: { repo: ApiKeysRepository; stamps: Stamps; now?: () => Date }) {

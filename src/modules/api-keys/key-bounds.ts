@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { FieldIssue } from '../../http/errors.js';
+import type { FieldIssue } from '../../lib/errors.js';
 import type { ApiKeyRow } from './api-keys.types.js';
 import { parseEndpointRule, type EndpointRule } from './endpoint-rules.js';
 

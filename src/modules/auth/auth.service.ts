@@ -1,7 +1,7 @@
 import { randomBase62, sha256Hex, verifyPassword, DUMMY_PASSWORD_HASH } from '../../lib/crypto.js';
 import { newId } from '../../lib/ids.js';
 import type { Db } from '../../db/client.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import type { Stamps } from '../access/stamps.js';
 import type { OrgsRepository } from '../orgs/orgs.repository.js';
 import { signAccessToken } from './jwt.js';

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../db/client.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { BlobStore } from '../../storage/blob-store.js';

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/client.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import { matchesAllowedTypes, sniffType } from '../../pipeline/parse/index.js';
@@ -10,6 +10,11 @@ import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { DocumentsRepository } from './documents.repository.js';
 import { documentEventData, type DocumentRow } from './documents.types.js';
 import { enqueueStage, planStages } from './flow.js';
+
+/** The answer to a file over MAX_UPLOAD_MB, wherever the limit is noticed. */
+export function fileTooLarge(maxUploadBytes: number) {
+  return errors.tooLarge(`File is larger than the ${Math.round(maxUploadBytes / 1024 / 1024)} MB limit (MAX_UPLOAD_MB)`);
+}
 
 export interface IntakeInput {
   scope: Scope;
@@ -108,9 +113,7 @@ export function createIntake(deps: {
     try {
       return await deps.blobs.put(stream, { maxBytes: deps.maxUploadBytes });
     } catch (err) {
-      if (err instanceof BlobTooLargeError || (err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') {
-        throw errors.tooLarge(`File is larger than the ${Math.round(deps.maxUploadBytes / 1024 / 1024)} MB limit (MAX_UPLOAD_MB)`);
-      }
+      if (err instanceof BlobTooLargeError) throw fileTooLarge(deps.maxUploadBytes);
       throw err;
     }
   }

@@ -32,13 +32,6 @@ export interface StageOutcome {
 
 export type StageCompute = (doc: DocumentRow, project: StageProject | null, context: StageContext) => Promise<StageOutcome>;
 
-/** A failure that retrying cannot fix (corrupt file, unsupported type): fails the document. */
-export class PermanentStageError extends Error {
-  constructor(readonly code: string, message: string) {
-    super(message);
-  }
-}
-
 const STATUS_AFTER: Record<Stage, DocumentStatus> = { parse: 'processing', embed: 'processed', classify: 'classified', extract: 'extracted' };
 const EVENT_AFTER: Record<Stage, EventType | null> = { parse: null, embed: 'document.processed', classify: 'document.classified', extract: 'document.extracted' };
 

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/client.js';
 import { hashPassword } from '../../lib/crypto.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import type { Stamps } from '../access/stamps.js';
 import { createApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { createApiKeysService } from '../api-keys/api-keys.service.js';

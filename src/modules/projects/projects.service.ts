@@ -1,5 +1,5 @@
 import type { Db } from '../../db/client.js';
-import { errors, type FieldIssue } from '../../http/errors.js';
+import { errors, type FieldIssue } from '../../lib/errors.js';
 import type { Scope } from '../api-keys/api-keys.repository.js';
 import { normaliseFileTypes, validateFileTypeEntry } from './file-types.js';
 import type { Logger } from '../../lib/logger.js';

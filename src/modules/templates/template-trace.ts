@@ -6,7 +6,7 @@
  * before reprocessing; the template used when the document was extracted is reported beside it.
  */
 import type { Db } from '../../db/client.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { RegexBudget } from '../../lib/user-regex/index.js';
 import { evaluateTemplates, rankMatches, runTemplate, type TemplateArea, type TemplateDef } from '../../pipeline/extract/index.js';
 import { layoutAreaText, layoutText, type StoredLayout } from '../../pipeline/parse/index.js';

@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../db/client.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { parseTemplateYaml } from '../../pipeline/extract/template-yaml.js';
 import { validateTemplate } from '../../pipeline/extract/template-validate.js';

@@ -1,7 +1,7 @@
 import type { Db } from '../../db/client.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { AllowList } from '../../lib/http-client/allow-list.js';
-import { errors } from '../../http/errors.js';
+import { errors } from '../../lib/errors.js';
 import type { Scope } from '../api-keys/api-keys.repository.js';
 import { presentEvent } from '../events/events.types.js';
 import type { DeliveriesRepository } from './deliveries.repository.js';

@@ -24,8 +24,8 @@ const PERMANENT_BY_DEFAULT: Record<ParseErrorCode, boolean> = {
 };
 
 /**
- * The only error type the parse stage throws for bad input. `permanent` tells the job
- * runner whether a retry can help (map `true` to BullMQ's `UnrecoverableError`).
+ * The only error type the parse stage throws for bad input. `permanent` tells the stage
+ * whether a retry can help (it rethrows `true` as the domain's PermanentError).
  */
 export class ParseError extends Error {
   override readonly name = 'ParseError';

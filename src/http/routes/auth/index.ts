@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../../errors.js';
+import { errors } from '../../../lib/errors.js';
 import { ok } from '../../envelope.js';
 import type { RouteDeps } from '../index.js';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError, errors } from '../../errors.js';
+import { DomainError, errors } from '../../../lib/errors.js';
 import { ok } from '../../envelope.js';
 import { presentDocument } from '../../../modules/documents/documents.types.js';
-import type { Intake } from '../../../modules/documents/intake.js';
+import { fileTooLarge, type Intake } from '../../../modules/documents/intake.js';
 import type { StoredBlob } from '../../../storage/blob-store.js';
 import { assertCleanInput } from '../../plugins/input-guard.js';
 
@@ -12,7 +12,7 @@ import { assertCleanInput } from '../../plugins/input-guard.js';
  * (size limits) keep theirs.
  */
 function asBodyError(err: unknown): unknown {
-  if (err instanceof AppError) return err;
+  if (err instanceof DomainError) return err;
   const e = err as { code?: unknown; statusCode?: unknown; message?: unknown };
   if (typeof e.code === 'string' && e.code.startsWith('FST_')) return err;
   if (typeof e.statusCode === 'number') return err;
@@ -47,7 +47,7 @@ export function registerUploadRoute(api: FastifyInstance, intake: Intake, maxUpl
   }, async (req, reply) => {
     if (!req.isMultipart()) throw errors.unsupportedMedia('Upload with Content-Type multipart/form-data (fields: file, project_id, metadata)');
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxUploadBytes + 1024 * 1024) throw errors.tooLarge(`File is larger than the ${Math.round(maxUploadBytes / 1048576)} MB limit (MAX_UPLOAD_MB)`);
+    if (declared > maxUploadBytes + 1024 * 1024) throw fileTooLarge(maxUploadBytes);
     // Busboy needs a boundary; without one it fails in a way that says nothing to the client.
     if (!/;\s*boundary=(?:"[^"]+"|[^\s";]+)/i.test(String(req.headers['content-type'] ?? ''))) {
       throw errors.validation('multipart/form-data needs a boundary parameter in Content-Type', [{ field: 'Content-Type', message: 'must carry a boundary', in: 'headers' }]);
@@ -73,7 +73,8 @@ export function registerUploadRoute(api: FastifyInstance, intake: Intake, maxUpl
           try {
             blob = await intake.store(part.file);
           } catch (err) {
-            failure = err;
+            // The multipart reader's own size limit fires before the store's: the same answer.
+            failure = (err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE' ? fileTooLarge(maxUploadBytes) : err;
             part.file.resume();
           }
         }

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { presentEvent } from '../../../modules/events/events.types.js';
 import type { EventsRepository } from '../../../modules/events/events.repository.js';
 import { EVENT_TYPES } from '../../../modules/events/events.types.js';
-import { errors } from '../../errors.js';
+import { errors } from '../../../lib/errors.js';
 import { ok, offsetPage, schemas } from '../../envelope.js';
 
 export function registerEventRoutes(api: FastifyInstance, events: EventsRepository): void {

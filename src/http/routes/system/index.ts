@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { AppError } from '../../errors.js';
+import { errors } from '../../../lib/errors.js';
 import { ok } from '../../envelope.js';
 
 export interface HealthChecks {
@@ -28,7 +28,7 @@ export function registerSystemRoutes(api: FastifyInstance, health: HealthChecks)
     const [database, redis] = await Promise.all([check(health.db), check(health.redis)]);
     const components = { database, redis, ...(health.components?.() ?? {}) };
     if (database.status !== 'ok' || redis.status !== 'ok') {
-      throw new AppError('SERVICE_UNAVAILABLE', 503, 'Not ready', components);
+      throw errors.unavailable('Not ready', components);
     }
     return ok({ status: 'ready', components });
   });

@@ -1,6 +1,7 @@
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { packLayout, parseDocument, ParseError, type Ocr, type PdfEngine } from '../../../pipeline/parse/index.js';
-import { PermanentStageError, type StageCompute } from '../stage-runner.js';
+import { PermanentError } from '../../../lib/errors.js';
+import type { StageCompute } from '../stage-runner.js';
 
 /** Bumped when parsing output changes, so `reprocess --missing` can re-parse. */
 export const PARSER_VERSION = 'parse-2';
@@ -13,7 +14,7 @@ export function parseStage(deps: {
     try {
       bytes = await deps.blobs.read(doc.storage_key);
     } catch {
-      throw new PermanentStageError('FILE_MISSING', 'The stored file is missing');
+      throw new PermanentError('FILE_MISSING', 'The stored file is missing');
     }
     try {
       const r = await parseDocument(
@@ -31,7 +32,7 @@ export function parseStage(deps: {
         note: r.ocrPages > 0 ? `${r.ocrPages} page(s) read by OCR` : undefined,
       };
     } catch (err) {
-      if (err instanceof ParseError && err.permanent) throw new PermanentStageError(err.code, err.message);
+      if (err instanceof ParseError && err.permanent) throw new PermanentError(err.code, err.message, { cause: err });
       throw err;
     }
   };

@@ -4,7 +4,7 @@
 // escapes, so the runner can reconnect.
 import { createHash } from 'node:crypto';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { AppError } from '../../../http/errors.js';
+import { PayloadTooLargeError, PermanentError, UnsupportedMediaTypeError, ValidationError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { Intake } from '../../documents/intake.js';
 import { ImapConnectorError, MessageUnavailableError, type ImapMailboxSession } from './imap/index.js';
@@ -36,9 +36,6 @@ export interface MailboxContext {
 }
 
 export type IngestOutcome = 'consumed' | 'skipped' | 'failed' | 'duplicate' | 'known' | 'busy' | 'gone';
-
-/** A failure that no retry can fix (the bytes are what they are). */
-class PermanentFailure extends Error {}
 
 /** True for errors meaning the IMAP connection is gone: the runner must reconnect. */
 export function isConnectionLoss(err: unknown): boolean {
@@ -109,7 +106,7 @@ async function deliver(deps: IngestDeps, ctx: MailboxContext, parsed: ParsedMail
   try {
     selection = selectParts(parsed, ctx.rules, { raw });
   } catch (err) {
-    throw new PermanentFailure(`message parts could not be read: ${(err as Error).message}`);
+    throw new PermanentError('UNREADABLE_PARTS', `message parts could not be read: ${(err as Error).message}`);
   }
   const m = ctx.row;
   const sourceMetadata = {
@@ -132,10 +129,9 @@ async function deliver(deps: IngestDeps, ctx: MailboxContext, parsed: ParsedMail
       const ours = res.kind === 'created' || res.document.source_metadata?.mailbox_message_id === row.id;
       out.push({ ...base, outcome: ours ? 'created' : 'duplicate', document_id: res.document.id });
     } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      if (err.status === 415) out.push({ ...base, outcome: 'skipped', reason: 'type_not_allowed' });
-      else if (err.status === 413) out.push({ ...base, outcome: 'skipped', reason: 'too_large' });
-      else if (err.status === 400) out.push({ ...base, outcome: 'skipped', reason: 'empty' });
+      if (err instanceof UnsupportedMediaTypeError) out.push({ ...base, outcome: 'skipped', reason: 'type_not_allowed' });
+      else if (err instanceof PayloadTooLargeError) out.push({ ...base, outcome: 'skipped', reason: 'too_large' });
+      else if (err instanceof ValidationError) out.push({ ...base, outcome: 'skipped', reason: 'empty' });
       // Project missing or archived: worth retrying later (it may be restored).
       else throw err;
     }
@@ -146,7 +142,7 @@ async function deliver(deps: IngestDeps, ctx: MailboxContext, parsed: ParsedMail
 
 async function recordFailure(deps: IngestDeps, ctx: MailboxContext, session: ImapMailboxSession, uid: number, row: MailMessageRow, err: unknown, parts?: PartOutcome[]): Promise<IngestOutcome> {
   const attempts = row.attempts + 1;
-  const final = err instanceof PermanentFailure || attempts > deps.retryDelaysMs.length;
+  const final = err instanceof PermanentError || attempts > deps.retryDelaysMs.length;
   const next = final ? null : new Date(deps.now().getTime() + deps.retryDelaysMs[attempts - 1]);
   const reason = (err as Error).message || String(err);
   deps.logger.warn({ err, mailboxId: ctx.row.id, uid, attempts, final }, 'mail message failed');
@@ -173,7 +169,7 @@ export async function ingestMessage(deps: IngestDeps, ctx: MailboxContext, sessi
     const facts: MessageFacts = { messageKey: `too-large:${uidValidity}:${uid}`, messageId: null, sender: null, subject: null, sentAt: null, sizeBytes: err.size ?? null };
     const claim = await deps.messages.claim(ctx.row.id, loc, facts, deps.token, deps.claimTtlMs, deps.now());
     if (claim.kind !== 'claimed') return claim.kind;
-    return recordFailure(deps, ctx, session, uid, claim.row, new PermanentFailure(err.message));
+    return recordFailure(deps, ctx, session, uid, claim.row, new PermanentError('TOO_LARGE', err.message));
   }
   const { parsed, error } = await parse(raw);
   const facts = factsOf(parsed, raw);
@@ -187,7 +183,8 @@ export async function ingestMessage(deps: IngestDeps, ctx: MailboxContext, sessi
   const row = claim.row;
   let parts: PartOutcome[] | undefined;
   try {
-    if (!parsed) throw new PermanentFailure(error ?? 'message could not be parsed');
+    // The bytes are what they are: no retry can fix them.
+    if (!parsed) throw new PermanentError('UNPARSEABLE', error ?? 'message could not be parsed');
     const verdict = checkMessage(parsed, ctx.rules, deps.now());
     if (!verdict.ok) {
       // Mail the rules do not want is left untouched in the folder (it may be someone's mail).

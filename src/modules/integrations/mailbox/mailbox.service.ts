@@ -1,5 +1,5 @@
 import type { SecretBox } from '../../../lib/crypto.js';
-import { errors } from '../../../http/errors.js';
+import { errors } from '../../../lib/errors.js';
 import type { Scope } from '../../api-keys/api-keys.repository.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { HostPolicy } from './host-policy.js';

@@ -1,5 +1,5 @@
 import type { Db } from '../../../db/client.js';
-import { errors } from '../../../http/errors.js';
+import { errors } from '../../../lib/errors.js';
 import type { SecretBox } from '../../../lib/crypto.js';
 import type { Scope } from '../../api-keys/api-keys.repository.js';
 import type { ClientCache } from './clients.js';

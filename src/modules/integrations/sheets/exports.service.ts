@@ -1,5 +1,5 @@
 import type { Db, Queryable } from '../../../db/client.js';
-import { errors } from '../../../http/errors.js';
+import { errors } from '../../../lib/errors.js';
 import type { Scope } from '../../api-keys/api-keys.repository.js';
 import type { DocumentRow } from '../../documents/documents.types.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';

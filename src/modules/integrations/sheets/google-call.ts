@@ -1,3 +1,4 @@
+import { PermanentError } from '../../../lib/errors.js';
 import { classifyGoogleError, type GoogleErrorClass } from './client/errors.js';
 
 /**
@@ -36,4 +37,9 @@ export function describeGoogleError(e: GoogleCallError): string {
 }
 
 /** Credentials that cannot be used (missing connection, undecryptable, malformed): a permanent export error. */
-export class ConnectionUnusableError extends Error {}
+export class ConnectionUnusableError extends PermanentError {
+  override readonly name = 'ConnectionUnusableError';
+  constructor(message: string) {
+    super('CREDENTIALS_UNUSABLE', message);
+  }
+}

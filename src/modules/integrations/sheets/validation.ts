@@ -1,7 +1,7 @@
 // Checks that happen when configuration is saved, so a bad key or a bad field path fails with a
 // 400 naming the field instead of failing later inside a worker.
 import { createPrivateKey } from 'node:crypto';
-import { errors, type FieldIssue } from '../../../http/errors.js';
+import { errors, type FieldIssue } from '../../../lib/errors.js';
 import type { SheetsCredentials } from './client/types.js';
 import { parseFieldPath } from './mapping/resolve.js';
 import type { ColumnMapping } from './mapping/row.js';
