@@ -173,6 +173,8 @@ export class UserRegex {
    * `repl`; an unmatched group inserts nothing. Stops replacing when the budget refuses.
    */
   replace(input: string, repl: string, budget: RegexBudget = UNBOUNDED_TIME()): string {
+    // Most replacements find nothing in a given text: a match-anywhere test (the fast DFA) first.
+    if (this.literal === null && !this.test(input, budget)) return input;
     const parts = parseReplacement(repl, this);
     let out = '';
     let last = 0;

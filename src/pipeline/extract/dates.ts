@@ -62,6 +62,15 @@ export function isoDate(y: number, m: number, d: number): string | null {
   return `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`;
 }
 
+/**
+ * Whether an ISO date can be a document's own date: from 1980 to next year. A date far ahead is
+ * a reference number read as a date ("2031-0523"), or a validity date, not when it was issued.
+ */
+export function plausibleDocumentDate(iso: string, now: Date = new Date()): boolean {
+  const y = Number(iso.slice(0, 4));
+  return y >= 1980 && y <= now.getUTCFullYear() + 1;
+}
+
 /** Finds every recognisable date in `text`, in order, without overlaps. */
 export function findDates(text: string, opts: DateOptions = {}): FoundDate[] {
   const dayFirst = opts.dayFirst ?? true;

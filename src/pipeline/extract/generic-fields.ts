@@ -3,7 +3,7 @@
  * contact data. Each returns an {@link ExtractedField} or null; confidence reflects how the
  * value was anchored (label wording and placement) and whether it validated.
  */
-import { findDates, isoDate } from './dates.js';
+import { findDates, isoDate, plausibleDocumentDate } from './dates.js';
 import { detectCurrencyDetailed } from './currency.js';
 import { findBic, findIbans } from './iban.js';
 import {
@@ -34,6 +34,7 @@ import {
   TOTAL,
   TOTAL_WORD,
 } from './labels.js';
+import { pickTotal } from './total-candidates.js';
 import { field, type ExtractedField, type ExtractedFields } from './types.js';
 
 /**
@@ -75,8 +76,13 @@ export function issueDate(doc: Doc): ExtractedField | null {
   // The generic "Date" label already refuses "Due date" and "date d'échéance" by itself.
   const hits = scanLabels(doc, ISSUE_DATE, dateReader(doc), { weakColumns: true });
   const hit = bestHit(hits);
-  if (hit) return dateField(hit);
-  return firstDate(doc, 0.45);
+  const picked = hit ? dateField(hit) : firstDate(doc, 0.45);
+  if (!picked) return null;
+  // A document with a single date (receipts, most invoices' first page) leaves no doubt about
+  // which one it is; only the day/month order can still be in question.
+  const distinct = new Set(findDates(doc.text, doc.dateOpts).filter((d) => plausibleDocumentDate(d.iso)).map((d) => d.iso));
+  if (distinct.size === 1) picked.confidence = Math.max(picked.confidence, 0.9 * (findDates(doc.text, doc.dateOpts)[0]?.ambiguous ? 0.85 : 1));
+  return picked;
 }
 
 const DATELINE = /^\s*\p{Lu}[\p{L} .'-]{1,40},\s*(?:(?:den|le|am)\s+)?(.{6,30})$/u;
@@ -98,7 +104,7 @@ export function datelineDate(doc: Doc): ExtractedField | null {
 export function firstDate(doc: Doc, confidence: number): ExtractedField | null {
   for (const line of doc.lines) {
     if (otherDateLine(line)) continue;
-    const d = findDates(line, doc.dateOpts)[0];
+    const d = findDates(line, doc.dateOpts).find((x) => plausibleDocumentDate(x.iso));
     if (d) return field(d.iso, confidence * (d.ambiguous ? 0.85 : 1), 'heuristic');
   }
   return null;
@@ -138,14 +144,16 @@ const PAYMENT_TERMS = /days|tage|jours|d[ií]as|giorni|dagen|terms|bedingungen|c
 /** Grand total, subtotal, tax and tax rate from their labels (consistency is checked later). */
 export function totals(doc: Doc): ExtractedFields {
   const out: ExtractedFields = {};
-  const total = bestHit(
+  const picked = pickTotal(doc);
+  const total = picked ? null : bestHit(
     scanLabels(doc, TOTAL, amountReader(doc), {
       exclude: (line, rest) =>
         NOT_GRAND_TOTAL.test(line) || (TAX_WORD.test(line) && !INCLUDES_TAX.test(line)) || QUANTITY_WORD.test(rest),
     }),
     'last',
   );
-  if (total) out.total = field(total.value, hitConfidence(total, 0.88), 'label');
+  if (picked) out.total = field(picked.value, picked.confidence, picked.labelled ? 'label' : 'heuristic');
+  else if (total) out.total = field(total.value, hitConfidence(total, 0.88), 'label');
 
   const subtotal = bestHit(
     scanLabels(doc, SUBTOTAL, amountReader(doc), {

@@ -8,8 +8,21 @@ import { CUSTOMER, NAME, PARTY_ROLES, SUBJECT, VENDOR } from './labels.js';
 import { hasLetter } from './text.js';
 import { field, type ExtractedField, type FieldRow } from './types.js';
 
-const COMPANY_SUFFIX =
-  /(?:^|\s)(?:GmbH(?:\s*&\s*Co\.?\s*KG)?|AG|KG|OHG|UG(?:\s*\(haftungsbeschränkt\))?|e\.\s?K\.|e\.\s?V\.|Ltd\.?|Limited|LLC|L\.L\.C\.|Inc\.?|Corp\.?|Corporation|Co\.|Company|PLC|plc|LLP|SARL|S\.A\.R\.L\.|SAS|S\.A\.S\.|SA|S\.A\.|SNC|EURL|B\.V\.|BV|N\.V\.|NV|S\.r\.l\.|SRL|S\.p\.A\.|SpA|S\.L\.|AB|A\/S|ApS|Oy|Pty\.?\s+Ltd\.?|GbR)$/u;
+// Legal forms that end a company name (European, American, Asian). The short ones ("AG", "SA")
+// are also ordinary words, so they count only as written; the long ones count in any case.
+const LEGAL_FORM_EXACT =
+  '(?:GmbH(?:\\s*&\\s*Co\\.?\\s*KG)?|AG|KG|OHG|UG(?:\\s*\\(haftungsbeschränkt\\))?|e\\.\\s?K\\.|e\\.\\s?V\\.|Co\\.|PLC|plc|LLP|SARL|S\\.A\\.R\\.L\\.|SAS|S\\.A\\.S\\.|SA|S\\.A\\.|SNC|EURL|B\\.V\\.|BV|N\\.V\\.|NV|S\\.r\\.l\\.|SRL|S\\.p\\.A\\.|SpA|S\\.L\\.|AB|A\\/S|ApS|Oy|GbR|K\\.?K\\.?)';
+const LEGAL_FORM_ANY_CASE =
+  '(?:Ltd\\.?|Limited|LLC|L\\.L\\.C\\.|Inc\\.?|Incorporated|Corp\\.?|Corporation|Company|Pty\\.?(?:\\s+Ltd\\.?)?|Sdn\\.?\\s*B[hn]d\\.?|S\\/B|Bhd\\.?|Berhad|Pte\\.?\\s*Ltd\\.?|Pvt\\.?\\s*Ltd\\.?)';
+const COMPANY_SUFFIX = {
+  test: (s: string): boolean => new RegExp(`(?:^|\\s)${LEGAL_FORM_EXACT}$`, 'u').test(s) || new RegExp(`(?:^|\\s)${LEGAL_FORM_ANY_CASE}$`, 'iu').test(s),
+};
+const LEGAL_ONLY = {
+  test: (s: string): boolean => new RegExp(`^${LEGAL_FORM_EXACT}$`, 'u').test(s) || new RegExp(`^${LEGAL_FORM_ANY_CASE}$`, 'iu').test(s),
+};
+// Words that name a kind of business: weaker than a legal form, stronger than any capitalised line.
+const BUSINESS_WORD =
+  /(?<![\p{L}])(?:enterprise|trading|store|stores|mart|supermarket|hypermarket|restaurant|restoran|cafe|café|bakery|bakeries|pharmacy|farmasi|hardware|stationery|bookstore|hotel|clinic|services|solutions|systems|technologies|holdings|industries|group|kedai|shop|boutique|b[äa]ckerei|apotheke|h[öo]tel|pharmacie|boulangerie)(?![\p{L}])/iu;
 
 const TITLE_WORDS =
   /^(?:(?:tax\s+|pro[-\s]?forma\s+|commercial\s+)?invoice|rechnung|gutschrift|facture|factura|fattura|factuur|receipt|quittung|kassenbon|kassenbeleg|beleg|bon|ticket|re[çc]u|credit\s+note|statement|bank\s+statement|account\s+statement|kontoauszug|relev[ée](?:\s+de\s+compte)?|purchase\s+order|bestellung|bon\s+de\s+commande|order|contract|agreement|vertrag|contrat|page\s+\d+.*|seite\s+\d+.*|original|copy|kopie|duplicate)$/iu;
@@ -26,7 +39,16 @@ function plausibleName(seg: string): boolean {
 }
 
 function segments(line: string): string[] {
-  return line.split(/\s+[·|•]\s+|\s+[-–]\s+|\t| {2,}|,\s+/).map((s) => s.trim()).filter(Boolean);
+  // A registration number after the name ("SDN BHD (139386 X)", "Co. Reg. 1234") is not part of it.
+  const bare = line.replace(/\s*\((?=[^)]*\d)[^)]{1,30}\)\s*$/u, '').replace(/\s+(?:co\.?\s*(?:reg\.?\s*)?no\.?|reg\.?\s*no\.?)\s*:?\s*[\w-]+$/iu, '');
+  const parts = bare.split(/\s+[·|•]\s+|\s+[-–]\s+|\t| {2,}|,\s+/).map((s) => s.trim()).filter(Boolean);
+  // "Cobalt Cloud Services, Inc.": the legal form belongs to the name before it.
+  const out: string[] = [];
+  for (const p of parts) {
+    if (out.length > 0 && LEGAL_ONLY.test(p)) out[out.length - 1] = `${out[out.length - 1]}, ${p}`;
+    else out.push(p);
+  }
+  return out;
 }
 
 /** First line index of a customer block ("Bill to:"), so the vendor search stops there. */
@@ -45,6 +67,7 @@ export function vendor(doc: Doc): ExtractedField | null {
   if (hit) return field(hit.value, 0.85 * hit.weight, 'label');
   const stop = Math.min(customerLine(doc), 25);
   let first: string | null = null;
+  let business: { name: string; seen: number } | null = null;
   let seen = 0;
   for (let i = 0; i < stop && seen < 12; i++) {
     const line = doc.lines[i].trim();
@@ -52,12 +75,16 @@ export function vendor(doc: Doc): ExtractedField | null {
     seen++;
     for (const seg of segments(line)) {
       if (!plausibleName(seg)) continue;
-      if (COMPANY_SUFFIX.test(seg)) return field(seg, seen <= 3 ? 0.8 : 0.7, 'heuristic');
+      // The top-most line with a legal form is the issuer (a brand or a person's name may precede it).
+      // Lower down, a company name is as often the customer's as the issuer's.
+      if (COMPANY_SUFFIX.test(seg)) return field(seg, seen <= 3 ? 0.9 : seen <= 6 ? 0.5 : 0.3, 'heuristic');
+      if (!business && BUSINESS_WORD.test(seg) && seg.split(/\s+/).length <= 6) business = { name: seg, seen };
       // A name is short; a sentence on the first line is not a letterhead.
       if (seen <= 3 && seg.split(/\s+/).length <= 5 && /^\p{Lu}/u.test(seg)) first ??= seg;
     }
   }
-  return first ? field(first, 0.45, 'heuristic') : null;
+  if (business) return field(business.name, business.seen <= 3 ? 0.75 : 0.45, 'heuristic');
+  return first ? field(first, 0.6, 'heuristic') : null;
 }
 
 /** The customer: the text after "Bill to:", "Kunde:", "Facturé à:" or on the following line. */

@@ -107,10 +107,9 @@ function invoice(doc: Doc, out: ExtractedFields): void {
 }
 
 function receipt(doc: Doc, out: ExtractedFields): void {
-  const merchant = vendor(doc);
-  // On a receipt the top line is the shop far more reliably than on a letterhead.
-  if (merchant) out.merchant = merchant.method === 'heuristic' ? field(merchant.value, Math.max(merchant.confidence, 0.6), 'heuristic') : merchant;
+  set(out, 'merchant', vendor(doc));
   const date = issueDate(doc);
+  // A receipt's date is the sale's: the first plausible date is a good guess even without a label.
   if (date) out.date = date.method === 'heuristic' ? field(date.value, Math.max(date.confidence, 0.7), 'heuristic') : date;
   money(doc, out);
   set(out, 'receipt_number', labelledId(doc, RECEIPT_NUMBER));

@@ -5,7 +5,7 @@
  * header row ("Invoice No.    Date" over "INV-7    05.03.2024").
  */
 import { findAmounts, type AmountOptions } from './amounts.js';
-import { findDates, parseDate, type DateOptions } from './dates.js';
+import { findDates, parseDate, plausibleDocumentDate, type DateOptions } from './dates.js';
 import { MAX_LINE, allMatches, hasDigit, hasLetter, nextNonEmpty, stripLeadingSeparators } from './text.js';
 
 /** The document as the generic extractors see it. */
@@ -196,7 +196,7 @@ export interface DateValue {
 /** Reads the first date in the text. */
 export function dateReader(doc: Doc) {
   return (s: string): DateValue | null => {
-    const d = findDates(s, doc.dateOpts)[0];
+    const d = findDates(s, doc.dateOpts).find((x) => plausibleDocumentDate(x.iso));
     return d ? { iso: d.iso, ambiguous: d.ambiguous } : null;
   };
 }

@@ -1,0 +1,206 @@
+// Extraction and classification quality on a corpus of real documents, through the real
+// pipeline (a `docpipe start` server with its queue and stages, reached over HTTP), plus the
+// in-process extraction time. Prints every figure of the quality table and the calibration of
+// each field's confidence.
+//
+//   npm run bench -- quality [DIR] [--limit N] [--skip-classification]
+//
+// DIR (default ../shared/corpora/dev) holds sroie/, invoice2data/ and classify/ as described in
+// its README. --limit caps every document set (a quick sanity run). Template-free extraction runs
+// in the live environment, which has no templates; invoice2data's templates are imported into
+// the test environment of the same organisation.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { extractFields, parseTemplateYaml, type TemplateDef } from '../../src/pipeline/extract/index.js';
+import { accuracy, calibration, loadGoldenInvoices, loadSroie, score, type LabelledDoc, type Outcome } from '../helpers/extraction-dev.js';
+import { bundledTemplateFiles, compareGolden, loadGolden, type GoldenCase } from '../helpers/invoice2data-golden.js';
+import { SECRETS, benchRedis, benchTmpDir, seed, startDocpipe, table } from './harness.js';
+import { classificationFigures } from './quality-classify.js';
+
+const TERMINAL = ['completed', 'failed', 'needs_review'];
+
+type Api = (path: string, init?: RequestInit) => Promise<any>;
+
+function client(baseUrl: string, key: string): Api {
+  return async (path, init = {}) => {
+    const res = await fetch(`${baseUrl}/api/v1${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${key}`, ...(init.body && typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}) },
+    });
+    const body = (await res.json()) as any;
+    if (!res.ok) throw Object.assign(new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(body.error ?? body).slice(0, 300)}`), { status: res.status, body });
+    return body.data;
+  };
+}
+
+/** Uploads texts and waits until each is processed; returns the documents as the API shows them. */
+async function runDocs(api: Api, projectId: string, docs: Array<{ filename: string; text: string }>): Promise<any[]> {
+  const ids: string[] = [];
+  for (const d of docs) {
+    const form = new FormData();
+    form.set('project_id', projectId);
+    form.set('allow_duplicate', 'true');
+    form.set('file', new Blob([d.text], { type: 'text/plain' }), d.filename);
+    ids.push((await api('/documents', { method: 'POST', body: form })).id);
+  }
+  const out: any[] = [];
+  const deadline = Date.now() + 30 * 60_000;
+  for (const id of ids) {
+    let doc = await api(`/documents/${id}`);
+    while (!TERMINAL.includes(doc.status)) {
+      if (Date.now() > deadline) throw new Error(`document ${id} still ${doc.status} after 30 minutes`);
+      await new Promise((r) => setTimeout(r, 150));
+      doc = await api(`/documents/${id}`);
+    }
+    out.push(doc);
+  }
+  return out;
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
+function fieldValues(doc: any): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(doc.fields ?? {}).map(([k, f]: [string, any]) => [k, f.value]));
+}
+
+/** Every expected field of each golden case, against what the API extracted. */
+function goldenScore(cases: GoldenCase[], docs: any[]): { right: number; total: number; misses: string[] } {
+  let right = 0;
+  let total = 0;
+  const misses: string[] = [];
+  cases.forEach((c, i) => {
+    for (const d of compareGolden(c.expected, fieldValues(docs[i]))) {
+      total++;
+      if (d.ok) right++;
+      else misses.push(`${c.name}.${d.field}: expected ${JSON.stringify(d.expected)}, got ${JSON.stringify(d.got)}`);
+    }
+  });
+  return { right, total, misses };
+}
+
+/** Extraction time per document in this process (warm), without templates and with `templates`. */
+function timing(docs: LabelledDoc[], templates: TemplateDef[]): { mean: number; p95: number } {
+  const run = (): number[] =>
+    docs.map((d) => {
+      const t = performance.now();
+      extractFields({ text: d.text, type: d.name.startsWith('sroie') ? 'receipt' : 'invoice', templates });
+      return performance.now() - t;
+    });
+  run();
+  const ms = run().sort((a, b) => a - b);
+  return { mean: ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length), p95: ms[Math.floor(ms.length * 0.95)] ?? 0 };
+}
+
+export async function main(args: string[]): Promise<void> {
+  const limitAt = args.indexOf('--limit');
+  const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
+  const skipClassification = args.includes('--skip-classification');
+  const dir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--limit') ?? join(process.cwd(), '..', 'shared', 'corpora', 'dev');
+  if (!existsSync(dir)) throw new Error(`no corpus at ${dir}`);
+  const cap = <T>(xs: T[]): T[] => xs.slice(0, limit);
+  const sroie = cap(loadSroie(dir));
+  const goldenFree = cap(loadGoldenInvoices(dir));
+  const golden = loadGolden(dir);
+  const bundled = bundledTemplateFiles(dir);
+
+  const redis = await benchRedis();
+  const env: Record<string, string> = {
+    ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: `benchquality${Date.now()}`, LOG_LEVEL: 'warn', DATA_DIR: benchTmpDir('docpipe-bench-quality-'),
+    ...(process.env.EMBEDDING_MODEL_DIR ? { EMBEDDING_MODEL_DIR: process.env.EMBEDDING_MODEL_DIR } : {}),
+  };
+  const { key, projectId } = await seed(env, { projects: 1 });
+  const t0 = performance.now();
+  const srv = await startDocpipe('start', env);
+  const rows: Array<Record<string, string | number>> = [];
+  const notes: string[] = [];
+  try {
+    const live = client(srv.url, key);
+    // A key makes keys of its own mode only: the test-mode key comes from a session.
+    const login = await fetch(`${srv.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.test', password: 'benchmark-password' }) });
+    const session = client(srv.url, ((await login.json()) as any).data.accessToken as string);
+    const testKey = (await session('/api-keys', { method: 'POST', body: JSON.stringify({ name: 'quality-test', environment: 'test' }) })).key as string;
+    const test = client(srv.url, testKey);
+
+    if (!skipClassification && existsSync(join(dir, 'classify'))) {
+      const f = await classificationFigures({ baseUrl: srv.url, apiKey: key, projectId, dir });
+      for (const [k, v] of Object.entries(f)) rows.push({ figure: `classification ${k}`, value: typeof v === 'number' ? Number(v.toFixed(3)) : v });
+    }
+
+    // Template-free extraction (live environment: no templates).
+    const freeProject = (await live('/projects', { method: 'POST', body: JSON.stringify({ name: 'quality template-free', classification_threshold: 0 }) })).id;
+    const outcomes: Outcome[] = [];
+    const sroieDocs = await runDocs(live, freeProject, sroie);
+    const sroieOut = sroie.flatMap((d, i) => score(d, sroieDocs[i].fields ?? {}));
+    outcomes.push(...sroieOut);
+    for (const f of ['total', 'date', 'vendor'] as const) {
+      const a = accuracy(sroieOut, f);
+      rows.push({ figure: `SROIE receipts, template-free: ${f === 'vendor' ? 'company' : f} exact`, value: `${pct(a.rate)} (${a.right}/${a.n})` });
+    }
+    const freeDocs = await runDocs(live, freeProject, goldenFree);
+    const freeOut = goldenFree.flatMap((d, i) => score(d, freeDocs[i].fields ?? {}));
+    outcomes.push(...freeOut);
+    const triple = freeOut.filter((o) => o.field !== 'vendor');
+    const customTriple = triple.filter((o) => o.doc.startsWith('custom/'));
+    rows.push({ figure: "invoice2data's golden invoices, template-free: invoice number, date, amount", value: `${pct(triple.filter((o) => o.ok).length / Math.max(1, triple.length))} (${triple.filter((o) => o.ok).length}/${triple.length}; tests/custom ${customTriple.filter((o) => o.ok).length}/${customTriple.length})` });
+
+    // Golden cases with their own templates (tests/custom and the two pull requests' templates).
+    // As in invoice2data's own tests, these cases run with their own templates only; the bundled
+    // ones are imported afterwards.
+    const seen = new Set<string>();
+    for (const c of [...golden.custom, ...golden.extra]) {
+      for (const t of c.templates) {
+        if (seen.has(t.name)) continue;
+        seen.add(t.name);
+        await test('/templates/import', { method: 'POST', body: JSON.stringify({ yaml: t.content, name: t.name }) }).catch((e: Error) => notes.push(`template ${t.name}: ${e.message}`));
+      }
+    }
+    const goldenProject = (await test('/projects', { method: 'POST', body: JSON.stringify({ name: 'quality golden', classification_threshold: 0 }) })).id;
+    const customDocs = await runDocs(test, goldenProject, golden.custom.map((c) => ({ filename: `${c.name.replace('/', '-')}.txt`, text: c.text })));
+    const customScore = goldenScore(golden.custom, customDocs);
+    rows.push({ figure: "invoice2data's golden invoices with its templates imported (tests/custom): every golden field", value: `${pct(customScore.right / Math.max(1, customScore.total))} (${customScore.right}/${customScore.total})` });
+    const extraDocs = await runDocs(test, goldenProject, golden.extra.map((c) => ({ filename: `${c.name.replace('/', '-')}.txt`, text: c.text })));
+    const extraScore = goldenScore(golden.extra, extraDocs);
+    rows.push({ figure: '  the unmerged pull requests #415 and #478 (extra/)', value: `${pct(extraScore.right / Math.max(1, extraScore.total))} (${extraScore.right}/${extraScore.total})` });
+    notes.push(...[...customScore.misses, ...extraScore.misses].map((m) => `golden miss: ${m}`));
+
+    // invoice2data's bundled templates, imported one file at a time into the test environment.
+    let imported = 0;
+    const refused: string[] = [];
+    for (const f of bundled) {
+      try {
+        imported += ((await test('/templates/import', { method: 'POST', body: JSON.stringify({ yaml: f.content, name: f.name }) })) as unknown[]).length;
+      } catch (e) {
+        const details = ((e as { body?: any }).body?.error?.details ?? []) as Array<{ field: string; message: string }>;
+        refused.push(`${f.path}: ${details.map((d) => `${d.field} ${d.message}`).join('; ') || (e as Error).message}`);
+      }
+    }
+    rows.push({ figure: "invoice2data's bundled templates imported", value: `${bundled.length - refused.length} / ${bundled.length} files (${imported} templates), each refusal with its reason below` });
+    notes.push(...refused.map((r) => `refused: ${r}`));
+
+    // Extraction time in this process.
+    const local = bundled.flatMap((f) => {
+      const r = parseTemplateYaml(f.content, { name: f.name });
+      return r.ok ? r.templates : [];
+    });
+    const plain = timing([...sroie, ...goldenFree], []);
+    const withTemplates = timing([...sroie, ...goldenFree], local);
+    rows.push({ figure: 'extraction per text document in-process (no templates)', value: `${plain.mean.toFixed(2)} ms mean, ${plain.p95.toFixed(2)} ms p95` });
+    rows.push({ figure: `  with the ${local.length} bundled templates to choose from`, value: `${withTemplates.mean.toFixed(2)} ms mean, ${withTemplates.p95.toFixed(2)} ms p95` });
+
+    console.log(`quality through the API (${dir}; ${((performance.now() - t0) / 1000).toFixed(0)} s)${Number.isFinite(limit) ? `, at most ${limit} documents per set` : ''}:`);
+    table(rows);
+    console.log('\nconfidence calibration of template-free fields (10 bins; value = accuracy of the values given in the bin):');
+    const cal: Array<Record<string, string | number>> = [];
+    for (const f of ['total', 'date', 'vendor', 'invoice_number'] as const) {
+      const c = calibration(outcomes.filter((o) => o.field === f));
+      cal.push({ field: f, given: c.n, ece: Number(c.ece.toFixed(3)), bins: c.bins.map((b) => `${b.range}: n=${b.n} conf=${b.confidence.toFixed(2)} acc=${b.accuracy.toFixed(2)}`).join(' | ') });
+    }
+    const all = calibration(outcomes);
+    cal.push({ field: 'all', given: all.n, ece: Number(all.ece.toFixed(3)), bins: '' });
+    table(cal);
+    if (notes.length) console.log(`\n${notes.join('\n')}`);
+  } finally {
+    await srv.stop();
+    await redis.stop();
+  }
+}
