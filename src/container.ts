@@ -26,6 +26,7 @@ import { createQueues } from './jobs/queues.js';
 import { createSecretBox } from './lib/crypto.js';
 import { createBlobStore } from './storage/index.js';
 import { createDocumentsModule } from './modules/documents/index.js';
+import { createTemplatesRepository } from './modules/templates/templates.repository.js';
 import { createTemplatesService } from './modules/templates/templates.service.js';
 import { registerDocumentRoutes } from './http/routes/documents/index.js';
 import { registerTemplateRoutes } from './http/routes/templates/index.js';
@@ -91,7 +92,8 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const onEvent = () => { for (const l of eventListeners) l(); };
   const blobs = createBlobStore(config);
   const documents = createDocumentsModule({ config, db, queues, logger, blobs, projects: repos.projects, onEvent, embedder: opts.embedder });
-  const templates = createTemplatesService({ db });
+  const templatesRepo = createTemplatesRepository(db);
+  const templates = createTemplatesService({ repo: templatesRepo, trace: { documents: documents.docs, templates: templatesRepo } });
   const extraRoutes: ExtraRoutes = [];
   const mail = createMailModule({ db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects }, opts.mail);
   extraRoutes.push((api) => mail.registerRoutes(api));

@@ -1,13 +1,13 @@
 import { Worker, type Job } from 'bullmq';
 import type { Deps } from '../src/container.js';
-import { enqueueStage } from '../src/modules/documents/flow.js';
-import type { DocumentRow } from '../src/modules/documents/documents.types.js';
+import { enqueueStage, stageJobId } from '../src/modules/documents/flow.js';
 import { startMaintenanceTimers, sweepUnderLock } from './maintenance-timers.js';
+import type { Environment } from '../src/lib/scope.js';
 
 /** Documents untouched this long while a stage is pending are checked by the sweeper. */
 const STALE_MS = 60_000;
 
-type MaintenanceJob = { kind: 'sweep' } | { kind: 'retention' } | { kind: 'retrain'; orgId: string; environment: 'live' | 'test' };
+type MaintenanceJob = { kind: 'sweep' } | { kind: 'retention' } | { kind: 'retrain'; orgId: string; environment: Environment };
 
 /**
  * The sweeper: a document can never stay in processing forever. Any document whose pending
@@ -15,15 +15,11 @@ type MaintenanceJob = { kind: 'sweep' } | { kind: 'retention' } | { kind: 'retra
  * queued again under its deterministic job id.
  */
 export async function sweep(deps: Deps, staleMs = STALE_MS): Promise<number> {
-  const { rows } = await deps.db.query<DocumentRow>(
-    `SELECT * FROM documents WHERE pipeline->>'current' IS NOT NULL AND status NOT IN ('failed', 'completed', 'needs_review')
-       AND updated_at < now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT 500`, [staleMs]);
+  const rows = await deps.documents.docs.stalePending(staleMs, 500);
   let requeued = 0;
   for (const doc of rows) {
     const stage = doc.pipeline.current!;
-    const q = deps.queues.get(stage);
-    const id = `${stage}-${doc.id}-v${doc.version}`;
-    const job = await q.getJob(id);
+    const job = await deps.queues.get(stage).getJob(stageJobId(stage, doc.id, doc.version));
     const state = job ? await job.getState() : 'missing';
     if (state === 'active' || state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') continue;
     if (state === 'failed') {
@@ -40,9 +36,7 @@ export async function sweep(deps: Deps, staleMs = STALE_MS): Promise<number> {
 
 /** Deletes documents older than their project's retention_days, with files and events. */
 export async function applyRetention(deps: Deps): Promise<number> {
-  const { rows } = await deps.db.query<DocumentRow>(
-    `SELECT d.* FROM documents d JOIN projects p ON p.id = d.project_id
-     WHERE p.retention_days IS NOT NULL AND d.created_at < now() - (p.retention_days * interval '1 day') LIMIT 1000`);
+  const rows = await deps.documents.docs.pastRetention(1000);
   if (rows.length === 0) return 0;
   const n = await deps.documents.service.deleteMany(rows);
   deps.logger.info({ deleted: n }, 'retention deleted expired documents');

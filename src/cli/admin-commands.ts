@@ -7,7 +7,8 @@ import { DomainError, errors } from '../lib/errors.js';
 import type { Stamps } from '../modules/access/stamps.js';
 import { createOrgsRepository } from '../modules/orgs/orgs.repository.js';
 import { createOrgsService } from '../modules/orgs/orgs.service.js';
-import type { Environment, Plan, Role } from '../modules/orgs/orgs.types.js';
+import type { Environment } from '../lib/scope.js';
+import type { Plan, Role } from '../modules/orgs/orgs.types.js';
 import { COMMANDS, parseCommand, usageLines, type CommandName } from './usage.js';
 
 export interface AdminResult {
@@ -61,10 +62,8 @@ export async function executeAdminCommand(ctx: AdminContext, args: readonly stri
         return ok(`Created API key ${key.id} (${key.environment}). Store it now; it is not shown again:\n${key.key}`);
       }
       case 'status': {
-        const { rows } = await ctx.db.query<{ t: string; n: number }>(
-          `SELECT 'organizations' AS t, count(*) AS n FROM organizations UNION ALL SELECT 'users', count(*) FROM users
-           UNION ALL SELECT 'projects', count(*) FROM projects UNION ALL SELECT 'documents', count(*) FROM documents`);
-        return ok(rows.map((r) => `${r.t.padEnd(14)} ${r.n}`).join('\n'));
+        const counts = await createOrgsRepository(ctx.db).instanceCounts();
+        return ok(counts.map((r) => `${r.what.padEnd(14)} ${r.n}`).join('\n'));
       }
       default:
         return fail(ADMIN_USAGE, 2);

@@ -1,5 +1,6 @@
 import type { Principal } from '../modules/access/principal.js';
-import type { Role, Environment } from '../modules/orgs/orgs.types.js';
+import type { Scope } from '../lib/scope.js';
+import type { Role } from '../modules/orgs/orgs.types.js';
 
 export interface RouteConfig {
   /** Requires a valid credential; default for everything but health, login and refresh. */
@@ -13,7 +14,7 @@ export interface RouteConfig {
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
-    scope: { orgId: string; environment: Environment };
+    scope: Scope;
     /** See AccessResult.projectsVersion. */
     projectsVersion: string;
   }

@@ -10,7 +10,7 @@ import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { createDeps } from '../../src/container.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
-import type { Environment } from '../../src/modules/orgs/orgs.types.js';
+import type { Environment } from '../../src/lib/scope.js';
 import { insertEvent } from '../../src/modules/events/events.repository.js';
 import type { EventType } from '../../src/modules/events/events.types.js';
 import { createWebhooksModule, type WebhooksModule, type WebhooksModuleOptions } from '../../src/modules/webhooks/index.js';

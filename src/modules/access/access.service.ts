@@ -1,5 +1,6 @@
 import { DomainError, errors } from '../../lib/errors.js';
 import type { RedisKeys } from '../../lib/redis.js';
+import type { Environment } from '../../lib/scope.js';
 import type { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { endpointAllowed, parseEndpointRule, type EndpointRule } from '../api-keys/endpoint-rules.js';
 import { compileIpRules } from '../api-keys/ip-rules.js';
@@ -7,7 +8,7 @@ import { parseApiKey, looksLikeApiKey } from '../api-keys/key-format.js';
 import { verifyAccessToken } from '../auth/jwt.js';
 import type { RefreshTokensRepository } from '../auth/refresh-tokens.repository.js';
 import type { OrgsRepository } from '../orgs/orgs.repository.js';
-import type { Environment, Organization } from '../orgs/orgs.types.js';
+import type { Organization } from '../orgs/orgs.types.js';
 import { CredentialCache } from './credential-cache.js';
 import type { CachedCredential, Principal } from './principal.js';
 import { rateLimitHeaders, type Policy, type RateLimiter } from './rate-limit.js';

@@ -1,4 +1,5 @@
-import type { Environment, Plan, Role } from '../orgs/orgs.types.js';
+import type { Environment } from '../../lib/scope.js';
+import type { Plan, Role } from '../orgs/orgs.types.js';
 import type { EndpointRule } from '../api-keys/endpoint-rules.js';
 import type { IpMatcher } from '../api-keys/ip-rules.js';
 

@@ -1,12 +1,7 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Environment } from '../orgs/orgs.types.js';
+import type { Environment, Scope } from '../../lib/scope.js';
 import type { ApiKeyRow } from './api-keys.types.js';
-
-export interface Scope {
-  orgId: string;
-  environment: Environment;
-}
 
 export function createApiKeysRepository(db: Queryable) {
   return {

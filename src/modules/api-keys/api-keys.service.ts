@@ -1,7 +1,7 @@
 import { errors, type FieldIssue } from '../../lib/errors.js';
 import type { Stamps } from '../access/stamps.js';
-import type { Environment } from '../orgs/orgs.types.js';
-import type { ApiKeysRepository, Scope } from './api-keys.repository.js';
+import type { Environment, Scope } from '../../lib/scope.js';
+import type { ApiKeysRepository } from './api-keys.repository.js';
 import { presentApiKey, type CreateApiKeyInput, type UpdateApiKeyInput } from './api-keys.types.js';
 import { parseEndpointRule } from './endpoint-rules.js';
 import { generateApiKey } from './key-format.js';

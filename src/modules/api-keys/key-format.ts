@@ -1,5 +1,5 @@
 import { randomBase62, sha256Hex } from '../../lib/crypto.js';
-import type { Environment } from '../orgs/orgs.types.js';
+import type { Environment } from '../../lib/scope.js';
 
 const KEY_RE = /^svc_(live|test)_[0-9A-Za-z]{32}$/;
 

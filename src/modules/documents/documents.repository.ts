@@ -1,8 +1,10 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
-import type { TemplateDef } from '../../pipeline/extract/template-schema.js';
+import type { Scope } from '../../lib/scope.js';
+import type { StoredLayout } from '../../pipeline/parse/index.js';
+import { EXTRACTION_ORDER, type ExtractionTemplate } from '../templates/templates.repository.js';
 import type { DocumentRow, PipelineState, Stage } from './documents.types.js';
+import { missingStageSql, type StageVersions } from './missing.js';
 
 export interface DocumentFilters {
   project_id?: string;
@@ -38,9 +40,6 @@ const STAGE_COLUMNS: Record<Stage, string> = {
   extract: LIST_COLUMNS.replace('NULL::text AS text_content', 'text_content, NULL::real[] AS embedding, parser_version, extractor_version, layout'),
 };
 
-/** A template as the extract stage reads it. */
-export interface StageTemplate { id: string; version: number; definition: TemplateDef }
-
 /**
  * What a stage looks up besides the document, read in the same statement: the organisation's
  * classifier version (null: none trained, the built-in model) for classify, its templates for
@@ -48,7 +47,7 @@ export interface StageTemplate { id: string; version: number; definition: Templa
  */
 export interface StageContext {
   classifierVersion?: string | null;
-  templates?: StageTemplate[];
+  templates?: ExtractionTemplate[];
 }
 
 const STAGE_EXTRAS: Record<Stage, string> = {
@@ -57,9 +56,20 @@ const STAGE_EXTRAS: Record<Stage, string> = {
   classify: `(SELECT c.version FROM classifier_models c WHERE c.org_id = documents.org_id AND c.environment = documents.environment) AS stage_classifier,
            NULL::json AS stage_templates`,
   extract: `NULL::text AS stage_classifier,
-           (SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY t.created_at, t.id), '[]'::json)
+           (SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY ${EXTRACTION_ORDER}), '[]'::json)
             FROM templates t WHERE t.org_id = documents.org_id AND t.environment = documents.environment) AS stage_templates`,
 };
+
+/** A document as the template trace reads it. */
+export interface TraceDocument {
+  id: string;
+  status: string;
+  text_content: string | null;
+  layout: StoredLayout | null;
+  template_id: string | null;
+  template_version: number | null;
+  default_template_id: string | null;
+}
 
 /** What a stage commit returns unless the whole row is asked for. */
 export type StageState = Pick<DocumentRow, 'id' | 'version' | 'status' | 'pipeline'>;
@@ -188,7 +198,7 @@ export function createDocumentsRepository(db: Queryable) {
      * statement (the row returned is the one before that change).
      */
     async getForStage(id: string, stage: Stage): Promise<{ doc: DocumentRow; project: StageProject | null; context: StageContext } | null> {
-      const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null; stage_classifier: string | null; stage_templates: StageTemplate[] | null }>(
+      const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null; stage_classifier: string | null; stage_templates: ExtractionTemplate[] | null }>(
         `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)
          SELECT ${STAGE_COLUMNS[stage]},
            (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
@@ -242,6 +252,82 @@ export function createDocumentsRepository(db: Queryable) {
       if (keys.length === 0) return new Set();
       const { rows } = await q.query<{ storage_key: string }>('SELECT DISTINCT storage_key FROM documents WHERE storage_key = ANY($1::text[])', [keys]);
       return new Set(rows.map((r) => r.storage_key));
+    },
+    /** Whether `stage` already committed for this document version (a re-delivered job). */
+    async stageRecorded(documentId: string, version: number, stage: Stage): Promise<boolean> {
+      const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM stage_runs WHERE document_id = $1 AND version = $2 AND stage = $3', [documentId, version, stage]);
+      return Number(rows[0].n) > 0;
+    },
+    async exists(scope: Scope, id: string): Promise<boolean> {
+      const { rows } = await db.query('SELECT 1 FROM documents WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      return rows.length > 0;
+    },
+    /** By id alone, without text and vector (workers; the job came from a scoped request). */
+    async getSummaryById(id: string): Promise<DocumentRow | null> {
+      const { rows } = await db.query<DocumentRow>(`SELECT ${LIST_COLUMNS} FROM documents WHERE id = $1`, [id]);
+      return rows[0] ?? null;
+    },
+    /** What the template trace reads: the text as templates see it, what extracted it, and the project's default template. */
+    async getForTrace(scope: Scope, id: string): Promise<TraceDocument | null> {
+      const { rows } = await db.query<TraceDocument>(
+        `SELECT d.id, d.status, d.text_content, d.layout, d.template_id, d.template_version, p.default_template_id
+           FROM documents d LEFT JOIN projects p ON p.id = d.project_id
+          WHERE d.id = $1 AND d.org_id = $2 AND d.environment = $3`,
+        [id, scope.orgId, scope.environment]);
+      return rows[0] ?? null;
+    },
+    /**
+     * Ids (oldest first) of the documents a reprocess request names: a project's or a list, and
+     * with `missing`, only those where one of its stages never ran with the current versions.
+     */
+    async idsForReprocess(scope: Scope, target: { projectId: string } | { documentIds: string[] }, missing?: { stages: Stage[]; versions: StageVersions }): Promise<string[]> {
+      const params: unknown[] = [scope.orgId, scope.environment];
+      let where = 'org_id = $1 AND environment = $2';
+      if ('projectId' in target) { params.push(target.projectId); where += ` AND project_id = $${params.length}`; }
+      else { params.push(target.documentIds); where += ` AND id = ANY($${params.length}::text[])`; }
+      if (missing) {
+        const m = missingStageSql(missing.stages, missing.versions, params.length + 1);
+        params.push(...m.params);
+        where += ` AND (${m.sql})`;
+      }
+      const { rows } = await db.query<{ id: string }>(`SELECT id FROM documents WHERE ${where} ORDER BY created_at`, params);
+      return rows.map((r) => r.id);
+    },
+    /** Vectors and types of the documents whose type a person confirmed (kNN neighbours), newest first. */
+    async confirmedVectors(scope: Scope, modelId: string, excludeId: string, limit: number): Promise<{ embedding: number[]; type: string }[]> {
+      const { rows } = await db.query<{ embedding: number[]; type: string }>(
+        `SELECT embedding, classification->>'type' AS type FROM documents
+         WHERE org_id = $1 AND environment = $2 AND embedding_model = $3 AND embedding IS NOT NULL AND id <> $4
+           AND (classification->>'confirmed')::boolean = true
+         ORDER BY updated_at DESC LIMIT $5`, [scope.orgId, scope.environment, modelId, excludeId, limit]);
+      return rows;
+    },
+    /** Texts (first `maxChars`) and types of the documents whose type a person confirmed, newest first: training data. */
+    async confirmedTexts(scope: Scope, maxChars: number, limit: number): Promise<{ text: string; type: string }[]> {
+      const { rows } = await db.query<{ text: string; type: string }>(
+        `SELECT left(text_content, $3) AS text, classification->>'type' AS type FROM documents
+         WHERE org_id = $1 AND environment = $2 AND (classification->>'confirmed')::boolean = true AND text_content IS NOT NULL
+         ORDER BY updated_at DESC LIMIT $4`, [scope.orgId, scope.environment, maxChars, limit]);
+      return rows;
+    },
+    /**
+     * Documents (any organization) with a stage pending whose row has not changed for `staleMs`:
+     * the sweeper checks that each still has a live job. Oldest first.
+     */
+    async stalePending(staleMs: number, limit: number): Promise<Pick<DocumentRow, 'id' | 'version' | 'pipeline'>[]> {
+      const { rows } = await db.query<Pick<DocumentRow, 'id' | 'version' | 'pipeline'>>(
+        `SELECT id, version, pipeline FROM documents WHERE pipeline->>'current' IS NOT NULL AND status NOT IN ('failed', 'completed', 'needs_review')
+           AND updated_at < now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT $2`, [staleMs, limit]);
+      return rows;
+    },
+    /** Documents (any organization) older than their project's retention_days. */
+    async pastRetention(limit: number): Promise<DocumentRow[]> {
+      const { rows } = await db.query<DocumentRow>(
+        `SELECT ${LIST_COLUMNS} FROM documents
+          WHERE EXISTS (SELECT 1 FROM projects p WHERE p.id = documents.project_id AND p.retention_days IS NOT NULL
+                          AND documents.created_at < now() - (p.retention_days * interval '1 day'))
+          LIMIT $1`, [limit]);
+      return rows;
     },
     async listInProject(scope: Scope, projectId: string): Promise<DocumentRow[]> {
       const { rows } = await db.query<DocumentRow>(`SELECT ${LIST_COLUMNS} FROM documents WHERE project_id = $1 AND org_id = $2 AND environment = $3`, [projectId, scope.orgId, scope.environment]);

@@ -3,14 +3,14 @@ import { errors } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { BlobStore } from '../../storage/blob-store.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import { insertEvent } from '../events/events.repository.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
-import type { BatchesRepository } from './batches.js';
+import type { BatchesRepository } from './batches.repository.js';
 import type { DocumentFilters, DocumentsRepository } from './documents.repository.js';
 import { documentEventData, presentDocument, STAGES, type DocumentRow, type FieldValue, type Stage } from './documents.types.js';
 import { enqueueStage, planStages } from './flow.js';
-import { missingStageSql, type CurrentVersions } from './missing.js';
+import { resolveVersions, type CurrentVersions } from './missing.js';
 
 export interface PatchDocumentInput {
   classification?: { type: string };
@@ -179,24 +179,16 @@ export function createDocumentsService(deps: {
       if (input.project_id && !(await deps.projects.get(scope, input.project_id))) throw errors.notFound('Project');
       const stages = input.stages?.length ? STAGES.filter((s) => input.stages!.includes(s)) : [...STAGES];
       const mode = input.mode ?? 'missing';
-      const params: unknown[] = [scope.orgId, scope.environment];
-      let where = 'org_id = $1 AND environment = $2';
-      if (input.project_id) { params.push(input.project_id); where += ` AND project_id = $${params.length}`; }
-      else { params.push(input.document_ids); where += ` AND id = ANY($${params.length}::text[])`; }
-      if (mode === 'missing') {
-        const m = await missingStageSql(stages, deps.versions, scope, params.length + 1);
-        params.push(...m.params);
-        where += ` AND (${m.sql})`;
-      }
-      const { rows } = await deps.db.query<{ id: string }>(`SELECT id FROM documents WHERE ${where} ORDER BY created_at`, params);
+      const target = input.project_id ? { projectId: input.project_id } : { documentIds: input.document_ids! };
+      const ids = await deps.docs.idsForReprocess(scope, target, mode === 'missing' ? { stages, versions: await resolveVersions(deps.versions, scope) } : undefined);
       const batch = await deps.db.tx((q) => deps.batches.create(q, scope, { kind: 'reprocess', stages, mode }));
       const CHUNK = 500;
-      for (let i = 0; i < rows.length; i += CHUNK) {
-        const ids = rows.slice(i, i + CHUNK).map((r) => r.id);
+      for (let i = 0; i < ids.length; i += CHUNK) {
+        const chunk = ids.slice(i, i + CHUNK);
         const started = await deps.db.tx(async (q) => {
-          await deps.batches.addItems(q, batch.id, ids);
+          await deps.batches.addItems(q, batch.id, chunk);
           const out: DocumentRow[] = [];
-          for (const id of ids) {
+          for (const id of chunk) {
             const d = await deps.docs.getById(id, q, true);
             if (d) out.push(await startRun(q, d, stages, batch.id));
           }

@@ -1,5 +1,5 @@
 import type { StoredLayout } from '../../pipeline/parse/pdf-layout.js';
-import type { Environment } from '../orgs/orgs.types.js';
+import type { Environment } from '../../lib/scope.js';
 
 export type DocumentStatus = 'uploaded' | 'processing' | 'processed' | 'classified' | 'extracted' | 'completed' | 'needs_review' | 'failed';
 export type Stage = 'parse' | 'embed' | 'classify' | 'extract';

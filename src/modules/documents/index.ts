@@ -6,9 +6,10 @@ import type { Logger } from '../../lib/logger.js';
 import { createEmbedderLoader, embeddingUnavailableWarning, type EmbedderLoader } from '../../pipeline/embed/index.js';
 import { createPdfEngine, createTesseractOcr, type Ocr, type PdfEngine } from '../../pipeline/parse/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
+import { createClassifierRepository } from '../classifier/classifier.repository.js';
 import { createClassifierService } from '../classifier/classifier.service.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
-import { createBatchesRepository } from './batches.js';
+import { createBatchesRepository } from './batches.repository.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { createDocumentsService } from './documents.service.js';
 import type { CommittedDocument, Stage } from './documents.types.js';
@@ -18,6 +19,7 @@ import { classifyStage } from './stages/classify.stage.js';
 import { embedStage } from './stages/embed.stage.js';
 import { EXTRACTOR_VERSION, extractStage } from './stages/extract.stage.js';
 import { PARSER_VERSION, parseStage } from './stages/parse.stage.js';
+import type { Scope } from '../../lib/scope.js';
 
 /** Wires the documents domain: intake, API service, stage runner and the four stage functions. */
 export function createDocumentsModule(deps: {
@@ -29,9 +31,9 @@ export function createDocumentsModule(deps: {
   const batches = createBatchesRepository(db);
   const modelsDir = config.EMBEDDING_MODEL_DIR ?? join(config.dataDir, 'models');
   const embedder = deps.embedder ?? createEmbedderLoader({ modelId: config.EMBEDDING_MODEL, modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD, threads: config.EMBEDDING_THREADS });
-  const classifier = createClassifierService({ db, logger, cacheDir: config.CLASSIFIER_CACHE_DIR ?? join(config.dataDir, 'models') });
+  const classifier = createClassifierService({ repo: createClassifierRepository(db), documents: docs, logger, cacheDir: config.CLASSIFIER_CACHE_DIR ?? join(config.dataDir, 'models') });
   const afterStageHooks = new Map<Stage, ((doc: CommittedDocument) => Promise<void>)[]>();
-  let retrainHook: ((scope: { orgId: string; environment: 'live' | 'test' }) => void) | undefined;
+  let retrainHook: ((scope: Scope) => void) | undefined;
 
   // Both are started on first use and shared by every parse job of the process. Parsing runs in
   // child processes with a memory cap: one hostile file can otherwise take the process down.
@@ -72,8 +74,8 @@ export function createDocumentsModule(deps: {
     parse: parseStage({ blobs, maxPages: config.MAX_PAGES, maxImagePixels: config.OCR_MAX_MEGAPIXELS * 1_000_000, ocr: getOcr, pdf: getPdf }),
     embed: embedStage({ embedder: () => embedder.get(), unavailableReason: () => embedder.status().reason }),
     // The kNN blend only means something with a real (pretrained) embedding model.
-    classify: classifyStage({ db, classifier, useKnn: () => embedder.status().state === 'ready' && !config.EMBEDDING_MODEL.startsWith('docpipe-test/') }),
-    extract: extractStage({ db }),
+    classify: classifyStage({ docs, classifier, useKnn: () => embedder.status().state === 'ready' && !config.EMBEDDING_MODEL.startsWith('docpipe-test/') }),
+    extract: extractStage(),
   };
 
   return {
@@ -82,7 +84,7 @@ export function createDocumentsModule(deps: {
     onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);
     },
-    onConfirmed(h: (scope: { orgId: string; environment: 'live' | 'test' }) => void) { retrainHook = h; },
+    onConfirmed(h: (scope: Scope) => void) { retrainHook = h; },
     /**
      * Loads the embedding model now; when it cannot be loaded, logs one warning naming the fix
      * (later retries stay quiet: documents carry the reason in their notes). Returns whether

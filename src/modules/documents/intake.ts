@@ -5,7 +5,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import { matchesAllowedTypes, sniffType } from '../../pipeline/parse/index.js';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../../storage/blob-store.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { DocumentsRepository } from './documents.repository.js';
 import { documentEventData, type DocumentRow } from './documents.types.js';

@@ -1,4 +1,4 @@
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { Stage } from './documents.types.js';
 
 /** What "current" means for `mode: missing`: the versions a stage would run with now. */
@@ -12,22 +12,33 @@ export interface CurrentVersions {
   extractorVersion: string;
 }
 
-/** SQL (OR of conditions) selecting documents where any of `stages` is missing. */
-export async function missingStageSql(stages: Stage[], v: CurrentVersions, scope: Scope, firstParam: number) {
-  const parts: string[] = [];
+/** {@link CurrentVersions} resolved for one scope. */
+export interface StageVersions {
+  parser: string;
+  embeddingModel: string | null;
+  classifier: string;
+  extractor: string;
+}
+
+export async function resolveVersions(v: CurrentVersions, scope: Scope): Promise<StageVersions> {
+  return { parser: v.parserVersion, embeddingModel: v.embeddingModel(), classifier: await v.classifierVersion(scope), extractor: v.extractorVersion };
+}
+
+type Param = (value: unknown) => string;
+
+// One condition per stage: the compiler makes a new stage say what "missing" means for it.
+const MISSING: Record<Stage, (v: StageVersions, p: Param) => string> = {
+  parse: (v, p) => `parsed_at IS NULL OR coalesce(parser_version, '') <> ${p(v.parser)}`,
+  embed: (v, p) => (v.embeddingModel ? `embedded_at IS NULL OR embedding_model IS DISTINCT FROM ${p(v.embeddingModel)}` : 'embedded_at IS NULL'),
+  classify: (v, p) => `classified_at IS NULL OR (classifier_version IS DISTINCT FROM ${p(v.classifier)} AND coalesce((classification->>'confirmed')::boolean, false) = false)`,
+  extract: (v, p) => `extracted_at IS NULL OR coalesce(extractor_version, '') <> ${p(v.extractor)}
+        OR (template_id IS NOT NULL AND template_version IS DISTINCT FROM (SELECT t.version FROM templates t WHERE t.id = documents.template_id))`,
+};
+
+/** SQL (OR of conditions over `documents`) selecting documents where any of `stages` is missing; used by the repository. */
+export function missingStageSql(stages: Stage[], v: StageVersions, firstParam: number): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const p = (val: unknown) => { params.push(val); return `$${firstParam + params.length - 1}`; };
-  for (const s of stages) {
-    if (s === 'parse') parts.push(`parsed_at IS NULL OR coalesce(parser_version, '') <> ${p(v.parserVersion)}`);
-    if (s === 'embed') {
-      const model = v.embeddingModel();
-      parts.push(model ? `embedded_at IS NULL OR embedding_model IS DISTINCT FROM ${p(model)}` : 'embedded_at IS NULL');
-    }
-    if (s === 'classify') parts.push(`classified_at IS NULL OR (classifier_version IS DISTINCT FROM ${p(await v.classifierVersion(scope))} AND coalesce((classification->>'confirmed')::boolean, false) = false)`);
-    if (s === 'extract') {
-      parts.push(`extracted_at IS NULL OR coalesce(extractor_version, '') <> ${p(v.extractorVersion)}
-        OR (template_id IS NOT NULL AND template_version IS DISTINCT FROM (SELECT t.version FROM templates t WHERE t.id = documents.template_id))`);
-    }
-  }
-  return { sql: parts.map((x) => `(${x})`).join(' OR ') || 'false', params };
+  const p: Param = (val) => { params.push(val); return `$${firstParam + params.length - 1}`; };
+  const parts = stages.map((s) => `(${MISSING[s](v, p)})`);
+  return { sql: parts.join(' OR ') || 'false', params };
 }

@@ -3,7 +3,7 @@ import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import { newId } from '../../lib/ids.js';
 import type { EventType } from '../events/events.types.js';
-import type { BatchesRepository } from './batches.js';
+import type { BatchesRepository } from './batches.repository.js';
 import type { DocumentsRepository, StageContext, StageProject } from './documents.repository.js';
 import { documentEventData, type CommittedDocument, type DocumentRow, type DocumentStatus, type Stage } from './documents.types.js';
 import { enqueueStage, nextStage, type StageJobData } from './flow.js';
@@ -64,8 +64,7 @@ export function createStageRunner(deps: {
 
   /** A re-delivered job for a stage that already committed: make sure the next one is queued. */
   async function settleRepeat(stage: Stage, job: StageJobData): Promise<RunResult> {
-    const { rows } = await deps.db.query<{ n: number }>('SELECT count(*) AS n FROM stage_runs WHERE document_id = $1 AND version = $2 AND stage = $3', [job.documentId, job.version, stage]);
-    if (rows[0].n === 0) return { outcome: 'stale', next: null };
+    if (!(await deps.docs.stageRecorded(job.documentId, job.version, stage))) return { outcome: 'stale', next: null };
     const doc = await deps.docs.getById(job.documentId);
     const cur = doc && doc.version === job.version && doc.status !== 'failed' ? doc.pipeline.current ?? null : null;
     if (cur && doc) await enqueueStage(deps.queues, cur, doc);

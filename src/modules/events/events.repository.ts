@@ -1,11 +1,11 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Environment, Scope } from '../../lib/scope.js';
 import type { EventRow, EventType } from './events.types.js';
 
 export interface NewEvent {
   orgId: string;
-  environment: 'live' | 'test';
+  environment: Environment;
   type: EventType;
   data: Record<string, unknown>;
 }
@@ -15,6 +15,21 @@ export async function insertEvent(q: Queryable, e: NewEvent): Promise<string> {
   const id = newId('evt');
   await q.query('INSERT INTO events (id, org_id, environment, type, data) VALUES ($1, $2, $3, $4, $5)', [id, e.orgId, e.environment, e.type, JSON.stringify(e.data)]);
   return id;
+}
+
+/**
+ * Claims up to `limit` unrelayed events, oldest first, and marks them relayed in one statement;
+ * the mark only becomes visible when the caller's transaction commits. `skipLocked` lets
+ * concurrent relays share a backlog (pointless on PGlite's one connection).
+ */
+export async function claimUnrelayedEvents(q: Queryable, limit: number, skipLocked: boolean): Promise<EventRow[]> {
+  // ORDER BY created_at alone matches the partial index (no sort of the whole backlog), and
+  // = ANY(ARRAY(...)) keeps the outer update on primary-key lookups whatever the table size.
+  const { rows } = await q.query<EventRow>(
+    `UPDATE events SET relayed_at = now()
+     WHERE id = ANY(ARRAY(SELECT id FROM events WHERE relayed_at IS NULL ORDER BY created_at LIMIT $1 ${skipLocked ? 'FOR UPDATE SKIP LOCKED' : ''}))
+     RETURNING *`, [limit]);
+  return rows;
 }
 
 export function createEventsRepository(db: Queryable) {

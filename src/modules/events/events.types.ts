@@ -1,3 +1,5 @@
+import type { Environment } from '../../lib/scope.js';
+
 export const EVENT_TYPES = [
   'document.uploaded', 'document.processed', 'document.classified', 'document.extracted', 'document.deleted',
   'workflow.started', 'workflow.step_completed', 'workflow.completed', 'workflow.failed', 'report.completed',
@@ -8,7 +10,7 @@ export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
 export interface EventRow {
   id: string;
   org_id: string;
-  environment: 'live' | 'test';
+  environment: Environment;
   type: EventType;
   data: Record<string, unknown>;
   created_at: Date;

@@ -4,6 +4,7 @@
 // leaves the event unrelayed (it is picked up again) or leaves its effects committed.
 // Delivery is at-least-once: consumers must be idempotent (unique keys, ON CONFLICT DO NOTHING).
 import type { Db, Queryable } from '../../db/client.js';
+import { claimUnrelayedEvents } from './events.repository.js';
 import type { EventRow } from './events.types.js';
 
 /** Work a consumer wants done after the relay transaction commits (e.g. enqueue jobs). */
@@ -26,16 +27,9 @@ export async function relayBatch(
 ): Promise<number> {
   const batchSize = opts.batchSize ?? 500;
   const { count, after } = await db.tx(async (q) => {
-    // Claim and mark in one statement; the mark only becomes visible with the consumers' effects.
-    // ORDER BY created_at alone matches the partial index (no sort of the whole backlog), and
-    // = ANY(ARRAY(...)) keeps the outer update on primary-key lookups whatever the table size.
-    // SKIP LOCKED lets concurrent relays share a backlog; PGlite has one connection, so there the
-    // row locks would only cost an extra write per event.
-    const lock = db.kind === 'pglite' ? '' : 'FOR UPDATE SKIP LOCKED';
-    const { rows } = await q.query<EventRow>(
-      `UPDATE events SET relayed_at = now()
-       WHERE id = ANY(ARRAY(SELECT id FROM events WHERE relayed_at IS NULL ORDER BY created_at LIMIT $1 ${lock}))
-       RETURNING *`, [batchSize]);
+    // Claimed and marked in one statement; the mark only becomes visible with the consumers'
+    // effects. PGlite has one connection, so there row locks would only cost an extra write per event.
+    const rows = await claimUnrelayedEvents(q, batchSize, db.kind !== 'pglite');
     if (rows.length === 0) return { count: 0, after: [] as AfterCommit[] };
     rows.sort((a, b) => a.created_at.getTime() - b.created_at.getTime() || (a.id < b.id ? -1 : 1));
     const work: AfterCommit[] = [];

@@ -11,13 +11,20 @@ export function createOrgsRepository(db: Queryable) {
       );
       return rows[0];
     },
-    async findOrgByName(name: string): Promise<Organization | null> {
-      const { rows } = await db.query<Organization>('SELECT * FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1', [name]);
+    async findOrgByName(name: string, q: Queryable = db): Promise<Organization | null> {
+      const { rows } = await q.query<Organization>('SELECT * FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1', [name]);
       return rows[0] ?? null;
     },
     async getOrg(id: string): Promise<Organization | null> {
       const { rows } = await db.query<Organization>('SELECT * FROM organizations WHERE id = $1', [id]);
       return rows[0] ?? null;
+    },
+    /** How many organizations, users, projects and documents this installation holds (`docpipe admin status`). */
+    async instanceCounts(): Promise<{ what: string; n: number }[]> {
+      const { rows } = await db.query<{ what: string; n: number }>(
+        `SELECT 'organizations' AS what, count(*) AS n FROM organizations UNION ALL SELECT 'users', count(*) FROM users
+         UNION ALL SELECT 'projects', count(*) FROM projects UNION ALL SELECT 'documents', count(*) FROM documents`);
+      return rows;
     },
     async countOrgs(): Promise<number> {
       const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM organizations');

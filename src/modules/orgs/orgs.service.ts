@@ -2,10 +2,11 @@ import type { Db } from '../../db/client.js';
 import { hashPassword } from '../../lib/crypto.js';
 import { errors } from '../../lib/errors.js';
 import type { Stamps } from '../access/stamps.js';
+import type { Environment } from '../../lib/scope.js';
 import { createApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { createApiKeysService } from '../api-keys/api-keys.service.js';
 import type { OrgsRepository } from './orgs.repository.js';
-import type { Environment, Plan, Role } from './orgs.types.js';
+import type { Plan, Role } from './orgs.types.js';
 
 export function createOrgsService(deps: { db: Db; repo: OrgsRepository; stamps: Stamps }) {
   return {
@@ -15,8 +16,8 @@ export function createOrgsService(deps: { db: Db; repo: OrgsRepository; stamps: 
       if (await deps.repo.findUserByEmail(input.email)) throw errors.conflict(`A user with e-mail ${input.email} already exists`);
       const passwordHash = await hashPassword(input.password);
       return deps.db.tx(async (q) => {
-        const { rows } = await q.query<{ id: string }>('SELECT id FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1', [input.orgName]);
-        const orgId = rows[0]?.id ?? (await deps.repo.insertOrg({ name: input.orgName, plan: input.plan ?? 'free' }, q)).id;
+        const org = (await deps.repo.findOrgByName(input.orgName, q)) ?? (await deps.repo.insertOrg({ name: input.orgName, plan: input.plan ?? 'free' }, q));
+        const orgId = org.id;
         const user = await deps.repo.insertUser({ orgId, email: input.email, passwordHash, role: input.role }, q);
         return { user, orgId };
       });

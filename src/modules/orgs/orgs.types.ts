@@ -1,6 +1,5 @@
 export type Plan = 'free' | 'pro' | 'enterprise';
 export type Role = 'owner' | 'admin' | 'member' | 'viewer';
-export type Environment = 'live' | 'test';
 
 export const ROLES: readonly Role[] = ['viewer', 'member', 'admin', 'owner'];
 

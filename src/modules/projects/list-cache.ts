@@ -1,4 +1,4 @@
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { presentProject } from './projects.types.js';
 
 /** One list page as the API presents it. */

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { CreateProjectInput, ListProjectsQuery, ProjectRow, UpdateProjectInput } from './projects.types.js';
 
 const SORTS: Record<string, string> = { name: 'lower(name)', created_at: 'created_at', updated_at: 'updated_at' };

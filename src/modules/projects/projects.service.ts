@@ -1,12 +1,12 @@
 import type { Db } from '../../db/client.js';
 import { errors, type FieldIssue } from '../../lib/errors.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
 import { normaliseFileTypes, validateFileTypeEntry } from './file-types.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Stamps } from '../access/stamps.js';
 import type { ProjectListCache } from './list-cache.js';
 import type { ProjectsRepository } from './projects.repository.js';
 import { presentProject, type CreateProjectInput, type ListProjectsQuery, type UpdateProjectInput } from './projects.types.js';
+import type { Scope } from '../../lib/scope.js';
 
 export interface ProjectDocumentHooks {
   /** Deletes every document of a project with its files and `document.deleted` events. */

@@ -5,38 +5,28 @@
  * computed now, with the templates as they are now, so a user can edit a template and look again
  * before reprocessing; the template used when the document was extracted is reported beside it.
  */
-import type { Db } from '../../db/client.js';
 import { errors } from '../../lib/errors.js';
 import { RegexBudget } from '../../lib/user-regex/index.js';
-import { evaluateTemplates, rankMatches, runTemplate, type TemplateArea, type TemplateDef } from '../../pipeline/extract/index.js';
-import { layoutAreaText, layoutText, type StoredLayout } from '../../pipeline/parse/index.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import { evaluateTemplates, rankMatches, runTemplate, type TemplateArea } from '../../pipeline/extract/index.js';
+import { layoutAreaText, layoutText } from '../../pipeline/parse/index.js';
+import type { Scope } from '../../lib/scope.js';
+import type { DocumentsRepository } from '../documents/documents.repository.js';
+import type { TemplatesRepository } from './templates.repository.js';
 
 /** Budget for one trace: every template's keywords plus one template run. */
 const TRACE_BUDGET_MS = 2000;
 
-interface Row {
-  id: string;
-  status: string;
-  text_content: string | null;
-  layout: StoredLayout | null;
-  template_id: string | null;
-  template_version: number | null;
-  default_template_id: string | null;
+export interface TraceDeps {
+  documents: Pick<DocumentsRepository, 'getForTrace'>;
+  templates: Pick<TemplatesRepository, 'forExtraction'>;
 }
 
-export async function traceDocument(db: Db, scope: Scope, id: string) {
-  const { rows } = await db.query<Row>(
-    `SELECT d.id, d.status, d.text_content, d.layout, d.template_id, d.template_version, p.default_template_id
-       FROM documents d LEFT JOIN projects p ON p.id = d.project_id
-      WHERE d.id = $1 AND d.org_id = $2 AND d.environment = $3`,
-    [id, scope.orgId, scope.environment]);
-  const doc = rows[0];
+export async function traceDocument(deps: TraceDeps, scope: Scope, id: string) {
+  const doc = await deps.documents.getForTrace(scope, id);
   if (!doc) throw errors.notFound('Document');
-  const tpl = await db.query<{ id: string; version: number; definition: TemplateDef }>(
-    'SELECT id, version, definition FROM templates WHERE org_id = $1 AND environment = $2 ORDER BY created_at, id', [scope.orgId, scope.environment]);
-  const defs = tpl.rows.map((t) => ({ ...t.definition, id: t.id }));
-  const versions = new Map(tpl.rows.map((t) => [t.id, t.version]));
+  const tpl = await deps.templates.forExtraction(scope);
+  const defs = tpl.map((t) => ({ ...t.definition, id: t.id }));
+  const versions = new Map(tpl.map((t) => [t.id, t.version]));
   const base = {
     document_id: doc.id,
     status: doc.status,

@@ -1,22 +1,10 @@
-import type { Db, Queryable } from '../../db/client.js';
 import { errors } from '../../lib/errors.js';
-import { newId } from '../../lib/ids.js';
 import { parseTemplateYaml } from '../../pipeline/extract/template-yaml.js';
 import { validateTemplate } from '../../pipeline/extract/template-validate.js';
 import type { TemplateDef, TemplateIssue } from '../../pipeline/extract/template-schema.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
-import { traceDocument } from './template-trace.js';
-
-interface TemplateRow {
-  id: string;
-  name: string;
-  issuer: string | null;
-  priority: number;
-  definition: TemplateDef;
-  version: number;
-  created_at: Date;
-  updated_at: Date;
-}
+import type { Scope } from '../../lib/scope.js';
+import { traceDocument, type TraceDeps } from './template-trace.js';
+import type { TemplateRow, TemplatesRepository } from './templates.repository.js';
 
 function present(t: TemplateRow) {
   return { id: t.id, name: t.name, issuer: t.issuer, priority: t.priority, version: t.version, definition: t.definition, created_at: t.created_at, updated_at: t.updated_at };
@@ -59,47 +47,34 @@ function parseFiles(files: TemplateFile[]): Array<{ template: TemplateDef; warni
 }
 
 /** Extraction templates (invoice2data semantics). Each change bumps `version` so `reprocess --missing` re-extracts. */
-export function createTemplatesService(deps: { db: Db }) {
-  const { db } = deps;
-  const insertWith = async (q: Queryable, scope: Scope, def: TemplateDef) => {
-    const { rows } = await q.query<TemplateRow>(
-      `INSERT INTO templates (id, org_id, environment, name, issuer, priority, definition) VALUES ($1,$2,$3,$4,$5,$6,$7) RETURNING *`,
-      [newId('tpl'), scope.orgId, scope.environment, def.name, def.issuer, def.priority ?? 5, JSON.stringify(def)],
-    );
-    return present(rows[0]);
+export function createTemplatesService(deps: { repo: TemplatesRepository; trace: TraceDeps }) {
+  const { repo } = deps;
+  const mustGet = async (scope: Scope, id: string) => {
+    const row = await repo.get(scope, id);
+    if (!row) throw errors.notFound('Template');
+    return row;
   };
-  const insert = (scope: Scope, def: TemplateDef) => insertWith(db, scope, def);
   return {
     async list(scope: Scope, limit: number, offset: number) {
-      const { rows } = await db.query<TemplateRow & { total_count: number }>(
-        `SELECT *, count(*) OVER () AS total_count FROM templates WHERE org_id = $1 AND environment = $2 ORDER BY priority DESC, name LIMIT $3 OFFSET $4`,
-        [scope.orgId, scope.environment, limit, offset]);
-      let total = rows[0]?.total_count;
-      if (total === undefined) total = (await db.query<{ n: number }>('SELECT count(*) AS n FROM templates WHERE org_id = $1 AND environment = $2', [scope.orgId, scope.environment])).rows[0].n;
+      const { rows, total } = await repo.list(scope, limit, offset);
       return { items: rows.map(present), total };
     },
     async get(scope: Scope, id: string) {
-      const { rows } = await db.query<TemplateRow>('SELECT * FROM templates WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
-      if (!rows[0]) throw errors.notFound('Template');
-      return present(rows[0]);
+      return present(await mustGet(scope, id));
     },
     async create(scope: Scope, input: unknown) {
-      return insert(scope, validate(input));
+      return present(await repo.insert(scope, validate(input)));
     },
     async update(scope: Scope, id: string, input: unknown) {
-      const def = validate(input);
-      const { rows } = await db.query<TemplateRow>(
-        `UPDATE templates SET name = $4, issuer = $5, priority = $6, definition = $7, version = version + 1, updated_at = now()
-         WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`,
-        [id, scope.orgId, scope.environment, def.name, def.issuer, def.priority ?? 5, JSON.stringify(def)]);
-      if (!rows[0]) throw errors.notFound('Template');
-      return present(rows[0]);
+      const row = await repo.update(scope, id, validate(input));
+      if (!row) throw errors.notFound('Template');
+      return present(row);
     },
     async delete(scope: Scope, id: string) {
-      await this.get(scope, id);
-      const { rows } = await db.query<{ id: string }>('SELECT id FROM projects WHERE default_template_id = $1', [id]);
-      if (rows.length) throw errors.conflict(`Template is the default of ${rows.length} project(s)`, { project_ids: rows.map((r) => r.id) });
-      await db.query('DELETE FROM templates WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      await mustGet(scope, id);
+      const projects = await repo.projectsDefaultingTo(id);
+      if (projects.length) throw errors.conflict(`Template is the default of ${projects.length} project(s)`, { project_ids: projects });
+      await repo.delete(scope, id);
       return { id, deleted: true };
     },
     /**
@@ -112,15 +87,15 @@ export function createTemplatesService(deps: { db: Db }) {
       if (opts.dryRun) {
         return parsed.map(({ template, warnings }) => ({ id: null, name: template.name, issuer: template.issuer, priority: template.priority ?? 5, definition: template, warnings }));
       }
-      return db.tx(async (tx) => {
+      return repo.transaction(async (tx) => {
         const out = [];
-        for (const { template, warnings } of parsed) out.push({ ...(await insertWith(tx, scope, template)), warnings });
+        for (const { template, warnings } of parsed) out.push({ ...present(await repo.insert(scope, template, tx)), warnings });
         return out;
       });
     },
     /** Why templates did or did not apply to a document (see template-trace.ts). */
     async trace(scope: Scope, documentId: string) {
-      return traceDocument(db, scope, documentId);
+      return traceDocument(deps.trace, scope, documentId);
     },
     /** One YAML or JSON text (kept for callers of the first version of the import). */
     async importYaml(scope: Scope, yamlText: string, name?: string) {

@@ -1,8 +1,8 @@
-import type { Queryable } from '../../db/client.js';
+import { ARRAYS_PLAN_FREE, type Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { EventRow } from '../events/events.types.js';
-import type { AttemptRow, DeliveryJob, DeliveryRow, ListDeliveriesQuery } from './webhooks.types.js';
+import type { AttemptRow, DeliveryJob, DeliveryRow, DeliveryStatus, ListDeliveriesQuery } from './webhooks.types.js';
 
 type Dispatch = { id: string; dispatch_seq: number };
 const toJobs = (rows: Dispatch[]): DeliveryJob[] => rows.map((r) => ({ deliveryId: r.id, seq: r.dispatch_seq }));
@@ -10,6 +10,46 @@ const toJobs = (rows: Dispatch[]): DeliveryJob[] => rows.map((r) => ({ deliveryI
 // Every (re)scheduling bumps dispatch_seq, so a job left over from an earlier schedule (a delayed
 // retry, a duplicate enqueue) finds a different number on the row and does nothing.
 const RESCHEDULE = 'dispatch_seq = dispatch_seq + 1, next_attempt_at = now(), updated_at = now()';
+
+// Matching, id generation and the insert are one statement (this runs for every relayed batch,
+// and on PGlite every statement counts). `*` covers every public type but not `webhook.test`.
+// Delivery ids keep the shape of newId(): `dlv_` + the event's 10 time characters (time-sortable
+// by event) + 16 random hex characters (hex digits are Crockford base32 characters).
+// Prepared although it takes arrays: it joins the (small) subscriptions table and inserts through
+// the unique (event, subscription) index, so one plan serves every batch size.
+const FAN_OUT_SQL = `${ARRAYS_PLAN_FREE}
+  INSERT INTO webhook_deliveries (id, org_id, environment, subscription_id, event_id, event_type, status, next_attempt_at)
+  SELECT 'dlv_' || substr(e.id, 5, 10) || upper(substr(replace(gen_random_uuid()::text, '-', ''), 1, 16)),
+         e.org_id, e.environment, s.id, e.id, e.type,
+         CASE WHEN s.status = 'failing' THEN 'suspended' ELSE 'pending' END,
+         CASE WHEN s.status = 'failing' THEN NULL ELSE now() END
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS e(id, org_id, environment, type)
+  JOIN webhook_subscriptions s
+    ON s.org_id = e.org_id AND s.environment = e.environment AND s.status <> 'disabled'
+   AND (e.type = ANY(s.events) OR ('*' = ANY(s.events) AND e.type <> 'webhook.test'))
+  ON CONFLICT (event_id, subscription_id) DO NOTHING
+  RETURNING id, status, dispatch_seq`;
+
+/**
+ * One delivery per subscription matching each event (inside the relay transaction). A second
+ * relay of the same event inserts nothing; only rows inserted now come back.
+ */
+export async function insertDeliveriesForEvents(q: Queryable, events: readonly EventRow[]): Promise<{ id: string; status: DeliveryStatus; dispatch_seq: number }[]> {
+  const { rows } = await q.query<{ id: string; status: DeliveryStatus; dispatch_seq: number }>(FAN_OUT_SQL, [
+    events.map((e) => e.id), events.map((e) => e.org_id), events.map((e) => e.environment), events.map((e) => e.type),
+  ]);
+  return rows;
+}
+
+/** Pending deliveries whose attempt is overdue by more than `graceMs`, most overdue first. */
+export async function overduePendingDeliveries(q: Queryable, graceMs: number, limit: number): Promise<Dispatch[]> {
+  const { rows } = await q.query<Dispatch>(
+    `SELECT id, dispatch_seq FROM webhook_deliveries
+     WHERE status = 'pending' AND next_attempt_at < now() - $1::double precision * interval '1 millisecond'
+     ORDER BY next_attempt_at LIMIT $2`,
+    [graceMs, limit]);
+  return rows;
+}
 
 export function createDeliveriesRepository(db: Queryable) {
   return {

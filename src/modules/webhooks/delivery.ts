@@ -8,7 +8,7 @@ import type { SafeHttpClient, SafeResponse } from '../../lib/http-client/safe-fe
 import { presentEvent, type EventType } from '../events/events.types.js';
 import { classifyAttempt } from './attempt.js';
 import type { DeliveryDispatcher } from './dispatcher.js';
-import type { AttemptRecord, DeliveryStore, LoadedDelivery } from './delivery-store.js';
+import type { AttemptRecord, DeliveryStore, LoadedDelivery } from './delivery-store.repository.js';
 import { honourRetryAfter, nextDelayMs, type Jitter } from './schedule.js';
 import { buildSignatureHeaders } from './signature.js';
 import { endpointKey, type DeferReason, type EndpointGate } from './endpoint-gate.js';

@@ -13,7 +13,7 @@ import { startOutboxRelay, type RunningRelay } from '../../../workers/outbox-rel
 import { relayBatch } from '../events/relay.js';
 import { createDeliveriesRepository } from './deliveries.repository.js';
 import { createDeliveryExecutor } from './delivery.js';
-import { createDeliveryStore } from './delivery-store.js';
+import { createDeliveryStore } from './delivery-store.repository.js';
 import { createEndpointGate, type EndpointGateOptions } from './endpoint-gate.js';
 import { createQueueDispatcher } from './dispatcher.js';
 import { createWebhookFanOut } from './fanout.js';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { ListWebhooksQuery, SubscriptionRow, SubscriptionStatus } from './webhooks.types.js';
 
 export function createSubscriptionsRepository(db: Queryable) {

@@ -4,6 +4,7 @@
 // (and re-adding an existing id would be a no-op anyway), so the sweep never causes a second
 // attempt by itself and costs little even behind a large backlog. Returns how many were re-added.
 import type { Queryable } from '../../db/client.js';
+import { overduePendingDeliveries } from './deliveries.repository.js';
 import type { DeliveryDispatcher } from './dispatcher.js';
 
 /** Options of {@link sweepOverdueDeliveries}. */
@@ -15,11 +16,7 @@ export interface SweepOptions {
 }
 
 export async function sweepOverdueDeliveries(db: Queryable, dispatcher: DeliveryDispatcher, opts: SweepOptions = {}): Promise<number> {
-  const { rows } = await db.query<{ id: string; dispatch_seq: number }>(
-    `SELECT id, dispatch_seq FROM webhook_deliveries
-     WHERE status = 'pending' AND next_attempt_at < now() - $1::double precision * interval '1 millisecond'
-     ORDER BY next_attempt_at LIMIT $2`,
-    [opts.graceMs ?? 15_000, opts.limit ?? 1000]);
+  const rows = await overduePendingDeliveries(db, opts.graceMs ?? 15_000, opts.limit ?? 1000);
   const jobs = rows.map((r) => ({ deliveryId: r.id, seq: r.dispatch_seq }));
   if (dispatcher.redispatchMissing) return dispatcher.redispatchMissing(jobs);
   await dispatcher.dispatch(jobs);

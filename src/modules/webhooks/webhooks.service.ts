@@ -2,7 +2,7 @@ import type { Db } from '../../db/client.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { AllowList } from '../../lib/http-client/allow-list.js';
 import { errors } from '../../lib/errors.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import { presentEvent } from '../events/events.types.js';
 import type { DeliveriesRepository } from './deliveries.repository.js';
 import type { DeliveryDispatcher } from './dispatcher.js';

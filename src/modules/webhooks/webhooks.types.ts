@@ -1,4 +1,4 @@
-import type { Environment } from '../orgs/orgs.types.js';
+import type { Environment } from '../../lib/scope.js';
 
 export type SubscriptionStatus = 'active' | 'failing' | 'disabled';
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'suspended' | 'gone';

@@ -9,7 +9,8 @@ import { newId } from '../../../src/lib/ids.js';
 import { createLogger } from '../../../src/lib/logger.js';
 import { buildApp } from '../../../src/http/app.js';
 import { signAccessToken } from '../../../src/modules/auth/jwt.js';
-import type { Environment, Plan, Role } from '../../../src/modules/orgs/orgs.types.js';
+import type { Environment } from '../../../src/lib/scope.js';
+import type { Plan, Role } from '../../../src/modules/orgs/orgs.types.js';
 import { createTestApp, testConfig, type TestApp } from '../../helpers/app.js';
 import type { DbKind } from '../../helpers/db.js';
 

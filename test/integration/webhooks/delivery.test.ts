@@ -9,7 +9,7 @@ import { createWebhooksTestApp, eventually, type WebhooksTestApp } from '../../h
 import { createAllowList, createSafeHttpClient } from '../../../src/lib/http-client/index.js';
 import { newId } from '../../../src/lib/ids.js';
 import { createDeliveryExecutor } from '../../../src/modules/webhooks/delivery.js';
-import { createDeliveryStore } from '../../../src/modules/webhooks/delivery-store.js';
+import { createDeliveryStore } from '../../../src/modules/webhooks/delivery-store.repository.js';
 import { verifyWebhookSignature } from '../../../src/modules/webhooks/index.js';
 import { attemptsOf, createSub, deliveriesOf, owner, sleep, subStatus, warmOwners } from './helpers.js';
 

@@ -7,6 +7,7 @@ import type { ProjectsService } from '../../../modules/projects/projects.service
 import { ok, numberedPage, schemas } from '../../envelope.js';
 import { registerUploadRoute } from './upload.js';
 import { contentHeaders } from './content-headers.js';
+import type { Scope } from '../../../lib/scope.js';
 
 const TAGS = ['documents'];
 const STATUS = ['uploaded', 'processing', 'processed', 'classified', 'extracted', 'completed', 'needs_review', 'failed'];
@@ -17,7 +18,7 @@ type Id = { Params: { id: string } };
 export function registerDocumentRoutes(api: FastifyInstance, deps: {
   documents: DocumentsService; intake: Intake; projects: ProjectsService; maxUploadBytes: number;
   /** Export status per export target (Sheets), shown on the document. */
-  documentExports?: (scope: { orgId: string; environment: 'live' | 'test' }, id: string) => Promise<unknown[]>;
+  documentExports?: (scope: Scope, id: string) => Promise<unknown[]>;
 }): void {
   const { documents } = deps;
   const auth = { auth: true };

@@ -1,19 +1,17 @@
-import type { Db } from '../../../db/client.js';
 import { classify, type KnnNeighbour } from '../../../pipeline/classify/index.js';
 import type { ClassifierService } from '../../classifier/classifier.service.js';
+import type { DocumentsRepository } from '../documents.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import type { StageCompute } from '../stage-runner.js';
 
-/** Neighbours for the kNN blend: confirmed documents of the organization, same embedding model. */
-async function neighbours(db: Db, orgId: string, env: string, modelId: string, exclude: string): Promise<KnnNeighbour[]> {
-  const { rows } = await db.query<{ embedding: number[]; type: string }>(
-    `SELECT embedding, classification->>'type' AS type FROM documents
-     WHERE org_id = $1 AND environment = $2 AND embedding_model = $3 AND embedding IS NOT NULL AND id <> $4
-       AND (classification->>'confirmed')::boolean = true
-     ORDER BY updated_at DESC LIMIT 500`, [orgId, env, modelId, exclude]);
-  return rows.map((r) => ({ vector: r.embedding, type: r.type }));
-}
+/** How many confirmed documents the kNN blend compares with (the newest). */
+const MAX_NEIGHBOURS = 500;
 
-export function classifyStage(deps: { db: Db; classifier: ClassifierService; useKnn: () => boolean }): StageCompute {
+export function classifyStage(deps: { docs: Pick<DocumentsRepository, 'confirmedVectors'>; classifier: ClassifierService; useKnn: () => boolean }): StageCompute {
+  /** Neighbours for the kNN blend: confirmed documents of the organization, same embedding model. */
+  const neighbours = async (scope: Scope, modelId: string, exclude: string): Promise<KnnNeighbour[]> =>
+    (await deps.docs.confirmedVectors(scope, modelId, exclude, MAX_NEIGHBOURS)).map((r) => ({ vector: r.embedding, type: r.type }));
+
   return async (doc, project, context) => {
     const scope = { orgId: doc.org_id, environment: doc.environment };
     // The stage read brings the organisation's current model version along.
@@ -21,7 +19,7 @@ export function classifyStage(deps: { db: Db; classifier: ClassifierService; use
     // A type a person confirmed outranks any model: re-running the stage keeps it.
     if (doc.classification?.confirmed) return { cols: { classified_at: new Date(), classifier_version: model.version } };
     const knn = deps.useKnn() && doc.embedding && doc.embedding_model
-      ? { embedding: doc.embedding as unknown as number[], neighbours: await neighbours(deps.db, doc.org_id, doc.environment, doc.embedding_model, doc.id) }
+      ? { embedding: doc.embedding as unknown as number[], neighbours: await neighbours(scope, doc.embedding_model, doc.id) }
       : {};
     const r = classify(model, doc.text_content ?? '', knn);
     const threshold = project?.classification_threshold ?? 0.6;

@@ -1,17 +1,15 @@
-import type { Db } from '../../../db/client.js';
 import { extractFields, type TemplateArea } from '../../../pipeline/extract/index.js';
 import { layoutAreaText, layoutText } from '../../../pipeline/parse/index.js';
 import type { FieldValue } from '../documents.types.js';
-import type { StageTemplate } from '../documents.repository.js';
 import type { StageCompute } from '../stage-runner.js';
 
 /** Bumped when the generic extractors change, so `reprocess --missing` can re-extract. */
 export const EXTRACTOR_VERSION = 'extract-1';
 
-export function extractStage(deps: { db: Db }): StageCompute {
+export function extractStage(): StageCompute {
   return async (doc, project, context) => {
-    // The stage read brings the organisation's templates along; read them here otherwise.
-    const rows: StageTemplate[] = context.templates ?? (await deps.db.query<StageTemplate>('SELECT id, version, definition FROM templates WHERE org_id = $1 AND environment = $2 ORDER BY created_at, id', [doc.org_id, doc.environment])).rows;
+    // The stage read (DocumentsRepository.getForStage) brings the organisation's templates along.
+    const rows = context.templates ?? [];
     const templates = rows.map((t) => ({ ...t.definition, id: t.id }));
     const byId = new Map(rows.map((t) => [t.id, t]));
     const fallback = project?.default_template_id ? templates.find((t) => t.id === project.default_template_id) ?? null : null;

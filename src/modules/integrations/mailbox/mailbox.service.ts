@@ -1,6 +1,6 @@
 import type { SecretBox } from '../../../lib/crypto.js';
 import { errors } from '../../../lib/errors.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { HostPolicy } from './host-policy.js';
 import { testConnection, type ImapConnectOptions } from './imap/index.js';

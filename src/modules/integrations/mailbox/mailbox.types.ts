@@ -1,4 +1,4 @@
-import type { Environment } from '../../orgs/orgs.types.js';
+import type { Environment } from '../../../lib/scope.js';
 import type { ImapSecurity } from './imap/index.js';
 import type { ConsumeMode } from './rules/index.js';
 

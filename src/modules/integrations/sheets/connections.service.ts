@@ -1,7 +1,7 @@
 import type { Db } from '../../../db/client.js';
 import { errors } from '../../../lib/errors.js';
 import type { SecretBox } from '../../../lib/crypto.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import type { ClientCache } from './clients.js';
 import type { ConnectionsRepository } from './connections.repository.js';
 import { ConnectionUnusableError, googleCall, GoogleCallError } from './google-call.js';

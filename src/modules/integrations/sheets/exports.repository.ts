@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../db/client.js';
 import { newId } from '../../../lib/ids.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import type { ExportRow, ListQuery } from './sheets.types.js';
 
 /** Config columns a PUT may change. */

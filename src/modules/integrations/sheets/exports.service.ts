@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../../db/client.js';
 import { errors } from '../../../lib/errors.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
+import type { DocumentsRepository } from '../../documents/documents.repository.js';
 import type { DocumentRow } from '../../documents/documents.types.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { ConnectionsRepository } from './connections.repository.js';
@@ -11,7 +12,7 @@ import {
   presentDocumentExport, presentExport, type ExportInput, type ExportRow, type ListQuery, type SnapshotContext, type UpdateExportInput,
 } from './sheets.types.js';
 import { createCoalescer } from './coalesce.js';
-import { DOCUMENT_FIELDS, snapshotDocument } from './snapshot.js';
+import { snapshotDocument } from './snapshot.js';
 import { validateColumns } from './validation.js';
 
 export interface ExportsServiceDeps {
@@ -20,20 +21,12 @@ export interface ExportsServiceDeps {
   rows: DocumentExportsRepository;
   connections: ConnectionsRepository;
   projects: Pick<ProjectsRepository, 'get'>;
+  /** Documents are read without their text and vector. */
+  documents: Pick<DocumentsRepository, 'get' | 'getSummaryById' | 'exists'>;
   producer: ExportProducer;
 }
 
 type SnapshotDoc = Parameters<typeof snapshotDocument>[0] & { org_id: string; environment: string; pipeline: DocumentRow['pipeline'] };
-
-// Everything a row can be built from, without the text and the vector.
-const DOC_COLUMNS = [...DOCUMENT_FIELDS, 'classification', 'fields', 'org_id', 'environment', 'pipeline'].join(', ');
-
-async function loadDocument(q: Queryable, id: string, scope?: Scope): Promise<SnapshotDoc | null> {
-  const { rows } = scope
-    ? await q.query<SnapshotDoc>(`SELECT ${DOC_COLUMNS} FROM documents WHERE id = $1 AND org_id = $2 AND environment = $3`, [id, scope.orgId, scope.environment])
-    : await q.query<SnapshotDoc>(`SELECT ${DOC_COLUMNS} FROM documents WHERE id = $1`, [id]);
-  return rows[0] ?? null;
-}
 
 export function createExportsService(deps: ExportsServiceDeps) {
   const mustGet = async (scope: Scope, id: string) => {
@@ -108,7 +101,7 @@ export function createExportsService(deps: ExportsServiceDeps) {
 
     /** POST /documents/{id}/export: buffers the current version for every active export of its project, or one. */
     async exportDocument(scope: Scope, documentId: string, exportId?: string) {
-      const doc = await loadDocument(deps.db, documentId, scope);
+      const doc = await deps.documents.get(scope, documentId);
       if (!doc) throw errors.notFound('Document');
       if (doc.pipeline?.current) throw errors.conflict('The document is being processed; export it when its run has finished');
       let targets: ExportRow[];
@@ -139,7 +132,7 @@ export function createExportsService(deps: ExportsServiceDeps) {
 
     /** The `document` job (queued by the sweep): like bufferExtracted, from the stored document. */
     async queueExtracted(documentId: string, version: number): Promise<number> {
-      const doc = await loadDocument(deps.db, documentId);
+      const doc = await deps.documents.getSummaryById(documentId);
       // Deleted, or reprocessed since: the newer version is exported after its own extraction.
       if (!doc || doc.version !== version) return 0;
       return bufferExtracted(doc);
@@ -148,8 +141,7 @@ export function createExportsService(deps: ExportsServiceDeps) {
     /** Export status per target for one document (GET /documents/{id}/exports). */
     async forDocument(scope: Scope, documentId: string, opts: { mustExist?: boolean } = {}) {
       if (opts.mustExist) {
-        const { rows } = await deps.db.query('SELECT 1 FROM documents WHERE id = $1 AND org_id = $2 AND environment = $3', [documentId, scope.orgId, scope.environment]);
-        if (rows.length === 0) throw errors.notFound('Document');
+        if (!(await deps.documents.exists(scope, documentId))) throw errors.notFound('Document');
       }
       return (await deps.rows.forDocument(scope, documentId)).map(presentDocumentExport);
     },

@@ -7,7 +7,8 @@ import type { SecretBox } from '../../../lib/crypto.js';
 import type { Logger } from '../../../lib/logger.js';
 import { registerSheetsRoutes } from '../../../http/routes/sheets/index.js';
 import { startExportWorker } from '../../../../workers/export.processor.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
+import type { DocumentsRepository } from '../../documents/documents.repository.js';
 import type { CommittedDocument, Stage } from '../../documents/documents.types.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { SheetsApi, SheetsClientOptions, SheetsCredentials } from './client/types.js';
@@ -32,7 +33,7 @@ export interface SheetsModuleDeps {
   secretBox: SecretBox;
   logger: Logger;
   config: Pick<Config, 'GOOGLE_API_ROOT_URL' | 'GOOGLE_OAUTH_TOKEN_URL'>;
-  documents: { onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>): void };
+  documents: { onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>): void; docs: Pick<DocumentsRepository, 'get' | 'getSummaryById' | 'exists'> };
   repos: { projects: Pick<ProjectsRepository, 'get'> };
 }
 
@@ -76,7 +77,7 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
     },
   });
   const connections = createConnectionsService({ db: deps.db, repo: connectionsRepo, secretBox: deps.secretBox, clients });
-  const exports = createExportsService({ db: deps.db, repo: exportsRepo, rows: rowsRepo, connections: connectionsRepo, projects: deps.repos.projects, producer });
+  const exports = createExportsService({ db: deps.db, repo: exportsRepo, rows: rowsRepo, connections: connectionsRepo, projects: deps.repos.projects, documents: deps.documents.docs, producer });
   const flusher = createFlusher({ db: deps.db, exports: exportsRepo, rows: rowsRepo, producer, clientFor: (id) => clients.byId(id), logger: deps.logger }, opts.flush);
 
   // Runs in the extract worker after the stage committed. Buffering is one INSERT, so it is done
@@ -85,7 +86,7 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
   const onExtracted = async (doc: CommittedDocument) => { await exports.bufferExtracted(doc); };
   deps.documents.onAfterStage('extract', onExtracted);
 
-  const sweep = () => sweepExports(deps.db, rowsRepo, producer, opts.sweep);
+  const sweep = () => sweepExports(rowsRepo, producer, opts.sweep);
 
   return {
     connections,

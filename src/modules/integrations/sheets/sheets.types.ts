@@ -1,4 +1,4 @@
-import type { Environment } from '../../orgs/orgs.types.js';
+import type { Environment } from '../../../lib/scope.js';
 import type { ColumnMapping } from './mapping/row.js';
 
 export type ExportMode = 'append' | 'upsert';

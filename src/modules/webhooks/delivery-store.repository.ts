@@ -3,12 +3,13 @@
 import type { Db } from '../../db/client.js';
 import { createBatcher, type BatcherOptions } from './batcher.js';
 import type { DeliveryStatus, SubscriptionStatus } from './webhooks.types.js';
+import type { Environment } from '../../lib/scope.js';
 
 /** A delivery joined with its subscription and event. */
 export interface LoadedDelivery {
   id: string;
   org_id: string;
-  environment: 'live' | 'test';
+  environment: Environment;
   subscription_id: string;
   status: DeliveryStatus;
   attempts: number;

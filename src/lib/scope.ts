@@ -1,0 +1,9 @@
+// The tenant scope every org-owned read and write carries: an organization and one of its two
+// environments. Live and test data never mix (see README, "Live and test data").
+
+export type Environment = 'live' | 'test';
+
+export interface Scope {
+  orgId: string;
+  environment: Environment;
+}
