@@ -11,6 +11,7 @@ import { createStamps } from './modules/access/stamps.js';
 import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createLastUsedTracker } from './modules/api-keys/last-used.js';
+import { createUsageCounter } from './modules/api-keys/usage-counter.js';
 import { createAuthService } from './modules/auth/auth.service.js';
 import { createLoginThrottle } from './modules/auth/login-throttle.js';
 import { createRefreshTokensRepository } from './modules/auth/refresh-tokens.repository.js';
@@ -103,6 +104,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const sheets = createSheetsModule({ db, queues, secretBox, logger, config, documents, repos }, opts.sheets);
   extraRoutes.push((api) => sheets.registerRoutes(api));
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
+  const usage = createUsageCounter(db, { onError: (err) => logger.warn({ err }, 'could not record API usage') });
   const services = {
     orgs: createOrgsService({ db, repo: repos.orgs, stamps }),
     auth: createAuthService({ db, orgs: repos.orgs, refreshTokens: repos.refreshTokens, stamps, jwtSecret: config.JWT_SECRET }),
@@ -114,7 +116,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
     templates,
     access: createAccessService({
       orgs: repos.orgs, apiKeys: repos.apiKeys, refreshTokens: repos.refreshTokens, stamps, limiter, keys,
-      jwtSecret: config.JWT_SECRET, planLimits: { enterprise: config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, onKeyUsed: lastUsed.mark,
+      jwtSecret: config.JWT_SECRET, planLimits: { enterprise: config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, onKeyUsed: lastUsed.mark, onRequest: usage.count,
       failedLookupsPerMinute: config.FAILED_AUTH_PER_IP_PER_MINUTE,
     }),
   };
@@ -141,10 +143,11 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   });
 
   return {
-    config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, appDeps,
+    config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, usage, appDeps,
     blobs, documents, templates, mail, sheets, webhooks, eventListeners, extraRoutes, onEvent,
     async close() {
       await lastUsed.stop();
+      await usage.stop();
       await documents.close();
       await queues.close();
       redis.disconnect();

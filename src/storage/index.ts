@@ -8,10 +8,24 @@ export type { BlobStore } from './blob-store.js';
 
 /** The blob store the configuration asks for: files in DATA_DIR/files, or an S3-compatible bucket. */
 export function createBlobStore(config: Config): BlobStore {
-  if (!config.BLOB_STORE_URL) return createFsBlobStore(join(config.dataDir, 'files'));
-  const { bucket, prefix } = parseS3Url(config.BLOB_STORE_URL);
+  return createStore(config, 'files', '');
+}
+
+/**
+ * The store for report results: the same kind of store as documents' (so API and workers on
+ * different machines share it), in a place of its own (DATA_DIR/reports, or `reports/` under
+ * the bucket's prefix) so that each store's sweep only ever sees its own files.
+ */
+export function createReportFileStore(config: Config): BlobStore {
+  return createStore(config, 'reports', 'reports');
+}
+
+function createStore(config: Config, dir: string, subPrefix: string): BlobStore {
+  if (!config.BLOB_STORE_URL) return createFsBlobStore(join(config.dataDir, dir));
+  const parsed = parseS3Url(config.BLOB_STORE_URL);
+  const prefix = [parsed.prefix, subPrefix].filter(Boolean).join('/');
   return createS3BlobStore({
-    bucket, prefix,
+    bucket: parsed.bucket, prefix,
     client: {
       region: config.S3_REGION,
       endpoint: config.S3_ENDPOINT,

@@ -50,6 +50,8 @@ export function createAccessService(deps: {
   orgs: OrgsRepository; apiKeys: ApiKeysRepository; refreshTokens: RefreshTokensRepository;
   stamps: Stamps; limiter: RateLimiter; keys: RedisKeys; jwtSecret: string; planLimits?: Partial<PlanLimits>;
   onKeyUsed?: (keyId: string) => void; now?: () => number;
+  /** Called for every authenticated request that was not rate limited (usage counting). */
+  onRequest?: (principal: Principal) => void;
   /** See DEFAULT_FAILED_LOOKUPS_PER_MINUTE. */
   failedLookupsPerMinute?: number;
 }) {
@@ -211,6 +213,7 @@ export function createAccessService(deps: {
     const headers = rateLimitHeaders(result.states, Math.floor(now() / 1000));
     if (result.outcome === 'limited') throw errors.rateLimited(result.retryAfterSec, headers);
     if (principal.apiKey) deps.onKeyUsed?.(principal.apiKey.id);
+    deps.onRequest?.(principal);
     return { principal, headers, projectsVersion: result.watched[0] ?? '0' };
   }
 

@@ -131,10 +131,13 @@ export function createDocumentsRepository(db: Queryable) {
     event?: { id: string; type: string; data: unknown };
     cte?: (param: (value: unknown) => string) => string[];
     row?: boolean;
+    /** When the stage's work began (reports tell processing time from queueing time). */
+    startedAt?: Date;
   }): Promise<DocumentRow | StageState | null> {
     const { sql, values } = updateSql(id, cols, opts, opts.row ? LIST_COLUMNS : STATE_COLUMNS);
     const p = (v: unknown) => { values.push(v); return `$${values.length}`; };
     const stage = p(opts.guard.stage);
+    const startedAt = p(opts.startedAt ?? null);
     // Fields a person or a project move can change while the stage ran are taken from the row
     // as written rather than from the caller's earlier read.
     const event = opts.event
@@ -148,7 +151,7 @@ export function createDocumentsRepository(db: Queryable) {
     const extra = (opts.cte?.(p) ?? []).map((c) => `, ${c}`).join('');
     const { rows } = await q.query<DocumentRow>(
       `WITH u AS (${sql}),
-       r AS (INSERT INTO stage_runs (document_id, version, stage) SELECT id, version, ${stage}::text FROM u)${event}${extra}
+       r AS (INSERT INTO stage_runs (document_id, version, stage, started_at) SELECT id, version, ${stage}::text, ${startedAt}::timestamptz FROM u)${event}${extra}
        SELECT * FROM u`, values);
     return rows[0] ?? null;
   }

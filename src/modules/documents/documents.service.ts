@@ -107,7 +107,13 @@ export function createDocumentsService(deps: {
         }
         let classified = false;
         if (input.classification) {
-          cols.classification = { type: input.classification.type, confidence: 1, method: 'manual', confirmed: true };
+          // What the machine had said (and whether it sent the document to review) is kept with
+          // the correction: classification-quality reports count predicted → confirmed.
+          const prior = doc.classification;
+          const predicted = prior?.predicted ?? (prior && prior.method !== 'manual'
+            ? { type: prior.type, confidence: prior.confidence, method: prior.method, needs_review: doc.status === 'needs_review' }
+            : undefined);
+          cols.classification = { type: input.classification.type, confidence: 1, method: 'manual', confirmed: true, ...(predicted ? { predicted } : {}) };
           cols.classified_at = new Date();
           classified = true;
         }

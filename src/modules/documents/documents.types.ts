@@ -18,6 +18,8 @@ export interface Classification {
   method: string;
   confirmed?: boolean;
   distribution?: Record<string, number>;
+  /** On a person's correction: the machine's prediction it replaced. */
+  predicted?: { type: string; confidence: number; method: string; needs_review: boolean };
 }
 
 export interface DocumentRow {

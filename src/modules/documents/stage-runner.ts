@@ -72,6 +72,7 @@ export function createStageRunner(deps: {
   }
 
   async function run(stage: Stage, job: StageJobData, compute: StageCompute): Promise<RunResult> {
+    const startedAt = new Date();
     const read = await deps.docs.getForStage(job.documentId, stage);
     const doc = read?.doc;
     if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
@@ -101,7 +102,7 @@ export function createStageRunner(deps: {
     // comes back only when a hook wants it.
     const hook = deps.afterStage?.(stage);
     const commit = async (q: Queryable) => {
-      const updated = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event, cte: out.cte, row: hook !== undefined });
+      const updated = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event, cte: out.cte, row: hook !== undefined, startedAt });
       if (!updated) return null;
       if (next === null) await finishBatch(q, updated, 'completed');
       return { doc: updated, next };

@@ -117,6 +117,10 @@ describe.each(dbKinds())('documents API (%s)', (kind) => {
     expect(d.classification).toMatchObject({ type: 'invoice', method: expect.any(String), confirmed: false });
     expect(d.classification.confidence).toBeGreaterThan(0);
     expect(d.classification.confidence).toBeLessThanOrEqual(1);
+    // Every stage run records when its work began, before it finished.
+    const runs = await t.deps.db.query<{ stage: string; ok: boolean }>('SELECT stage, started_at <= finished_at AS ok FROM stage_runs WHERE document_id = $1', [docs.invoice.id]);
+    expect(runs.rows.length).toBeGreaterThanOrEqual(3);
+    expect(runs.rows.every((r) => r.ok === true)).toBe(true);
     expect(d.fields.invoice_number).toMatchObject({ value: 'INV-2024-0042', method: expect.any(String) });
     for (const f of Object.values(d.fields) as any[]) {
       expect(f.confidence).toBeGreaterThan(0);
@@ -219,6 +223,10 @@ describe.each(dbKinds())('documents API (%s)', (kind) => {
     expect(patched.fields.reference).toEqual({ value: 'L-7', confidence: 1, method: 'manual', confirmed: true });
     expect(patched.fields.note.value).toBe('moved');
     expect(patched.status).toBe('completed');
+    // The machine's prediction stays with the correction (classification-quality reports use it).
+    const stored = await t.deps.db.query<{ c: { predicted?: { type: string; method: string; needs_review: boolean } } }>('SELECT classification AS c FROM documents WHERE id = $1', [docs.letter.id]);
+    expect(stored.rows[0].c.predicted).toMatchObject({ type: expect.any(String), confidence: expect.any(Number), needs_review: false });
+    expect(stored.rows[0].c.predicted?.method).not.toBe('manual');
     expect((await api(t, actor, 'GET', `/documents?project_id=${projectId}&classification=contract`)).json().data.map((d: any) => d.id)).toEqual([docs.letter.id]);
     expect((await api(t, actor, 'PATCH', `/documents/${docs.letter.id}`, { status: 'completed' })).statusCode).toBe(400);
     expect((await api(t, actor, 'PATCH', `/documents/${docs.letter.id}`, {})).statusCode).toBe(400);
