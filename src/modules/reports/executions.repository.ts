@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { ExecutionDefinition, ExecutionRow, ExecutionStatus, ExecutionTrigger, ListExecutionsQuery, ReportRow, SectionInfo } from './reports.types.js';
 
 export interface NewExecution {

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { CreateReportInput, ExecutionRow, ListReportsQuery, ReportRow, ScheduleRow, UpdateReportInput } from './reports.types.js';
 
 /** A report with what its pages show next to it: the schedule and the latest execution. */

@@ -1,4 +1,4 @@
-import type { Environment } from '../orgs/orgs.types.js';
+import type { Environment } from '../../lib/scope.js';
 import type { Frequency, Weekday } from './schedule-math.js';
 
 export const REPORT_TYPES = ['document_summary', 'extraction_export', 'processing_performance', 'classification_quality', 'usage'] as const;

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/client.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import type { ResultWriter } from '../output/result-file.js';
 import type { DataSource, Filters } from '../reports.types.js';
 
