@@ -12,6 +12,7 @@ import type { ProjectsRepository } from '../projects/projects.repository.js';
 import { createBatchesRepository } from './batches.repository.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { createDocumentsService } from './documents.service.js';
+import { createAttachmentDocuments } from './eml-attachments.js';
 import type { CommittedDocument, Stage } from './documents.types.js';
 import { createIntake } from './intake.js';
 import { createStageRunner } from './stage-runner.js';
@@ -71,7 +72,10 @@ export function createDocumentsModule(deps: {
     },
   });
   const computes = {
-    parse: parseStage({ blobs, maxPages: config.MAX_PAGES, maxImagePixels: config.OCR_MAX_MEGAPIXELS * 1_000_000, ocr: getOcr, pdf: getPdf }),
+    parse: parseStage({
+      blobs, maxPages: config.MAX_PAGES, maxImagePixels: config.OCR_MAX_MEGAPIXELS * 1_000_000, ocr: getOcr, pdf: getPdf,
+      attachments: (doc, raw) => createAttachmentDocuments({ intake }, doc, raw),
+    }),
     embed: embedStage({ embedder: () => embedder.get(), unavailableReason: () => embedder.status().reason }),
     // The kNN blend only means something with a real (pretrained) embedding model.
     classify: classifyStage({ docs, classifier, useKnn: () => embedder.status().state === 'ready' && !config.EMBEDDING_MODEL.startsWith('docpipe-test/') }),

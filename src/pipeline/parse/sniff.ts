@@ -77,7 +77,13 @@ function looksLikeMail(text: string): boolean {
     if (line === '') break;
     if (/^[ \t]/.test(line) && headerLines > 0) continue; // folded continuation
     const m = /^([!-9;-~]{1,76}):/.exec(line);
-    if (!m) return false;
+    if (!m) {
+      // Some mailers wrap a long header value without indenting the next line. Past a block
+      // that can only be mail (transport headers and most of the strong ones), such a line is
+      // read as a broken continuation, as mail parsers do, rather than as the end of the mail.
+      if (headerLines >= 8 && (seen.has('received') || seen.has('message-id')) && STRONG_MAIL_HEADERS.filter((h) => seen.has(h)).length >= 3) continue;
+      return false;
+    }
     headerLines++;
     const name = m[1].toLowerCase();
     if (MAIL_HEADERS.has(name)) seen.add(name);

@@ -45,6 +45,8 @@ describe('sniffType', () => {
     ['docx (deflated)', () => makeDocx(['Hello'], { deflate: true }), 'report.zip', DOCX],
     ['generic zip', () => writeZip([{ name: 'a.txt', data: 'x' }]), 'file.docx', 'application/zip'],
     ['e-mail', () => b(MAIL), undefined, 'message/rfc822'],
+    ['e-mail with a header wrapped without indentation', () => b(MAIL_BROKEN_FOLD), 'message.txt', 'message/rfc822'],
+    ['typed "Key: value" lines followed by prose', () => b('From: Accounts\nTo: Bob\nSubject: Invoice 12\nDate: 1 May 2024\nthanks for the order\n'), 'note.txt', 'text/plain'],
     ['html with doctype', () => b('<!DOCTYPE html><html><body><p>Hi</p></body></html>'), undefined, 'text/html'],
     ['html fragment', () => b('<div><p>Hello there</p></div>'), undefined, 'text/html'],
     ['json', () => b('{"invoice": 42, "items": [1, 2]}'), undefined, 'application/json'],
@@ -72,6 +74,23 @@ describe('sniffType', () => {
     ['gzip', () => Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3, 0, 0]), undefined, null],
     ['"BM" text is not a bitmap', () => b('BMW invoice for service\n'), undefined, 'text/plain'],
   ];
+
+/** A header block whose long value was wrapped onto a line without leading whitespace. */
+const MAIL_BROKEN_FOLD = [
+  'Return-Path: <a@example.org>',
+  'Received: from mx.example.org by mail.example.net; Mon, 6 May 2024 10:00:00 +0000',
+  'Message-ID: <1@example.org>',
+  'Date: Mon, 6 May 2024 10:00:00 +0000',
+  'From: Ann <a@example.org>',
+  'To: Bob <b@example.net>',
+  'Subject: Report',
+  'MIME-Version: 1.0',
+  'X-Diagnostics: 1;AB12;6:xYz0AbC123dEf456gHi789jKl',
+  'MnO0PqR1sTu2VwX3yZ4aB5cD6eF7gH8iJ9kL0mN1oP2qR3sT4uV5wX6yZ',
+  'Content-Type: text/plain; charset=utf-8',
+  '',
+  'Here is the report.',
+].join('\r\n');
 
   it.each(cases)('%s', async (_label, make, filename, expected) => {
     const bytes = await make();

@@ -41,7 +41,7 @@ export function registerUploadRoute(api: FastifyInstance, intake: Intake, maxUpl
   api.post<{ Querystring: { project_id?: string; allow_duplicate?: boolean } }>('/documents', {
     config: { auth: true },
     schema: {
-      tags: ['documents'], summary: 'Upload a document (multipart/form-data: file, project_id, metadata)', consumes: ['multipart/form-data'],
+      tags: ['documents'], summary: 'Upload a document (multipart/form-data: file, project_id, metadata)', description: 'An e-mail message (.eml) stays one document and each of its attachments becomes a document of its own, linked to it by `source_metadata.parent_document_id`.', consumes: ['multipart/form-data'],
       querystring: { type: 'object', additionalProperties: false, properties: { project_id: { type: 'string', maxLength: 64 }, allow_duplicate: { type: 'boolean' } } },
     },
   }, async (req, reply) => {

@@ -1,6 +1,8 @@
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { packLayout, parseDocument, ParseError, type Ocr, type PdfEngine } from '../../../pipeline/parse/index.js';
 import { PermanentError } from '../../../lib/errors.js';
+import type { PartOutcome } from '../../integrations/mailbox/mailbox.types.js';
+import type { DocumentRow } from '../documents.types.js';
 import type { StageCompute } from '../stage-runner.js';
 
 /** Bumped when parsing output changes, so `reprocess --missing` can re-parse. */
@@ -8,6 +10,11 @@ export const PARSER_VERSION = 'parse-2';
 
 export function parseStage(deps: {
   blobs: BlobStore; maxPages: number; maxImagePixels?: number; ocr: () => Promise<Ocr | undefined>; pdf: () => PdfEngine;
+  /**
+   * Turns the attachments of an uploaded e-mail into documents of their own (mail intake does
+   * that itself for the mail it fetches, so documents from a mailbox are left alone).
+   */
+  attachments?: (doc: DocumentRow, raw: Buffer) => Promise<PartOutcome[]>;
 }): StageCompute {
   return async (doc) => {
     let bytes: Buffer;
@@ -22,12 +29,18 @@ export function parseStage(deps: {
         { ocr: await deps.ocr(), pdf: deps.pdf() },
         { maxImagePixels: deps.maxImagePixels },
       );
+      const cols: Record<string, unknown> = {
+        text_content: r.text, page_count: r.pages, language: r.language ?? null, mime_type: r.mimeType,
+        layout: r.layout ? packLayout(r.layout) : null,
+        parsed_at: new Date(), parser_version: PARSER_VERSION,
+      };
+      // Before the commit, so a crash in between re-runs it; it finds its own documents again.
+      if (deps.attachments && r.mimeType === 'message/rfc822' && doc.source !== 'email') {
+        const parts = await deps.attachments(doc, bytes);
+        if (parts.length > 0) cols.source_metadata = { ...doc.source_metadata, attachments: parts };
+      }
       return {
-        cols: {
-          text_content: r.text, page_count: r.pages, language: r.language ?? null, mime_type: r.mimeType,
-          layout: r.layout ? packLayout(r.layout) : null,
-          parsed_at: new Date(), parser_version: PARSER_VERSION,
-        },
+        cols,
         searchText: r.text,
         note: r.ocrPages > 0 ? `${r.ocrPages} page(s) read by OCR` : undefined,
       };
