@@ -5,7 +5,8 @@
 // whose text is the message itself; every attachment document names it in its source metadata.
 import { simpleParser } from 'mailparser';
 import { ConflictError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.js';
-import { selectParts, senderOf } from '../integrations/mailbox/rules/index.js';
+import { MIME, sniffType } from '../../pipeline/parse/sniff.js';
+import { selectParts, senderOf, type AcceptedPart } from '../integrations/mailbox/rules/index.js';
 import type { PartOutcome } from '../integrations/mailbox/mailbox.types.js';
 import type { DocumentRow } from './documents.types.js';
 import type { Intake } from './intake.js';
@@ -17,12 +18,28 @@ import type { Intake } from './intake.js';
  */
 export const MAX_ATTACHMENT_DEPTH = 3;
 
-/** Attachments taken from one message (the rest are skipped `too_many`, as in mail intake). */
-const MAX_PARTS = 100;
+/**
+ * Documents one uploaded message may turn into, nested messages' attachments included: a
+ * message takes at most its budget of attachments (the rest are skipped `too_many`, as in mail
+ * intake) and shares what is left between the messages among them. The bound depends only on
+ * the bytes, so it holds however the nested messages are scheduled, and a re-run takes the same
+ * parts again.
+ */
+export const ATTACHMENT_BUDGET = 100;
 
 const PARSE_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true } as const;
 
+function isTnef(p: AcceptedPart): boolean {
+  return p.contentType === 'application/ms-tnef' || /^winmail\.dat$/i.test(p.filename);
+}
+
 type Parent = Pick<DocumentRow, 'id' | 'org_id' | 'environment' | 'project_id' | 'source' | 'source_metadata' | 'uploaded_by'>;
+
+/** Attachments this message may still make into documents (its share of the upload's budget). */
+export function attachmentBudget(doc: Pick<DocumentRow, 'source_metadata'>): number {
+  const b = doc.source_metadata?.attachment_budget;
+  return typeof b === 'number' && Number.isInteger(b) && b >= 0 ? Math.min(b, ATTACHMENT_BUDGET) : attachmentDepth(doc) === 0 ? ATTACHMENT_BUDGET : 0;
+}
 
 /** How deep in a chain of attached messages a document sits (0: uploaded itself). */
 export function attachmentDepth(doc: Pick<DocumentRow, 'source_metadata'>): number {
@@ -44,7 +61,11 @@ export async function createAttachmentDocuments(deps: { intake: Pick<Intake, 'fr
     return [];
   }
   const depth = attachmentDepth(parent) + 1;
-  const selection = selectParts(parsed, { consume: 'attachments', includeInline: false, maxPartsPerMessage: MAX_PARTS });
+  const budget = attachmentBudget(parent);
+  const selection = selectParts(parsed, { consume: 'attachments', includeInline: false, maxPartsPerMessage: budget });
+  const taken = depth > MAX_ATTACHMENT_DEPTH ? [] : selection.accepted.filter((p) => !isTnef(p));
+  const messages = taken.filter((p) => sniffType(p.content, p.filename)?.mime === MIME.eml).length;
+  const share = messages > 0 ? Math.floor((budget - taken.length) / messages) : 0;
   const sourceMetadata = {
     parent_document_id: parent.id,
     attachment_depth: depth,
@@ -62,14 +83,16 @@ export async function createAttachmentDocuments(deps: { intake: Pick<Intake, 'fr
       out.push({ ...base, outcome: 'skipped', reason: 'nested_too_deep' });
       continue;
     }
-    if (part.contentType === 'application/ms-tnef' || /^winmail\.dat$/i.test(part.filename)) {
+    if (isTnef(part)) {
       out.push({ ...base, outcome: 'skipped', reason: 'tnef_not_supported' });
       continue;
     }
+    const isMessage = sniffType(part.content, part.filename)?.mime === MIME.eml;
     try {
       const res = await deps.intake.fromBuffer(part.content, {
         scope: { orgId: parent.org_id, environment: parent.environment }, projectId: parent.project_id, filename: part.filename,
-        source: parent.source, sourceMetadata, uploadedBy: parent.uploaded_by ?? null,
+        source: parent.source, sourceMetadata: isMessage ? { ...sourceMetadata, attachment_budget: share } : sourceMetadata,
+        uploadedBy: parent.uploaded_by ?? null,
       });
       // A duplicate made from this very parent is our own earlier, interrupted attempt.
       const ours = res.kind === 'created' || res.document.source_metadata?.parent_document_id === parent.id;
