@@ -40,8 +40,9 @@ export async function classificationFigures(opts: { baseUrl: string; apiKey: str
       await new Promise((r) => setTimeout(r, 200));
       doc = await call(opts.baseUrl, opts.apiKey, `/documents/${id}`);
     }
-    // A document the pipeline could not classify counts as a confident-nothing miss.
-    rows.push({ file: docs[i].file, label: docs[i].label, predicted: doc.classification?.type ?? '(none)', confidence: doc.classification?.confidence ?? 0 });
+    // A document the pipeline could not classify counts as a miss with confidence 0.
+    const missing = doc.status === 'failed' ? `(failed: ${doc.error?.code ?? 'unknown'} ${doc.error?.message ?? ''})`.trim() : '(none)';
+    rows.push({ file: docs[i].file, label: docs[i].label, predicted: doc.classification?.type ?? missing, confidence: doc.classification?.confidence ?? 0 });
   }
   return reportFigures(classificationReport(rows));
 }

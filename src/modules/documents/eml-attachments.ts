@@ -33,6 +33,16 @@ function isTnef(p: AcceptedPart): boolean {
   return p.contentType === 'application/ms-tnef' || /^winmail\.dat$/i.test(p.filename);
 }
 
+/**
+ * A header value as stored: control characters dropped (an encoded word can decode to NUL,
+ * which PostgreSQL's jsonb refuses), null when nothing is left.
+ */
+function headerText(v: string | undefined | null): string | null {
+  // eslint-disable-next-line no-control-regex
+  const s = (v ?? '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').trim();
+  return s || null;
+}
+
 type Parent = Pick<DocumentRow, 'id' | 'org_id' | 'environment' | 'project_id' | 'source' | 'source_metadata' | 'uploaded_by'>;
 
 /** Attachments this message may still make into documents (its share of the upload's budget). */
@@ -69,10 +79,10 @@ export async function createAttachmentDocuments(deps: { intake: Pick<Intake, 'fr
   const sourceMetadata = {
     parent_document_id: parent.id,
     attachment_depth: depth,
-    sender: senderOf(parsed) || null,
-    sender_name: parsed.from?.value?.[0]?.name || null,
-    subject: parsed.subject?.slice(0, 1000) ?? null,
-    message_id: parsed.messageId ?? null,
+    sender: headerText(senderOf(parsed)),
+    sender_name: headerText(parsed.from?.value?.[0]?.name),
+    subject: headerText(parsed.subject?.slice(0, 1000)),
+    message_id: headerText(parsed.messageId),
     date: parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.toISOString() : null,
     part: 'attachment',
   };

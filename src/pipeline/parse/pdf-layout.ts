@@ -220,13 +220,17 @@ export const MAX_LAYOUT_PAGES = 30;
 const round = (n: number): number => Math.round(n * 10) / 10;
 
 /** The stored form of the first {@link MAX_LAYOUT_PAGES} pages. */
+// PDFs carry NUL characters in their text now and then; PostgreSQL's jsonb refuses a string
+// holding one (and the reading text drops them too), so the stored layout leaves them out.
+const noNul = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '') : s);
+
 export function packLayout(pages: ReadonlyArray<LayoutPage | null>): StoredLayout {
   return {
     v: 1,
     pages: pages.slice(0, MAX_LAYOUT_PAGES).map((p) => {
       if (!p) return null;
-      const w = p.words.map((x): PackedWord => (x.sp ? [round(x.x0), round(x.x1), round(x.base), round(x.size), x.text, 1] : [round(x.x0), round(x.x1), round(x.base), round(x.size), x.text]));
-      return p.other.length > 0 ? { w, o: p.other } : { w };
+      const w = p.words.map((x): PackedWord => (x.sp ? [round(x.x0), round(x.x1), round(x.base), round(x.size), noNul(x.text), 1] : [round(x.x0), round(x.x1), round(x.base), round(x.size), noNul(x.text)]));
+      return p.other.length > 0 ? { w, o: p.other.map(noNul) } : { w };
     }),
   };
 }

@@ -65,6 +65,16 @@ describe('attachment budget', () => {
     expect(intake.made).toHaveLength(3);
   });
 
+  it('drops control characters from the header values it stores (jsonb refuses NUL)', async () => {
+    const intake = recordingIntake();
+    const raw = buildMessage({
+      rawSubject: `=?utf-8?B?${Buffer.from('Rechnung\u0000 Mai').toString('base64')}?=`,
+      body: multipart('mixed', [textPart('x'), attachmentPart({ content: Buffer.from('nul test'), contentType: 'text/plain', filename: 'n.txt' })]),
+    });
+    await createAttachmentDocuments({ intake }, root, raw);
+    expect(intake.made[0].input.sourceMetadata?.subject).toBe('Rechnung Mai');
+  });
+
   it('a message whose bytes cannot be read as mail has no attachments', async () => {
     const intake = recordingIntake();
     expect(await createAttachmentDocuments({ intake }, root, Buffer.from('not a message at all'))).toEqual([]);

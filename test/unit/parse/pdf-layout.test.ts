@@ -91,6 +91,12 @@ describe('layout rendering rules', () => {
     expect(renderLayout({ words: tight.map(({ sp: _s, ...w }) => w), other: [] })).toBe('amseeking');
   });
 
+  it('stores no NUL characters (PostgreSQL jsonb refuses them; some PDFs have them in their text)', () => {
+    const stored = packLayout([{ words: [...words(50, 100, 'Fig\u00001'), ...words(300, 100, 'x')], other: ['a\u0000b'] }]);
+    expect(JSON.stringify(stored)).not.toContain('\\u0000');
+    expect(layoutText(stored, 'p')).toBe('Fig1   x\n\nab\n\f');
+  });
+
   it('crops an area at a resolution, page by page, with a form feed after each page', () => {
     const stored = packLayout([{ words: [...words(50, 100, 'Date'), ...words(300, 100, '2024-01-31')], other: [] }, null]);
     expect(layoutText(stored, 'page one\n\f\npage two')).toBe('Date   2024-01-31\n\fpage two\n\f');
