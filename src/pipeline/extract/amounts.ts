@@ -13,6 +13,12 @@ export interface AmountOptions {
    * integer part is `0` or longer than three digits (then the separator must be decimal).
    */
   decimalSeparator?: ',' | '.';
+  /**
+   * Whether a space may group thousands (`1 234,56`, as French and Nordic documents write).
+   * Default true. In a document that groups with `.` or `,`, or writes in German or English,
+   * `3 250,00` is a quantity and a price in adjacent columns, not 3250.
+   */
+  spaceGroups?: boolean;
 }
 
 // Symbols and codes that may precede or follow the number. Codes are any three capitals so
@@ -54,6 +60,7 @@ export function parseAmount(raw: string, opts: AmountOptions = {}): number | nul
     s = s.slice(1, -1).trim();
   }
   if (!/^\d[\d.,'’ ]*$/.test(s) || !/\d$/.test(s)) return null;
+  if (opts.spaceGroups === false && s.includes(' ')) return null;
   const value = parseUnsigned(s, opts.decimalSeparator);
   if (value === null) return null;
   const signed = negative ? -value : value;
@@ -114,11 +121,13 @@ export interface FoundAmount {
 const AMOUNT_TOKEN =
   /(?:(?<![\p{L}\p{N}])[-−]\s?)?\(?(?:[$€£¥₹]\s?)?(?<![\p{N}.,'’])(?:\d{1,3}(?:(?:[.,'’]|[ ](?=\d{3}(?!\p{N})))\d{3})+|\d+)(?:[.,]\d{1,2})?\)?(?:-(?=\s|$))?(?![.,]?\p{N})(?!\s?%)/gu;
 
+const AMOUNT_TOKEN_NO_SPACE = new RegExp(AMOUNT_TOKEN.source.replace('|[ ](?=\\d{3}(?!\\p{N}))', ''), AMOUNT_TOKEN.flags);
+
 /** Finds every well-formed amount in `text`, in order. */
 export function findAmounts(text: string, opts: AmountOptions = {}): FoundAmount[] {
   const out: FoundAmount[] = [];
   const normalised = text.replace(/[\u00a0\u2007\u202f]/g, ' ');
-  for (const m of allMatches(AMOUNT_TOKEN, normalised)) {
+  for (const m of allMatches(opts.spaceGroups === false ? AMOUNT_TOKEN_NO_SPACE : AMOUNT_TOKEN, normalised)) {
     let raw = m[0];
     let index = m.index ?? 0;
     const opens = raw.startsWith('(') || raw.startsWith('-(') || raw.startsWith('−(');

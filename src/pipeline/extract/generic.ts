@@ -48,9 +48,20 @@ export function buildDoc(text: string, hints: ExtractHints = {}): Doc {
   return {
     text: normalised,
     lines,
-    amountOpts: { decimalSeparator: hints.decimalSeparator },
+    amountOpts: { decimalSeparator: hints.decimalSeparator, spaceGroups: spaceGrouping(normalised) },
     dateOpts: { dayFirst },
   };
+}
+
+/**
+ * Whether the document may group thousands with spaces: not when it groups them with `.` or `,`
+ * somewhere, nor when it reads as German or English (they do not; "3 250,00" there is a quantity
+ * next to a price).
+ */
+function spaceGrouping(text: string): boolean {
+  if (/\d{1,3}(?:[.,’']\d{3})+[.,]\d{2}(?!\d)/.test(text)) return false;
+  if (/(?<![\p{L}])(?:rechnung|betrag|summe|mwst|ust|invoice|total|amount|receipt|tax)(?![\p{L}])/iu.test(text) && !/(?<![\p{L}])(?:tva|facture|montant|moms|faktura|mva|alv)(?![\p{L}])/iu.test(text)) return false;
+  return true;
 }
 
 type Extractor = (doc: Doc, out: ExtractedFields) => void;

@@ -3,7 +3,7 @@
  * cells separated by tabs or runs of spaces — or by single spaces when the parser could not
  * keep the gaps, which is why numbers are also peeled off the end of a row.
  */
-import { amountsAgree, parseAmount } from './amounts.js';
+import { amountsAgree, parseAmount, type AmountOptions } from './amounts.js';
 import { mergeLabels, type Doc } from './label-scan.js';
 import { INCLUDES_TAX, SUBTOTAL, TAX, TAX_WORD, TOTAL } from './labels.js';
 import { splitCells } from './text.js';
@@ -68,9 +68,8 @@ interface Peeled {
  * Cells that are a whole amount ("1 234,56", "€ 10.00") stay intact; other cells split into
  * words so that "2 Stk" yields a quantity and a unit.
  */
-function peelRow(line: string, decimalSeparator: ',' | '.' | undefined, maxNumbers: number, withRate: boolean): Peeled | null {
+function peelRow(line: string, opts: AmountOptions, maxNumbers: number, withRate: boolean): Peeled | null {
   const cells = splitCells(line);
-  const opts = { decimalSeparator };
   const parts =
     cells.length >= 2
       ? cells.flatMap((c) => (parseAmount(c, opts) !== null || /^\d{1,2}(?:[.,]\d{1,2})?\s?%$/.test(c) ? [c] : c.split(/\s+/)))
@@ -206,7 +205,7 @@ export function extractLineItems(doc: Doc, allowHeaderless = false): LineItems |
       continue;
     }
     const inline = INLINE_QTY.exec(line);
-    const peeled = peelRow(inline ? inline[2] : line, dec, maxNumbers, header?.includes('tax_rate') === true);
+    const peeled = peelRow(inline ? inline[2] : line, doc.amountOpts, maxNumbers, header?.includes('tax_rate') === true);
     if (!peeled) {
       // A wrapped description continues the previous row in a header table.
       const prev = rows[rows.length - 1];

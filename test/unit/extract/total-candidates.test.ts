@@ -63,3 +63,13 @@ describe('template-free date and vendor', () => {
     expect(extractGeneric('TAN WOON YANN\nBOOK TA .K(TAMAN DAYA) SDN BHD\n789417-W\nTOTAL 9.00', 'receipt').merchant?.value).toBe('BOOK TA .K(TAMAN DAYA) SDN BHD');
   });
 });
+
+describe('space-grouped thousands', () => {
+  it('reads "3 250,00" as a quantity and a price in a German invoice, and as one amount in a French one', () => {
+    const de = extractGeneric(['Muster GmbH', 'Rechnung Nr. 7', 'Pos Bezeichnung Menge Einzelpreis Gesamt', '1 Schreibtisch 3 250,00 750,00', 'Summe 750,00'].join('\n'), 'invoice');
+    const row = (de.line_items?.value as Array<Record<string, unknown>>)?.[0];
+    expect(row).toMatchObject({ quantity: 3, unit_price: 250, amount: 750 });
+    const fr = extractGeneric(['Société Martin SARL', 'Facture n° 12', 'Montant TTC : 3 250,00 €'].join('\n'), 'invoice');
+    expect(fr.total?.value).toBe(3250);
+  });
+});
