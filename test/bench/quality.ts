@@ -123,7 +123,12 @@ export async function main(args: string[]): Promise<void> {
 
     if (!skipClassification && existsSync(join(dir, 'classify'))) {
       const f = await classificationFigures({ baseUrl: srv.url, apiKey: key, projectId, dir });
-      for (const [k, v] of Object.entries(f)) rows.push({ figure: `classification ${k}`, value: typeof v === 'number' ? Number(v.toFixed(3)) : v });
+      for (const [k, v] of Object.entries(f)) {
+        const text = typeof v === 'number' ? String(Number(v.toFixed(3))) : v;
+        // Multi-line figures (the reliability table, the list of errors) follow the table.
+        if (text.includes('\n')) notes.push(`${k}:\n${text}`);
+        else rows.push({ figure: k.startsWith('classification') ? k : `classification ${k}`, value: text });
+      }
     }
 
     // Template-free extraction (live environment: no templates).
@@ -140,8 +145,11 @@ export async function main(args: string[]): Promise<void> {
     const freeOut = goldenFree.flatMap((d, i) => score(d, freeDocs[i].fields ?? {}));
     outcomes.push(...freeOut);
     const triple = freeOut.filter((o) => o.field !== 'vendor');
+    const rate = (xs: Outcome[]) => `${pct(xs.filter((o) => o.ok).length / Math.max(1, xs.length))} (${xs.filter((o) => o.ok).length}/${xs.length})`;
     const customTriple = triple.filter((o) => o.doc.startsWith('custom/'));
-    rows.push({ figure: "invoice2data's golden invoices, template-free: invoice number, date, amount", value: `${pct(triple.filter((o) => o.ok).length / Math.max(1, triple.length))} (${triple.filter((o) => o.ok).length}/${triple.length}; tests/custom ${customTriple.filter((o) => o.ok).length}/${customTriple.length})` });
+    rows.push({ figure: "invoice2data's golden invoices (tests/custom), template-free: invoice number, date, amount", value: rate(customTriple) });
+    rows.push({ figure: '  with the unmerged pull requests #415 and #478 (extra/) as well', value: `${rate(triple)}; pr478's expected values are static in its templates and absent from its text` });
+    notes.push(...triple.filter((o) => !o.ok).map((o) => `template-free miss: ${o.doc}.${o.field}: expected ${JSON.stringify(o.expected)}, got ${JSON.stringify(o.found)}`));
 
     // Golden cases with their own templates (tests/custom and the two pull requests' templates).
     // As in invoice2data's own tests, these cases run with their own templates only; the bundled

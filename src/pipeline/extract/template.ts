@@ -59,26 +59,29 @@ function hits(patterns: readonly string[] | undefined, text: string, budget: Reg
 export function evaluateTemplates(templates: readonly TemplateDef[], text: string, opts: { budget?: RegexBudget; full?: boolean } = {}): TemplateMatchTrace[] {
   const budget = opts.budget ?? new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS);
   const prepared = new Map<string, string>();
-  return templates.map((t) => {
-    if (!t || !Array.isArray(t.keywords) || t.keywords.length === 0) {
-      return { template: t, matched: false, keywords: [], exclude_keywords: [], reason: 'the template has no keywords' };
-    }
-    const key = optionsKey(t.options);
-    let s = prepared.get(key);
-    if (s === undefined) {
-      s = prepareText(text, t.options, budget);
-      prepared.set(key, s);
-    }
-    const kw = hits(t.keywords, s, budget, opts.full ? null : false);
-    const missing = kw.filter((k) => !k.hit).map((k) => k.pattern);
-    if (missing.length > 0) {
-      return { template: t, matched: false, keywords: kw, exclude_keywords: [], reason: `keyword${missing.length > 1 ? 's' : ''} not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}` };
-    }
-    const ex = hits(t.exclude_keywords, s, budget, opts.full ? null : true);
-    const found = ex.filter((k) => k.hit).map((k) => k.pattern);
-    if (found.length > 0) return { template: t, matched: false, keywords: kw, exclude_keywords: ex, reason: `exclude keyword found: ${found.map((m) => JSON.stringify(m)).join(', ')}` };
-    return { template: t, matched: true, keywords: kw, exclude_keywords: ex };
-  });
+  return templates.map((t) => evaluateOne(t, text, budget, prepared, opts.full ?? false));
+}
+
+/** One template's keywords against the text prepared by its options (shared per option set in `prepared`). */
+function evaluateOne(t: TemplateDef, text: string, budget: RegexBudget, prepared: Map<string, string>, full: boolean): TemplateMatchTrace {
+  if (!t || !Array.isArray(t.keywords) || t.keywords.length === 0) {
+    return { template: t, matched: false, keywords: [], exclude_keywords: [], reason: 'the template has no keywords' };
+  }
+  const key = optionsKey(t.options);
+  let s = prepared.get(key);
+  if (s === undefined) {
+    s = prepareText(text, t.options, budget);
+    prepared.set(key, s);
+  }
+  const kw = hits(t.keywords, s, budget, full ? null : false);
+  const missing = kw.filter((k) => !k.hit).map((k) => k.pattern);
+  if (missing.length > 0) {
+    return { template: t, matched: false, keywords: kw, exclude_keywords: [], reason: `keyword${missing.length > 1 ? 's' : ''} not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}` };
+  }
+  const ex = hits(t.exclude_keywords, s, budget, full ? null : true);
+  const found = ex.filter((k) => k.hit).map((k) => k.pattern);
+  if (found.length > 0) return { template: t, matched: false, keywords: kw, exclude_keywords: ex, reason: `exclude keyword found: ${found.map((m) => JSON.stringify(m)).join(', ')}` };
+  return { template: t, matched: true, keywords: kw, exclude_keywords: ex };
 }
 
 /**
@@ -102,9 +105,21 @@ export function matchTemplates(templates: readonly TemplateDef[], text: string, 
   return rankMatches(evaluateTemplates(templates, text, { budget }));
 }
 
-/** The best matching template, or null. */
-export function matchTemplate(templates: readonly TemplateDef[], text: string, budget?: RegexBudget): TemplateDef | null {
-  return matchTemplates(templates, text, budget)[0] ?? null;
+/**
+ * The best matching template, or null. Templates are tried in rank order (priority, then more
+ * keywords, then list order) and the first that matches is the answer, so a document that
+ * matches early costs little.
+ */
+export function matchTemplate(templates: readonly TemplateDef[], text: string, budget = new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS)): TemplateDef | null {
+  const order = templates
+    .map((t, i) => ({ t, i }))
+    .filter(({ t }) => t && Array.isArray(t.keywords) && t.keywords.length > 0)
+    .sort((a, b) => (b.t.priority ?? DEFAULT_PRIORITY) - (a.t.priority ?? DEFAULT_PRIORITY) || b.t.keywords.length - a.t.keywords.length || a.i - b.i);
+  const prepared = new Map<string, string>();
+  for (const { t } of order) {
+    if (evaluateOne(t, text, budget, prepared, false).matched) return t;
+  }
+  return null;
 }
 
 /** Options for {@link runTemplate}. */
