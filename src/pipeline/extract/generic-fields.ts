@@ -76,13 +76,26 @@ export function issueDate(doc: Doc): ExtractedField | null {
   // The generic "Date" label already refuses "Due date" and "date d'échéance" by itself.
   const hits = scanLabels(doc, ISSUE_DATE, dateReader(doc), { weakColumns: true });
   const hit = bestHit(hits);
-  const picked = hit ? dateField(hit) : firstDate(doc, 0.45);
+  const picked = hit && hit.weight >= 0.9 ? dateField(hit) : (numberLineDate(doc) ?? (hit ? dateField(hit) : firstDate(doc, 0.45)));
   if (!picked) return null;
   // A document with a single date (receipts, most invoices' first page) leaves no doubt about
   // which one it is; only the day/month order can still be in question.
   const distinct = new Set(findDates(doc.text, doc.dateOpts).filter((d) => plausibleDocumentDate(d.iso)).map((d) => d.iso));
   if (distinct.size === 1) picked.confidence = Math.max(picked.confidence, 0.9 * (findDates(doc.text, doc.dateOpts)[0]?.ambiguous ? 0.85 : 1));
   return picked;
+}
+
+/**
+ * "Rechnung Nr. 4711 vom 06.10.2018", "Invoice No. 12 dated 5 March 2024", "Facture n° 12 du
+ * 1er mars 2024": the date on the invoice number's line is the invoice's.
+ */
+function numberLineDate(doc: Doc): ExtractedField | null {
+  for (const line of doc.lines.slice(0, 60)) {
+    if (!INVOICE_NUMBER.any.test(line) || otherDateLine(line)) continue;
+    const d = findDates(line, doc.dateOpts).find((x) => plausibleDocumentDate(x.iso));
+    if (d) return field(d.iso, 0.85 * (d.ambiguous ? 0.85 : 1), 'label');
+  }
+  return null;
 }
 
 const DATELINE = /^\s*\p{Lu}[\p{L} .'-]{1,40},\s*(?:(?:den|le|am)\s+)?(.{6,30})$/u;

@@ -64,7 +64,15 @@ function customerLine(doc: Doc): number {
  */
 export function vendor(doc: Doc): ExtractedField | null {
   const hit = bestHit(scanLabels(doc, VENDOR, textReader(80)));
-  if (hit) return field(hit.value, 0.85 * hit.weight, 'label');
+  if (hit) {
+    // "Verkäufer:" over "Nummer : 549910" and then the name: skip the key-value lines.
+    // (A next-line hit's line is the value's line.)
+    if (hit.placement !== 'next-line' || !/:\s*\S/.test(doc.lines[hit.line] ?? '')) return field(hit.value, 0.85 * hit.weight, 'label');
+    for (let i = hit.line + 1; i < Math.min(doc.lines.length, hit.line + 5); i++) {
+      const line = doc.lines[i].trim();
+      if (line && !line.includes(':') && plausibleName(line)) return field(line, 0.75 * hit.weight, 'label');
+    }
+  }
   const stop = Math.min(customerLine(doc), 25);
   let first: string | null = null;
   let business: { name: string; seen: number } | null = null;

@@ -8,7 +8,8 @@ import { labels } from './label-scan.js';
 export const INVOICE_NUMBER = labels([
   ['invoice\\s*(?:no\\.?|number|num\\.?|nr\\.?|#|id)', 1],
   ['inv\\.?\\s*(?:no\\.?|#|number)|bill\\s*(?:no\\.?|#|number)', 0.95],
-  ['rechnungs?[\\s-]*(?:nummer|nr\\.?|no\\.?)|rechnung\\s*#', 1],
+  // Compounds too: Handelsrechnung, Mietrechnung, Gutschrift Nr.
+  ['\\p{L}*rechnungs?[\\s-]*(?:nummer|nr\\.?|no\\.?)|rechnung\\s*#|gutschrift\\s*(?:nr\\.?|nummer)', 1],
   ['(?:n[°ºo]\\.?|num[ée]ro)\\s*(?:de\\s+)?(?:la\\s+)?facture|facture\\s*(?:n[°ºo]\\.?|num[ée]ro|#)', 1],
   ['factuur\\s*(?:nummer|nr\\.?)|(?:n[úu]mero|n[°º])\\s*(?:de\\s+)?factura|factura\\s*(?:n[°ºo]\\.?|#|n[úu]m\\.?)', 1],
   ['(?:numero|n\\.)\\s*fattura|fattura\\s*(?:n[°ºo.]+|numero)', 1],

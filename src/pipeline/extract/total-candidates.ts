@@ -44,7 +44,7 @@ const STRONG_TOTAL = new RegExp(
     'n[e3]tt?\\s*tota[l1i]',
     'round(?:ed|ing)?\\s*d?\\s*tota[l1i]|tota[l1i]\\s*(?:after\\s+)?round(?:ed|ing)',
     'balance\\s+due',
-    'gesamtbetrag|rechnungsbetrag|endbetrag|gesamtsumme|zu\\s+zahlen|zahlbetrag',
+    'gesamtbetrag(?!\\s+der\\s+(?:zu|ab)schl)|rechnungsbetrag|endbetrag|gesamtsumme|bruttosumme|bruttobetrag|zu\\s+zahlen|zahlbetrag',
     'montant\\s+(?:total\\s+)?ttc|total\\s+ttc|net\\s+[àa]\\s+payer|total\\s+[àa]\\s+payer',
     'importe\\s+total|total\\s+a\\s+pagar|totale\\s+(?:fattura|documento|da\\s+pagare)|totaalbedrag|te\\s+betalen',
   ].join('|'),
@@ -54,12 +54,12 @@ const PLAIN_TOTAL = /(?<![\p{L}])(?:tota[l1i]|amount|amt|due|summe|gesamt|jumlah
 
 // Components of a total, checked before the total words ("TOTAL GST", "SUB TOTAL").
 const COMPONENTS: ReadonlyArray<readonly [Kind, RegExp]> = [
-  ['subtotal', /sub\s*-?\s*tota[l1i]|tota[l1i]\s*(?:sales?\s*)?\(?\s*(?:excl|excluding|exclusive|ex\b|before)|(?:excl(?:uding|\.)?|before|w\/o)\s*(?:gst|sst|vat|tax)|net\s+(?:amount|total)(?!\s+(?:due|payable))|zwischensumme|nettobetrag|netto|sous[\s-]*total|total\s+ht\b|montant\s+ht|base\s+imponible|subtotaal/iu],
+  ['subtotal', /sub\s*-?\s*tota[l1i]|positionssumme|warenwert|(?:ohne|exkl\.?|zzgl\.?)\s*(?:ust|mwst|steuer)|tota[l1i]\s*(?:sales?\s*)?\(?\s*(?:excl|excluding|exclusive|ex\b|before)|(?:excl(?:uding|\.)?|before|w\/o)\s*(?:gst|sst|vat|tax)|net\s+(?:amount|total)(?!\s+(?:due|payable))|zwischensumme|nettobetrag|netto|sous[\s-]*total|total\s+ht\b|montant\s+ht|base\s+imponible|subtotaal/iu],
   ['rounding', /round(?:ing|lng|ding|d)?\s*(?:adj(?:ustment)?)?(?!.*tota[l1i])|rounding|adjustment/iu],
   ['tax', /(?<![\p{L}])(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|service\s+(?:charge|tax)|svc\s+chg)(?![\p{L}])/iu],
   ['change', /(?<![\p{L}])(?:change|changes|chnage|kembali|baki|r[üu]ckgeld|rendu|cambio)(?![\p{L}])/iu],
-  ['tender', /(?<![\p{L}])(?:cash|tender(?:ed)?|pay|paid|payment|received|visa|master(?:\s*card)?|credit\s*card|debit|card|amex|e-?wallet|boost|grabpay|cheque|voucher|bayar|gegeben|bar)(?![\p{L}])/iu],
-  ['discount', /disc(?:ount)?|saving|promo|(?<![\p{L}])less(?![\p{L}])|rabatt|remise|descuento|sconto|korting/iu],
+  ['tender', /(?<![\p{L}])(?:cash|tender(?:ed)?|pay|paid|payment|received|prepaid|deposit|anzahlungen?|acompte|visa|master(?:\s*card)?|credit\s*card|debit|card|amex|e-?wallet|boost|grabpay|cheque|voucher|bayar|gegeben|bar)(?![\p{L}])/iu],
+  ['discount', /disc(?:ount)?|saving|promo|(?<![\p{L}])less(?![\p{L}])|rabatt|skonto|zuschl[äa]g|abschl[äa]g|surcharge|remise|descuento|sconto|korting/iu],
   ['count', /(?<![\p{L}])(?:qty|quantity|items?|pcs|units?|count|no\.?\s+of|menge|anzahl)(?![\p{L}])/iu],
 ];
 

@@ -73,3 +73,30 @@ describe('space-grouped thousands', () => {
     expect(fr.total?.value).toBe(3250);
   });
 });
+
+describe('German e-invoice layouts', () => {
+  const text = [
+    'Handelsrechnung Nr. KR87654321012 vom 06.10.2018',
+    'ZUGFeRD-Version: 2.1 vom 24.03.2020',
+    'Verkäufer:',
+    'Nummer\t: 549910',
+    'Rohstoff AG Salzgitter',
+    'Marktstr. 153',
+    'Belegsummen:',
+    'Positionssumme\t850,00',
+    'Gesamtbetrag der Zuschläge\t30,00',
+    'Gesamtbetrag der Abschläge\t-21,25',
+    'Rechnungssumme ohne USt.\t858,75',
+    'Steuerbetrag\t163,16',
+    'Bruttosumme\t1021,91',
+    'Erhaltene Anzahlungen\t-500,00',
+    'Zahlbetrag\t521,91',
+  ].join('\n');
+  it('reads the number and its date from one line, the seller after its key-value lines, the gross total', () => {
+    const f = extractGeneric(text, 'invoice');
+    expect(f.invoice_number?.value).toBe('KR87654321012');
+    expect(f.issue_date?.value).toBe('2018-10-06');
+    expect(f.vendor?.value).toBe('Rohstoff AG Salzgitter');
+    expect(f.total?.value).toBe(1021.91);
+  });
+});
