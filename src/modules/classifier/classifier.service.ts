@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { Logger } from '../../lib/logger.js';
 import { packageRoot } from '../../lib/package-root.js';
 import {
-  loadBuiltinModel, loadSampleSet, parseModel, serializeModel, trainClassifier, type ClassifierModel, type SampleExample,
+  classificationText, loadBuiltinModel, loadSampleSet, parseModel, serializeModel, trainClassifier, type ClassifierModel, type SampleExample,
 } from '../../pipeline/classify/index.js';
 import type { Scope } from '../../lib/scope.js';
 import type { DocumentsRepository } from '../documents/documents.repository.js';
@@ -12,8 +12,6 @@ import type { ClassifierRepository } from './classifier.repository.js';
 const CONFIRMED_WEIGHT = 3;
 /** Retraining reads at most this many confirmed documents (newest first). */
 const MAX_CONFIRMED = 2000;
-/** …and this much of each one's text. */
-const MAX_CONFIRMED_CHARS = 20_000;
 
 /**
  * The built-in classifier (trained from samples/ once, cached on disk) and per-organization
@@ -62,7 +60,8 @@ export function createClassifierService(deps: {
     },
     /** Retrains the organization's model from the built-in samples plus its confirmed documents. */
     async retrain(scope: Scope): Promise<{ version: string; confirmed: number } | null> {
-      const rows = await deps.documents.confirmedTexts(scope, MAX_CONFIRMED_CHARS, MAX_CONFIRMED);
+      // What the classifier reads of each document: the whole text, or windows from start to end.
+      const rows = await deps.documents.confirmedTexts(scope, MAX_CONFIRMED, (text) => classificationText(text));
       if (rows.length === 0) return null;
       samples ??= loadSampleSet(samplesDir);
       const base = await samples;

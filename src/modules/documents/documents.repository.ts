@@ -20,6 +20,9 @@ export interface DocumentFilters {
   per_page: number;
 }
 
+/** Confirmed documents' texts fetched per query when retraining (a long text can be megabytes). */
+const CONFIRMED_TEXT_PAGE = 20;
+
 // Columns for lists: everything but the (possibly megabytes of) text and the vector.
 const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
   source_metadata, metadata, status, error, page_count, language, classification, fields, version, pipeline, uploaded_by,
@@ -305,13 +308,32 @@ export function createDocumentsRepository(db: Queryable) {
          ORDER BY updated_at DESC LIMIT $5`, [scope.orgId, scope.environment, modelId, excludeId, limit]);
       return rows;
     },
-    /** Texts (first `maxChars`) and types of the documents whose type a person confirmed, newest first: training data. */
-    async confirmedTexts(scope: Scope, maxChars: number, limit: number): Promise<{ text: string; type: string }[]> {
-      const { rows } = await db.query<{ text: string; type: string }>(
-        `SELECT left(text_content, $3) AS text, classification->>'type' AS type FROM documents
+    /**
+     * Texts and types of the documents whose type a person confirmed, newest first (at most
+     * `limit`): training data. Each text goes through `read` (training reads a bounded part of a
+     * long text, from start to end) as it arrives; texts are fetched a few at a time, so long
+     * documents never pile up in memory whole.
+     */
+    async confirmedTexts(scope: Scope, limit: number, read: (text: string) => string): Promise<{ text: string; type: string }[]> {
+      const { rows: ids } = await db.query<{ id: string }>(
+        `SELECT id FROM documents
          WHERE org_id = $1 AND environment = $2 AND (classification->>'confirmed')::boolean = true AND text_content IS NOT NULL
-         ORDER BY updated_at DESC LIMIT $4`, [scope.orgId, scope.environment, maxChars, limit]);
-      return rows;
+         ORDER BY updated_at DESC LIMIT $3`, [scope.orgId, scope.environment, limit]);
+      const out: { text: string; type: string }[] = [];
+      for (let i = 0; i < ids.length; i += CONFIRMED_TEXT_PAGE) {
+        const page = ids.slice(i, i + CONFIRMED_TEXT_PAGE).map((r) => r.id);
+        // Ids travel as JSON (see ARRAY_PARAMS in db/client.ts).
+        const { rows } = await db.query<{ id: string; text: string; type: string }>(
+          `SELECT id, text_content AS text, classification->>'type' AS type FROM documents
+           WHERE id IN (SELECT jsonb_array_elements_text($1::jsonb)) AND org_id = $2 AND environment = $3
+             AND (classification->>'confirmed')::boolean = true AND text_content IS NOT NULL`, [JSON.stringify(page), scope.orgId, scope.environment]);
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        for (const id of page) {
+          const r = byId.get(id);
+          if (r) out.push({ text: read(r.text), type: r.type });
+        }
+      }
+      return out;
     },
     /**
      * Documents (any organization) with a stage pending whose row has not changed for `staleMs`:

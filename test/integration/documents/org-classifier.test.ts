@@ -6,6 +6,7 @@ import { createActor, type Actor } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
 import { createDocsApp, type DocsApp } from '../../helpers/docs-app.js';
 import { createProject, upload, waitForDocument } from '../../helpers/pipeline.js';
+import { classificationText, DEFAULT_MAX_CHARS } from '../../../src/pipeline/classify/index.js';
 import { api, dataOf, invoiceText, LETTER_TEXT, RECEIPT_TEXT } from './fixtures.js';
 
 describe.each(dbKinds())('organisation classifier (%s)', (kind) => {
@@ -48,4 +49,21 @@ describe.each(dbKinds())('organisation classifier (%s)', (kind) => {
     // Retraining runs four fits over the ~900 built-in samples in this test's own process:
     // several CPU seconds, far more on a machine shared with other test runs.
   }, 180_000);
+
+  it('retraining reads a long confirmed document from start to end, as classification does', async () => {
+    const projectId = await createProject(t, actor, { classification_threshold: 0 });
+    const long = `${LETTER_TEXT}\n${'This page is intentionally left blank.\n'.repeat(2_000)}Closing remark LONGTAIL-MARKER.\n`;
+    const id = dataOf(await upload(t, actor, projectId, 'long.txt', Buffer.from(long)), 201).id;
+    expect((await waitForDocument(t, id)).status).toBe('completed');
+    dataOf(await api(t, actor, 'PATCH', `/documents/${id}`, { classification: { type: 'letter' } }));
+    const scope = { orgId: actor.orgId, environment: 'live' as const };
+    const rows = await t.deps.documents.docs.confirmedTexts(scope, 10, (text) => classificationText(text));
+    const mine = rows.find((r) => r.text.includes('LONGTAIL-MARKER'));
+    expect(mine?.type).toBe('letter');
+    expect(mine!.text.length).toBeLessThanOrEqual(DEFAULT_MAX_CHARS + 16);
+    expect(mine!.text.startsWith(LETTER_TEXT.split('\n')[0])).toBe(true);
+    // Another organisation's confirmed documents are not its training data.
+    const theirs = await t.deps.documents.docs.confirmedTexts({ orgId: other.orgId, environment: 'live' }, 10, (text) => text);
+    expect(theirs.some((r) => r.text.includes('LONGTAIL-MARKER'))).toBe(false);
+  });
 });
