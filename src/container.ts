@@ -135,7 +135,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
     extra: [
       (api) => registerDocumentRoutes(api, {
         documents: documents.service, intake: documents.intake, projects: services.projects, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
-        documentExports: (scope, id) => sheets.exportsForDocument(scope, id),
+        documentExports: (scope, id) => sheets.exportsForDocument(scope, id), activity: documents.activity,
       }),
       (api) => registerTemplateRoutes(api, templates),
       ...extraRoutes,

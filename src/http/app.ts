@@ -11,6 +11,9 @@ import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { validatorCompiler } from './validation.js';
 import { installAuth, API_PREFIX, requiredRole } from './plugins/auth.js';
 import { installNotFound } from './plugins/not-found.js';
+import { installDashboard, loadDashboard, wantsApp } from './plugins/dashboard.js';
+import { packageRoot } from '../lib/package-root.js';
+import { join } from 'node:path';
 import { installInputGuard } from './plugins/input-guard.js';
 import { errors } from '../lib/errors.js';
 import { registerRoutes, type RouteDeps } from './routes/index.js';
@@ -25,6 +28,8 @@ export interface AppDeps extends RouteDeps {
   maxUploadBytes: number;
   /** Log a line per request at info (on) or debug (off). */
   logRequests?: boolean;
+  /** Folder of the built dashboard; default `dist/web` in the package. */
+  webDir?: string;
 }
 
 function parseTrustProxy(v: string | undefined): boolean | string | ((addr: string, hop: number) => boolean) | undefined {
@@ -114,7 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });
 
-  installNotFound(app);
+  const serveApp = installDashboard(app, loadDashboard(deps.webDir ?? join(packageRoot(), 'dist', 'web')));
+  installNotFound(app, { wants: wantsApp, serve: serveApp });
   installAuth(app, deps.access);
   installInputGuard(app);
   await app.register(async (api) => registerRoutes(api, deps), { prefix: API_PREFIX });

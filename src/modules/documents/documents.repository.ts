@@ -16,6 +16,9 @@ export interface DocumentFilters {
   q?: string;
   /** Comma-separated document ids (the route bounds them to 100): one request to follow a set. */
   ids?: string;
+  /** Classification confidence bounds, inclusive below and exclusive above (documents without one are left out). */
+  min_confidence?: number;
+  max_confidence?: number;
   page: number;
   per_page: number;
 }
@@ -231,6 +234,8 @@ export function createDocumentsRepository(db: Queryable) {
       if (f.created_before) add('created_at < ?', new Date(f.created_before));
       if (f.q) add(`search @@ websearch_to_tsquery('simple', ?)`, f.q);
       if (f.ids) add('id = ANY(?::text[])', f.ids.split(','));
+      if (f.min_confidence !== undefined) add(`(classification->>'confidence')::float8 >= ?`, f.min_confidence);
+      if (f.max_confidence !== undefined) add(`(classification->>'confidence')::float8 < ?`, f.max_confidence);
       const w = where.join(' AND ');
       const offset = (f.page - 1) * f.per_page;
       const page = await db.query<DocumentRow & { total_count: number }>(

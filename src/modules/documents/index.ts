@@ -9,6 +9,7 @@ import type { BlobStore } from '../../storage/blob-store.js';
 import { createClassifierRepository } from '../classifier/classifier.repository.js';
 import { createClassifierService } from '../classifier/classifier.service.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
+import { createActivityService } from './activity.js';
 import { createBatchesRepository } from './batches.repository.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { createDocumentsService } from './documents.service.js';
@@ -83,7 +84,7 @@ export function createDocumentsModule(deps: {
   };
 
   return {
-    docs, batches, intake, service, runner, computes, classifier, embedder,
+    docs, batches, intake, service, runner, computes, classifier, embedder, activity: createActivityService(db),
     /** `h` runs after `stage` commits, with the document row as written. */
     onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);

@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { errors } from '../../../lib/errors.js';
 import { ok } from '../../envelope.js';
 import type { RouteDeps } from '../index.js';
+import { REFRESH_TTL_SEC } from '../../../modules/auth/auth.service.js';
+import { checkCsrf, clearSessionCookies, hasCsrfCookie, refreshCookie, setSessionCookies } from './cookie-session.js';
 
 // Brute-force brakes for the unauthenticated endpoints (per minute). Per e-mail address there is
 // no limit that others could exhaust, but a progressive delay (login-throttle.ts).
@@ -33,12 +35,18 @@ const meResponse = {
 export function registerAuthRoutes(api: FastifyInstance, deps: RouteDeps): void {
   const { access, auth, redisKeys, loginThrottle } = deps;
 
-  api.post<{ Body: { email: string; password: string } }>('/auth/login', {
+  api.post<{ Body: { email: string; password: string; mode?: 'json' | 'cookie' } }>('/auth/login', {
     schema: {
       tags: ['auth'], summary: 'Exchange e-mail and password for a token pair', security: [],
+      description: 'With `mode: "cookie"` (the dashboard) the refresh token is not in the body: it is set as an HttpOnly cookie '
+        + 'that only POST /auth/refresh receives, with a readable CSRF cookie whose value (also returned as `csrfToken`) '
+        + 'must be sent as `X-CSRF-Token` to refresh and log out.',
       body: {
         type: 'object', required: ['email', 'password'], additionalProperties: false,
-        properties: { email: { type: 'string', minLength: 3, maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 1024 } },
+        properties: {
+          email: { type: 'string', minLength: 3, maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 1024 },
+          mode: { type: 'string', enum: ['json', 'cookie'], default: 'json', description: 'Where the refresh token goes' },
+        },
       },
     },
   }, async (req, reply) => {
@@ -51,25 +59,51 @@ export function registerAuthRoutes(api: FastifyInstance, deps: RouteDeps): void 
     if (turn.refused) throw errors.rateLimited(turn.retryAfterSec);
     const pair = await auth.login(email, password);
     await loginThrottle.succeeded(email, req.ip);
+    if (req.body.mode === 'cookie') {
+      const { refreshToken, ...rest } = pair;
+      return ok({ ...rest, csrfToken: setSessionCookies(reply, refreshToken, REFRESH_TTL_SEC) }, 'Logged in');
+    }
     return ok(pair, 'Logged in');
   });
 
-  api.post<{ Body: { refreshToken: string } }>('/auth/refresh', {
+  api.post<{ Body: { refreshToken?: string } | undefined }>('/auth/refresh', {
     schema: {
       tags: ['auth'], summary: 'Rotate a refresh token for a new token pair', security: [],
-      body: { type: 'object', required: ['refreshToken'], additionalProperties: false, properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } } },
+      description: '`refreshToken` is required unless the request carries the session cookie of a cookie-mode login '
+        + '(then `X-CSRF-Token` must equal the CSRF cookie, and the new refresh token is set as a cookie again).',
+      body: { type: 'object', additionalProperties: false, properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } } },
     },
   }, async (req, reply) => {
     reply.headers(await access.limitAnonymous([{ name: 'refresh-ip', key: redisKeys.rate(`refresh:ip:${req.ip}`), limit: REFRESH_PER_IP, windowSec: 60 }]));
-    return ok(await auth.refresh(req.body.refreshToken), 'Token refreshed');
+    const given = req.body?.refreshToken;
+    if (given !== undefined) return ok(await auth.refresh(given), 'Token refreshed');
+    const fromCookie = refreshCookie(req);
+    if (fromCookie === undefined) throw errors.invalidField('refreshToken', 'is required');
+    checkCsrf(req, fromCookie);
+    let pair;
+    try {
+      pair = await auth.refresh(fromCookie);
+    } catch (err) {
+      // A dead session's cookies are of no further use to the browser.
+      clearSessionCookies(reply);
+      throw err;
+    }
+    const { refreshToken, ...rest } = pair;
+    return ok({ ...rest, csrfToken: setSessionCookies(reply, refreshToken, REFRESH_TTL_SEC) }, 'Token refreshed');
   });
 
   api.post('/auth/logout', {
     config: { auth: true, role: 'viewer' },
-    schema: { tags: ['auth'], summary: 'End the current session (its refresh tokens and access tokens)' },
-  }, async (req) => {
+    schema: {
+      tags: ['auth'], summary: 'End the current session (its refresh tokens and access tokens)',
+      description: 'A cookie-mode session (the request carries the CSRF cookie) must send `X-CSRF-Token`; its cookies are cleared.',
+    },
+  }, async (req, reply) => {
     if (!req.principal.sessionId) throw errors.validation('Only a login session can log out; revoke an API key instead');
+    const cookieMode = hasCsrfCookie(req);
+    if (cookieMode) checkCsrf(req);
     await auth.logout(req.principal.sessionId);
+    if (cookieMode) clearSessionCookies(reply);
     return ok({ logged_out: true }, 'Logged out');
   });
 

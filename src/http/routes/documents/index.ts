@@ -8,6 +8,8 @@ import { ok, numberedPage, schemas } from '../../envelope.js';
 import { registerUploadRoute } from './upload.js';
 import { contentHeaders } from './content-headers.js';
 import type { Scope } from '../../../lib/scope.js';
+import { registerActivityRoute } from './activity.js';
+import type { ActivityService } from '../../../modules/documents/activity.js';
 
 const TAGS = ['documents'];
 const STATUS = ['uploaded', 'processing', 'processed', 'classified', 'extracted', 'completed', 'needs_review', 'failed'];
@@ -19,10 +21,13 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: {
   documents: DocumentsService; intake: Intake; projects: ProjectsService; maxUploadBytes: number;
   /** Export status per export target (Sheets), shown on the document. */
   documentExports?: (scope: Scope, id: string) => Promise<unknown[]>;
+  /** Per-day and per-stage counts for the dashboard's overview. */
+  activity?: ActivityService;
 }): void {
   const { documents } = deps;
   const auth = { auth: true };
   registerUploadRoute(api, deps.intake, deps.maxUploadBytes);
+  if (deps.activity) registerActivityRoute(api, deps.activity, deps.projects);
 
   api.get<{ Querystring: DocumentFilters }>('/documents', {
     config: auth,
@@ -32,6 +37,8 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: {
         project_id: { type: 'string', maxLength: 64 }, status: { type: 'string', enum: STATUS }, classification: { type: 'string', maxLength: 64 },
         source: { type: 'string', enum: ['upload', 'email', 'api'] }, created_after: { type: 'string', format: 'date-time' },
         created_before: { type: 'string', format: 'date-time' }, q: { type: 'string', minLength: 1, maxLength: 500 },
+        min_confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Classification confidence at least this' },
+        max_confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Classification confidence below this' },
         ids: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,99}$', description: 'Only these documents: up to 100 comma-separated ids (unknown and other organizations\' ids are left out)' },
         ...pageProps,
       } },

@@ -1,0 +1,45 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+export interface RouteDef {
+  path: string;
+  page: LazyExoticComponent<ComponentType<{ params: Record<string, string> }>>;
+}
+
+// Each page is its own chunk: the first load carries only the shell and the page opened.
+type PageComponent = ComponentType<{ params: Record<string, string> }>;
+const p = <T,>(load: () => Promise<T>, name: keyof T) => lazy(async () => ({ default: (await load())[name] as PageComponent }));
+
+const overview = p(() => import('../pages/overview/OverviewPage'), 'OverviewPage');
+const projects = p(() => import('../pages/projects/ProjectsPage'), 'ProjectsPage');
+const project = p(() => import('../pages/projects/ProjectPage'), 'ProjectPage');
+const documents = p(() => import('../pages/documents/DocumentsPage'), 'DocumentsPage');
+const document = p(() => import('../pages/documents/DocumentPage'), 'DocumentPage');
+const review = p(() => import('../pages/review/ReviewPage'), 'ReviewPage');
+const apiKeys = p(() => import('../pages/settings/ApiKeysPage'), 'ApiKeysPage');
+
+export const ROUTES: RouteDef[] = [
+  { path: '/', page: overview },
+  { path: '/projects', page: projects },
+  { path: '/projects/:id', page: project },
+  { path: '/documents', page: documents },
+  { path: '/documents/:id', page: document },
+  { path: '/review', page: review },
+  { path: '/settings/api-keys', page: apiKeys },
+];
+
+export const NAV: { section?: string; items: { to: string; label: string; match?: string }[] }[] = [
+  { items: [
+    { to: '/', label: 'Overview' },
+    { to: '/projects', label: 'Projects', match: '/projects' },
+    { to: '/documents', label: 'Documents', match: '/documents' },
+    { to: '/review', label: 'Review queue', match: '/review' },
+    { to: '/templates', label: 'Templates', match: '/templates' },
+  ] },
+  { section: 'Settings', items: [
+    { to: '/settings/api-keys', label: 'API keys', match: '/settings/api-keys' },
+    { to: '/settings/integrations', label: 'Integrations', match: '/settings/integrations' },
+    { to: '/settings/webhooks', label: 'Webhooks', match: '/settings/webhooks' },
+    { to: '/settings/members', label: 'Members', match: '/settings/members' },
+    { to: '/settings/pipeline', label: 'Pipeline', match: '/settings/pipeline' },
+  ] },
+];

@@ -1,0 +1,222 @@
+// The dashboard's only way to the service: the public API under /api/v1. The access token lives
+// in this module's memory (never in storage); the refresh token is an HttpOnly cookie that only
+// the refresh endpoint receives, so page scripts can never read it.
+
+export const API = '/api/v1';
+const CSRF_COOKIE = 'docpipe_csrf';
+
+export type Environment = 'live' | 'test';
+
+export interface FieldIssue { field: string; message: string; in?: string }
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+    readonly requestId?: string,
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+  /** Field-level problems of a VALIDATION_ERROR, when the API named them. */
+  get fields(): FieldIssue[] {
+    return Array.isArray(this.details) ? (this.details as FieldIssue[]).filter((d) => d && typeof d.field === 'string') : [];
+  }
+}
+
+export interface Page<T> {
+  data: T[];
+  pagination: { page?: number; per_page?: number; total: number; total_pages?: number; limit?: number; offset?: number; has_more?: boolean };
+}
+
+interface TokenState { token: string; expiresAt: number }
+let access: TokenState | null = null;
+let environment: Environment = 'live';
+const signedOutListeners = new Set<() => void>();
+
+export function setEnvironment(env: Environment): void { environment = env; }
+export function getEnvironment(): Environment { return environment; }
+export function onSignedOut(fn: () => void): () => void {
+  signedOutListeners.add(fn);
+  return () => signedOutListeners.delete(fn);
+}
+export function hasAccessToken(): boolean { return access !== null; }
+
+function readCookie(name: string): string | null {
+  for (const part of document.cookie.split(';')) {
+    const [k, ...v] = part.trim().split('=');
+    if (k === name) return v.join('=') || null;
+  }
+  return null;
+}
+
+async function parseError(res: Response): Promise<ApiError> {
+  let body: { error?: { code?: string; message?: string; details?: unknown; request_id?: string } } = {};
+  try { body = await res.json(); } catch { /* not JSON */ }
+  const e = body.error ?? {};
+  const retry = Number(res.headers.get('retry-after'));
+  return new ApiError(res.status, e.code ?? `HTTP_${res.status}`, e.message ?? res.statusText ?? 'Request failed', e.details, e.request_id ?? res.headers.get('x-request-id') ?? undefined,
+    Number.isFinite(retry) && retry > 0 ? retry : undefined);
+}
+
+function keep(data: { accessToken: string; expiresIn: number }): void {
+  access = { token: data.accessToken, expiresAt: Date.now() + data.expiresIn * 1000 };
+  scheduleRefresh();
+}
+
+let refreshTimer: ReturnType<typeof setTimeout> | undefined;
+function scheduleRefresh(): void {
+  clearTimeout(refreshTimer);
+  if (!access) return;
+  // A minute before expiry; a failure here is handled by the 401 path of the next call.
+  const wait = Math.max(5_000, access.expiresAt - Date.now() - 60_000);
+  refreshTimer = setTimeout(() => { void refresh(); }, wait);
+}
+
+async function withLock<T>(fn: () => Promise<T>): Promise<T> {
+  // Refresh tokens rotate and a reused one revokes the session: tabs take turns, so a second
+  // tab refreshes with the cookie the first one just received.
+  const locks = (navigator as Navigator & { locks?: LockManager }).locks;
+  return locks ? (locks.request('docpipe-refresh', fn) as Promise<T>) : fn();
+}
+
+let inflight: Promise<boolean> | null = null;
+/** Trades the refresh cookie for a new access token. False when there is no live session. */
+export function refresh(): Promise<boolean> {
+  inflight ??= withLock(async () => {
+    const csrf = readCookie(CSRF_COOKIE);
+    if (!csrf) return false;
+    const res = await fetch(`${API}/auth/refresh`, {
+      method: 'POST', headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' }, body: '{}', credentials: 'same-origin',
+    });
+    if (!res.ok) return false;
+    keep((await res.json()).data);
+    return true;
+  }).catch(() => false).finally(() => { inflight = null; });
+  return inflight;
+}
+
+export async function login(email: string, password: string): Promise<void> {
+  const res = await fetch(`${API}/auth/login`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' }, credentials: 'same-origin',
+    body: JSON.stringify({ email, password, mode: 'cookie' }),
+  });
+  if (!res.ok) throw await parseError(res);
+  keep((await res.json()).data);
+}
+
+export async function logout(): Promise<void> {
+  const csrf = readCookie(CSRF_COOKIE);
+  try {
+    if (access) {
+      await fetch(`${API}/auth/logout`, {
+        method: 'POST', credentials: 'same-origin',
+        headers: { Authorization: `Bearer ${access.token}`, ...(csrf ? { 'X-CSRF-Token': csrf } : {}) },
+      });
+    }
+  } finally {
+    access = null;
+    clearTimeout(refreshTimer);
+    for (const fn of signedOutListeners) fn();
+  }
+}
+
+export type Query = Record<string, string | number | boolean | undefined | null | string[]>;
+
+export function withQuery(path: string, query?: Query): string {
+  if (!query) return path;
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined || v === null || v === '') continue;
+    p.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  }
+  const s = p.toString();
+  return s ? `${path}?${s}` : path;
+}
+
+function headers(extra?: HeadersInit): Headers {
+  const h = new Headers(extra);
+  if (access) h.set('Authorization', `Bearer ${access.token}`);
+  if (environment === 'test') h.set('X-Environment', 'test');
+  return h;
+}
+
+/** Sends a request; a 401 gets one refresh and one retry, then the session ends. */
+export async function send(method: string, path: string, init: { body?: unknown; query?: Query; raw?: BodyInit; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<Response> {
+  const url = `${API}${withQuery(path, init.query)}`;
+  const attempt = () => {
+    const h = headers(init.headers);
+    let body: BodyInit | undefined = init.raw;
+    if (init.body !== undefined) {
+      h.set('Content-Type', 'application/json');
+      body = JSON.stringify(init.body);
+    }
+    return fetch(url, { method, headers: h, body, signal: init.signal, credentials: 'same-origin' });
+  };
+  if (access && access.expiresAt - Date.now() < 10_000) await refresh();
+  let res = await attempt();
+  if (res.status === 401) {
+    if (await refresh()) res = await attempt();
+    if (res.status === 401) {
+      access = null;
+      for (const fn of signedOutListeners) fn();
+    }
+  }
+  if (!res.ok) throw await parseError(res);
+  return res;
+}
+
+export async function get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
+  return (await (await send('GET', path, { query, signal })).json()).data as T;
+}
+export async function getPage<T>(path: string, query?: Query, signal?: AbortSignal): Promise<Page<T>> {
+  const j = await (await send('GET', path, { query, signal })).json();
+  return { data: j.data as T[], pagination: j.pagination };
+}
+export async function post<T>(path: string, body?: unknown, query?: Query): Promise<T> {
+  return (await (await send('POST', path, { body, query })).json()).data as T;
+}
+export async function put<T>(path: string, body?: unknown): Promise<T> {
+  return (await (await send('PUT', path, { body })).json()).data as T;
+}
+export async function patch<T>(path: string, body?: unknown): Promise<T> {
+  return (await (await send('PATCH', path, { body })).json()).data as T;
+}
+export async function del<T>(path: string, query?: Query): Promise<T> {
+  return (await (await send('DELETE', path, { query })).json()).data as T;
+}
+export async function blob(path: string, signal?: AbortSignal): Promise<Blob> {
+  return (await send('GET', path, { signal })).blob();
+}
+
+/**
+ * Multipart upload with progress (fetch cannot report upload progress). Same credentials and
+ * environment as every other call; one refresh and retry on 401.
+ */
+export function upload<T>(path: string, form: FormData, onProgress: (loaded: number, total: number) => void, signal?: AbortSignal): Promise<T> {
+  const once = () => new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', `${API}${path}`);
+    headers().forEach((v, k) => xhr.setRequestHeader(k, v));
+    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded, e.total); };
+    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText, retryAfter: xhr.getResponseHeader('retry-after') });
+    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', 'The upload could not reach the server'));
+    xhr.onabort = () => reject(new ApiError(0, 'ABORTED', 'Upload cancelled'));
+    signal?.addEventListener('abort', () => xhr.abort());
+    xhr.send(form);
+  });
+  return (async () => {
+    let r = await once();
+    if (r.status === 401 && (await refresh())) r = await once();
+    let json: { data?: T; error?: { code: string; message: string; details?: unknown; request_id?: string } } = {};
+    try { json = JSON.parse(r.text); } catch { /* not JSON */ }
+    if (r.status >= 400) {
+      const e = json.error;
+      throw new ApiError(r.status, e?.code ?? `HTTP_${r.status}`, e?.message ?? 'Upload failed', e?.details, e?.request_id, Number(r.retryAfter) || undefined);
+    }
+    return json.data as T;
+  })();
+}

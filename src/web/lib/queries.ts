@@ -1,0 +1,62 @@
+import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
+import * as api from './api';
+import { useSession } from './session';
+import { useToast } from '../components/Toast';
+
+type Opts<T> = Omit<UseQueryOptions<T, api.ApiError>, 'queryKey' | 'queryFn'>;
+
+/** GET of one resource; cached per environment (live and test never share an entry). */
+export function useApi<T>(path: string | null, query?: api.Query, opts: Opts<T> = {}) {
+  const { environment } = useSession();
+  return useQuery<T, api.ApiError>({
+    queryKey: [environment, path, query ?? {}],
+    queryFn: ({ signal }) => api.get<T>(path!, query, signal),
+    enabled: path !== null && (opts.enabled ?? true),
+    ...opts,
+  });
+}
+
+export function useApiPage<T>(path: string | null, query?: api.Query, opts: Opts<api.Page<T>> = {}) {
+  const { environment } = useSession();
+  return useQuery<api.Page<T>, api.ApiError>({
+    queryKey: [environment, path, query ?? {}, 'page'],
+    queryFn: ({ signal }) => api.getPage<T>(path!, query, signal),
+    enabled: path !== null && (opts.enabled ?? true),
+    placeholderData: (prev) => prev,
+    ...opts,
+  });
+}
+
+/**
+ * A write: shows its outcome as a toast and refreshes the cached reads whose path starts with
+ * one of `invalidate`.
+ */
+export function useAction<I, O>(fn: (input: I) => Promise<O>, o: { invalidate?: string[]; success?: string | ((out: O) => string); quiet?: boolean } = {}) {
+  const qc = useQueryClient();
+  const toast = useToast();
+  return useMutation<O, api.ApiError, I>({
+    mutationFn: fn,
+    onSuccess: async (out) => {
+      if (o.invalidate?.length) {
+        await qc.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && o.invalidate!.some((p) => (q.queryKey[1] as string).startsWith(p)) });
+      }
+      if (o.success) toast.show(typeof o.success === 'function' ? o.success(out) : o.success, 'success');
+    },
+    onError: (err) => { if (!o.quiet) toast.show(errorText(err), 'error'); },
+  });
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof api.ApiError) {
+    const fields = err.fields.map((f) => `${f.field}: ${f.message}`);
+    if (err.code === 'RATE_LIMITED') return `Too many requests for this organization's plan; try again in ${err.retryAfter ?? 'a few'} s.`;
+    return fields.length && !fields.every((f) => err.message.includes(f)) ? `${err.message} (${fields.join('; ')})` : err.message;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** Marks cached reads under these paths stale (and refetches the ones on screen). */
+export function useInvalidate() {
+  const qc = useQueryClient();
+  return (...prefixes: string[]) => qc.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && prefixes.some((p) => (q.queryKey[1] as string).startsWith(p)) });
+}

@@ -1,0 +1,48 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import * as api from '../../lib/api';
+import { errorText } from '../../lib/queries';
+import { Button, Spinner } from '../../components/ui';
+import type { DocumentRow } from '../../lib/types';
+
+const PdfViewer = lazy(() => import('../../components/PdfViewer'));
+const MAX_PREVIEW = 40 * 1024 * 1024;
+
+/** The uploaded file as it came in: PDFs rendered with pdf.js, images shown, others downloadable. */
+export function Original({ doc }: { doc: DocumentRow }) {
+  const kind = doc.mime_type === 'application/pdf' ? 'pdf' : doc.mime_type.startsWith('image/') && doc.mime_type !== 'image/svg+xml' ? 'image' : 'other';
+  const [data, setData] = useState<{ buf: ArrayBuffer; url: string } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const previewable = kind !== 'other' && doc.size_bytes <= MAX_PREVIEW;
+  useEffect(() => {
+    if (!previewable) return;
+    const ctl = new AbortController();
+    let url = '';
+    api.blob(`/documents/${doc.id}/content`, ctl.signal).then(async (b) => {
+      // The API serves originals as attachments of a neutral type; the page knows what it is.
+      const typed = new Blob([b], { type: doc.mime_type });
+      url = URL.createObjectURL(typed);
+      setData({ buf: await typed.arrayBuffer(), url });
+    }, (e) => { if (!ctl.signal.aborted) setError(errorText(e)); });
+    return () => { ctl.abort(); if (url) URL.revokeObjectURL(url); };
+  }, [doc.id, doc.mime_type, previewable]);
+
+  const download = async () => {
+    const b = await api.blob(`/documents/${doc.id}/content`);
+    const url = URL.createObjectURL(b);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = doc.filename;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+  return (
+    <div className="stack">
+      <div className="row"><Button onClick={() => void download()}>Download original</Button><span className="muted small">{doc.mime_type}</span></div>
+      {error ? <div className="error-box" role="alert">{error}</div>
+        : !previewable ? <p className="muted">No preview for this type of file; download it to open it.</p>
+        : !data ? <Spinner label="Loading the original…" />
+        : kind === 'pdf' ? <Suspense fallback={<Spinner label="Loading the PDF viewer…" />}><PdfViewer data={data.buf} /></Suspense>
+        : <div className="viewer"><img src={data.url} alt={`Original of ${doc.filename}`} /></div>}
+    </div>
+  );
+}
