@@ -32,6 +32,8 @@ const schema = z.object({
   ENTERPRISE_RATE_LIMIT_PER_MINUTE: int(1).default(1000),
   /** Unknown or dead credentials one client IP may present per minute (each costs database reads). */
   FAILED_AUTH_PER_IP_PER_MINUTE: int(1).default(30),
+  /** Requests per minute per person signed in to the dashboard (instead of the plan's limit). */
+  DASHBOARD_RATE_LIMIT_PER_MINUTE: int(1).default(600),
   MAX_UPLOAD_MB: int(1, 10_000).default(50),
   MAX_PAGES: int(1, 1_000_000).default(500),
   /**

@@ -117,7 +117,7 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
     access: createAccessService({
       orgs: repos.orgs, apiKeys: repos.apiKeys, refreshTokens: repos.refreshTokens, stamps, limiter, keys,
       jwtSecret: config.JWT_SECRET, planLimits: { enterprise: config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, onKeyUsed: lastUsed.mark, onRequest: usage.count,
-      failedLookupsPerMinute: config.FAILED_AUTH_PER_IP_PER_MINUTE,
+      failedLookupsPerMinute: config.FAILED_AUTH_PER_IP_PER_MINUTE, dashboardPerMinute: config.DASHBOARD_RATE_LIMIT_PER_MINUTE,
     }),
   };
 

@@ -54,6 +54,8 @@ export function createAccessService(deps: {
   onRequest?: (principal: Principal) => void;
   /** See DEFAULT_FAILED_LOOKUPS_PER_MINUTE. */
   failedLookupsPerMinute?: number;
+  /** Requests per minute per person in the dashboard (cookie-mode sessions). Default 600. */
+  dashboardPerMinute?: number;
 }) {
   const cache = new CredentialCache();
   const failedLookupLimit = deps.failedLookupsPerMinute ?? DEFAULT_FAILED_LOOKUPS_PER_MINUTE;
@@ -103,6 +105,9 @@ export function createAccessService(deps: {
   }
 
   function policiesFor(p: Principal): Policy[] {
+    // A person clicking through the dashboard is not API usage: the plan's per-minute budget
+    // (30 on free) would not survive a few pages. Their own per-person budget bounds them instead.
+    if (p.web) return [{ name: 'dashboard-minute', key: deps.keys.rate(`web:${p.userId}:m`), limit: deps.dashboardPerMinute ?? 600, windowSec: 60 }];
     const policies: Policy[] = [
       { name: 'org-minute', key: deps.keys.rate(`org:${p.orgId}:m`), limit: p.orgRateLimitPerMinute, windowSec: 60 },
     ];
@@ -186,12 +191,13 @@ export function createAccessService(deps: {
       const claims = verifyAccessToken(token, deps.jwtSecret, Math.floor(now() / 1000));
       if (!claims) throw errors.unauthorized('Invalid or expired token');
       // Every claim the load depends on is in the key, so a hit never answers for other claims.
-      cacheKey = `s:${claims.sid}:${claims.sub}:${claims.org}`;
+      cacheKey = `s:${claims.sid}:${claims.sub}:${claims.org}${claims.web ? ':w' : ''}`;
       cred = attempt === 0 ? cache.get(cacheKey) : undefined;
       if (!cred) {
         checkNotBlocked(req.ip);
         cred = await loadSession(claims.sub, claims.org, claims.sid);
         if (!cred) return failedLookup(req.ip, errors.unauthorized('Invalid or expired token'));
+        if (claims.web) cred = { ...cred, principal: { ...cred.principal, web: true } };
         cache.set(cacheKey, cred);
       }
     }

@@ -16,6 +16,8 @@ export interface Principal {
   orgRateLimitPerMinute: number;
   /** JWT sessions: the refresh-token family. */
   sessionId?: string;
+  /** A dashboard session (cookie-mode login): limited per person instead of against the plan. */
+  web?: boolean;
   apiKey?: {
     id: string;
     name: string;

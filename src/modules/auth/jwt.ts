@@ -8,6 +8,8 @@ export interface AccessClaims {
   typ: 'access';
   iat: number;
   exp: number;
+  /** Issued to the dashboard (a cookie-mode session): rate-limited per person, not against the plan. */
+  web?: true;
 }
 
 const HEADER = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT' })).toString('base64url');

@@ -57,7 +57,7 @@ export function registerAuthRoutes(api: FastifyInstance, deps: RouteDeps): void 
     const { email, password } = req.body;
     const turn = await loginThrottle.admit(email, req.ip);
     if (turn.refused) throw errors.rateLimited(turn.retryAfterSec);
-    const pair = await auth.login(email, password);
+    const pair = await auth.login(email, password, { web: req.body.mode === 'cookie' });
     await loginThrottle.succeeded(email, req.ip);
     if (req.body.mode === 'cookie') {
       const { refreshToken, ...rest } = pair;
@@ -82,7 +82,7 @@ export function registerAuthRoutes(api: FastifyInstance, deps: RouteDeps): void 
     checkCsrf(req, fromCookie);
     let pair;
     try {
-      pair = await auth.refresh(fromCookie);
+      pair = await auth.refresh(fromCookie, { web: true });
     } catch (err) {
       // A dead session's cookies are of no further use to the browser.
       clearSessionCookies(reply);
