@@ -10,6 +10,7 @@ import { createClassifierRepository } from '../classifier/classifier.repository.
 import { createClassifierService } from '../classifier/classifier.service.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import { createActivityService } from './activity.js';
+import { createActivityRepository } from './activity.repository.js';
 import { createBatchesRepository } from './batches.repository.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { createDocumentsService } from './documents.service.js';
@@ -84,7 +85,7 @@ export function createDocumentsModule(deps: {
   };
 
   return {
-    docs, batches, intake, service, runner, computes, classifier, embedder, activity: createActivityService(db),
+    docs, batches, intake, service, runner, computes, classifier, embedder, activity: createActivityService(createActivityRepository(db)),
     /** `h` runs after `stage` commits, with the document row as written. */
     onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);

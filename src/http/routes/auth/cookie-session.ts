@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errors } from '../../errors.js';
+import { errors } from '../../../lib/errors.js';
 import { API_PREFIX } from '../../plugins/auth.js';
 
 /**

@@ -1,0 +1,35 @@
+import type { Queryable } from '../../db/client.js';
+import type { Scope } from '../../lib/scope.js';
+
+/** Aggregate reads behind the overview: counts only, never rows. */
+export function createActivityRepository(db: Queryable) {
+  return {
+    /** Documents created since the start of `firstDay` in `tz`, counted per local day, status, type and source. */
+    async perDay(scope: Scope, tz: string, firstDay: string, projectId?: string) {
+      const params: unknown[] = [scope.orgId, scope.environment, tz, firstDay];
+      if (projectId) params.push(projectId);
+      const { rows } = await db.query<{ day: string; status: string; type: string; source: string; n: string | number }>(
+        `SELECT to_char(created_at AT TIME ZONE $3, 'YYYY-MM-DD') AS day, status, COALESCE(classification->>'type', '') AS type, source, count(*) AS n
+         FROM documents
+         WHERE org_id = $1 AND environment = $2 AND created_at >= ($4::date)::timestamp AT TIME ZONE $3${projectId ? ' AND project_id = $5' : ''}
+         GROUP BY 1, 2, 3, 4`, params);
+      return rows.map((r) => ({ ...r, n: Number(r.n) }));
+    },
+
+    /** Documents not finished, by the stage they are in, and failed ones by the stage that failed. */
+    async perStage(scope: Scope, projectId?: string) {
+      const params: unknown[] = [scope.orgId, scope.environment];
+      if (projectId) params.push(projectId);
+      const { rows } = await db.query<{ stage: string | null; state: 'in_progress' | 'failed'; n: string | number }>(
+        `SELECT CASE WHEN status = 'failed' THEN error->>'stage' ELSE pipeline->>'current' END AS stage,
+                CASE WHEN status = 'failed' THEN 'failed' ELSE 'in_progress' END AS state, count(*) AS n
+         FROM documents
+         WHERE org_id = $1 AND environment = $2 AND status IN ('uploaded', 'processing', 'processed', 'classified', 'extracted', 'failed')
+           ${projectId ? 'AND project_id = $3' : ''}
+         GROUP BY 1, 2`, params);
+      return rows.map((r) => ({ ...r, n: Number(r.n) }));
+    },
+  };
+}
+
+export type ActivityRepository = ReturnType<typeof createActivityRepository>;
