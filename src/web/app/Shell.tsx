@@ -4,7 +4,7 @@ import { useMe, useSession } from '../lib/session';
 import { useTheme, type ThemeChoice } from '../lib/theme';
 import { useApiPage } from '../lib/queries';
 import { Badge } from '../components/ui';
-import { NAV } from './routes';
+import { NAV, ROUTES } from './routes';
 
 function EnvironmentSwitch() {
   const { environment, setEnvironment } = useSession();
@@ -78,7 +78,7 @@ export function Shell({ children }: { children: ReactNode }) {
             <div key={i} className="nav-group">
               {group.section ? <h2 className="nav-section">{group.section}</h2> : null}
               <ul>
-                {group.items.map((it) => (
+                {group.items.filter((it) => ROUTES.some((r) => r.path === it.to)).map((it) => (
                   <li key={it.to}>
                     <Link to={it.to} aria-current={isActive(it.to, it.match) ? 'page' : undefined}>
                       {it.label}

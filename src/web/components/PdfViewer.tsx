@@ -43,14 +43,15 @@ export default function PdfViewer({ data }: { data: ArrayBuffer }) {
       data: new Uint8Array(data.slice(0)), cMapUrl: `${DATA}/cmaps/`, cMapPacked: true, standardFontDataUrl: `${DATA}/standard_fonts/`,
       wasmUrl: `${DATA}/wasm/`, isEvalSupported: false, enableXfa: false,
     });
-    task.promise.then(setDoc, (e: Error) => setError(e.message));
-    return () => { void task.destroy(); };
+    let live = true;
+    task.promise.then((d) => { if (live) setDoc(d); }, (e: Error) => { if (live) setError(e.message); });
+    return () => { live = false; void task.destroy(); };
   }, [data]);
   if (error) return <div className="error-box" role="alert">This PDF cannot be shown: {error}</div>;
   if (!doc) return <p className="muted">Rendering…</p>;
   const pages = Array.from({ length: Math.min(shown, doc.numPages) }, (_, i) => i + 1);
   return (
-    <div className="viewer" data-testid="pdf-viewer">
+    <div className="viewer" data-testid="pdf-viewer" tabIndex={0} role="region" aria-label="Original document">
       <p className="small muted">{doc.numPages} {doc.numPages === 1 ? 'page' : 'pages'}</p>
       {pages.map((n) => <Page key={n} doc={doc} n={n} total={doc.numPages} />)}
       {shown < doc.numPages ? <Button onClick={() => setShown(shown + BATCH)}>Show more pages</Button> : null}

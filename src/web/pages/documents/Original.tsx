@@ -42,7 +42,7 @@ export function Original({ doc }: { doc: DocumentRow }) {
         : !previewable ? <p className="muted">No preview for this type of file; download it to open it.</p>
         : !data ? <Spinner label="Loading the original…" />
         : kind === 'pdf' ? <Suspense fallback={<Spinner label="Loading the PDF viewer…" />}><PdfViewer data={data.buf} /></Suspense>
-        : <div className="viewer"><img src={data.url} alt={`Original of ${doc.filename}`} /></div>}
+        : <div className="viewer" tabIndex={0} role="region" aria-label="Original document"><img src={data.url} alt={`Original of ${doc.filename}`} /></div>}
     </div>
   );
 }
