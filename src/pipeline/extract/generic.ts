@@ -121,7 +121,7 @@ function receipt(doc: Doc, out: ExtractedFields): void {
   set(out, 'merchant', vendor(doc));
   const date = issueDate(doc);
   // A receipt's date is the sale's: the first plausible date is a good guess even without a label.
-  if (date) out.date = date.method === 'heuristic' ? field(date.value, Math.max(date.confidence, 0.7), 'heuristic') : date;
+  if (date) out.date = field(date.value, Math.max(date.confidence, date.method === 'heuristic' ? 0.7 : 0.8), date.method);
   money(doc, out);
   set(out, 'receipt_number', labelledId(doc, RECEIPT_NUMBER));
   set(out, 'payment_method', paymentMethod(doc));
