@@ -1,0 +1,55 @@
+// Syntax checks for JSONata expressions and templated strings, done where the graph is
+// validated (parsing is linear in the expression's length, which is bounded).
+import jsonata from 'jsonata';
+
+/** Longest expression or template accepted, in characters. */
+export const MAX_EXPRESSION_LENGTH = 4096;
+
+/** Returns a message naming what is wrong, or null when `expr` parses. */
+export function expressionProblem(expr: string): string | null {
+  if (expr.trim() === '') return 'must not be empty';
+  if (expr.length > MAX_EXPRESSION_LENGTH) return `is longer than ${MAX_EXPRESSION_LENGTH} characters`;
+  try {
+    jsonata(expr);
+    return null;
+  } catch (err) {
+    const e = err as { message?: string; position?: number };
+    return `is not a valid JSONata expression: ${e.message ?? String(err)}${typeof e.position === 'number' ? ` (at character ${e.position})` : ''}`;
+  }
+}
+
+const PLACEHOLDER = /\{\{([\s\S]*?)\}\}/g;
+
+/**
+ * A templated string (`"Invoice {{ document.fields.invoice_number.value }}"`) as one JSONata
+ * expression that concatenates its parts; a placeholder that yields nothing becomes ''.
+ */
+export function templateToExpression(template: string): string {
+  const parts: string[] = [];
+  let last = 0;
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    if (m.index > last) parts.push(JSON.stringify(template.slice(last, m.index)));
+    parts.push(`$string((${m[1]}))`);
+    last = m.index + m[0].length;
+  }
+  if (last < template.length || parts.length === 0) parts.push(JSON.stringify(template.slice(last)));
+  return parts.join(' & ');
+}
+
+/** Whether a template has placeholders at all (plain strings need no evaluation). */
+export function isTemplated(s: string): boolean {
+  return s.includes('{{');
+}
+
+/** Like {@link expressionProblem} for a templated string: checks each placeholder. */
+export function templateProblem(template: string): string | null {
+  if (template.length > MAX_EXPRESSION_LENGTH) return `is longer than ${MAX_EXPRESSION_LENGTH} characters`;
+  const opened = (template.match(/\{\{/g) ?? []).length;
+  const closed = [...template.matchAll(PLACEHOLDER)].length;
+  if (opened !== closed) return 'has a {{ without its closing }}';
+  for (const m of template.matchAll(PLACEHOLDER)) {
+    const p = expressionProblem(m[1]);
+    if (p) return `placeholder {{${m[1]}}} ${p}`;
+  }
+  return null;
+}

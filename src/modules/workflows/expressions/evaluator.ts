@@ -1,0 +1,151 @@
+// Evaluates JSONata expressions in worker threads with hard bounds: the input is measured as
+// JSON before it is sent, every call has a deadline after which the thread is terminated (and a
+// fresh one started), and each thread runs with a small heap so an allocation bomb kills only it.
+import { Worker } from 'node:worker_threads';
+import type { EvalOutcome, EvalRequest, EvalResponse } from './protocol.js';
+
+/** Options of {@link createExpressionEvaluator}; all optional. */
+export interface EvaluatorOptions {
+  /** Worker threads. Default 2. */
+  threads?: number;
+  /** Per call (all expressions of one call together), ms. Default 1000. */
+  timeoutMs?: number;
+  /** Largest input, as JSON characters. Default 1_000_000. */
+  maxInputChars?: number;
+  /** Largest result of one expression, as JSON characters. Default 1_000_000. */
+  maxOutputChars?: number;
+  /** Heap of each thread, MB. Default 64. */
+  maxHeapMb?: number;
+}
+
+/** Why an expression produced no value; `code` is stable. */
+export class ExpressionError extends Error {
+  constructor(readonly code: string, message: string, readonly position?: number) {
+    super(message);
+    this.name = 'ExpressionError';
+  }
+}
+
+export interface ExpressionEvaluator {
+  /** Evaluates each expression against `input`; rejects with an ExpressionError for the first that fails. */
+  evaluate(exprs: readonly string[], input: unknown): Promise<unknown[]>;
+  /** Threads started so far, replacements included (tests see a kill this way). */
+  readonly threadsStarted: number;
+  close(): Promise<void>;
+}
+
+// When running from TypeScript sources (the test suite) the thread needs the same loader.
+const FROM_SOURCE = import.meta.url.endsWith('.ts');
+const ENTRY = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
+const LOADER = new URL('../../../../scripts/ts-loader.mjs', import.meta.url).href;
+
+interface Pending {
+  req: EvalRequest;
+  resolve: (r: EvalOutcome[]) => void;
+  reject: (e: Error) => void;
+}
+
+interface Slot {
+  worker: Worker | null;
+  busy: Pending | null;
+  timer: NodeJS.Timeout | null;
+}
+
+export function createExpressionEvaluator(opts: EvaluatorOptions = {}): ExpressionEvaluator {
+  const timeoutMs = opts.timeoutMs ?? 1000;
+  const maxInput = opts.maxInputChars ?? 1_000_000;
+  const maxOutput = opts.maxOutputChars ?? 1_000_000;
+  const heap = opts.maxHeapMb ?? 64;
+  const slots: Slot[] = Array.from({ length: Math.max(1, opts.threads ?? 2) }, () => ({ worker: null, busy: null, timer: null }));
+  const queue: Pending[] = [];
+  let nextId = 1;
+  let started = 0;
+  let closed = false;
+
+  const spawn = (slot: Slot): Worker => {
+    const w = new Worker(ENTRY, {
+      execArgv: FROM_SOURCE ? ['--import', LOADER] : [],
+      resourceLimits: { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.max(8, Math.floor(heap / 4)), stackSizeMb: 4 },
+    });
+    started++;
+    w.unref();
+    w.on('message', (res: EvalResponse) => {
+      const p = slot.busy;
+      if (!p || p.req.id !== res.id) return;
+      finish(slot);
+      p.resolve(res.results);
+    });
+    const lost = (why: string) => {
+      if (slot.worker !== w) return;
+      slot.worker = null;
+      const p = slot.busy;
+      finish(slot);
+      p?.reject(new ExpressionError('EXPRESSION_FAILED', `the expression could not be evaluated (${why})`));
+    };
+    w.on('error', (err) => lost(/memory/i.test(err.message) ? 'it ran out of memory' : err.message));
+    w.on('exit', (code) => lost(`evaluator exited with ${code}`));
+    return w;
+  };
+
+  const finish = (slot: Slot) => {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = null;
+    slot.busy = null;
+    setImmediate(pump);
+  };
+
+  const pump = () => {
+    for (const slot of slots) {
+      if (slot.busy || queue.length === 0 || closed) continue;
+      const p = queue.shift()!;
+      slot.busy = p;
+      slot.worker ??= spawn(slot);
+      const w = slot.worker;
+      w.ref();
+      // The hard bound: JSONata's own timeout is checked only between evaluation steps.
+      slot.timer = setTimeout(() => {
+        slot.worker = null;
+        slot.busy = null;
+        slot.timer = null;
+        void w.terminate();
+        p.reject(new ExpressionError('EXPRESSION_TIMEOUT', `the expression ran longer than ${timeoutMs} ms and was stopped`));
+        setImmediate(pump);
+      }, timeoutMs + 100);
+      w.postMessage(p.req);
+    }
+    for (const slot of slots) if (!slot.busy) slot.worker?.unref();
+  };
+
+  return {
+    get threadsStarted() { return started; },
+    async evaluate(exprs, input) {
+      if (exprs.length === 0) return [];
+      if (closed) throw new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed');
+      const json = JSON.stringify(input ?? null);
+      if (json.length > maxInput) {
+        throw new ExpressionError('EXPRESSION_INPUT_TOO_LARGE', `the expression input is ${json.length} characters; at most ${maxInput} are evaluated`);
+      }
+      const req: EvalRequest = { id: nextId++, exprs: [...exprs], input: json, timeoutMs, maxOutputChars: maxOutput };
+      const outcomes = await new Promise<EvalOutcome[]>((resolve, reject) => {
+        queue.push({ req, resolve, reject });
+        pump();
+      });
+      return outcomes.map((o) => {
+        if (!o.ok) throw new ExpressionError(o.code, o.message, o.position);
+        return o.json === null ? undefined : JSON.parse(o.json);
+      });
+    },
+    async close() {
+      closed = true;
+      for (const p of queue.splice(0)) p.reject(new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed'));
+      await Promise.all(slots.map(async (s) => {
+        if (s.timer) clearTimeout(s.timer);
+        s.busy?.reject(new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed'));
+        s.busy = null;
+        const w = s.worker;
+        s.worker = null;
+        if (w) await w.terminate();
+      }));
+    },
+  };
+}
