@@ -83,3 +83,8 @@ CREATE TABLE workflow_steps (
   duration_ms integer,
   PRIMARY KEY (run_id, node_id)
 );
+
+-- send_webhook_event steps deliver through a subscription their workflow owns: hidden from the
+-- /webhooks API and from event fan-out, removed with the workflow.
+ALTER TABLE webhook_subscriptions ADD COLUMN owner_workflow_id text REFERENCES workflows(id) ON DELETE CASCADE;
+CREATE UNIQUE INDEX webhook_subscriptions_owner_url_uq ON webhook_subscriptions (owner_workflow_id, url) WHERE owner_workflow_id IS NOT NULL;

@@ -39,6 +39,8 @@ export interface SafeResponse {
 
 /** Per-request options of {@link safePost}. */
 export interface SafePostOptions {
+  /** Default POST (webhooks); workflow HTTP steps also send GET, PUT, PATCH and DELETE. */
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
   body: string | Buffer;
   /** Whole-exchange deadline (DNS + connect + headers + body), ms. Default 15000. */
@@ -191,7 +193,7 @@ export async function safePost(url: string, opts: SafePostOptions): Promise<Safe
         hostname,
         port: target.port || (isHttps ? 443 : 80),
         path: `${target.pathname}${target.search}`,
-        method: 'POST',
+        method: opts.method ?? 'POST',
         headers,
         lookup: createGuardedLookup(allow, opts.resolver ?? systemResolver),
         agent: opts.agents ? (isHttps ? opts.agents.https : opts.agents.http) : false,

@@ -26,8 +26,9 @@ export interface DocumentFilters {
 /** Confirmed documents' texts fetched per query when retraining (a long text can be megabytes). */
 const CONFIRMED_TEXT_PAGE = 20;
 
-// Columns for lists: everything but the (possibly megabytes of) text and the vector.
-const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
+// Columns for lists: everything but the (possibly megabytes of) text and the vector (also what
+// writers elsewhere return, e.g. workflow steps that change a document).
+export const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
   source_metadata, metadata, status, error, page_count, language, classification, fields, version, pipeline, uploaded_by,
   parsed_at, embedded_at, classified_at, extracted_at, exported_at, completed_at, embedding_model, classifier_version,
   template_id, template_version, confirmed, created_at, updated_at, NULL::text AS text_content`;
@@ -204,11 +205,13 @@ export function createDocumentsRepository(db: Queryable) {
     /**
      * A stage's read: the document as `stage` needs it (see STAGE_COLUMNS) and its project's
      * settings in one round trip. A document still `uploaded` is marked `processing` by the same
-     * statement (the row returned is the one before that change).
+     * statement (the row returned is the one before that change) unless `opts.mark` is false
+     * (a workflow step, whose dry run must change nothing).
      */
-    async getForStage(id: string, stage: Stage): Promise<{ doc: DocumentRow; project: StageProject | null; context: StageContext } | null> {
+    async getForStage(id: string, stage: Stage, opts: { mark?: boolean } = {}): Promise<{ doc: DocumentRow; project: StageProject | null; context: StageContext } | null> {
+      const mark = opts.mark === false ? '' : `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)`;
       const { rows } = await db.query<DocumentRow & { stage_project: StageProject | null; stage_classifier: string | null; stage_templates: ExtractionTemplate[] | null }>(
-        `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)
+        `${mark}
          SELECT ${STAGE_COLUMNS[stage]},
            (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
                      'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold)

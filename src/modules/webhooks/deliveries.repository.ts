@@ -25,7 +25,7 @@ const FAN_OUT_SQL = `${ARRAYS_PLAN_FREE}
          CASE WHEN s.status = 'failing' THEN NULL ELSE now() END
   FROM unnest($1::text[], $2::text[], $3::text[], $4::text[]) AS e(id, org_id, environment, type)
   JOIN webhook_subscriptions s
-    ON s.org_id = e.org_id AND s.environment = e.environment AND s.status <> 'disabled'
+    ON s.org_id = e.org_id AND s.environment = e.environment AND s.status <> 'disabled' AND s.owner_workflow_id IS NULL
    AND (e.type = ANY(s.events) OR ('*' = ANY(s.events) AND e.type <> 'webhook.test'))
   ON CONFLICT (event_id, subscription_id) DO NOTHING
   RETURNING id, status, dispatch_seq`;

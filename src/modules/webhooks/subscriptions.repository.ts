@@ -16,13 +16,13 @@ export function createSubscriptionsRepository(db: Queryable) {
 
     async get(scope: Scope, id: string, q: Queryable = db): Promise<SubscriptionRow | null> {
       const { rows } = await q.query<SubscriptionRow>(
-        'SELECT * FROM webhook_subscriptions WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+        'SELECT * FROM webhook_subscriptions WHERE id = $1 AND org_id = $2 AND environment = $3 AND owner_workflow_id IS NULL', [id, scope.orgId, scope.environment]);
       return rows[0] ?? null;
     },
 
     async list(scope: Scope, f: ListWebhooksQuery): Promise<{ rows: SubscriptionRow[]; total: number }> {
       const params: unknown[] = [scope.orgId, scope.environment];
-      let where = 'org_id = $1 AND environment = $2';
+      let where = 'org_id = $1 AND environment = $2 AND owner_workflow_id IS NULL';
       if (f.status) { params.push(f.status); where += ` AND status = $${params.length}`; }
       const [page, count] = await Promise.all([
         db.query<SubscriptionRow>(`SELECT * FROM webhook_subscriptions WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, f.limit, f.offset]),
@@ -40,7 +40,7 @@ export function createSubscriptionsRepository(db: Queryable) {
       if (patch.description !== undefined) set('description', patch.description);
       sets.push('updated_at = now()');
       const { rows } = await q.query<SubscriptionRow>(
-        `UPDATE webhook_subscriptions SET ${sets.join(', ')} WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`, params);
+        `UPDATE webhook_subscriptions SET ${sets.join(', ')} WHERE id = $1 AND org_id = $2 AND environment = $3 AND owner_workflow_id IS NULL RETURNING *`, params);
       return rows[0] ?? null;
     },
 
@@ -48,7 +48,7 @@ export function createSubscriptionsRepository(db: Queryable) {
       const { rows } = await q.query<SubscriptionRow>(
         `UPDATE webhook_subscriptions SET status = $4,
            failing_since = CASE WHEN $4 = 'failing' THEN coalesce(failing_since, now()) ELSE NULL END, updated_at = now()
-         WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`, [id, scope.orgId, scope.environment, status]);
+         WHERE id = $1 AND org_id = $2 AND environment = $3 AND owner_workflow_id IS NULL RETURNING *`, [id, scope.orgId, scope.environment, status]);
       return rows[0] ?? null;
     },
 
@@ -64,12 +64,12 @@ export function createSubscriptionsRepository(db: Queryable) {
       const { rows } = await q.query<SubscriptionRow>(
         `UPDATE webhook_subscriptions SET previous_secret_sealed = secret_sealed, previous_secret_expires_at = $5,
            secret_sealed = $4, updated_at = now()
-         WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`, [id, scope.orgId, scope.environment, newSealed, graceUntil]);
+         WHERE id = $1 AND org_id = $2 AND environment = $3 AND owner_workflow_id IS NULL RETURNING *`, [id, scope.orgId, scope.environment, newSealed, graceUntil]);
       return rows[0] ?? null;
     },
 
     async delete(scope: Scope, id: string): Promise<boolean> {
-      const res = await db.query('DELETE FROM webhook_subscriptions WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      const res = await db.query('DELETE FROM webhook_subscriptions WHERE id = $1 AND org_id = $2 AND environment = $3 AND owner_workflow_id IS NULL', [id, scope.orgId, scope.environment]);
       return res.rowCount > 0;
     },
   };

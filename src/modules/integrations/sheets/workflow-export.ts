@@ -1,0 +1,45 @@
+// The export_sheets workflow step: the row one document would add to one export target (all a
+// dry run computes), and buffering it through the same document_exports queue the after-
+// extraction hook uses. The buffer's key (export, document, version) makes a repeated step a no-op.
+import type { Db, Queryable } from '../../../db/client.js';
+import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { DocumentExportsRepository, QueueOutcome } from './document-exports.repository.js';
+import { loadDocument } from './exports.service.js';
+import type { ExportsRepository } from './exports.repository.js';
+import { buildRow, headerRow, type SheetCell } from './mapping/index.js';
+import type { ExportProducer } from './producer.js';
+import type { ExportRow, SnapshotContext } from './sheets.types.js';
+import { snapshotDocument } from './snapshot.js';
+
+export interface WorkflowExportPlan {
+  export: ExportRow;
+  documentId: string;
+  version: number;
+  context: SnapshotContext;
+  row: SheetCell[];
+  header: SheetCell[];
+}
+
+export type PlanResult = { ok: true; plan: WorkflowExportPlan } | { ok: false; code: string; message: string };
+
+export function createWorkflowExport(deps: { db: Db; repo: ExportsRepository; rows: DocumentExportsRepository; producer: ExportProducer }) {
+  return {
+    async plan(scope: Scope, exportId: string, documentId: string): Promise<PlanResult> {
+      const exp = await deps.repo.get(scope, exportId);
+      if (!exp) return { ok: false, code: 'EXPORT_NOT_FOUND', message: `Sheets export ${exportId} does not exist` };
+      if (!exp.is_active) return { ok: false, code: 'EXPORT_INACTIVE', message: `Sheets export ${exportId} is not active` };
+      const doc = await loadDocument(deps.db, documentId, scope);
+      if (!doc) return { ok: false, code: 'DOCUMENT_NOT_FOUND', message: 'the document no longer exists' };
+      const context = snapshotDocument(doc);
+      return { ok: true, plan: { export: exp, documentId: doc.id, version: doc.version, context, row: buildRow(exp.columns, context), header: headerRow(exp.columns) } };
+    },
+    /** Buffers the planned row (inside the step's transaction). */
+    queue(q: Queryable, p: WorkflowExportPlan): Promise<QueueOutcome> {
+      return deps.rows.queue(q, p.export, p.documentId, p.version, p.context);
+    },
+    /** Makes sure a flush of the export runs soon (after the commit). */
+    flush: (exportId: string) => deps.producer.scheduleFlush(exportId),
+  };
+}
+
+export type WorkflowExport = ReturnType<typeof createWorkflowExport>;

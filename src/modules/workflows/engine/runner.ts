@@ -1,0 +1,299 @@
+// Runs a workflow run forward from wherever it stands. Every step is committed before the next
+// starts (its record, its event and — in execute mode — its database effects in one
+// transaction), so a run interrupted anywhere is resumed by calling `advance` again: steps
+// already final are read back, the first unfinished one runs again. Outbound calls cannot join a
+// transaction; they carry a request id that is the same on every attempt (see outbound-nodes).
+import type { Db, Queryable } from '../../../db/client.js';
+import type { Logger } from '../../../lib/logger.js';
+import { newId } from '../../../lib/ids.js';
+import { presentDocument, type DocumentRow } from '../../documents/documents.types.js';
+import type { WorkflowDocuments } from '../documents.port.js';
+import { ExpressionError, type ExpressionEvaluator } from '../expressions/evaluator.js';
+import { isTemplated, templateToExpression } from '../expressions/compile.js';
+import { executionOrder, incomingEdges } from '../graph/order.js';
+import { SPECS } from '../nodes/specs.js';
+import { StepError, type NodeContext, type NodeExecutor, type NodeOutcome } from '../nodes/types.js';
+import type { RunsRepository, StepRecord } from '../runs.repository.js';
+import type { WorkflowsRepository } from '../workflows.repository.js';
+import { DEFAULT_SETTINGS, type RunRow, type StepRow, type StepStatus, type WorkflowEdge, type WorkflowNode } from '../workflows.types.js';
+import { insertRunEvent, runEventData } from './events.js';
+
+export interface EngineDeps {
+  db: Db;
+  runs: RunsRepository;
+  workflows: Pick<WorkflowsRepository, 'getForUpdate'>;
+  documents: Pick<WorkflowDocuments, 'get'>;
+  evaluator: ExpressionEvaluator;
+  executors: Record<string, NodeExecutor>;
+  /** Called after a commit that wrote events (wakes the outbox relay). */
+  onEvent: () => void;
+  logger: Logger;
+  /** Clock, ms. Default Date.now. */
+  now?: () => number;
+  /** Retry waits up to this long happen in the job; longer ones park the run. Default 2000 ms. */
+  inlineRetryMaxMs?: number;
+  /** How long a run that found no free slot waits before trying again, ms. Default 1000. */
+  slotWaitMs?: number;
+}
+
+export type AdvanceResult =
+  | { kind: 'done'; status: RunRow['status'] }
+  | { kind: 'wait'; until: Date }
+  | { kind: 'gone' };
+
+const FINAL: readonly StepStatus[] = ['completed', 'failed', 'skipped'];
+
+type NodeResult =
+  | { kind: 'ok'; status: 'completed' | 'failed'; output: unknown; branch: string | null; document?: DocumentRow | null }
+  | { kind: 'wait'; until: Date }
+  | { kind: 'stopped' };
+
+class RunStopped extends Error {}
+
+export function createRunner(deps: EngineDeps) {
+  const clock = deps.now ?? Date.now;
+  const inlineMax = deps.inlineRetryMaxMs ?? 2000;
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  async function failRun(run: RunRow, code: string, message: string, nodeId?: string): Promise<AdvanceResult> {
+    const error = { code, message, ...(nodeId ? { node_id: nodeId } : {}) };
+    const done = await deps.db.tx(async (q) => {
+      const r = await deps.runs.finish(q, run.id, 'failed', error, ['queued', 'running']);
+      if (r) await insertRunEvent(q, r, 'workflow.failed', 'failed', { error });
+      return r;
+    });
+    if (done) deps.onEvent();
+    return { kind: 'done', status: 'failed' };
+  }
+
+  /** queued → running when the workflow has a free slot. */
+  async function admit(run: RunRow): Promise<RunRow | AdvanceResult> {
+    const settings = { ...DEFAULT_SETTINGS, ...run.definition.settings };
+    const started = await deps.db.tx(async (q) => {
+      if (!(await deps.workflows.getForUpdate(q, run.workflow_id))) return null;
+      const r = await deps.runs.start(q, run.id, run.workflow_id, settings.max_concurrent_runs, settings.timeout_seconds);
+      if (r) await insertRunEvent(q, r, 'workflow.started', 'running');
+      return r;
+    });
+    if (started) {
+      deps.onEvent();
+      return started;
+    }
+    const now = await deps.runs.getById(run.id);
+    if (!now) return { kind: 'gone' };
+    if (now.status !== 'queued') return now.status === 'running' ? now : { kind: 'done', status: now.status };
+    // Every slot is taken: wait and try again (jitter spreads the retries of many waiting runs).
+    const until = new Date(clock() + (deps.slotWaitMs ?? 1000) * (0.75 + Math.random() / 2));
+    await deps.runs.touch(deps.db, run.id, until);
+    return { kind: 'wait', until };
+  }
+
+  async function advance(runId: string): Promise<AdvanceResult> {
+    let run = await deps.runs.getById(runId);
+    if (!run) return { kind: 'gone' };
+    if (run.status !== 'queued' && run.status !== 'running') return { kind: 'done', status: run.status };
+    if (run.status === 'queued') {
+      const a = await admit(run);
+      if ('kind' in a) return a;
+      run = a;
+    }
+    const r = run;
+    if (r.deadline_at && clock() > r.deadline_at.getTime()) return failRun(r, 'RUN_TIMEOUT', `the run exceeded its timeout of ${r.definition.settings.timeout_seconds ?? DEFAULT_SETTINGS.timeout_seconds} s`);
+    const scope = { orgId: r.org_id, environment: r.environment };
+    const settings = { ...DEFAULT_SETTINGS, ...r.definition.settings };
+    const steps = new Map((await deps.runs.steps(r.id)).map((s) => [s.node_id, s]));
+    let position = Math.max(0, ...[...steps.values()].map((s) => s.position + 1));
+    let document = r.document_id ? await deps.documents.get(scope, r.document_id) : null;
+    const outputs: Record<string, unknown> = {};
+    const status = new Map<string, StepStatus>();
+    const branch = new Map<string, string | null>();
+    const incoming = incomingEdges(r.definition);
+
+    const isLive = (e: WorkflowEdge): boolean => {
+      const s = status.get(e.source);
+      if (s === 'completed') return e.when === undefined || e.when === branch.get(e.source);
+      if (s === 'failed') return e.when === 'error' || (e.when === undefined && !SPECS.get(r.definition.nodes.find((n) => n.id === e.source)!.type)?.branches);
+      return false;
+    };
+
+    const expressionInput = () => ({
+      document: document ? presentDocument(document) : null,
+      input: r.input, variables: r.variables, steps: outputs,
+      run: { id: r.id, workflow_id: r.workflow_id, mode: r.mode, trigger: r.trigger },
+    });
+
+    for (const node of executionOrder(r.definition)) {
+      const prev = steps.get(node.id) ?? null;
+      if (prev && FINAL.includes(prev.status)) {
+        status.set(node.id, prev.status);
+        branch.set(node.id, prev.branch);
+        if (prev.status !== 'skipped') outputs[node.id] = prev.output;
+        continue;
+      }
+      const isTrigger = SPECS.get(node.type)?.kind === 'trigger';
+      if (!isTrigger && !(incoming.get(node.id) ?? []).some(isLive)) {
+        const ok = await deps.runs.commitStep(deps.db, record(r, node, position++, 'skipped', { attempts: 0 }));
+        if (!ok) return settled(r.id);
+        status.set(node.id, 'skipped');
+        continue;
+      }
+      if (prev?.status === 'retrying' && prev.error?.next_attempt_at && Date.parse(prev.error.next_attempt_at) > clock()) {
+        return { kind: 'wait', until: capped(r, new Date(prev.error.next_attempt_at)) };
+      }
+      const pos = prev?.position ?? position++;
+      const res = await runNode(r, node, prev, pos, { document: () => document, expressionInput, scope, settings });
+      if (res.kind === 'stopped') return settled(r.id);
+      if (res.kind === 'wait') return { kind: 'wait', until: capped(r, res.until) };
+      status.set(node.id, res.status);
+      branch.set(node.id, res.branch);
+      outputs[node.id] = res.output;
+      if (res.document !== undefined) document = res.document;
+      if (res.status === 'failed' && (node.on_error ?? settings.on_error) === 'stop') return { kind: 'done', status: 'failed' };
+    }
+
+    const done = await deps.db.tx(async (q) => {
+      const f = await deps.runs.finish(q, r.id, 'completed', null);
+      if (f) await insertRunEvent(q, f, 'workflow.completed', 'completed');
+      return f;
+    });
+    if (!done) return settled(r.id);
+    deps.onEvent();
+    return { kind: 'done', status: 'completed' };
+  }
+
+  /** A wait never outlasts the run's deadline: the run wakes up then and fails. */
+  const capped = (r: RunRow, until: Date): Date => (r.deadline_at && r.deadline_at < until ? new Date(r.deadline_at.getTime() + 50) : until);
+
+  async function settled(runId: string): Promise<AdvanceResult> {
+    const r = await deps.runs.getById(runId);
+    return r ? { kind: 'done', status: r.status } : { kind: 'gone' };
+  }
+
+  function record(r: RunRow, node: WorkflowNode, position: number, st: StepStatus, o: Partial<StepRecord> & { attempts: number }, emit = false): StepRecord {
+    const rec: StepRecord = {
+      runId: r.id, nodeId: node.id, nodeType: node.type, position, status: st, branch: null, input: null, output: null, error: null,
+      startedAt: null, finishedAt: st === 'skipped' ? new Date() : null, durationMs: null, resumeAt: null, event: null, ...o,
+    };
+    if (emit) {
+      rec.event = {
+        id: newId('evt'), type: 'workflow.step_completed',
+        data: runEventData(r, 'running', { id: node.id, type: node.type, status: st, branch: rec.branch, attempts: rec.attempts, duration_ms: rec.durationMs }),
+      };
+    }
+    return rec;
+  }
+
+  interface NodeEnv {
+    document: () => DocumentRow | null;
+    expressionInput: () => Record<string, unknown>;
+    scope: { orgId: string; environment: 'live' | 'test' };
+    settings: typeof DEFAULT_SETTINGS;
+  }
+
+  async function runNode(r: RunRow, node: WorkflowNode, prev: StepRow | null, position: number, env: NodeEnv): Promise<NodeResult> {
+    const executor = deps.executors[node.type];
+    const maxTries = node.retry?.max_tries ?? 1;
+    const backoff = node.retry?.backoff ?? { type: 'exponential' as const, delay_ms: 1000 };
+    let attempts = prev?.attempts ?? 0;
+    let last = prev;
+    for (;;) {
+      const attempt = attempts + 1;
+      const started = new Date(clock());
+      const t0 = performance.now();
+      let output: unknown = null;
+      let input: unknown = null;
+      try {
+        if (!executor) throw new StepError('UNKNOWN_NODE_TYPE', `no executor for node type ${node.type}`);
+        const ctx: NodeContext = {
+          run: r, node, scope: env.scope, dryRun: r.mode === 'dry_run', attempt, previous: last, document: env.document(),
+          evaluate: (exprs) => deps.evaluator.evaluate(exprs, env.expressionInput()),
+          render: async (ts) => {
+            const idx = ts.map((t, i) => (isTemplated(t) ? i : -1)).filter((i) => i >= 0);
+            const vals = await deps.evaluator.evaluate(idx.map((i) => templateToExpression(ts[i])), env.expressionInput());
+            const out = [...ts];
+            idx.forEach((i, k) => { out[i] = typeof vals[k] === 'string' ? (vals[k] as string) : ''; });
+            return out;
+          },
+          now: () => new Date(clock()),
+        };
+        const outcome: NodeOutcome = await executor(ctx);
+        input = outcome.input ?? null;
+        output = outcome.output;
+        if (outcome.waitUntil) {
+          const ok = await deps.runs.commitStep(deps.db, record(r, node, position, 'waiting', { attempts: attempt, input, output, startedAt: started, resumeAt: outcome.waitUntil }));
+          return ok ? { kind: 'wait', until: outcome.waitUntil } : { kind: 'stopped' };
+        }
+        const effects = r.mode === 'execute' ? outcome.effects : undefined;
+        if (effects?.external) {
+          // Recorded first: a crash during the call shows the step as running, and its attempt counts.
+          if (!(await deps.runs.commitStep(deps.db, record(r, node, position, 'running', { attempts: attempt, input, startedAt: started })))) return { kind: 'stopped' };
+          const ext = await effects.external();
+          output = { ...outcome.output, ...ext.output };
+          if (ext.error) throw Object.assign(new StepError(ext.error.code, ext.error.message, ext.error.retryable), { output });
+        }
+        let written: DocumentRow | null = null;
+        const finish = (q: Queryable) => deps.runs.commitStep(q, record(r, node, position, 'completed', {
+          attempts: attempt, input, output, branch: outcome.branch ?? null, startedAt: started, finishedAt: new Date(clock()),
+          durationMs: Math.round(performance.now() - t0),
+        }, true));
+        const ok = effects?.db
+          ? await deps.db.tx(async (q) => {
+            written = (await effects.db!(q)) ?? null;
+            if (!(await finish(q))) throw new RunStopped();
+            return true;
+          }).catch((err: unknown) => { if (err instanceof RunStopped) return false; throw err; })
+          : await finish(deps.db);
+        if (!ok) return { kind: 'stopped' };
+        deps.onEvent();
+        if (effects?.after) await effects.after().catch((err: unknown) => deps.logger.warn({ err, runId: r.id, nodeId: node.id }, 'workflow step follow-up failed; the sweep retries it'));
+        const document: DocumentRow | undefined = written ?? (r.mode === 'dry_run' && outcome.simulated ? outcome.simulated : undefined);
+        return { kind: 'ok', status: 'completed', output, branch: outcome.branch ?? null, document };
+      } catch (raw) {
+        if (raw instanceof RunStopped) return { kind: 'stopped' };
+        const err = raw instanceof StepError ? raw
+          : raw instanceof ExpressionError ? new StepError(raw.code, `expression failed: ${raw.message}`)
+          : new StepError('STEP_FAILED', raw instanceof Error ? raw.message : String(raw), true);
+        output = (raw as { output?: unknown }).output ?? output;
+        attempts = attempt;
+        const durationMs = Math.round(performance.now() - t0);
+        if (err.retryable && attempt < maxTries) {
+          const wait = backoff.type === 'fixed' ? backoff.delay_ms : backoff.delay_ms * 2 ** (attempt - 1);
+          const at = new Date(clock() + wait);
+          const rec = record(r, node, position, 'retrying', {
+            attempts: attempt, input, output, startedAt: started, durationMs,
+            error: { code: err.code, message: err.message, next_attempt_at: at.toISOString() }, resumeAt: wait > inlineMax ? at : null,
+          });
+          if (!(await deps.runs.commitStep(deps.db, rec))) return { kind: 'stopped' };
+          last = { ...(last ?? ({} as StepRow)), status: 'retrying', attempts: attempt, error: rec.error };
+          if (wait > inlineMax) return { kind: 'wait', until: at };
+          await sleep(wait);
+          continue;
+        }
+        const onError = node.on_error ?? env.settings.on_error;
+        const rec = record(r, node, position, 'failed', {
+          attempts: attempt, input, output, branch: onError === 'continue' ? 'error' : null, startedAt: started, finishedAt: new Date(clock()), durationMs,
+          error: { code: err.code, message: err.message },
+        }, true);
+        if (onError === 'continue') {
+          if (!(await deps.runs.commitStep(deps.db, rec))) return { kind: 'stopped' };
+          deps.onEvent();
+          return { kind: 'ok', status: 'failed', output: { error: rec.error, ...(output && typeof output === 'object' ? output : {}) }, branch: 'error' };
+        }
+        const error = { code: err.code, message: err.message, node_id: node.id };
+        const ok = await deps.db.tx(async (q) => {
+          if (!(await deps.runs.commitStep(q, rec))) return false;
+          const f = await deps.runs.finish(q, r.id, 'failed', error);
+          if (f) await insertRunEvent(q, f, 'workflow.failed', 'failed', { error });
+          return true;
+        });
+        if (!ok) return { kind: 'stopped' };
+        deps.onEvent();
+        return { kind: 'ok', status: 'failed', output, branch: null };
+      }
+    }
+  }
+
+  return { advance, failRun };
+}
+
+export type Runner = ReturnType<typeof createRunner>;
