@@ -36,6 +36,8 @@ import type { EmbedderLoader } from './pipeline/embed/index.js';
 import { createMailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
 import { createSheetsModule, type SheetsModuleOptions } from './modules/integrations/sheets/index.js';
 import { createWebhooksModule, type WebhooksModuleOptions } from './modules/webhooks/index.js';
+import { createWorkflowsModule, type WorkflowsModuleOptions } from './modules/workflows/index.js';
+import { registerWorkflowRoutes } from './http/routes/workflows/index.js';
 
 export interface CreateDepsOptions {
   /** An already open database (tests); otherwise opened from config. */
@@ -55,6 +57,8 @@ export interface CreateDepsOptions {
   sheets?: SheetsModuleOptions;
   /** Webhook delivery tuning (tests pass no jitter, short intervals). */
   webhooks?: WebhooksModuleOptions;
+  /** Workflow engine tuning (tests shorten locks and sweeps). */
+  workflows?: WorkflowsModuleOptions;
 }
 
 export type Deps = Awaited<ReturnType<typeof createDeps>>;
@@ -103,6 +107,12 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   extraRoutes.push((api) => webhooks.registerRoutes(api));
   const sheets = createSheetsModule({ db, queues, secretBox, logger, config, documents, repos }, opts.sheets);
   extraRoutes.push((api) => sheets.registerRoutes(api));
+  const workflows = createWorkflowsModule({
+    db, redis, queues, secretBox, logger, keys, config, documents, projects: repos.projects,
+    sheets: sheets.workflowExport, deliveries: webhooks.deliveries, onEvent,
+  }, opts.workflows);
+  webhooks.relay.addConsumer(workflows.fanOut);
+  extraRoutes.push((api) => registerWorkflowRoutes(api, workflows.service));
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
   const usage = createUsageCounter(db, { onError: (err) => logger.warn({ err }, 'could not record API usage') });
   const services = {
@@ -144,11 +154,12 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
 
   return {
     config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, usage, appDeps,
-    blobs, documents, templates, mail, sheets, webhooks, eventListeners, extraRoutes, onEvent,
+    blobs, documents, templates, mail, sheets, webhooks, workflows, eventListeners, extraRoutes, onEvent,
     async close() {
       await lastUsed.stop();
       await usage.stop();
       await documents.close();
+      await workflows.close();
       await queues.close();
       redis.disconnect();
       await blobs.close?.();

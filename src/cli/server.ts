@@ -56,6 +56,7 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
       { name: 'export', start: (d, o) => d.sheets.startWorkers({ concurrency: o.concurrency }) },
       // Deliveries are IO-bound: many in flight per process; the outbox relay runs alongside.
       { name: 'webhooks', start: (d) => d.webhooks.startWorkers({ concurrency: 50 }) },
+      { name: 'workflows', start: (d, o) => d.workflows.startWorkers({ concurrency: o.concurrency, schedulers: o.schedulers }) },
     ]);
   }
   // Said once at start-up by the processes that embed, instead of only in /ready and notes.

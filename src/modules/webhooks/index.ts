@@ -10,10 +10,11 @@ import { createAllowList, createSafeHttpClient, type Resolver } from '../../lib/
 import { registerWebhookRoutes } from '../../http/routes/webhooks/index.js';
 import { startDeliveryWorker } from '../../../workers/webhook-delivery.js';
 import { startOutboxRelay, type RunningRelay } from '../../../workers/outbox-relay.js';
-import { relayBatch } from '../events/relay.js';
+import { relayBatch, type OutboxConsumer } from '../events/relay.js';
 import { createDeliveriesRepository } from './deliveries.repository.js';
 import { createDeliveryExecutor } from './delivery.js';
 import { createDeliveryStore } from './delivery-store.repository.js';
+import { createDirectDeliveries, type DirectDeliveries } from './direct-delivery.js';
 import { createEndpointGate, type EndpointGateOptions } from './endpoint-gate.js';
 import { createQueueDispatcher } from './dispatcher.js';
 import { createWebhookFanOut } from './fanout.js';
@@ -79,7 +80,11 @@ export interface WebhooksModule {
     nudge(): void;
     /** Relays one batch in the caller (tests, CLI); returns how many events were relayed. */
     runOnce(): Promise<number>;
+    /** Adds another consumer of relayed events (workflow triggers), run in the same relay transaction. */
+    addConsumer(c: OutboxConsumer): void;
   };
+  /** Deliveries to a workflow step's own URL (send_webhook_event). */
+  deliveries: DirectDeliveries;
 }
 
 export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksModuleOptions = {}): WebhooksModule {
@@ -90,6 +95,8 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
   const subs = createSubscriptionsRepository(deps.db);
   const deliveries = createDeliveriesRepository(deps.db);
   const fanOut = createWebhookFanOut(dispatcher);
+  // One list, read by every relay pass: consumers added later (workflows) take part at once.
+  const consumers: OutboxConsumer[] = [fanOut];
   const service = createWebhooksService({ db: deps.db, subs, deliveries, secretBox: deps.secretBox, dispatcher, allow, now: opts.now });
   let localRelay: RunningRelay | undefined;
 
@@ -104,8 +111,10 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
     registerRoutes: (api) => registerWebhookRoutes(api, service),
     relay: {
       nudge,
-      runOnce: () => relayBatch(deps.db, [fanOut], { batchSize: opts.relayBatchSize }),
+      runOnce: () => relayBatch(deps.db, consumers, { batchSize: opts.relayBatchSize }),
+      addConsumer: (c) => { consumers.push(c); },
     },
+    deliveries: createDirectDeliveries({ dispatcher, allow }),
     async startWorkers({ concurrency, relay = true }) {
       const http = createSafeHttpClient({
         allow, resolver: opts.resolver, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, connectTimeoutMs: deps.config.WEBHOOK_CONNECT_TIMEOUT_MS ?? 3_000,
@@ -129,7 +138,7 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
       });
       const relayHandle = relay
         ? await startOutboxRelay({
-          db: deps.db, redis: deps.redis, channel, consumers: [fanOut], intervalMs: opts.relayIntervalMs, batchSize: opts.relayBatchSize,
+          db: deps.db, redis: deps.redis, channel, consumers, intervalMs: opts.relayIntervalMs, batchSize: opts.relayBatchSize,
           logger: deps.logger,
           onTick: async () => { await sweepOverdueDeliveries(deps.db, dispatcher, { graceMs: opts.sweepGraceMs }); },
         })

@@ -124,7 +124,7 @@ export function createWorkflowsRepository(db: Queryable) {
       return rows;
     },
 
-    async existing(scope: Scope, table: 'projects' | 'sheets_exports' | 'templates', ids: string[]): Promise<Set<string>> {
+    async existing(scope: Scope, table: 'projects' | 'sheets_exports' | 'templates' | 'documents', ids: string[]): Promise<Set<string>> {
       if (ids.length === 0) return new Set();
       const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${table} WHERE org_id = $1 AND environment = $2 AND id = ANY($3::text[])`, [scope.orgId, scope.environment, ids]);
       return new Set(rows.map((r) => r.id));

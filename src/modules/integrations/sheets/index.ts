@@ -21,6 +21,7 @@ import { createExportsService } from './exports.service.js';
 import { createFlusher, type FlushOptions } from './flusher.js';
 import { createExportProducer } from './producer.js';
 import { sweepExports, type SweepOptions } from './sweep.js';
+import { createWorkflowExport } from './workflow-export.js';
 
 export { ROW_KEY_HEADER } from './validation.js';
 export type { ConnectionsService } from './connections.service.js';
@@ -92,6 +93,8 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
     connections,
     exports,
     producer,
+    /** The export_sheets workflow step's plan and buffer. */
+    workflowExport: createWorkflowExport({ repo: exportsRepo, rows: rowsRepo, producer }),
     /** Registers the routes (inside the /api/v1 prefix, e.g. pushed onto deps.extraRoutes). */
     registerRoutes(api: Parameters<typeof registerSheetsRoutes>[0]): void {
       registerSheetsRoutes(api, { connections, exports });

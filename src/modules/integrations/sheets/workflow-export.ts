@@ -1,15 +1,16 @@
 // The export_sheets workflow step: the row one document would add to one export target (all a
 // dry run computes), and buffering it through the same document_exports queue the after-
 // extraction hook uses. The buffer's key (export, document, version) makes a repeated step a no-op.
-import type { Db, Queryable } from '../../../db/client.js';
+import type { Queryable } from '../../../db/client.js';
 import type { Scope } from '../../api-keys/api-keys.repository.js';
 import type { DocumentExportsRepository, QueueOutcome } from './document-exports.repository.js';
-import { loadDocument } from './exports.service.js';
 import type { ExportsRepository } from './exports.repository.js';
 import { buildRow, headerRow, type SheetCell } from './mapping/index.js';
 import type { ExportProducer } from './producer.js';
 import type { ExportRow, SnapshotContext } from './sheets.types.js';
 import { snapshotDocument } from './snapshot.js';
+
+type SnapshotSource = Parameters<typeof snapshotDocument>[0];
 
 export interface WorkflowExportPlan {
   export: ExportRow;
@@ -22,14 +23,13 @@ export interface WorkflowExportPlan {
 
 export type PlanResult = { ok: true; plan: WorkflowExportPlan } | { ok: false; code: string; message: string };
 
-export function createWorkflowExport(deps: { db: Db; repo: ExportsRepository; rows: DocumentExportsRepository; producer: ExportProducer }) {
+export function createWorkflowExport(deps: { repo: ExportsRepository; rows: DocumentExportsRepository; producer: ExportProducer }) {
   return {
-    async plan(scope: Scope, exportId: string, documentId: string): Promise<PlanResult> {
+    /** `doc`: the document as the run sees it (in a dry run, with the changes earlier steps would make). */
+    async plan(scope: Scope, exportId: string, doc: SnapshotSource & { id: string; version: number }): Promise<PlanResult> {
       const exp = await deps.repo.get(scope, exportId);
       if (!exp) return { ok: false, code: 'EXPORT_NOT_FOUND', message: `Sheets export ${exportId} does not exist` };
       if (!exp.is_active) return { ok: false, code: 'EXPORT_INACTIVE', message: `Sheets export ${exportId} is not active` };
-      const doc = await loadDocument(deps.db, documentId, scope);
-      if (!doc) return { ok: false, code: 'DOCUMENT_NOT_FOUND', message: 'the document no longer exists' };
       const context = snapshotDocument(doc);
       return { ok: true, plan: { export: exp, documentId: doc.id, version: doc.version, context, row: buildRow(exp.columns, context), header: headerRow(exp.columns) } };
     },

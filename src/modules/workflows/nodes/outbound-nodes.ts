@@ -42,7 +42,7 @@ export function outboundNodes(deps: OutboundNodeDeps): Record<string, NodeExecut
       if (!deps.sheets) throw new StepError('SHEETS_UNAVAILABLE', 'Sheets export is not configured in this installation');
       if (!ctx.document) throw new StepError('NO_DOCUMENT', 'export_sheets needs a document: start the run from a document trigger or pass input.document_id');
       const exportId = ctx.node.config.export_id as string;
-      const planned = await deps.sheets.plan(ctx.scope, exportId, ctx.document.id);
+      const planned = await deps.sheets.plan(ctx.scope, exportId, ctx.document);
       if (!planned.ok) throw new StepError(planned.code, planned.message);
       const p = planned.plan;
       const output = {

@@ -1,0 +1,145 @@
+// Wiring of the workflows capability: definitions and runs API, the run engine with its node
+// executors, the `workflows` queue worker, the sweeper, schedule triggers and the outbox
+// consumer that starts document-triggered runs.
+import type { Redis } from 'ioredis';
+import type { Config } from '../../config.js';
+import type { Db } from '../../db/client.js';
+import type { Queues } from '../../jobs/queues.js';
+import type { SecretBox } from '../../lib/crypto.js';
+import { createAllowList, createSafeHttpClient, type Resolver } from '../../lib/http-client/index.js';
+import type { Logger } from '../../lib/logger.js';
+import { withRedisLock } from '../../lib/redis-lock.js';
+import { startWorkflowWorker } from '../../../workers/workflows.processor.js';
+import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { DocumentsModule } from '../documents/index.js';
+import type { WorkflowExport } from '../integrations/sheets/workflow-export.js';
+import type { ProjectsRepository } from '../projects/projects.repository.js';
+import type { DirectDeliveries } from '../webhooks/direct-delivery.js';
+import { createWorkflowDocuments } from './documents.port.js';
+import { createRunner } from './engine/runner.js';
+import { createExpressionEvaluator, type EvaluatorOptions } from './expressions/evaluator.js';
+import { createWorkflowFanOut } from './fanout.js';
+import { createRunProducer } from './jobs.js';
+import { documentNodes } from './nodes/document-nodes.js';
+import { conditionNode, delayNode, triggerNode } from './nodes/flow-nodes.js';
+import { outboundNodes } from './nodes/outbound-nodes.js';
+import { createRunsRepository } from './runs.repository.js';
+import { createWorkflowSchedules } from './schedules.js';
+import { sweepRuns } from './sweep.js';
+import { createWorkflowsRepository } from './workflows.repository.js';
+import { createWorkflowsService } from './workflows.service.js';
+
+export type { WorkflowsService } from './workflows.service.js';
+
+export interface WorkflowsModuleDeps {
+  db: Db;
+  redis: Redis;
+  queues: Queues;
+  secretBox: SecretBox;
+  logger: Logger;
+  keys: { lock(name: string): string };
+  config: Pick<Config, 'WEBHOOK_ALLOWED_HOSTS'>;
+  documents: Pick<DocumentsModule, 'docs' | 'computes'>;
+  projects: Pick<ProjectsRepository, 'get'>;
+  sheets?: WorkflowExport;
+  deliveries?: DirectDeliveries;
+  /** Wakes the outbox relay after commits that wrote events. */
+  onEvent: () => void;
+}
+
+/** Tuning and test hooks; every field is optional. */
+export interface WorkflowsModuleOptions {
+  evaluator?: EvaluatorOptions;
+  /** Name resolution for http_request (tests point hosts at a local receiver). */
+  resolver?: Resolver;
+  /** Run job lock, ms (how soon a crashed worker's run resumes elsewhere). Default 30000. */
+  lockDurationMs?: number;
+  /** Stalled-job check period, ms. Default 30000. */
+  stalledIntervalMs?: number;
+  /** Sweeper period, ms; 0 turns it off. Default 30000. */
+  sweepIntervalMs?: number;
+  /** How long an unfinished run may go untouched before the sweeper checks its job, ms. Default 60000. */
+  staleMs?: number;
+  /** Schedulers re-assertion period, ms. Default 60000. */
+  reassertIntervalMs?: number;
+  /** How long a run waits for a free slot (max_concurrent_runs) before trying again, ms. Default 1000. */
+  slotWaitMs?: number;
+  /** Retry waits up to this long stay in the job. Default 2000. */
+  inlineRetryMaxMs?: number;
+}
+
+export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: WorkflowsModuleOptions = {}) {
+  const workflows = createWorkflowsRepository(deps.db);
+  const runs = createRunsRepository(deps.db);
+  const producer = createRunProducer(deps.queues);
+  const documents = createWorkflowDocuments(deps.documents.docs);
+  const allow = createAllowList(deps.config.WEBHOOK_ALLOWED_HOSTS);
+  const http = createSafeHttpClient({ allow, resolver: opts.resolver, timeoutMs: 30_000, connectTimeoutMs: 5_000, maxResponseBytes: 64 * 1024, userAgent: 'docpipe-workflows/1' });
+  let evaluator: ReturnType<typeof createExpressionEvaluator> | undefined;
+  const getEvaluator = () => (evaluator ??= createExpressionEvaluator(opts.evaluator));
+  const lazyEvaluator = { evaluate: (e: readonly string[], i: unknown) => getEvaluator().evaluate(e, i), get threadsStarted() { return evaluator?.threadsStarted ?? 0; }, close: async () => { await evaluator?.close(); } };
+  const checkUrl = (url: string) => deps.deliveries?.checkUrl(url) ?? null;
+
+  const executors = {
+    'trigger.manual': triggerNode, 'trigger.document': triggerNode, 'trigger.schedule': triggerNode,
+    condition: conditionNode, delay: delayNode,
+    ...documentNodes({ documents, computes: deps.documents.computes, projects: deps.projects }),
+    ...outboundNodes({
+      sheets: deps.sheets, deliveries: deps.deliveries, checkUrl,
+      http: { request: (url, o) => http.post(url, o) },
+      async secretFor(scope: Scope, workflowId: string) {
+        const w = await workflows.get(scope, workflowId);
+        if (!w) throw new Error('the workflow no longer exists');
+        return deps.secretBox.decrypt(w.secret_sealed);
+      },
+    }),
+  };
+  const runner = createRunner({
+    db: deps.db, runs, workflows, documents, evaluator: lazyEvaluator, executors, onEvent: deps.onEvent, logger: deps.logger,
+    slotWaitMs: opts.slotWaitMs, inlineRetryMaxMs: opts.inlineRetryMaxMs,
+  });
+  const schedules = createWorkflowSchedules({ db: deps.db, producer, workflows, runs, logger: deps.logger });
+  const service = createWorkflowsService({
+    db: deps.db, workflows, runs, secretBox: deps.secretBox, onEvent: deps.onEvent,
+    enqueueRun: (id) => producer.enqueue(id), dropRun: (id) => producer.drop(id), onScheduleChange: (w) => schedules.apply(w),
+  });
+  const fanOut = createWorkflowFanOut({ workflows, runs, enqueue: (ids) => producer.enqueueMany(ids) });
+  const sweep = () => sweepRuns({ runs, producer, runner, logger: deps.logger }, opts.staleMs ?? 60_000);
+
+  return {
+    service, runner, producer, schedules, fanOut, sweep, repos: { workflows, runs },
+    evaluator: lazyEvaluator,
+    /** Starts the `workflows` worker, the sweeper and (with `schedulers`) the schedule re-assertion. */
+    async startWorkers(o: { concurrency: number; schedulers?: boolean }): Promise<{ close(timeoutMs?: number): Promise<void> }> {
+      const worker = startWorkflowWorker({ runner, schedules }, {
+        connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: Math.max(4, o.concurrency * 4),
+        lockDurationMs: opts.lockDurationMs, stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
+      });
+      const keeper = o.schedulers ? await schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000) : undefined;
+      const period = opts.sweepIntervalMs ?? 30_000;
+      let sweeping = false;
+      const timer = period > 0 ? setInterval(() => {
+        if (sweeping) return;
+        sweeping = true;
+        withRedisLock(deps.redis, deps.keys.lock('workflow-sweep'), 5 * 60_000, sweep)
+          .catch((err: unknown) => deps.logger.warn({ err }, 'workflow sweep failed; retrying on the next pass'))
+          .finally(() => { sweeping = false; });
+      }, period) : undefined;
+      timer?.unref();
+      return {
+        async close(timeoutMs = 20_000) {
+          if (timer) clearInterval(timer);
+          keeper?.stop();
+          await Promise.race([worker.close(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
+          if (worker.isRunning()) await worker.close(true);
+        },
+      };
+    },
+    async close() {
+      await lazyEvaluator.close();
+      http.close();
+    },
+  };
+}
+
+export type WorkflowsModule = ReturnType<typeof createWorkflowsModule>;

@@ -1,0 +1,93 @@
+// Schedule triggers as BullMQ job schedulers (cron with a seconds field of 0, in the trigger's
+// IANA time zone). BullMQ keeps one scheduler per id, so however many processes upsert it there
+// is one job per tick; the run a tick creates is keyed by (workflow, tick time), so even a tick
+// handled twice makes one run. Schedulers live only in Redis: the process that owns schedulers
+// re-asserts them from the database on a timer and on every reconnect, like the maintenance ones.
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../lib/logger.js';
+import { schedulerId, type RunProducer, type WorkflowJob } from './jobs.js';
+import type { RunsRepository } from './runs.repository.js';
+import type { WorkflowsRepository } from './workflows.repository.js';
+import type { WorkflowRow } from './workflows.types.js';
+
+const PREFIX = schedulerId('');
+
+/** The scheduled time of a tick job (`repeat:<scheduler>:<millis>`), falling back to its creation plus delay. */
+export function tickMillis(job: Pick<Job, 'id' | 'timestamp' | 'delay'>): number {
+  const m = /:(\d+)$/.exec(job.id ?? '');
+  return m ? Number(m[1]) : job.timestamp + (job.delay ?? 0);
+}
+
+export function createWorkflowSchedules(deps: { db: Db; producer: RunProducer; workflows: WorkflowsRepository; runs: RunsRepository; logger: Logger }) {
+  const queue = () => deps.producer.queue();
+
+  async function upsert(id: string, cfg: { cron: string; timezone?: string }): Promise<void> {
+    await queue().upsertJobScheduler(schedulerId(id), { pattern: `0 ${cfg.cron.trim()}`, tz: cfg.timezone ?? 'UTC' }, {
+      name: 'tick', data: { kind: 'tick', workflowId: id } satisfies WorkflowJob,
+      opts: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
+    });
+  }
+
+  /** Brings one workflow's scheduler in line with its row (after a save or a delete). */
+  async function apply(w: WorkflowRow | { id: string; status: 'deleted' }): Promise<void> {
+    if ('trigger_type' in w && w.status === 'active' && w.trigger_type === 'schedule' && w.trigger_config) {
+      await upsert(w.id, w.trigger_config as { cron: string; timezone?: string });
+    } else {
+      await queue().removeJobScheduler(schedulerId(w.id));
+    }
+  }
+
+  /** Every active schedule from the database is upserted; schedulers of workflows no longer scheduled are removed. */
+  async function reassert(): Promise<{ upserted: number; removed: number }> {
+    const active = await deps.workflows.scheduled(deps.db);
+    for (const w of active) await upsert(w.id, w.trigger_config);
+    const keep = new Set(active.map((w) => schedulerId(w.id)));
+    let removed = 0;
+    const existing = await queue().getJobSchedulers(0, -1);
+    for (const s of existing) {
+      if (s.key.startsWith(PREFIX) && !keep.has(s.key)) {
+        await queue().removeJobScheduler(s.key);
+        removed++;
+      }
+    }
+    return { upserted: active.length, removed };
+  }
+
+  /** A tick: one run of the workflow for this scheduled time, if it is still active and scheduled. */
+  async function tick(job: Pick<Job<WorkflowJob>, 'id' | 'timestamp' | 'delay' | 'data'>): Promise<string | null> {
+    if (job.data.kind !== 'tick') return null;
+    const w = await deps.workflows.getById(job.data.workflowId);
+    if (!w || w.status !== 'active' || w.trigger_type !== 'schedule') return null;
+    const at = new Date(tickMillis(job));
+    const run = await deps.runs.insert(deps.db, {
+      workflowId: w.id, mode: 'execute', trigger: { type: 'schedule', scheduled_for: at.toISOString() }, triggerKey: `schedule:${at.getTime()}`,
+      documentId: null, input: {}, variables: {}, chain: [], createdBy: null,
+    });
+    if (!run) return null;
+    await deps.producer.enqueue(run.id);
+    return run.id;
+  }
+
+  /** Keeps the schedulers asserted (timer + reconnect); resolves once they are in place. */
+  async function keepAsserted(redis: Redis, everyMs: number): Promise<{ stop(): void }> {
+    let stopped = false;
+    let running: Promise<unknown> | undefined;
+    const again = (why: string) => {
+      running ??= reassert()
+        .catch((err: unknown) => { if (!stopped) deps.logger.warn({ err, why }, 'could not re-assert the workflow schedulers; retrying on the next pass'); })
+        .finally(() => { running = undefined; });
+    };
+    await reassert();
+    const onReady = () => { if (!stopped) again('reconnect'); };
+    redis.on('ready', onReady);
+    const timer = setInterval(() => again('timer'), everyMs);
+    timer.unref();
+    return { stop() { stopped = true; clearInterval(timer); redis.off('ready', onReady); } };
+  }
+
+  return { apply, reassert, tick, keepAsserted, upsert };
+}
+
+export type WorkflowSchedules = ReturnType<typeof createWorkflowSchedules>;
