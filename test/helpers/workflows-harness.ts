@@ -22,6 +22,8 @@ export interface WorkflowStack {
   app: FastifyInstance;
   deps: Deps;
   config: Config;
+  /** The environment the config was loaded from (a worker process loads the same). */
+  env: Record<string, string>;
   testDb: TestDb;
   google: FakeGoogle;
   stopWorkers(): Promise<void>;
@@ -59,7 +61,8 @@ export function workflowEnv(google: FakeGoogle, extra: Record<string, string> = 
 
 export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<WorkflowStack> {
   const google = await startFakeGoogle();
-  const config = loadConfig(workflowEnv(google, opts.env), { persistSecrets: false });
+  const env = workflowEnv(google, opts.env);
+  const config = loadConfig(env, { persistSecrets: false });
   const testDb = await createTestDb(opts.kind ?? 'pglite');
   const deps = await createDeps(config, {
     db: testDb.db, redisUrl: opts.redisUrl, logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
@@ -75,7 +78,7 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
   ]);
   let workers: WorkerHandle | null = opts.workers === false ? null : await start();
   return {
-    app, deps, config, testDb, google,
+    app, deps, config, env, testDb, google,
     async stopWorkers() { await workers?.close(2000); workers = null; },
     async startWorkers() { workers ??= await start(); },
     async close() {

@@ -47,6 +47,8 @@ interface Pending {
 
 interface Slot {
   worker: Worker | null;
+  /** Resolves once the thread runs (starting one, with its module loading, is not evaluation time). */
+  online: Promise<void> | null;
   busy: Pending | null;
   timer: NodeJS.Timeout | null;
 }
@@ -56,7 +58,7 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   const maxInput = opts.maxInputChars ?? 1_000_000;
   const maxOutput = opts.maxOutputChars ?? 1_000_000;
   const heap = opts.maxHeapMb ?? 64;
-  const slots: Slot[] = Array.from({ length: Math.max(1, opts.threads ?? 2) }, () => ({ worker: null, busy: null, timer: null }));
+  const slots: Slot[] = Array.from({ length: Math.max(1, opts.threads ?? 2) }, () => ({ worker: null, online: null, busy: null, timer: null }));
   const queue: Pending[] = [];
   let nextId = 1;
   let started = 0;
@@ -69,6 +71,12 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
     });
     started++;
     w.unref();
+    // The thread says `ready` once its modules have loaded (see worker.ts).
+    slot.online = new Promise<void>((resolve) => {
+      const onReady = (m: unknown) => { if ((m as { ready?: boolean })?.ready) { w.off('message', onReady); resolve(); } };
+      w.on('message', onReady);
+      w.once('exit', () => resolve());
+    });
     w.on('message', (res: EvalResponse) => {
       const p = slot.busy;
       if (!p || p.req.id !== res.id) return;
@@ -102,16 +110,19 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
       slot.worker ??= spawn(slot);
       const w = slot.worker;
       w.ref();
-      // The hard bound: JSONata's own timeout is checked only between evaluation steps.
-      slot.timer = setTimeout(() => {
-        slot.worker = null;
-        slot.busy = null;
-        slot.timer = null;
-        void w.terminate();
-        p.reject(new ExpressionError('EXPRESSION_TIMEOUT', `the expression ran longer than ${timeoutMs} ms and was stopped`));
-        setImmediate(pump);
-      }, timeoutMs + 100);
-      w.postMessage(p.req);
+      void slot.online!.then(() => {
+        if (slot.busy !== p || slot.worker !== w) return;
+        // The hard bound: JSONata's own timeout is checked only between evaluation steps.
+        slot.timer = setTimeout(() => {
+          slot.worker = null;
+          slot.busy = null;
+          slot.timer = null;
+          void w.terminate();
+          p.reject(new ExpressionError('EXPRESSION_TIMEOUT', `the expression ran longer than ${timeoutMs} ms and was stopped`));
+          setImmediate(pump);
+        }, timeoutMs + 100);
+        w.postMessage(p.req);
+      });
     }
     for (const slot of slots) if (!slot.busy) slot.worker?.unref();
   };

@@ -52,3 +52,6 @@ parentPort!.on('message', (req: EvalRequest) => {
     parentPort!.postMessage(res);
   })();
 });
+
+// Every import above has loaded: the parent starts its deadline clock from here.
+parentPort!.postMessage({ ready: true });
