@@ -2,7 +2,7 @@
 // (the step record and the change commit together, so a resumed run never applies one twice) and
 // return the row as written. Fields set by a workflow are marked `method: workflow`.
 import type { Queryable } from '../../db/client.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import { LIST_COLUMNS, type DocumentsRepository } from '../documents/documents.repository.js';
 import type { DocumentRow, FieldValue } from '../documents/documents.types.js';
 

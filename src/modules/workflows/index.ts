@@ -10,7 +10,7 @@ import { createAllowList, createSafeHttpClient, type Resolver } from '../../lib/
 import type { Logger } from '../../lib/logger.js';
 import { withRedisLock } from '../../lib/redis-lock.js';
 import { startWorkflowWorker } from '../../../workers/workflows.processor.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { DocumentsModule } from '../documents/index.js';
 import type { WorkflowExport } from '../integrations/sheets/workflow-export.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';

@@ -1,7 +1,7 @@
 // All SQL of workflow runs and their steps.
 import { ARRAYS_PLAN_FREE, type Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { EventType } from '../events/events.types.js';
 import type { ListRunsQuery, RunMode, RunRow, RunTrigger, StepRow, StepStatus } from './workflows.types.js';
 

@@ -1,7 +1,7 @@
 // All SQL of workflows and their definitions. Runs and steps live in runs.repository.ts.
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import type { ListWorkflowsQuery, TriggerType, WorkflowEdge, WorkflowNode, WorkflowRow, WorkflowSettings, WorkflowStatus } from './workflows.types.js';
 
 export interface NewWorkflow {

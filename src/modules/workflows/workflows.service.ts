@@ -1,9 +1,9 @@
 // Workflow definitions and runs as the API sees them: tenant-scoped reads and writes, graph
 // validation on every save, run creation and cancellation.
 import type { Db } from '../../db/client.js';
-import { errors, type FieldIssue } from '../../http/errors.js';
+import { errors, type FieldIssue } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/crypto.js';
-import type { Scope } from '../api-keys/api-keys.repository.js';
+import type { Scope } from '../../lib/scope.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
 import { triggerOf, validateGraph, type GraphIssue } from './graph/validate.js';
 import { insertRunEvent } from './engine/events.js';

@@ -1,4 +1,4 @@
-import type { Environment } from '../orgs/orgs.types.js';
+import type { Environment } from '../../lib/scope.js';
 
 export type WorkflowStatus = 'draft' | 'active' | 'inactive';
 export const WORKFLOW_STATUSES: readonly WorkflowStatus[] = ['draft', 'active', 'inactive'];

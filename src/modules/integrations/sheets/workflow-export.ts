@@ -2,7 +2,7 @@
 // dry run computes), and buffering it through the same document_exports queue the after-
 // extraction hook uses. The buffer's key (export, document, version) makes a repeated step a no-op.
 import type { Queryable } from '../../../db/client.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import type { DocumentExportsRepository, QueueOutcome } from './document-exports.repository.js';
 import type { ExportsRepository } from './exports.repository.js';
 import { buildRow, headerRow, type SheetCell } from './mapping/index.js';

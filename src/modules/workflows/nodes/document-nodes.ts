@@ -2,7 +2,7 @@
 // mark_for_review. Each computes its change first (that is all a dry run does) and hands the
 // write to the engine, which commits it with the step record.
 import type { Queryable } from '../../../db/client.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import { documentEventData, type Classification, type DocumentRow, type FieldValue } from '../../documents/documents.types.js';
 import type { StageCompute } from '../../documents/stage-runner.js';
 import { insertEvent } from '../../events/events.repository.js';

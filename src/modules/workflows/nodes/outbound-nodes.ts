@@ -2,7 +2,7 @@
 // http_request (SSRF-safe client, signed with the workflow's secret) and send_webhook_event
 // (through the webhook delivery machinery). A dry run stops at the plan: the row, the request,
 // the delivery it would make.
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import type { SafeResponse } from '../../../lib/http-client/index.js';
 import type { WorkflowExport } from '../../integrations/sheets/workflow-export.js';
 import type { DirectDeliveries } from '../../webhooks/direct-delivery.js';

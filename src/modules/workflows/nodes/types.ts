@@ -1,5 +1,5 @@
 import type { Queryable } from '../../../db/client.js';
-import type { Scope } from '../../api-keys/api-keys.repository.js';
+import type { Scope } from '../../../lib/scope.js';
 import type { DocumentRow } from '../../documents/documents.types.js';
 import type { RunRow, StepRow, WorkflowNode } from '../workflows.types.js';
 
