@@ -15,6 +15,7 @@ import type { WorkflowsModuleOptions } from '../../src/modules/workflows/index.j
 import { noJitter } from '../../src/modules/webhooks/schedule.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
+import { TEST_CLASSIFIER_CACHE_DIR } from './classifier-cache.js';
 import { startFakeGoogle, type FakeGoogle } from './fake-google.js';
 import { FAST_SHEETS } from './sheets-harness.js';
 
@@ -54,6 +55,7 @@ export function workflowEnv(google: FakeGoogle, extra: Record<string, string> = 
     REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`, JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
     GOOGLE_API_ROOT_URL: google.rootUrl, GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
+    CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '2000',
     ...extra,
   };
