@@ -51,7 +51,8 @@ type NodeResult =
 class RunStopped extends Error {}
 
 export function createRunner(deps: EngineDeps) {
-  const clock = deps.now ?? Date.now;
+  // Looked up on every call (not captured): a test that fakes Date fakes it here too.
+  const clock = () => (deps.now ? deps.now() : Date.now());
   const inlineMax = deps.inlineRetryMaxMs ?? 2000;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
