@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/container.js';
+import type { Db } from '../../src/db/client.js';
 import { buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { WorkflowsModuleOptions } from '../../src/modules/workflows/index.js';
@@ -35,6 +36,8 @@ export interface WorkflowStack {
 export interface WorkflowStackOptions {
   redisUrl: string;
   kind?: DbKind;
+  /** An open, migrated database instead of a new test database (benchmarks). */
+  db?: Db;
   env?: Record<string, string>;
   module?: WorkflowsModuleOptions;
   /** Start the workers. Default true. */
@@ -65,7 +68,7 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
   const google = await startFakeGoogle();
   const env = workflowEnv(google, opts.env);
   const config = loadConfig(env, { persistSecrets: false });
-  const testDb = await createTestDb(opts.kind ?? 'pglite');
+  const testDb: TestDb = opts.db ? { db: opts.db, kind: opts.kind ?? 'pglite', close: async () => undefined } : await createTestDb(opts.kind ?? 'pglite');
   const deps = await createDeps(config, {
     db: testDb.db, redisUrl: opts.redisUrl, logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
     sheets: FAST_SHEETS, webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },

@@ -60,8 +60,10 @@ CREATE TABLE workflow_runs (
 CREATE UNIQUE INDEX workflow_runs_trigger_uq ON workflow_runs (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL;
 CREATE INDEX workflow_runs_org_idx ON workflow_runs (org_id, environment, created_at DESC, id DESC);
 CREATE INDEX workflow_runs_workflow_idx ON workflow_runs (workflow_id, created_at DESC);
--- the sweeper and the concurrency limit look at unfinished runs only
+-- the sweeper looks at unfinished runs only
 CREATE INDEX workflow_runs_open_idx ON workflow_runs (updated_at) WHERE status IN ('queued', 'running');
+-- run admission counts a workflow's running runs (max_concurrent_runs) without visiting its history
+CREATE INDEX workflow_runs_running_idx ON workflow_runs (workflow_id) WHERE status = 'running';
 
 CREATE TABLE workflow_steps (
   run_id text NOT NULL REFERENCES workflow_runs(id) ON DELETE CASCADE,

@@ -145,4 +145,20 @@ describe('workflows API', () => {
     expect(body(await call(owner, 'GET', '/workflows', undefined, test)).data.map((x: any) => x.id)).toEqual([tw.id]);
     expect(body(await call(owner, 'GET', '/workflows')).data.map((x: any) => x.id)).not.toContain(tw.id);
   });
+
+  it('documents every route in the OpenAPI document with its real success status and error responses', async () => {
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
+    const op = (path: string, method: string) => doc.paths[`/api/v1${path}`]?.[method];
+    const expected: [string, string, string][] = [
+      ['/workflows', 'get', '200'], ['/workflows', 'post', '201'], ['/workflows/validate', 'post', '200'], ['/workflows/runs', 'get', '200'],
+      ['/workflows/runs/{runId}', 'get', '200'], ['/workflows/runs/{runId}/cancel', 'post', '200'], ['/workflows/{id}', 'get', '200'],
+      ['/workflows/{id}', 'put', '200'], ['/workflows/{id}', 'delete', '200'], ['/workflows/{id}/run', 'post', '202'],
+    ];
+    for (const [path, method, status] of expected) {
+      const o = op(path, method);
+      expect(o, `${method} ${path}`).toBeDefined();
+      expect(Object.keys(o.responses)).toEqual(expect.arrayContaining([status, '400', '401', '403', '429']));
+    }
+    expect(Object.keys(op('/workflows/runs/{runId}/cancel', 'post').responses)).toEqual(expect.arrayContaining(['404', '409']));
+  });
 });
