@@ -33,6 +33,8 @@ const BODIES: Record<string, unknown> = {
   'POST /api/v1/integrations/sheets/connections/{id}/test': { spreadsheet_id: 'sheet1' },
   'PUT /api/v1/integrations/sheets/exports/{id}': { is_active: false },
   'POST /api/v1/documents/{id}/export': {},
+  'PUT /api/v1/workflows/{id}': { name: 'renamed' },
+  'POST /api/v1/workflows/{id}/run': { mode: 'dry_run' },
 };
 
 function fill(path: string, ids: Ids): string {
@@ -78,9 +80,10 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
 
   /** Snapshot of B's resources as B sees them. */
   const snapshot = async () => {
-    const urls = ['/projects', '/documents', '/templates', '/webhooks', '/api-keys', '/integrations/mailboxes', '/integrations/sheets/connections', '/integrations/sheets/exports', '/events'];
+    const urls = ['/projects', '/documents', '/templates', '/webhooks', '/api-keys', '/integrations/mailboxes', '/integrations/sheets/connections', '/integrations/sheets/exports', '/events', '/workflows', '/workflows/runs'];
+    const paged = new Set(['/documents', '/workflows', '/workflows/runs']);
     const out: Record<string, unknown> = {};
-    for (const u of urls) out[u] = (await send('GET', `/api/v1${u}?${u === '/documents' ? 'per_page' : 'limit'}=100`, b.auth)).json().data;
+    for (const u of urls) out[u] = (await send('GET', `/api/v1${u}?${paged.has(u) ? 'per_page' : 'limit'}=100`, b.auth)).json().data;
     out.message = (await send('GET', `/api/v1/integrations/mailboxes/${bIds.mailbox}/messages/${bIds.message}`, b.auth)).json().data;
     out.delivery = (await send('GET', `/api/v1/webhooks/deliveries/${bIds.delivery}`, b.auth)).json().data;
     out.batch = (await send('GET', `/api/v1/batches/${bIds.batch}`, b.auth)).json().data;

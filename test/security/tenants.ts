@@ -8,7 +8,8 @@ import { multipart } from '../helpers/multipart.js';
 import type { SecurityApp } from './support.js';
 
 export type Kind =
-  | 'apiKey' | 'project' | 'event' | 'document' | 'batch' | 'template' | 'mailbox' | 'message' | 'webhook' | 'delivery' | 'connection' | 'export';
+  | 'apiKey' | 'project' | 'event' | 'document' | 'batch' | 'template' | 'mailbox' | 'message' | 'webhook' | 'delivery' | 'connection' | 'export'
+  | 'workflow' | 'run';
 
 export type Ids = Record<Kind, string>;
 
@@ -16,6 +17,7 @@ export type Ids = Record<Kind, string>;
 export const SEGMENT_KIND: Record<string, Kind> = {
   'api-keys': 'apiKey', projects: 'project', events: 'event', documents: 'document', batches: 'batch', templates: 'template',
   mailboxes: 'mailbox', messages: 'message', webhooks: 'webhook', deliveries: 'delivery', connections: 'connection', exports: 'export',
+  workflows: 'workflow', runs: 'run',
 };
 
 export const PUBLIC_IP = '93.184.215.14';
@@ -55,5 +57,11 @@ export async function makeTenant(s: SecurityApp, auth: Record<string, string>): 
     project_id: project, connection_id: connection, spreadsheet_id: 'sheet1', sheet_name: 'Invoices', columns: [{ header: 'Id', field: 'document.id' }], trigger: 'manual',
   })).id;
   const apiKey = (await req(app, auth, 'POST', '/api-keys', { name: 'tenant key' })).id;
-  return { apiKey, project, event: events[0].id, document, batch, template, mailbox, message, webhook, delivery, connection, export: exp };
+  const workflow = (await req(app, auth, 'POST', '/workflows', {
+    name: 'Tenant workflow',
+    nodes: [{ id: 'start', type: 'trigger.manual', config: {} }, { id: 'move', type: 'move_to_project', config: { project_id: project } }],
+    edges: [{ source: 'start', target: 'move' }],
+  })).id;
+  const run = (await req(app, auth, 'POST', `/workflows/${workflow}/run`, { mode: 'dry_run', input: { document_id: document } }, 202)).id;
+  return { apiKey, project, event: events[0].id, document, batch, template, mailbox, message, webhook, delivery, connection, export: exp, workflow, run };
 }
