@@ -19,6 +19,7 @@ import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 import { startFakeGoogle, type FakeGoogle } from './fake-google.js';
 import { generateTinyModel } from './tiny-model.js';
+import { TEST_CLASSIFIER_CACHE_DIR } from './classifier-cache.js';
 
 export interface SheetsStack {
   app: FastifyInstance;
@@ -73,7 +74,7 @@ export async function createSheetsStack(opts: SheetsStackOptions): Promise<Sheet
   const config = loadConfig({
     NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: join(tmpdir(), `docpipe-sheets-${randomBytes(4).toString('hex')}`),
     REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`, JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
+    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert', CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
     GOOGLE_API_ROOT_URL: google.rootUrl, GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
     ...(opts.pipeline ? { EMBEDDING_MODEL_DIR: await tinyModel() } : {}),
     ...opts.env,
