@@ -3,7 +3,8 @@
 // vanished, and a hostile expression stopped while /health keeps answering.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createActor, type Actor, type TestApp } from '../../helpers/app.js';
-import { eventually } from '../../helpers/sheets-harness.js';
+import { createProject } from '../../helpers/pipeline.js';
+import { eventually, insertExtractedDocuments } from '../../helpers/sheets-harness.js';
 import { startWebhookSink, type WebhookSink } from '../../helpers/webhook-sink.js';
 import { createWorkflowTestApp, type WorkflowStack } from '../../helpers/workflows-harness.js';
 import { runJobId } from '../../../src/modules/workflows/jobs.js';
@@ -13,7 +14,7 @@ describe('workflow engine', () => {
   let owner: Actor;
   let sink: WebhookSink;
   let base: string;
-  const api = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
+  const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
     t.app.inject({ method, url: `/api/v1${url}`, headers: owner.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
   const create = async (name: string, nodes: unknown[], edges: unknown[], settings?: unknown) => {
     const res = await api('POST', '/workflows', { name, nodes, edges, ...(settings ? { settings } : {}) });
@@ -145,5 +146,45 @@ describe('workflow engine', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toMatchObject({ code: 'EXPRESSION_TIMEOUT', node_id: 'spin' });
     expect(answeredMeanwhile).toBe(true);
+  });
+
+  it('classify and extract compute in a dry run and write in execute mode', async () => {
+    const projectId = await createProject(t as unknown as TestApp, owner);
+    const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId }, 1, () => ({ classification: null, fields: null }));
+    const text = ['Northwind Office Supply GmbH', 'Invoice', 'Invoice No: RE-2024-77', 'Invoice date: 05.03.2024', 'Subtotal: 45.00 EUR', 'VAT 19%: 8.55 EUR', 'Total: 53.55 EUR'].join('\n');
+    await t.deps.db.query('UPDATE documents SET text_content = $2 WHERE id = $1', [doc.id, text]);
+    const id = await create('Read it', [manual, { id: 'cls', type: 'classify', config: {} }, { id: 'ext', type: 'extract', config: {} }],
+      [{ source: 'start', target: 'cls' }, { source: 'cls', target: 'ext' }]);
+    const dry = await finished(await start(id, { mode: 'dry_run', input: { document_id: doc.id } }));
+    expect(dry.status, JSON.stringify(dry.error)).toBe('completed');
+    const dryOut = Object.fromEntries(dry.steps.map((x: any) => [x.node_id, x.output]));
+    expect(dryOut.cls.type).toBe('invoice');
+    expect(dryOut.ext.fields.total).toBe(53.55);
+    const untouched = body(await api('GET', `/documents/${doc.id}`)).data;
+    expect(untouched.classification).toBeNull();
+    expect(untouched.fields).toBeNull();
+    const run = await finished(await start(id, { input: { document_id: doc.id } }));
+    expect(run.status, JSON.stringify(run.error)).toBe('completed');
+    const d = body(await api('GET', `/documents/${doc.id}`)).data;
+    expect(d.classification.type).toBe('invoice');
+    expect(d.fields.total.value).toBe(53.55);
+    const { rows } = await t.deps.db.query<{ type: string; data: any }>(
+      `SELECT type, data FROM events WHERE data->>'documentId' = $1 AND type LIKE 'document.%' ORDER BY created_at, id`, [doc.id]);
+    expect(rows.map((r) => r.type)).toEqual(['document.classified', 'document.extracted']);
+    expect(rows.every((r) => r.data.runId === run.id && r.data.workflowChain[0] === id)).toBe(true);
+  });
+
+  it('a run keeps the graph and version it started with', async () => {
+    const nodes = [manual, { id: 'wait', type: 'delay', config: { seconds: 1 } }, { id: 'check', type: 'condition', config: { expression: '1 = 1' } }];
+    const id = await create('Versioned', nodes, [{ source: 'start', target: 'wait' }, { source: 'wait', target: 'check' }]);
+    const runId = await start(id);
+    const edited = await api('PUT', `/workflows/${id}`, { nodes: nodes.map((n) => (n.id === 'check' ? { ...n, config: { expression: '1 = 2' } } : n)) });
+    expect(body(edited).data.version).toBe(2);
+    const run = await finished(runId);
+    expect(run.workflow_version).toBe(1);
+    expect(run.steps.find((x: any) => x.node_id === 'check').output).toEqual({ result: true });
+    const again = await finished(await start(id));
+    expect(again.workflow_version).toBe(2);
+    expect(again.steps.find((x: any) => x.node_id === 'check').output).toEqual({ result: false });
   });
 });
