@@ -38,6 +38,12 @@ export interface StepRecord {
   event: { id: string; type: EventType; data: Record<string, unknown> } | null;
 }
 
+/** An event written with a run's state change. */
+export interface RunEvent {
+  type: EventType;
+  data: Record<string, unknown>;
+}
+
 /** An unfinished run the sweeper looks at. */
 export interface OpenRun {
   id: string;
@@ -159,24 +165,48 @@ export function createRunsRepository(db: Queryable) {
       return rows[0].n > 0;
     },
 
-    /** queued → running, if the workflow has a free slot. Returns the run, or null (no slot, or no longer queued). */
-    async start(q: Queryable, runId: string, workflowId: string, maxConcurrent: number, timeoutSeconds: number): Promise<RunRow | null> {
-      // The caller holds the workflow row's lock: two admissions of one workflow cannot interleave.
+    /**
+     * queued → running, if the workflow has a free slot, with the event announcing it. Returns the
+     * run, or null (no slot, or no longer queued).
+     */
+    async start(q: Queryable, runId: string, workflowId: string, maxConcurrent: number, timeoutSeconds: number, event: RunEvent): Promise<RunRow | null> {
+      // On PostgreSQL the caller holds the workflow row's lock: two admissions of one workflow
+      // cannot interleave. PGlite runs one statement at a time anyway.
       const { rows } = await q.query<RunRow>(
-        `UPDATE workflow_runs SET status = 'running', started_at = now(), updated_at = now(), resume_at = NULL,
-           deadline_at = now() + ($4::int * interval '1 second')
-         WHERE id = $1 AND status = 'queued'
-           AND (SELECT count(*) FROM workflow_runs WHERE workflow_id = $2 AND status = 'running') < $3
-         RETURNING *`, [runId, workflowId, maxConcurrent, timeoutSeconds]);
+        `WITH f AS (
+           UPDATE workflow_runs SET status = 'running', started_at = now(), updated_at = now(), resume_at = NULL,
+             deadline_at = now() + ($4::int * interval '1 second')
+           WHERE id = $1 AND status = 'queued'
+             AND (SELECT count(*) FROM workflow_runs WHERE workflow_id = $2 AND status = 'running') < $3
+           RETURNING *),
+         e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT $5, f.org_id, f.environment, $6, $7 FROM f)
+         SELECT * FROM f`, [runId, workflowId, maxConcurrent, timeoutSeconds, newId('evt'), event.type, JSON.stringify(event.data)]);
       return rows[0] ?? null;
     },
 
-    /** Ends a run (completed, failed, cancelled) if it is still in one of `from`; false otherwise. */
-    async finish(q: Queryable, runId: string, status: 'completed' | 'failed' | 'cancelled', error: RunRow['error'], from: readonly string[] = ['running']): Promise<RunRow | null> {
+    /**
+     * Ends a run (completed, failed, cancelled) if it is still in one of `from`, with the event
+     * announcing it, in one statement. Returns the run, or null when it had moved on.
+     */
+    async finish(q: Queryable, runId: string, status: 'completed' | 'failed' | 'cancelled', error: RunRow['error'], from: readonly string[], event: RunEvent): Promise<RunRow | null> {
       const { rows } = await q.query<RunRow>(
-        `UPDATE workflow_runs SET status = $2, error = $3, finished_at = now(), updated_at = now(), resume_at = NULL
-         WHERE id = $1 AND status = ANY($4::text[]) RETURNING *`, [runId, status, error ? JSON.stringify(error) : null, [...from]]);
+        `WITH f AS (
+           UPDATE workflow_runs SET status = $2, error = $3, finished_at = now(), updated_at = now(), resume_at = NULL
+           WHERE id = $1 AND status = ANY($4::text[]) RETURNING *),
+         e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT $5, f.org_id, f.environment, $6, $7 FROM f)
+         SELECT * FROM f`,
+        [runId, status, error ? JSON.stringify(error) : null, [...from], newId('evt'), event.type, JSON.stringify(event.data)]);
       return rows[0] ?? null;
+    },
+
+    /** The run with its steps, in one round trip (what the engine reads when it picks a run up). */
+    async getWithSteps(id: string): Promise<{ run: RunRow; steps: StepRow[] } | null> {
+      const { rows } = await db.query<RunRow & { steps_json: StepRow[] }>(
+        `SELECT r.*, (SELECT coalesce(json_agg(s ORDER BY s.position, s.node_id), '[]'::json) FROM workflow_steps s WHERE s.run_id = r.id) AS steps_json
+         FROM workflow_runs r WHERE r.id = $1`, [id]);
+      if (!rows[0]) return null;
+      const { steps_json, ...run } = rows[0];
+      return { run: run as RunRow, steps: steps_json };
     },
 
     /** Marks a queued run as waiting for a slot until `at` (kept fresh for the sweeper). */

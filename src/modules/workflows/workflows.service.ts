@@ -6,7 +6,7 @@ import type { SecretBox } from '../../lib/crypto.js';
 import type { Scope } from '../../lib/scope.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
 import { triggerOf, validateGraph, type GraphIssue } from './graph/validate.js';
-import { insertRunEvent } from './engine/events.js';
+import { runEventData } from './engine/events.js';
 import { SPECS, type RefKind } from './nodes/specs.js';
 import type { RunsRepository } from './runs.repository.js';
 import type { WorkflowsRepository } from './workflows.repository.js';
@@ -172,11 +172,8 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
       const run = await deps.runs.get(scope, runId);
       if (!run) throw errors.notFound('Workflow run');
       const error = { code: 'CANCELLED', message: 'the run was cancelled' };
-      const done: RunRow | null = await deps.db.tx(async (q) => {
-        const f = await deps.runs.finish(q, run.id, 'cancelled', error, ['queued', 'running']);
-        if (f) await insertRunEvent(q, f, 'workflow.failed', 'cancelled', { error });
-        return f;
-      });
+      const done: RunRow | null = await deps.runs.finish(deps.db, run.id, 'cancelled', error, ['queued', 'running'],
+        { type: 'workflow.failed', data: runEventData(run, 'cancelled', undefined, { error }) });
       if (!done) throw errors.conflict(`The run has already ended (${run.status})`);
       deps.onEvent?.();
       await deps.dropRun?.(run.id).catch(() => undefined);

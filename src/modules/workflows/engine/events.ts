@@ -1,6 +1,3 @@
-import type { Queryable } from '../../../db/client.js';
-import { insertEvent } from '../../events/events.repository.js';
-import type { EventType } from '../../events/events.types.js';
 import type { RunRow, StepStatus } from '../workflows.types.js';
 
 export interface StepSummary {
@@ -23,8 +20,4 @@ export function runEventData(run: Pick<RunRow, 'workflow_id' | 'id' | 'mode' | '
     ...(run.document_id ? { documentId: run.document_id } : {}),
     ...extra,
   };
-}
-
-export function insertRunEvent(q: Queryable, run: RunRow, type: EventType, status: string, extra: Record<string, unknown> = {}) {
-  return insertEvent(q, { orgId: run.org_id, environment: run.environment, type, data: runEventData(run, status, undefined, extra) });
 }

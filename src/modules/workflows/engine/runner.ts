@@ -16,7 +16,7 @@ import { StepError, type NodeContext, type NodeExecutor, type NodeOutcome } from
 import type { RunsRepository, StepRecord } from '../runs.repository.js';
 import type { WorkflowsRepository } from '../workflows.repository.js';
 import { DEFAULT_SETTINGS, type RunRow, type StepRow, type StepStatus, type WorkflowEdge, type WorkflowNode } from '../workflows.types.js';
-import { insertRunEvent, runEventData } from './events.js';
+import { runEventData } from './events.js';
 
 export interface EngineDeps {
   db: Db;
@@ -58,11 +58,8 @@ export function createRunner(deps: EngineDeps) {
 
   async function failRun(run: RunRow, code: string, message: string, nodeId?: string): Promise<AdvanceResult> {
     const error = { code, message, ...(nodeId ? { node_id: nodeId } : {}) };
-    const done = await deps.db.tx(async (q) => {
-      const r = await deps.runs.finish(q, run.id, 'failed', error, ['queued', 'running']);
-      if (r) await insertRunEvent(q, r, 'workflow.failed', 'failed', { error });
-      return r;
-    });
+    const done = await deps.runs.finish(deps.db, run.id, 'failed', error, ['queued', 'running'],
+      { type: 'workflow.failed', data: runEventData(run, 'failed', undefined, { error }) });
     if (done) deps.onEvent();
     return { kind: 'done', status: 'failed' };
   }
@@ -70,12 +67,13 @@ export function createRunner(deps: EngineDeps) {
   /** queued → running when the workflow has a free slot. */
   async function admit(run: RunRow): Promise<RunRow | AdvanceResult> {
     const settings = { ...DEFAULT_SETTINGS, ...run.definition.settings };
-    const started = await deps.db.tx(async (q) => {
-      if (!(await deps.workflows.getForUpdate(q, run.workflow_id))) return null;
-      const r = await deps.runs.start(q, run.id, run.workflow_id, settings.max_concurrent_runs, settings.timeout_seconds);
-      if (r) await insertRunEvent(q, r, 'workflow.started', 'running');
-      return r;
-    });
+    const event = { type: 'workflow.started' as const, data: runEventData(run, 'running') };
+    const admit = (q: Queryable) => deps.runs.start(q, run.id, run.workflow_id, settings.max_concurrent_runs, settings.timeout_seconds, event);
+    // PostgreSQL: admissions of one workflow serialize on its row, so two cannot both take the
+    // last slot. PGlite has one connection: its statements never interleave.
+    const started = deps.db.kind === 'pglite'
+      ? await admit(deps.db)
+      : await deps.db.tx(async (q) => ((await deps.workflows.getForUpdate(q, run.workflow_id)) ? admit(q) : null));
     if (started) {
       deps.onEvent();
       return started;
@@ -90,8 +88,9 @@ export function createRunner(deps: EngineDeps) {
   }
 
   async function advance(runId: string): Promise<AdvanceResult> {
-    let run = await deps.runs.getById(runId);
-    if (!run) return { kind: 'gone' };
+    const loaded = await deps.runs.getWithSteps(runId);
+    if (!loaded) return { kind: 'gone' };
+    let run = loaded.run;
     if (run.status !== 'queued' && run.status !== 'running') return { kind: 'done', status: run.status };
     if (run.status === 'queued') {
       const a = await admit(run);
@@ -102,7 +101,8 @@ export function createRunner(deps: EngineDeps) {
     if (r.deadline_at && clock() > r.deadline_at.getTime()) return failRun(r, 'RUN_TIMEOUT', `the run exceeded its timeout of ${r.definition.settings.timeout_seconds ?? DEFAULT_SETTINGS.timeout_seconds} s`);
     const scope = { orgId: r.org_id, environment: r.environment };
     const settings = { ...DEFAULT_SETTINGS, ...r.definition.settings };
-    const steps = new Map((await deps.runs.steps(r.id)).map((s) => [s.node_id, s]));
+    // A run just admitted has no steps yet; one picked up again has them from the first read.
+    const steps = new Map((run === loaded.run ? loaded.steps : []).map((s) => [s.node_id, s]));
     let position = Math.max(0, ...[...steps.values()].map((s) => s.position + 1));
     let document = r.document_id ? await deps.documents.get(scope, r.document_id) : null;
     const outputs: Record<string, unknown> = {};
@@ -152,11 +152,7 @@ export function createRunner(deps: EngineDeps) {
       if (res.status === 'failed' && (node.on_error ?? settings.on_error) === 'stop') return { kind: 'done', status: 'failed' };
     }
 
-    const done = await deps.db.tx(async (q) => {
-      const f = await deps.runs.finish(q, r.id, 'completed', null);
-      if (f) await insertRunEvent(q, f, 'workflow.completed', 'completed');
-      return f;
-    });
+    const done = await deps.runs.finish(deps.db, r.id, 'completed', null, ['running'], { type: 'workflow.completed', data: runEventData(r, 'completed') });
     if (!done) return settled(r.id);
     deps.onEvent();
     return { kind: 'done', status: 'completed' };
@@ -283,8 +279,7 @@ export function createRunner(deps: EngineDeps) {
         const error = { code: err.code, message: err.message, node_id: node.id };
         const ok = await deps.db.tx(async (q) => {
           if (!(await deps.runs.commitStep(q, rec))) return false;
-          const f = await deps.runs.finish(q, r.id, 'failed', error);
-          if (f) await insertRunEvent(q, f, 'workflow.failed', 'failed', { error });
+          await deps.runs.finish(q, r.id, 'failed', error, ['running'], { type: 'workflow.failed', data: runEventData(r, 'failed', undefined, { error }) });
           return true;
         });
         if (!ok) return { kind: 'stopped' };
