@@ -9,6 +9,35 @@ const bool = z
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
 const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
 
+/** The seed retry schedule of webhook deliveries: 1 min, 5 min, 30 min, 2 h, 12 h. */
+const DEFAULT_RETRY_DELAYS = '60,300,1800,7200,43200';
+/** Longest single retry delay accepted: 7 days. */
+const MAX_RETRY_DELAY_SEC = 7 * 24 * 3600;
+const MAX_RETRIES = 50;
+const DELAY_NUMBER = /^\d+(\.\d+)?$|^\.\d+$/;
+
+/**
+ * Parses a comma-separated list of delays in **seconds** (fractions allowed, e.g. `0.05,0.1` for
+ * tests) and returns them in **milliseconds**, rounded to whole ms. Empty/undefined gives the
+ * seed schedule. The number of entries is the number of retries. Throws on malformed input.
+ */
+export function parseRetryDelays(spec?: string): number[] {
+  const parts = (spec === undefined || spec.trim() === '' ? DEFAULT_RETRY_DELAYS : spec).split(',').map((p) => p.trim());
+  if (parts.length > MAX_RETRIES) {
+    throw new Error(`retry delays: at most ${MAX_RETRIES} entries allowed, got ${parts.length}`);
+  }
+  return parts.map((p, i) => {
+    if (!DELAY_NUMBER.test(p)) {
+      throw new Error(`retry delays: entry ${i + 1} ("${p}") is not a non-negative number of seconds; expected e.g. "60,300,1800"`);
+    }
+    const sec = Number(p);
+    if (sec > MAX_RETRY_DELAY_SEC) {
+      throw new Error(`retry delays: entry ${i + 1} (${p} s) exceeds the maximum of ${MAX_RETRY_DELAY_SEC} s`);
+    }
+    return Math.round(sec * 1000);
+  });
+}
+
 const schema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: int(0, 65535).default(8000),
@@ -64,7 +93,21 @@ const schema = z.object({
   ALLOW_MODEL_DOWNLOAD: bool.default(true),
   /** Where the built-in classifier trained from samples/ is cached (default DATA_DIR/models). */
   CLASSIFIER_CACHE_DIR: z.string().optional(),
-  WEBHOOK_RETRY_DELAYS: z.string().default('60,300,1800,7200,43200'),
+  /**
+   * Blend a nearest-neighbour vote over the embeddings of confirmed documents into classification
+   * when an embedding model is loaded. Turn it off for a model whose vectors carry no meaning
+   * (the tests' random-weight model).
+   */
+  CLASSIFY_KNN: bool.default(true),
+  /** Seconds after each failed attempt (fractions allowed), comma-separated; parsed to milliseconds. One retry per entry. */
+  WEBHOOK_RETRY_DELAYS: z.string().default(DEFAULT_RETRY_DELAYS).transform((spec, ctx) => {
+    try {
+      return parseRetryDelays(spec);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_CONNECT_TIMEOUT_MS: int(50, 120_000).default(3_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),

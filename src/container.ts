@@ -1,43 +1,44 @@
+// The composition root: the one place that opens the database and Redis and builds every
+// repository and service, each given only what it uses. It registers no route and starts no
+// worker: src/http/routes/index.ts registers every route from these services, and the table in
+// workers/index.ts starts every worker from them.
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db/client.js';
 import { migrate } from './db/migrate.js';
+import { queueRetrain } from './jobs/maintenance.js';
+import { createQueues, type Queues } from './jobs/queues.js';
+import { createSecretBox, type SecretBox } from './lib/crypto.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { createCommandRedis, redisKeys, type Redis } from './lib/redis.js';
-import { createAccessService } from './modules/access/access.service.js';
+import { createCommandRedis, redisKeys, type Redis, type RedisKeys } from './lib/redis.js';
+import { createAccessService, type AccessService } from './modules/access/access.service.js';
 import { createRateLimiter } from './modules/access/rate-limit.js';
-import { createStamps } from './modules/access/stamps.js';
-import { createApiKeysRepository } from './modules/api-keys/api-keys.repository.js';
-import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
-import { createLastUsedTracker } from './modules/api-keys/last-used.js';
-import { createUsageCounter } from './modules/api-keys/usage-counter.js';
-import { createAuthService } from './modules/auth/auth.service.js';
-import { createLoginThrottle } from './modules/auth/login-throttle.js';
-import { createRefreshTokensRepository } from './modules/auth/refresh-tokens.repository.js';
-import { createOrgsRepository } from './modules/orgs/orgs.repository.js';
-import { createOrgsService } from './modules/orgs/orgs.service.js';
-import { createProjectsRepository } from './modules/projects/projects.repository.js';
+import { createStamps, type Stamps } from './modules/access/stamps.js';
+import { createApiKeysRepository, type ApiKeysRepository } from './modules/api-keys/api-keys.repository.js';
+import { createApiKeysService, type ApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { createLastUsedTracker, type LastUsedTracker } from './modules/api-keys/last-used.js';
+import { createUsageCounter, type UsageCounter } from './modules/api-keys/usage-counter.js';
+import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
+import { createLoginThrottle, type LoginThrottle } from './modules/auth/login-throttle.js';
+import { createRefreshTokensRepository, type RefreshTokensRepository } from './modules/auth/refresh-tokens.repository.js';
+import { createDocumentsModule, type DocumentsModule } from './modules/documents/index.js';
+import { createEventEmitter, type EventEmitter } from './modules/events/emitter.js';
+import { createEventsRepository, type EventsRepository } from './modules/events/events.repository.js';
+import { createMailModule, type MailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
+import { createSheetsModule, type SheetsModule, type SheetsModuleOptions } from './modules/integrations/sheets/index.js';
+import { createOrgsRepository, type OrgsRepository } from './modules/orgs/orgs.repository.js';
+import { createOrgsService, type OrgsService } from './modules/orgs/orgs.service.js';
 import { createProjectListCache } from './modules/projects/list-cache.js';
-import { createProjectsService } from './modules/projects/projects.service.js';
-import { createEventsRepository } from './modules/events/events.repository.js';
-import type { AppDeps } from './http/app.js';
-import { VERSION } from './version.js';
-import { createQueues } from './jobs/queues.js';
-import { createSecretBox } from './lib/crypto.js';
-import { createBlobStore } from './storage/index.js';
-import { createDocumentsModule } from './modules/documents/index.js';
-import { createTemplatesRepository } from './modules/templates/templates.repository.js';
-import { createTemplatesService } from './modules/templates/templates.service.js';
-import { registerDocumentRoutes } from './http/routes/documents/index.js';
-import { registerTemplateRoutes } from './http/routes/templates/index.js';
-import type { ExtraRoutes } from './http/routes/extra.js';
+import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.js';
+import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
+import { createTemplatesRepository, type TemplatesRepository } from './modules/templates/templates.repository.js';
+import { createTemplatesService, type TemplatesService } from './modules/templates/templates.service.js';
+import { createWebhooksModule, type WebhooksModule, type WebhooksModuleOptions } from './modules/webhooks/index.js';
+import { createWorkflowsModule, type WorkflowsModule, type WorkflowsModuleOptions } from './modules/workflows/index.js';
 import type { EmbedderLoader } from './pipeline/embed/index.js';
-import { createMailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
-import { createSheetsModule, type SheetsModuleOptions } from './modules/integrations/sheets/index.js';
-import { createWebhooksModule, type WebhooksModuleOptions } from './modules/webhooks/index.js';
-import { createWorkflowsModule, type WorkflowsModuleOptions } from './modules/workflows/index.js';
-import { registerWorkflowRoutes } from './http/routes/workflows/index.js';
+import { createBlobStore } from './storage/index.js';
+import type { BlobStore } from './storage/blob-store.js';
 
 export interface CreateDepsOptions {
   /** An already open database (tests); otherwise opened from config. */
@@ -61,7 +62,49 @@ export interface CreateDepsOptions {
   workflows?: WorkflowsModuleOptions;
 }
 
-export type Deps = Awaited<ReturnType<typeof createDeps>>;
+/** Everything a process role needs, built once. */
+export interface Deps {
+  config: Readonly<Config>;
+  logger: Logger;
+  db: Db;
+  /** The command connection (producers, rate limits, stamps); workers open their own. */
+  redis: Redis;
+  redisUrl: string;
+  keys: RedisKeys;
+  stamps: Stamps;
+  queues: Queues;
+  secretBox: SecretBox;
+  blobs: BlobStore;
+  /** The outbox: every event is written and announced through it. */
+  events: EventEmitter;
+  repos: {
+    orgs: OrgsRepository;
+    apiKeys: ApiKeysRepository;
+    refreshTokens: RefreshTokensRepository;
+    projects: ProjectsRepository;
+    events: EventsRepository;
+    templates: TemplatesRepository;
+  };
+  services: {
+    orgs: OrgsService;
+    auth: AuthService;
+    apiKeys: ApiKeysService;
+    projects: ProjectsService;
+    templates: TemplatesService;
+    access: AccessService;
+    loginThrottle: LoginThrottle;
+  };
+  /** Records API key use in batches (flushed on close). */
+  lastUsed: LastUsedTracker;
+  /** Counts requests per organization and credential (flushed on close). */
+  usage: UsageCounter;
+  documents: DocumentsModule;
+  mail: MailModule;
+  sheets: SheetsModule;
+  webhooks: WebhooksModule;
+  workflows: WorkflowsModule;
+  close(): Promise<void>;
+}
 
 /** `lockWaitMs`: how long to wait for another process holding the embedded database (default 0: refuse at once). */
 export async function openDatabase(config: Config, opts: { lockWaitMs?: number } = {}): Promise<Db> {
@@ -71,8 +114,7 @@ export async function openDatabase(config: Config, opts: { lockWaitMs?: number }
   return createDb({ pgliteDir: dir, lockWaitMs: opts.lockWaitMs });
 }
 
-/** The one place that wires database, Redis and services together. */
-export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
+export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptions = {}): Promise<Deps> {
   const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   const db = opts.db ?? (await openDatabase(config, { lockWaitMs: opts.dbLockWaitMs }));
   if (opts.migrate !== false) await migrate(db);
@@ -81,9 +123,9 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
   const redis: Redis = createCommandRedis(redisUrl);
   const keys = redisKeys(config.REDIS_PREFIX);
   const stamps = createStamps(redis, keys);
-  const limiter = createRateLimiter(redis);
   const queues = createQueues({ redis, redisUrl, prefix: config.REDIS_PREFIX });
   const secretBox = createSecretBox(config.ENCRYPTION_KEY);
+  const blobs = createBlobStore(config);
 
   const repos = {
     orgs: createOrgsRepository(db),
@@ -91,28 +133,36 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
     refreshTokens: createRefreshTokensRepository(db),
     projects: createProjectsRepository(db),
     events: createEventsRepository(db),
+    templates: createTemplatesRepository(db),
   };
-  // Modules that react to new outbox events (the webhook relay) register here.
-  const eventListeners: (() => void)[] = [];
-  const onEvent = () => { for (const l of eventListeners) l(); };
-  const blobs = createBlobStore(config);
-  const documents = createDocumentsModule({ config, db, queues, logger, blobs, projects: repos.projects, onEvent, embedder: opts.embedder });
-  const templatesRepo = createTemplatesRepository(db);
-  const templates = createTemplatesService({ repo: templatesRepo, trace: { documents: documents.docs, templates: templatesRepo } });
-  const extraRoutes: ExtraRoutes = [];
-  const mail = createMailModule({ db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects }, opts.mail);
-  extraRoutes.push((api) => mail.registerRoutes(api));
+
   const webhooks = createWebhooksModule({ db, redis, queues, secretBox, config, logger }, opts.webhooks);
-  eventListeners.push(webhooks.relay.nudge);
-  extraRoutes.push((api) => webhooks.registerRoutes(api));
-  const sheets = createSheetsModule({ db, queues, secretBox, logger, config, documents, repos }, opts.sheets);
-  extraRoutes.push((api) => sheets.registerRoutes(api));
+  // Committed events wake the relays (this process's, or the others' through Redis).
+  const events = createEventEmitter(webhooks.relay.nudge);
+  const modelsDir = join(config.dataDir, 'models');
+  const documents = createDocumentsModule({
+    db, queues, logger, blobs, projects: repos.projects, events, embedder: opts.embedder,
+    onConfirmed: (scope) => queueRetrain(queues, logger, scope),
+  }, {
+    maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
+    maxPages: config.MAX_PAGES,
+    maxImagePixels: config.OCR_MAX_MEGAPIXELS * 1_000_000,
+    parseMaxMemoryMb: config.PARSE_MAX_MEMORY_MB,
+    parseMaxInflatedBytes: config.PARSE_MAX_INFLATED_MB * 1024 * 1024,
+    embedding: { modelId: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR ?? modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD, threads: config.EMBEDDING_THREADS },
+    classifierCacheDir: config.CLASSIFIER_CACHE_DIR ?? modelsDir,
+    knn: config.CLASSIFY_KNN,
+  });
+  const mail = createMailModule({ db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects }, opts.mail);
+  const sheets = createSheetsModule({ db, queues, secretBox, logger, config, documents: documents.docs, projects: repos.projects }, opts.sheets);
+  documents.onAfterStage('extract', sheets.onExtracted);
   const workflows = createWorkflowsModule({
     db, redis, queues, secretBox, logger, keys, config, documents, projects: repos.projects,
-    sheets: sheets.workflowExport, deliveries: webhooks.deliveries, onEvent,
+    sheets: sheets.workflowExport, deliveries: webhooks.deliveries, onEvent: events.committed,
   }, opts.workflows);
+  // Document events start the workflows they trigger, in the relay's transaction.
   webhooks.relay.addConsumer(workflows.fanOut);
-  extraRoutes.push((api) => registerWorkflowRoutes(api, workflows.service));
+
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
   const usage = createUsageCounter(db, { onError: (err) => logger.warn({ err }, 'could not record API usage') });
   const services = {
@@ -123,38 +173,18 @@ export async function createDeps(config: Config, opts: CreateDepsOptions = {}) {
       db, repo: repos.projects, documents: { deleteAllInProject: (scope, id) => documents.service.deleteAllInProject(scope, id) },
       stamps, listCache: config.PROJECT_LIST_CACHE_SECONDS > 0 ? createProjectListCache({ maxAgeMs: config.PROJECT_LIST_CACHE_SECONDS * 1000 }) : undefined, logger,
     }),
-    templates,
+    templates: createTemplatesService({ repo: repos.templates, trace: { documents: documents.docs, templates: repos.templates } }),
     access: createAccessService({
-      orgs: repos.orgs, apiKeys: repos.apiKeys, refreshTokens: repos.refreshTokens, stamps, limiter, keys,
+      orgs: repos.orgs, apiKeys: repos.apiKeys, refreshTokens: repos.refreshTokens, stamps, limiter: createRateLimiter(redis), keys,
       jwtSecret: config.JWT_SECRET, planLimits: { enterprise: config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, onKeyUsed: lastUsed.mark, onRequest: usage.count,
       failedLookupsPerMinute: config.FAILED_AUTH_PER_IP_PER_MINUTE, dashboardPerMinute: config.DASHBOARD_RATE_LIMIT_PER_MINUTE,
     }),
+    loginThrottle: createLoginThrottle(redis, (email) => keys.rate(`login-delay:${email}`)),
   };
 
-  const loginThrottle = createLoginThrottle(redis, (email) => keys.rate(`login-delay:${email}`));
-  const appDeps = (): AppDeps => ({
-    logger, access: services.access, auth: services.auth, loginThrottle, orgs: repos.orgs, apiKeys: services.apiKeys,
-    projects: services.projects, events: repos.events, redisKeys: keys, trustProxy: config.TRUST_PROXY, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
-    health: {
-      db: () => db.ping(), redis: async () => { await redis.ping(); }, version: VERSION,
-      components: () => {
-        const e = documents.embedder.status();
-        return { embeddings: { status: e.state === 'ready' ? 'ok' : e.state, model: e.modelId, ...(e.reason ? { reason: e.reason } : {}) } };
-      },
-    },
-    extra: [
-      (api) => registerDocumentRoutes(api, {
-        documents: documents.service, intake: documents.intake, projects: services.projects, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
-        documentExports: (scope, id) => sheets.exportsForDocument(scope, id), activity: documents.activity,
-      }),
-      (api) => registerTemplateRoutes(api, templates),
-      ...extraRoutes,
-    ],
-  });
-
   return {
-    config, logger, db, redis, redisUrl, keys, stamps, limiter, queues, secretBox, repos, services, lastUsed, usage, appDeps,
-    blobs, documents, templates, mail, sheets, webhooks, workflows, eventListeners, extraRoutes, onEvent,
+    config, logger, db, redis, redisUrl, keys, stamps, queues, secretBox, blobs, events, repos, services, lastUsed, usage,
+    documents, mail, sheets, webhooks, workflows,
     async close() {
       await lastUsed.stop();
       await usage.stop();

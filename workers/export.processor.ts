@@ -4,13 +4,12 @@
 // database errors, and BullMQ's attempts then re-run it.
 import { Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
+import type { ExportWorkerDeps } from '../src/modules/integrations/sheets/index.js';
 import type { ExportJob } from '../src/modules/integrations/sheets/sheets.types.js';
 import { EXPORT_QUEUE } from '../src/modules/integrations/sheets/producer.js';
+import { closeWorker } from './close.js';
 
-export interface ExportHandlers {
-  queueDocument(documentId: string, version: number): Promise<unknown>;
-  flush(exportId: string): Promise<unknown>;
-}
+export type ExportHandlers = ExportWorkerDeps['handlers'];
 
 /** Options of {@link startExportWorker}. */
 export interface ExportWorkerOptions {
@@ -45,14 +44,31 @@ export function startExportWorker(handlers: ExportHandlers, opts: ExportWorkerOp
   });
   worker.on('error', (err) => opts.logger.warn({ err, queue: EXPORT_QUEUE }, 'export worker error'));
   worker.on('failed', (job, err) => opts.logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'export job failed'));
+  // A flush cut off at close keeps its rows `writing`; the next attempt finds what reached the sheet.
+  return { close: (timeoutMs = 10_000) => closeWorker(worker, timeoutMs) };
+}
+
+/**
+ * The `export` worker role: the worker plus the safety-net sweep on a timer. `concurrency`: export
+ * jobs in parallel (they wait on Google).
+ */
+export function startExportWorkers(deps: ExportWorkerDeps, opts: { concurrency: number }): RunningExportWorker {
+  const worker = startExportWorker(deps.handlers, {
+    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: opts.concurrency, logger: deps.logger,
+  });
+  let sweeping = false;
+  const timer = deps.sweepIntervalMs > 0
+    ? setInterval(() => {
+      if (sweeping) return;
+      sweeping = true;
+      deps.sweep().catch((err: unknown) => deps.logger.warn({ err }, 'sheets export sweep failed')).finally(() => { sweeping = false; });
+    }, deps.sweepIntervalMs)
+    : undefined;
+  timer?.unref();
   return {
-    async close(timeoutMs = 10_000) {
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
-      const result = await Promise.race([worker.close().then(() => 'closed' as const), timedOut]);
-      clearTimeout(timer);
-      // A flush cut off here keeps its rows `writing`; the next attempt finds what reached the sheet.
-      if (result === 'timeout') await worker.close(true);
+    async close(timeoutMs?: number) {
+      if (timer) clearInterval(timer);
+      await worker.close(timeoutMs);
     },
   };
 }

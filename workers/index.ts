@@ -1,8 +1,16 @@
-import type { Worker } from 'bullmq';
+// The one table of worker roles: each queue name maps to the function that starts its worker from
+// the container, handing it only what it uses. `docpipe start` and `docpipe worker [--queues …]`
+// start their roles from here; a new queue gets a row here and nowhere else.
 import type { Deps } from '../src/container.js';
-import type { Stage } from '../src/modules/documents/documents.types.js';
+import { STAGES, type Stage } from '../src/modules/documents/documents.types.js';
+import type { MailPollerOptions } from '../src/modules/integrations/mailbox/index.js';
+import { closeWorker } from './close.js';
+import { startExportWorkers } from './export.processor.js';
+import { startMailWorker } from './mail.js';
 import { startMaintenance, type MaintenanceOptions } from './maintenance.js';
-import { startPipelineWorkers } from './pipeline.js';
+import { startStageWorker, type PipelineWorkerOptions } from './pipeline.js';
+import { startWebhookWorkers } from './webhook-delivery.js';
+import { startWorkflowWorkers } from './workflows.processor.js';
 
 export interface WorkerHandle {
   /** Closes every worker, waiting at most `timeoutMs` for running jobs. */
@@ -11,33 +19,58 @@ export interface WorkerHandle {
 
 export interface StartWorkersOptions {
   /** Queue names to serve; all when absent. */
-  queues?: string[];
+  queues?: readonly string[];
+  /** WORKER_CONCURRENCY: the unit each role scales its own concurrency from. */
   concurrency: number;
   /** Also install repeatable schedulers (maintenance, reports) and keep them installed. */
   schedulers?: boolean;
   /** Maintenance timing (sweeper period, staleness, scheduler re-assertion); production defaults otherwise. */
   maintenance?: Omit<MaintenanceOptions, 'schedulers'>;
+  /** Lock tuning of the stage workers; production defaults otherwise. */
+  pipeline?: PipelineWorkerOptions;
+  /** Export jobs in parallel. Default 4 × concurrency, at least 8 (they wait on Google). */
+  exportConcurrency?: number;
+  /** Deliveries in parallel (default 50: they wait on the network) and whether the outbox relay runs here (default true). */
+  webhooks?: { concurrency?: number; relay?: boolean };
+  /** Mail poller tuning over the container's. */
+  mail?: MailPollerOptions;
 }
 
-/** Extra worker roles registered by other modules (webhooks, mail, sheets). */
-export type WorkerStarter = (deps: Deps, opts: StartWorkersOptions) => Promise<{ close(timeoutMs?: number): Promise<void> }>;
+type Starter = (deps: Deps, opts: StartWorkersOptions) => Promise<WorkerHandle>;
 
-const STAGES: Stage[] = ['parse', 'embed', 'classify', 'extract'];
+const stageWorker = (stage: Stage): Starter => async (deps, o) => {
+  const worker = startStageWorker(stage, deps, o.concurrency, o.pipeline);
+  return { close: (timeoutMs = 20_000) => closeWorker(worker, timeoutMs) };
+};
 
-export async function startWorkers(deps: Deps, opts: StartWorkersOptions, extra: { name: string; start: WorkerStarter }[] = []): Promise<WorkerHandle> {
-  const wanted = (name: string) => !opts.queues || opts.queues.includes(name);
-  const workers: Worker[] = startPipelineWorkers(deps, STAGES.filter(wanted), opts.concurrency);
-  const maintenance = wanted('maintenance') ? await startMaintenance(deps, { ...opts.maintenance, schedulers: opts.schedulers ?? false }) : undefined;
-  if (maintenance) workers.push(maintenance.worker);
-  const others: { close(timeoutMs?: number): Promise<void> }[] = [];
-  for (const e of extra) if (wanted(e.name)) others.push(await e.start(deps, opts));
+/** Every worker role, in start order: the pipeline stages (from STAGES), then the others. */
+export const WORKERS = {
+  ...(Object.fromEntries(STAGES.map((s) => [s, stageWorker(s)])) as Record<Stage, Starter>),
+  maintenance: (deps, o) => startMaintenance(deps, { ...o.maintenance, schedulers: o.schedulers ?? false }),
+  mail: (deps, o) => startMailWorker(deps.mail.worker, o.mail),
+  export: async (deps, o) => startExportWorkers(deps.sheets.worker, { concurrency: o.exportConcurrency ?? Math.max(8, o.concurrency * 4) }),
+  webhooks: (deps, o) => startWebhookWorkers(deps.webhooks.worker, { concurrency: o.webhooks?.concurrency ?? 50, relay: o.webhooks?.relay }),
+  // Runs mostly wait (HTTP steps, delays, slots): several per unit of concurrency.
+  workflows: (deps, o) => startWorkflowWorkers(deps.workflows.worker, { concurrency: Math.max(4, o.concurrency * 4), schedulers: o.schedulers }),
+} satisfies Record<string, Starter>;
+
+export type WorkerRole = keyof typeof WORKERS;
+export const WORKER_ROLES = Object.keys(WORKERS) as WorkerRole[];
+
+/** Starts the roles `opts.queues` names (all when absent); unknown names start nothing. */
+export async function startWorkers(deps: Deps, opts: StartWorkersOptions): Promise<WorkerHandle> {
+  const running: WorkerHandle[] = [];
+  try {
+    for (const role of WORKER_ROLES) {
+      if (!opts.queues || opts.queues.includes(role)) running.push(await WORKERS[role](deps, opts));
+    }
+  } catch (err) {
+    await Promise.all(running.map((r) => r.close(1_000)));
+    throw err;
+  }
   return {
     async close(timeoutMs = 20_000) {
-      maintenance?.stopTimers();
-      // BullMQ's close waits for running jobs without a limit of its own.
-      const all = Promise.all([...workers.map((w) => w.close()), ...others.map((o) => o.close(timeoutMs))]);
-      await Promise.race([all, new Promise((r) => setTimeout(r, timeoutMs).unref())]);
-      if (workers.some((w) => w.isRunning())) await Promise.all(workers.map((w) => w.close(true)));
+      await Promise.all(running.map((r) => r.close(timeoutMs)));
     },
   };
 }

@@ -1,20 +1,41 @@
 import { Worker, type Job } from 'bullmq';
-import type { Deps } from '../src/container.js';
+import type { MaintenanceJob } from '../src/jobs/maintenance.js';
+import type { Queues } from '../src/jobs/queues.js';
+import type { Logger } from '../src/lib/logger.js';
+import type { Redis, RedisKeys } from '../src/lib/redis.js';
+import type { ClassifierService } from '../src/modules/classifier/classifier.service.js';
+import type { DocumentsRepository } from '../src/modules/documents/documents.repository.js';
+import type { DocumentsService } from '../src/modules/documents/documents.service.js';
 import { enqueueStage, stageJobId } from '../src/modules/documents/flow.js';
+import type { StageRunner } from '../src/modules/documents/stage-runner.js';
+import type { BlobStore } from '../src/storage/blob-store.js';
+import { closeWorker } from './close.js';
 import { startMaintenanceTimers, sweepUnderLock } from './maintenance-timers.js';
-import type { Environment } from '../src/lib/scope.js';
 
 /** Documents untouched this long while a stage is pending are checked by the sweeper. */
 const STALE_MS = 60_000;
 
-type MaintenanceJob = { kind: 'sweep' } | { kind: 'retention' } | { kind: 'retrain'; orgId: string; environment: Environment };
+/** What maintenance uses (the container fits as is). */
+export interface MaintenanceDeps {
+  queues: Queues;
+  redis: Redis;
+  keys: Pick<RedisKeys, 'lock'>;
+  logger: Logger;
+  blobs: Pick<BlobStore, 'sweep'>;
+  documents: {
+    docs: Pick<DocumentsRepository, 'stalePending' | 'pastRetention' | 'storageKeysInUse'>;
+    runner: Pick<StageRunner, 'fail'>;
+    service: Pick<DocumentsService, 'deleteMany'>;
+    classifier: Pick<ClassifierService, 'retrain'>;
+  };
+}
 
 /**
  * The sweeper: a document can never stay in processing forever. Any document whose pending
  * stage has no live job (lost in a Redis restart, or a crash between commit and enqueue) is
  * queued again under its deterministic job id.
  */
-export async function sweep(deps: Deps, staleMs = STALE_MS): Promise<number> {
+export async function sweep(deps: Pick<MaintenanceDeps, 'queues' | 'logger' | 'documents'>, staleMs = STALE_MS): Promise<number> {
   const rows = await deps.documents.docs.stalePending(staleMs, 500);
   let requeued = 0;
   for (const doc of rows) {
@@ -35,7 +56,7 @@ export async function sweep(deps: Deps, staleMs = STALE_MS): Promise<number> {
 }
 
 /** Deletes documents older than their project's retention_days, with files and events. */
-export async function applyRetention(deps: Deps): Promise<number> {
+export async function applyRetention(deps: Pick<MaintenanceDeps, 'logger' | 'documents'>): Promise<number> {
   const rows = await deps.documents.docs.pastRetention(1000);
   if (rows.length === 0) return 0;
   const n = await deps.documents.service.deleteMany(rows);
@@ -51,7 +72,7 @@ const ORPHAN_FILE_GRACE_MS = 60 * 60_000;
  * committing its row, or by a removal that failed) and stale temporary files. Files an intake
  * holds are never touched, whatever their age. Runs with the daily retention job.
  */
-export async function sweepOrphanFiles(deps: Deps, graceMs = ORPHAN_FILE_GRACE_MS): Promise<{ removed: number; temporary: number }> {
+export async function sweepOrphanFiles(deps: Pick<MaintenanceDeps, 'blobs' | 'logger' | 'documents'>, graceMs = ORPHAN_FILE_GRACE_MS): Promise<{ removed: number; temporary: number }> {
   const res = await deps.blobs.sweep({ olderThanMs: graceMs, inUse: (keys) => deps.documents.docs.storageKeysInUse(keys) });
   if (res.removed || res.temporary) deps.logger.info(res, 'removed stored files nothing refers to');
   return res;
@@ -73,16 +94,11 @@ export interface MaintenanceOptions {
   reassertIntervalMs?: number;
 }
 
-export interface RunningMaintenance {
-  worker: Worker;
-  /** Stops the timers (the worker is closed by the caller with the others). */
-  stopTimers(): void;
-}
-
 /** A sweeper pass taking longer than this frees its lock for the next one. */
 const SWEEP_LOCK_MS = 5 * 60_000;
 
-export async function startMaintenance(deps: Deps, opts: MaintenanceOptions): Promise<RunningMaintenance> {
+/** The `maintenance` worker (sweeps, retention, classifier retraining) and, with `schedulers`, its timers. */
+export async function startMaintenance(deps: MaintenanceDeps, opts: MaintenanceOptions): Promise<{ close(timeoutMs?: number): Promise<void> }> {
   const q = deps.queues.get('maintenance');
   const sweepEveryMs = opts.sweepIntervalMs ?? 30_000;
   const staleMs = opts.staleMs ?? STALE_MS;
@@ -90,12 +106,6 @@ export async function startMaintenance(deps: Deps, opts: MaintenanceOptions): Pr
   const timers = opts.schedulers
     ? await startMaintenanceTimers({ queue: q, redis: deps.redis, logger: deps.logger, sweepEveryMs, reassertEveryMs: opts.reassertIntervalMs ?? 60_000, sweepOnce })
     : undefined;
-  deps.documents.onConfirmed((scope) => {
-    // One retrain per organization at a time; corrections arriving meanwhile join the next one.
-    void q.add('retrain', { kind: 'retrain', orgId: scope.orgId, environment: scope.environment }, {
-      jobId: `retrain-${scope.orgId}-${scope.environment}`, delay: 5_000, removeOnComplete: true, removeOnFail: true,
-    }).catch((err) => deps.logger.warn({ err }, 'could not queue classifier retraining'));
-  });
   const worker = new Worker<MaintenanceJob>('maintenance', async (job: Job<MaintenanceJob>) => {
     const d = job.data;
     if (d.kind === 'sweep') return sweepOnce();
@@ -108,5 +118,10 @@ export async function startMaintenance(deps: Deps, opts: MaintenanceOptions): Pr
     return null;
   }, { connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: 1 });
   worker.on('error', (err) => deps.logger.warn({ err }, 'maintenance worker error'));
-  return { worker, stopTimers: () => timers?.stop() };
+  return {
+    async close(timeoutMs = 20_000) {
+      timers?.stop();
+      await closeWorker(worker, timeoutMs);
+    },
+  };
 }

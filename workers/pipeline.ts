@@ -1,8 +1,10 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
-import type { Deps } from '../src/container.js';
+import type { Queues } from '../src/jobs/queues.js';
+import { PermanentError } from '../src/lib/errors.js';
+import type { Logger } from '../src/lib/logger.js';
 import type { Stage } from '../src/modules/documents/documents.types.js';
 import { STAGE_ATTEMPTS, type StageJobData } from '../src/modules/documents/flow.js';
-import { PermanentError } from '../src/lib/errors.js';
+import type { StageCompute, StageRunner } from '../src/modules/documents/stage-runner.js';
 
 /**
  * Per-stage concurrency multipliers. A parse job spends most of its time waiting (blob read,
@@ -20,42 +22,47 @@ export interface PipelineWorkerOptions {
   stalledIntervalMs?: number;
 }
 
+/** What a stage worker uses (the container fits as is). */
+export interface StageWorkerDeps {
+  queues: Pick<Queues, 'workerConnection' | 'prefix'>;
+  logger: Logger;
+  documents: { runner: Pick<StageRunner, 'run' | 'fail'>; computes: Record<Stage, StageCompute> };
+}
+
 /**
- * One BullMQ worker per stage queue. Stage code is async throughout (pdf.js yields between
- * pages, OCR and ONNX run on their own threads), and the lock is long enough that a busy event
- * loop does not make BullMQ hand the job to another worker.
+ * The BullMQ worker of one stage queue. Stage code is async throughout (pdf.js and the other
+ * parsers in their own processes, OCR and ONNX on their own threads), and the lock is long
+ * enough that a busy event loop does not make BullMQ hand the job to another worker.
  */
-export function startPipelineWorkers(deps: Deps, stages: Stage[], concurrency: number, opts: PipelineWorkerOptions = {}): Worker[] {
+export function startStageWorker(stage: Stage, deps: StageWorkerDeps, concurrency: number, opts: PipelineWorkerOptions = {}): Worker<StageJobData> {
   const { runner, computes } = deps.documents;
-  return stages.map((stage) => {
-    const worker = new Worker<StageJobData>(stage, async (job: Job<StageJobData>) => {
-      try {
-        const r = await runner.run(stage, job.data, computes[stage]);
-        return r.outcome;
-      } catch (err) {
-        if (err instanceof PermanentError) {
-          await runner.fail(stage, job.data, err.code, err.message);
-          throw new UnrecoverableError(`${err.code}: ${err.message}`);
-        }
-        throw err;
+  const worker = new Worker<StageJobData>(stage, async (job: Job<StageJobData>) => {
+    try {
+      const r = await runner.run(stage, job.data, computes[stage]);
+      return r.outcome;
+    } catch (err) {
+      if (err instanceof PermanentError) {
+        await runner.fail(stage, job.data, err.code, err.message);
+        throw new UnrecoverableError(`${err.code}: ${err.message}`);
       }
-    }, {
-      connection: deps.queues.workerConnection(),
-      prefix: deps.queues.prefix,
-      concurrency: Math.max(1, concurrency * CONCURRENCY[stage]),
-      lockDuration: opts.lockDurationMs ?? 120_000,
-      stalledInterval: opts.stalledIntervalMs ?? 30_000,
-      maxStalledCount: 2,
-    });
-    worker.on('failed', (job, err) => {
-      if (!job) return;
-      const exhausted = job.attemptsMade >= (job.opts.attempts ?? STAGE_ATTEMPTS);
-      // A permanent failure was recorded when it was thrown.
-      if (exhausted && !(err instanceof UnrecoverableError)) {
-        void runner.fail(stage, job.data, 'STAGE_FAILED', err.message).catch((e) => deps.logger.error({ err: e }, 'could not record stage failure'));
-      }
-    });
-    worker.on('error', (err) => deps.logger.warn({ err, queue: stage }, 'worker error'));
-    return worker;
+      throw err;
+    }
+  }, {
+    connection: deps.queues.workerConnection(),
+    prefix: deps.queues.prefix,
+    concurrency: Math.max(1, concurrency * CONCURRENCY[stage]),
+    lockDuration: opts.lockDurationMs ?? 120_000,
+    stalledInterval: opts.stalledIntervalMs ?? 30_000,
+    maxStalledCount: 2,
   });
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    const exhausted = job.attemptsMade >= (job.opts.attempts ?? STAGE_ATTEMPTS);
+    // A permanent failure was recorded when it was thrown.
+    if (exhausted && !(err instanceof UnrecoverableError)) {
+      runner.fail(stage, job.data, 'STAGE_FAILED', err.message).catch((e: unknown) => deps.logger.error({ err: e }, 'could not record stage failure'));
+    }
+  });
+  worker.on('error', (err) => deps.logger.warn({ err, queue: stage }, 'worker error'));
+  return worker;
 }

@@ -1,10 +1,17 @@
-// BullMQ worker for the `webhooks` queue. A job is (delivery id, dispatch number); everything
-// else — URL, secrets, payload, what happened before — is read from the database by the executor.
+// The `webhooks` worker role: the BullMQ worker of the `webhooks` queue and, beside it, the
+// outbox relay. A job is (delivery id, dispatch number); everything else — URL, secrets, payload,
+// what happened before — is read from the database by the executor.
 import { DelayedError, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
+import { createSafeHttpClient } from '../src/lib/http-client/index.js';
+import { createDeliveryExecutor, type DeliveryExecutor } from '../src/modules/webhooks/delivery.js';
+import { createDeliveryStore } from '../src/modules/webhooks/delivery-store.repository.js';
 import { WEBHOOKS_QUEUE } from '../src/modules/webhooks/dispatcher.js';
-import type { DeliveryExecutor } from '../src/modules/webhooks/delivery.js';
+import { createEndpointGate } from '../src/modules/webhooks/endpoint-gate.js';
+import type { WebhookWorkerDeps } from '../src/modules/webhooks/index.js';
 import type { DeliveryJob } from '../src/modules/webhooks/webhooks.types.js';
+import { closeWorker } from './close.js';
+import { startOutboxRelay } from './outbox-relay.js';
 
 /** Options of {@link startDeliveryWorker}. */
 export interface DeliveryWorkerOptions {
@@ -47,14 +54,56 @@ export function startDeliveryWorker(executor: DeliveryExecutor, opts: DeliveryWo
   });
   worker.on('error', (err) => opts.logger.error({ err }, 'webhook worker error'));
   worker.on('failed', (job, err) => opts.logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'webhook job failed'));
+  return { close: (timeoutMs = 10_000) => closeWorker(worker, timeoutMs) };
+}
+
+export interface StartWebhookWorkersOptions {
+  /** Parallel deliveries in this process (IO-bound: ~50). */
+  concurrency: number;
+  /** Also run the outbox relay in this process. Default true. */
+  relay?: boolean;
+}
+
+/**
+ * Starts the delivery worker (and the relay); `close` stops them, waiting up to `timeoutMs` for
+ * attempts in flight.
+ */
+export async function startWebhookWorkers(deps: WebhookWorkerDeps, { concurrency, relay = true }: StartWebhookWorkersOptions): Promise<RunningWorker> {
+  const opts = deps.options;
+  const http = createSafeHttpClient({
+    allow: deps.allow, resolver: opts.resolver, timeoutMs: deps.timeoutMs, connectTimeoutMs: deps.connectTimeoutMs,
+    // One pooled socket per concurrent delivery, kept idle between them (no reconnect churn).
+    maxSocketsPerHost: Math.max(concurrency, 8), maxFreeSockets: Math.max(concurrency, 8),
+  });
+  // A dead receiver holds a slot for the whole timeout: no endpoint or organization may take
+  // every slot of this process.
+  const share = Math.max(1, Math.ceil(concurrency * 0.8));
+  const gate = opts.fairness === false
+    ? undefined
+    : createEndpointGate({ endpointMax: share, orgMax: share, timeoutMs: deps.timeoutMs, ...opts.fairness });
+  const executor = createDeliveryExecutor({
+    store: createDeliveryStore(deps.db), http, dispatcher: deps.dispatcher, secretBox: deps.secretBox, allow: deps.allow, retryDelaysMs: deps.retryDelaysMs,
+    timeoutMs: deps.timeoutMs, jitter: opts.jitter, logger: deps.logger, now: opts.now, gate,
+  });
+  const worker = startDeliveryWorker(executor, {
+    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency,
+    lockDurationMs: opts.lockDurationMs ?? Math.max(30_000, 2 * deps.timeoutMs),
+    stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
+  });
+  const relayHandle = relay
+    ? await startOutboxRelay({
+      db: deps.db, redis: deps.redis, channel: deps.channel, consumers: deps.consumers, intervalMs: opts.relayIntervalMs, batchSize: opts.relayBatchSize,
+      logger: deps.logger,
+      onTick: async () => { await deps.sweep(); },
+    })
+    : undefined;
+  const detach = relayHandle ? deps.attachRelay(relayHandle) : undefined;
   return {
-    async close(timeoutMs = 10_000) {
-      let timer: NodeJS.Timeout | undefined;
-      const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
-      const result = await Promise.race([worker.close().then(() => 'closed' as const), timedOut]);
-      clearTimeout(timer);
-      // Jobs still running stay locked and are re-run elsewhere once the lock expires.
-      if (result === 'timeout') await worker.close(true);
+    async close(timeoutMs?: number) {
+      detach?.();
+      await relayHandle?.close();
+      await worker.close(timeoutMs);
+      http.close();
     },
   };
 }

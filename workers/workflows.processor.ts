@@ -2,9 +2,12 @@
 // that must wait goes back to delayed under the same job id), tick jobs start scheduled runs.
 import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
+import { withRedisLock } from '../src/lib/redis-lock.js';
+import type { WorkflowWorkerDeps } from '../src/modules/workflows/index.js';
 import type { Runner } from '../src/modules/workflows/engine/runner.js';
 import { WORKFLOWS_QUEUE, type WorkflowJob } from '../src/modules/workflows/jobs.js';
 import type { WorkflowSchedules } from '../src/modules/workflows/schedules.js';
+import { closeWorker } from './close.js';
 
 export interface WorkflowWorkerOptions {
   connection: ConnectionOptions;
@@ -36,4 +39,34 @@ export function startWorkflowWorker(h: { runner: Runner; schedules: WorkflowSche
   worker.on('error', (err) => o.logger.warn({ err }, 'workflow worker error'));
   worker.on('failed', (job, err) => o.logger.warn({ err, jobId: job?.id }, 'workflow job failed'));
   return worker;
+}
+
+/**
+ * The `workflows` worker role: the worker, the sweeper on a timer and (with `schedulers`) the
+ * re-assertion of the schedule triggers. `concurrency`: runs in parallel (they mostly wait).
+ */
+export async function startWorkflowWorkers(deps: WorkflowWorkerDeps, o: { concurrency: number; schedulers?: boolean }): Promise<{ close(timeoutMs?: number): Promise<void> }> {
+  const opts = deps.options;
+  const worker = startWorkflowWorker({ runner: deps.runner, schedules: deps.schedules }, {
+    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: o.concurrency,
+    lockDurationMs: opts.lockDurationMs, stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
+  });
+  const keeper = o.schedulers ? await deps.schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000) : undefined;
+  const period = opts.sweepIntervalMs ?? 30_000;
+  let sweeping = false;
+  const timer = period > 0 ? setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    withRedisLock(deps.redis, deps.keys.lock('workflow-sweep'), 5 * 60_000, deps.sweep)
+      .catch((err: unknown) => deps.logger.warn({ err }, 'workflow sweep failed; retrying on the next pass'))
+      .finally(() => { sweeping = false; });
+  }, period) : undefined;
+  timer?.unref();
+  return {
+    async close(timeoutMs = 20_000) {
+      if (timer) clearInterval(timer);
+      keeper?.stop();
+      await closeWorker(worker, timeoutMs);
+    },
+  };
 }

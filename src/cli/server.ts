@@ -1,11 +1,10 @@
 import type { Config } from '../config.js';
 import { createDeps, openDatabase } from '../container.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
-import { buildApp } from '../http/app.js';
+import { appDepsFrom, buildApp } from '../http/app.js';
 import { createLogger } from '../lib/logger.js';
 import { startManagedRedis } from '../lib/managed-redis.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
-import { mailWorker } from '../../workers/mail-poller.js';
 import { executeAdminCommand } from './admin-commands.js';
 import { adminSocketPath, serveAdminSocket } from './admin-socket.js';
 
@@ -51,17 +50,11 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
 
   let workers: WorkerHandle | undefined;
   if (role !== 'api') {
-    workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true }, [
-      mailWorker((d) => d.mail),
-      { name: 'export', start: (d, o) => d.sheets.startWorkers({ concurrency: o.concurrency }) },
-      // Deliveries are IO-bound: many in flight per process; the outbox relay runs alongside.
-      { name: 'webhooks', start: (d) => d.webhooks.startWorkers({ concurrency: 50 }) },
-      { name: 'workflows', start: (d, o) => d.workflows.startWorkers({ concurrency: o.concurrency, schedulers: o.schedulers }) },
-    ]);
+    workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true });
   }
   // Said once at start-up by the processes that embed, instead of only in /ready and notes.
   if (role !== 'api' && (!opts.queues || opts.queues.includes('embed'))) void deps.documents.checkEmbedder();
-  const app = role !== 'worker' ? await buildApp(deps.appDeps()) : undefined;
+  const app = role !== 'worker' ? await buildApp(appDepsFrom(deps)) : undefined;
   if (app) {
     await app.listen({ port: config.PORT, host: config.HOST });
     logger.info(`docpipe ${role} listening on http://${config.HOST}:${config.PORT}/api/v1`);

@@ -2,9 +2,10 @@ import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } 
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
+import type { Deps } from '../container.js';
 import type { Logger } from '../lib/logger.js';
 import { newId } from '../lib/ids.js';
-import type { AccessService } from '../modules/access/access.service.js';
+import { VERSION } from '../version.js';
 import type { Role } from '../modules/orgs/orgs.types.js';
 import { installErrorHandler } from './error-handler.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
@@ -21,15 +22,32 @@ import './types.js';
 
 export interface AppDeps extends RouteDeps {
   logger: Logger;
-  access: AccessService;
   /** Fastify's trustProxy: true, a hop count, or a comma list of addresses/CIDRs. */
   trustProxy?: string;
-  /** Largest upload in bytes (multipart file part). */
-  maxUploadBytes: number;
   /** Log a line per request at info (on) or debug (off). */
   logRequests?: boolean;
   /** Folder of the built dashboard; default `dist/web` in the package. */
   webDir?: string;
+}
+
+/** What the HTTP layer takes from the container (tests replace single entries). */
+export function appDepsFrom(deps: Deps): AppDeps {
+  const { services, documents } = deps;
+  return {
+    logger: deps.logger, trustProxy: deps.config.TRUST_PROXY, maxUploadBytes: deps.config.MAX_UPLOAD_MB * 1024 * 1024,
+    access: services.access, auth: services.auth, loginThrottle: services.loginThrottle, apiKeys: services.apiKeys, projects: services.projects,
+    templates: services.templates, events: deps.repos.events, redisKeys: deps.keys,
+    documents: documents.service, intake: documents.intake, documentExports: (scope, id) => deps.sheets.exportsForDocument(scope, id), activity: documents.activity,
+    webhooks: deps.webhooks.service, mailboxes: deps.mail.service, sheets: { connections: deps.sheets.connections, exports: deps.sheets.exports },
+    workflows: deps.workflows.service,
+    health: {
+      db: () => deps.db.ping(), redis: async () => { await deps.redis.ping(); }, version: VERSION,
+      components: () => {
+        const e = documents.embedder.status();
+        return { embeddings: { status: e.state === 'ready' ? 'ok' : e.state, model: e.modelId, ...(e.reason ? { reason: e.reason } : {}) } };
+      },
+    },
+  };
 }
 
 function parseTrustProxy(v: string | undefined): boolean | string | ((addr: string, hop: number) => boolean) | undefined {

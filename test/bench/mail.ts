@@ -13,8 +13,8 @@ import { ImapFlow } from 'imapflow';
 import { loadConfig } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/container.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { createMailModule, type MailModule } from '../../src/modules/integrations/mailbox/index.js';
 import { startWorkers } from '../../workers/index.js';
+import { startMailWorker } from '../../workers/mail.js';
 import { startDovecot, type PrivateDovecot } from '../helpers/dovecot.js';
 import { attachmentPart, buildMessage, multipart, textPart } from '../helpers/mail-fixtures.js';
 import { makeTextPdf } from '../helpers/pdf-fixtures.js';
@@ -77,13 +77,11 @@ export async function main(args: string[]): Promise<void> {
   const config = loadConfig({
     NODE_ENV: 'production', LOG_LEVEL: 'warn', DATA_DIR: dataDir, REDIS_URL: redis.url, REDIS_PREFIX: `benchmail${randomBytes(3).toString('hex')}`,
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}), JWT_SECRET: 'j'.repeat(40), ENCRYPTION_KEY: 'k'.repeat(40),
-    EMBEDDING_MODEL: 'docpipe-test/tiny-bert', EMBEDDING_MODEL_DIR: modelRoot, ALLOW_MODEL_DOWNLOAD: 'false', MAIL_ALLOWED_HOSTS: '127.0.0.1',
+    EMBEDDING_MODEL: 'docpipe-test/tiny-bert', EMBEDDING_MODEL_DIR: modelRoot, ALLOW_MODEL_DOWNLOAD: 'false', CLASSIFY_KNN: 'false', MAIL_ALLOWED_HOSTS: '127.0.0.1',
   });
   const logger = createLogger({ level: 'warn', pretty: false });
   const deps = await createDeps(config, { redisUrl: redis.url, logger });
-  const mail: MailModule = createMailModule({
-    db: deps.db, redis: deps.redis, secretBox: deps.secretBox, config, logger, intake: deps.documents.intake, projects: deps.repos.projects,
-  });
+  const mail = deps.mail;
   const closers: (() => Promise<void>)[] = [];
   try {
     const { orgId } = await deps.services.orgs.createUser({ email: 'bench@example.test', password: 'benchmark-password', orgName: 'Bench', role: 'owner', plan: 'enterprise' });
@@ -105,7 +103,7 @@ export async function main(args: string[]): Promise<void> {
     const workers = await startWorkers(deps, { queues: ['parse', 'embed', 'classify', 'extract'], concurrency: config.WORKER_CONCURRENCY });
     closers.push(() => workers.close(10_000));
     const t0 = performance.now();
-    const poller = await mail.startPoller();
+    const poller = await startMailWorker(mail.worker);
     closers.push(() => poller.close(5_000));
     let tRecorded = 0;
     const watchRecorded = until('e2e messages recorded', async () => (await recorded(deps, e2eBox)) >= n, 600_000).then((t) => { tRecorded = t; });
@@ -121,7 +119,7 @@ export async function main(args: string[]): Promise<void> {
     await mail.service.update(scope, soloBox, { is_active: true });
     const t1 = performance.now();
     const cpu0 = process.cpuUsage();
-    const solo = await mail.startPoller();
+    const solo = await startMailWorker(mail.worker);
     closers.push(() => solo.close(5_000));
     const tSolo = await until('poller-alone messages recorded', async () => (await recorded(deps, soloBox)) >= n, 600_000);
     const cpu = process.cpuUsage(cpu0);

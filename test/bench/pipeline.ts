@@ -187,7 +187,7 @@ export async function main(args: string[]): Promise<void> {
   const pgdb = process.env.DATABASE_URL ? await benchPostgres() : null;
   const env: Record<string, string> = {
     ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: `benchpipe${Date.now()}`, LOG_LEVEL: 'warn', DATA_DIR: benchTmpDir('docpipe-bench-pipe-'),
-    EMBEDDING_MODEL: 'docpipe-test/tiny-bert', EMBEDDING_MODEL_DIR: modelRoot, ALLOW_MODEL_DOWNLOAD: 'false',
+    EMBEDDING_MODEL: 'docpipe-test/tiny-bert', EMBEDDING_MODEL_DIR: modelRoot, ALLOW_MODEL_DOWNLOAD: 'false', CLASSIFY_KNN: 'false',
     ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
   };
   const { key, projectId } = await seed(env, { projects: 1 });

@@ -22,6 +22,7 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { parseRetryDelays } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createQueues } from '../../src/jobs/queues.js';
@@ -31,6 +32,7 @@ import { createCommandRedis } from '../../src/lib/redis.js';
 import { newId } from '../../src/lib/ids.js';
 import { insertEvent } from '../../src/modules/events/events.repository.js';
 import { createWebhooksModule } from '../../src/modules/webhooks/index.js';
+import { startWebhookWorkers } from '../../workers/webhook-delivery.js';
 import { startPrivateRedis } from '../helpers/redis-server.js';
 import { startDeadServer, startNoise } from './webhooks-noisy.js';
 
@@ -235,9 +237,9 @@ export async function main(args: string[]): Promise<void> {
   const queues = createQueues({ redis, redisUrl, prefix });
   const logger = createLogger({ level: 'warn', pretty: false });
   const secretBox = createSecretBox(randomBytes(32).toString('hex'));
-  const webhookConfig = { REDIS_PREFIX: prefix, WEBHOOK_RETRY_DELAYS: '60,300,1800,7200,43200', WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'] };
+  const webhookConfig = { REDIS_PREFIX: prefix, WEBHOOK_RETRY_DELAYS: parseRetryDelays(), WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_CONNECT_TIMEOUT_MS: 3_000, WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'] };
   const mod = createWebhooksModule({ db: database.db, redis, queues, secretBox, logger, config: webhookConfig });
-  const workers = await mod.startWorkers({ concurrency: o.concurrency });
+  const workers = await startWebhookWorkers(mod.worker, { concurrency: o.concurrency });
   let closed = false;
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
@@ -282,7 +284,7 @@ export async function main(args: string[]): Promise<void> {
       const queues2 = createQueues({ redis, redisUrl, prefix: prefix2 });
       cleanups.push(async () => { await queues2.get('webhooks').obliterate({ force: true }).catch(() => undefined); await queues2.close(); });
       const mod2 = createWebhooksModule({ db: database.db, redis, queues: queues2, secretBox, logger, config: { ...webhookConfig, REDIS_PREFIX: prefix2 } }, { fairness: false });
-      const workers2 = await mod2.startWorkers({ concurrency: o.concurrency });
+      const workers2 = await startWebhookWorkers(mod2.worker, { concurrency: o.concurrency });
       cleanups.push(() => workers2.close(2000));
       await noisyRow('limits off (earlier behaviour)', mod2, o.unfair);
     }

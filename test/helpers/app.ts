@@ -5,7 +5,7 @@ import { inject } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/container.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Plan, Role } from '../../src/modules/orgs/orgs.types.js';
 import { TEST_CLASSIFIER_CACHE_DIR } from './classifier-cache.js';
@@ -25,7 +25,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
     JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
     // Tests never reach a model hub; pipeline tests point EMBEDDING_MODEL_DIR at a generated model.
-    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
+    // Its random weights make vectors without meaning: no nearest-neighbour vote in classification.
+    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert', CLASSIFY_KNN: 'false',
     // The built-in classifier is trained once and shared by every test app (cache keyed by its version).
     CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
     ...overrides,
@@ -36,7 +37,7 @@ export async function createTestApp(kind: DbKind = 'pglite', overrides: Record<s
   const config = testConfig(overrides);
   const testDb = await createTestDb(kind);
   const deps = await createDeps(config, { db: testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
-  const app = await buildApp(deps.appDeps());
+  const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   return {
     app, deps, config, testDb,

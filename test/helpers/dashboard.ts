@@ -10,12 +10,11 @@ import { inject } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Config } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/container.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { packageRoot } from '../../src/lib/package-root.js';
 import { noJitter } from '../../src/modules/webhooks/schedule.js';
 import { startWorkers } from '../../workers/index.js';
-import { mailWorker } from '../../workers/mail-poller.js';
 import { docsConfig, openTestDb } from './docs-app.js';
 import { dovecotAvailable, startDovecot, type PrivateDovecot } from './dovecot.js';
 import { startFakeGoogle, type FakeGoogle } from './fake-google.js';
@@ -108,14 +107,11 @@ export async function startDashboardStack(): Promise<DashboardStack> {
     db: testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
     mail: { poller: TEST_POLLER_OPTIONS }, sheets: FAST_SHEETS, webhooks: { jitter: noJitter, relayIntervalMs: 200 },
   });
-  const app = await buildApp(deps.appDeps());
+  const app = await buildApp(appDepsFrom(deps));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
-  const workers = await startWorkers(deps, { concurrency: 2, schedulers: false }, [
-    mailWorker((d) => d.mail, TEST_POLLER_OPTIONS),
-    { name: 'export', start: (d, o) => d.sheets.startWorkers({ concurrency: o.concurrency }) },
-    { name: 'webhooks', start: (d) => d.webhooks.startWorkers({ concurrency: 10 }) },
-  ]);
+  // Every role, as `docpipe start` runs them.
+  const workers = await startWorkers(deps, { concurrency: 2, schedulers: false, mail: TEST_POLLER_OPTIONS, webhooks: { concurrency: 10 } });
   const email = `owner-${randomBytes(3).toString('hex')}@example.test`;
   const password = 'correct horse battery';
   const { user, orgId } = await deps.services.orgs.createUser({ email, password, orgName: 'Acme Dashboard Ltd', role: 'owner', plan: 'free' });

@@ -8,24 +8,22 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import type { Worker } from 'bullmq';
 import type { Config } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/container.js';
 import { createDb } from '../../src/db/client.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { packageRoot } from '../../src/lib/package-root.js';
 import { createLogger } from '../../src/lib/logger.js';
-import type { Stage } from '../../src/modules/documents/documents.types.js';
+import { STAGES, type Stage } from '../../src/modules/documents/documents.types.js';
 import { startWorkers, type StartWorkersOptions, type WorkerHandle } from '../../workers/index.js';
-import { startPipelineWorkers, type PipelineWorkerOptions } from '../../workers/pipeline.js';
+import type { PipelineWorkerOptions } from '../../workers/pipeline.js';
 import { testConfig } from './app.js';
 import { primeBuiltinClassifier } from './classifier-cache.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
-import { tinyModelDir } from './pipeline.js';
+import { PIPELINE_QUEUES, tinyModelDir } from './pipeline.js';
 import { cacheEntry, contentKey } from './test-cache.js';
 
-const STAGES: Stage[] = ['parse', 'embed', 'classify', 'extract'];
 
 let pgliteTemplate: Promise<string> | undefined;
 
@@ -120,32 +118,19 @@ export async function createDocsApp(o: DocsAppOptions = {}): Promise<DocsApp> {
   const deps = await createDeps(config, {
     db: testDb.db, redisUrl: o.redisUrl ?? inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
   });
-  const app = await buildApp(deps.appDeps());
+  const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   let handle: WorkerHandle | undefined;
-  let stageWorkers: Worker[] = [];
   const api: DocsApp = {
     app, deps, config, testDb,
     async startWorkers() {
-      if (handle || stageWorkers.length) return;
-      if (o.lock) {
-        // Tuned locks: the stage workers directly, plus maintenance through the normal entry.
-        stageWorkers = startPipelineWorkers(deps, STAGES, 2, o.lock);
-        handle = await startWorkers(deps, { concurrency: 1, queues: ['maintenance'], schedulers: !!o.maintenance, maintenance: o.maintenance });
-      } else {
-        handle = await startWorkers(deps, { concurrency: 2, schedulers: !!o.maintenance, maintenance: o.maintenance });
-      }
+      handle ??= await startWorkers(deps, { queues: PIPELINE_QUEUES, concurrency: 2, pipeline: o.lock, schedulers: !!o.maintenance, maintenance: o.maintenance });
     },
     async stopWorkers(timeoutMs = 5_000) {
       const h = handle;
-      const ws = stageWorkers;
       handle = undefined;
-      stageWorkers = [];
-      await Promise.race([
-        Promise.all([h?.close(timeoutMs), ...ws.map((w) => w.close())]),
-        new Promise((r) => setTimeout(r, timeoutMs).unref()),
-      ]);
-      await Promise.all(ws.filter((w) => w.isRunning()).map((w) => w.close(true)));
+      // A worker whose Redis went away can hang in its close: the test does not wait for it.
+      await Promise.race([h?.close(timeoutMs), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
     },
     async close() {
       await api.stopWorkers();
@@ -190,4 +175,4 @@ export async function stageRunCounts(deps: Deps, documentId: string): Promise<Re
 }
 
 /** The pipeline's four stages, in order. */
-export const ALL_STAGES = STAGES;
+export const ALL_STAGES: readonly Stage[] = STAGES;

@@ -10,12 +10,12 @@ import { inject } from 'vitest';
 import { createDeps } from '../../src/container.js';
 import { createDb } from '../../src/db/client.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { type MailModule, type MailPoller, type MailPollerOptions } from '../../src/modules/integrations/mailbox/index.js';
 import type { MailMessageRow } from '../../src/modules/integrations/mailbox/mailbox.types.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
-import { mailWorker } from '../../workers/mail-poller.js';
+import { startMailWorker } from '../../workers/mail.js';
 import { createActor, testConfig, type Actor, type TestApp } from './app.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 import { startDovecot, type PrivateDovecot } from './dovecot.js';
@@ -117,7 +117,7 @@ export async function createMailHarness(opts: MailHarnessOptions): Promise<MailH
   // The container wires the mail module (routes included); tests only shorten its intervals.
   const deps = await createDeps(config, { db: testDb.db, redisUrl: inject('redisUrl'), logger, migrate: false, mail: { poller: TEST_POLLER_OPTIONS } });
   const mail = deps.mail;
-  const app = await buildApp(deps.appDeps());
+  const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   const running: { close(timeoutMs?: number): Promise<void> }[] = [];
   const t: TestApp = { app, deps, config, testDb, close: async () => undefined };
@@ -131,12 +131,12 @@ export async function createMailHarness(opts: MailHarnessOptions): Promise<MailH
   return {
     ...t, mail, dovecot, actor, api,
     async startPoller(o) {
-      const p = await mail.startPoller(o);
+      const p = await startMailWorker(mail.worker, o);
       running.push(p);
       return p;
     },
     async startWorkers(queues, o) {
-      const h = await startWorkers(deps, { queues, concurrency: 2, schedulers: false }, [mailWorker(() => mail, o)]);
+      const h = await startWorkers(deps, { queues, concurrency: 2, schedulers: false, mail: o });
       running.push(h);
       return h;
     },

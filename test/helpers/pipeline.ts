@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
+import { STAGES } from '../../src/modules/documents/documents.types.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { createTestApp, type Actor, type TestApp } from './app.js';
 import type { DbKind } from './db.js';
@@ -11,6 +12,9 @@ import { multipart } from './multipart.js';
 import { generateTinyModel } from './tiny-model.js';
 
 export { multipart };
+
+/** The worker roles of document processing: the four stages and maintenance (no mail, export or webhooks). */
+export const PIPELINE_QUEUES: readonly string[] = [...STAGES, 'maintenance'];
 
 let modelRoot: Promise<string> | undefined;
 
@@ -32,7 +36,7 @@ export async function createPipelineApp(kind: DbKind = 'pglite', overrides: Reco
   const t = await createTestApp(kind, { EMBEDDING_MODEL_DIR: await tinyModelDir(), ...overrides });
   const workers = opts.workers === false
     ? { close: async () => undefined }
-    : await startWorkers(t.deps, { concurrency: 2, schedulers: false });
+    : await startWorkers(t.deps, { queues: PIPELINE_QUEUES, concurrency: 2, schedulers: false });
   return {
     ...t, workers,
     async close() {

@@ -1,6 +1,6 @@
-// The real app wired with the Sheets export module against the fake Google server: createDeps,
-// the module's routes pushed onto deps.extraRoutes, buildApp, and startWorkers with the export
-// worker as an extra role — the same wiring the container will do.
+// The real app wired with the Sheets export module against the fake Google server: createDeps
+// (with the test's tuning of the module), buildApp, and startWorkers with the export role (and
+// the pipeline roles when asked), as `docpipe start` does.
 //
 // No static import of vitest here: the benchmark (plain Node, compiled) uses createSheetsStack.
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
@@ -11,9 +11,10 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/container.js';
 import type { Db } from '../../src/db/client.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { newId } from '../../src/lib/ids.js';
 import { createLogger } from '../../src/lib/logger.js';
+import { STAGES } from '../../src/modules/documents/documents.types.js';
 import { type SheetsModule, type SheetsModuleOptions } from '../../src/modules/integrations/sheets/index.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
@@ -74,7 +75,7 @@ export async function createSheetsStack(opts: SheetsStackOptions): Promise<Sheet
   const config = loadConfig({
     NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: join(tmpdir(), `docpipe-sheets-${randomBytes(4).toString('hex')}`),
     REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`, JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert', CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
+    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert', CLASSIFY_KNN: 'false', CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
     GOOGLE_API_ROOT_URL: google.rootUrl, GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
     ...(opts.pipeline ? { EMBEDDING_MODEL_DIR: await tinyModel() } : {}),
     ...opts.env,
@@ -86,12 +87,10 @@ export async function createSheetsStack(opts: SheetsStackOptions): Promise<Sheet
     sheets: { ...FAST_SHEETS, ...opts.module, flush: { ...FAST_SHEETS.flush, ...opts.module?.flush } },
   });
   const sheets = deps.sheets;
-  const app = await buildApp(deps.appDeps());
+  const app = await buildApp(appDepsFrom(deps));
   await app.ready();
-  const queues = opts.pipeline ? undefined : ['export'];
-  const start = () => startWorkers(deps, { concurrency: 2, queues, schedulers: false }, [
-    { name: 'export', start: (_d, o) => sheets.startWorkers({ concurrency: o.concurrency, exportConcurrency: opts.exportConcurrency ?? 8 }) },
-  ]);
+  const queues = opts.pipeline ? [...STAGES, 'maintenance', 'export'] : ['export'];
+  const start = () => startWorkers(deps, { concurrency: 2, queues, schedulers: false, exportConcurrency: opts.exportConcurrency ?? 8 });
   let workers: WorkerHandle | null = opts.workers === false ? null : await start();
   return {
     app, deps, config, testDb, google, sheets,

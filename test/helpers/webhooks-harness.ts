@@ -8,12 +8,13 @@ import { inject } from 'vitest';
 import { createDb } from '../../src/db/client.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { createDeps } from '../../src/container.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Environment } from '../../src/lib/scope.js';
 import { insertEvent } from '../../src/modules/events/events.repository.js';
 import type { EventType } from '../../src/modules/events/events.types.js';
-import { createWebhooksModule, type WebhooksModule, type WebhooksModuleOptions } from '../../src/modules/webhooks/index.js';
+import type { WebhooksModule, WebhooksModuleOptions } from '../../src/modules/webhooks/index.js';
+import { startWebhookWorkers } from '../../workers/webhook-delivery.js';
 import { noJitter } from '../../src/modules/webhooks/schedule.js';
 import { testConfig, type TestApp } from './app.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
@@ -109,16 +110,16 @@ export async function createWebhooksTestApp(opts: WebhooksHarnessOptions = {}): 
   });
   const testDb = await webhooksTestDb(opts.kind ?? 'pglite');
   const logger = createLogger({ level: 'silent', pretty: false });
-  const deps = await createDeps(config, { db: testDb.db, redisUrl: opts.redisUrl ?? inject('redisUrl'), logger, migrate: false });
-  const mod = createWebhooksModule(
-    { db: deps.db, redis: deps.redis, queues: deps.queues, secretBox: deps.secretBox, config, logger },
-    { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, ...opts.module },
-  );
-  const app = await buildApp({ ...deps.appDeps(), extra: [(api) => mod.registerRoutes(api)] });
+  const deps = await createDeps(config, {
+    db: testDb.db, redisUrl: opts.redisUrl ?? inject('redisUrl'), logger, migrate: false,
+    webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, ...opts.module },
+  });
+  const mod = deps.webhooks;
+  const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   const running: { close(timeoutMs?: number): Promise<void> }[] = [];
   const startWorkers = async (w: { concurrency?: number; relay?: boolean } = {}) => {
-    const handle = await mod.startWorkers({ concurrency: w.concurrency ?? 10, relay: w.relay });
+    const handle = await startWebhookWorkers(mod.worker, { concurrency: w.concurrency ?? 10, relay: w.relay });
     running.push(handle);
     return handle;
   };

@@ -9,8 +9,8 @@ import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/container.js';
 import { createDb } from '../../src/db/client.js';
 import { createLogger } from '../../src/lib/logger.js';
-import type { Stage } from '../../src/modules/documents/documents.types.js';
-import { startPipelineWorkers, type PipelineWorkerOptions } from '../../workers/pipeline.js';
+import { STAGES, type Stage } from '../../src/modules/documents/documents.types.js';
+import { startStageWorker, type PipelineWorkerOptions } from '../../workers/pipeline.js';
 
 /** What the child needs to join the test's installation. */
 export interface WorkerProcessOptions {
@@ -29,15 +29,14 @@ export type WorkerProcessMessage =
   | { type: 'completed'; stage: Stage; jobId: string; result: unknown }
   | { type: 'stopped' };
 
-const STAGES: Stage[] = ['parse', 'embed', 'classify', 'extract'];
-
 /** Child side: start the workers, report job activity, stop cleanly on a `stop` message. */
 export async function run(o: WorkerProcessOptions): Promise<void> {
   const send = (m: WorkerProcessMessage) => { process.send?.(m); };
   const config = loadConfig(o.env, { persistSecrets: false });
   const db = await createDb({ url: o.db.url, schema: o.db.schema, poolSize: 3 });
   const deps = await createDeps(config, { db, redisUrl: o.redisUrl, logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
-  const workers = startPipelineWorkers(deps, STAGES, o.concurrency ?? 1, o.lock);
+  // The stage workers themselves (not through the worker table), to report their jobs' activity.
+  const workers = STAGES.map((stage) => startStageWorker(stage, deps, o.concurrency ?? 1, o.lock));
   workers.forEach((w, i) => {
     w.on('active', (job) => send({ type: 'active', stage: STAGES[i], jobId: job.id ?? '' }));
     w.on('completed', (job, result) => send({ type: 'completed', stage: STAGES[i], jobId: job.id ?? '', result }));
@@ -61,7 +60,7 @@ export function workerEnv(config: Config): Record<string, string> {
   const env: Record<string, string> = {
     NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: config.dataDir, REDIS_PREFIX: config.REDIS_PREFIX,
     JWT_SECRET: config.JWT_SECRET, ENCRYPTION_KEY: config.ENCRYPTION_KEY, EMBEDDING_MODEL: config.EMBEDDING_MODEL,
-    ALLOW_MODEL_DOWNLOAD: String(config.ALLOW_MODEL_DOWNLOAD), MAX_PAGES: String(config.MAX_PAGES), MAX_UPLOAD_MB: String(config.MAX_UPLOAD_MB),
+    ALLOW_MODEL_DOWNLOAD: String(config.ALLOW_MODEL_DOWNLOAD), CLASSIFY_KNN: String(config.CLASSIFY_KNN), MAX_PAGES: String(config.MAX_PAGES), MAX_UPLOAD_MB: String(config.MAX_UPLOAD_MB),
   };
   if (config.EMBEDDING_MODEL_DIR) env.EMBEDDING_MODEL_DIR = config.EMBEDDING_MODEL_DIR;
   // The trained built-in classifier, so a worker process does not train its own.

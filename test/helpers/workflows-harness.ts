@@ -10,7 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../../src/config.js';
 import { createDeps, type Deps } from '../../src/container.js';
 import type { Db } from '../../src/db/client.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { WorkflowsModuleOptions } from '../../src/modules/workflows/index.js';
 import { noJitter } from '../../src/modules/webhooks/schedule.js';
@@ -74,13 +74,11 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
     sheets: FAST_SHEETS, webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },
     workflows: { ...FAST_WORKFLOWS, ...opts.module },
   });
-  const app = await buildApp(deps.appDeps());
+  const app = await buildApp(appDepsFrom(deps));
   await app.ready();
-  const start = () => startWorkers(deps, { concurrency: 2, queues: ['export', 'webhooks', 'workflows'], schedulers: opts.schedulers ?? false }, [
-    { name: 'export', start: (d, o) => d.sheets.startWorkers({ concurrency: o.concurrency, exportConcurrency: 4 }) },
-    { name: 'webhooks', start: (d) => d.webhooks.startWorkers({ concurrency: 10 }) },
-    { name: 'workflows', start: (d, o) => d.workflows.startWorkers({ concurrency: o.concurrency, schedulers: o.schedulers }) },
-  ]);
+  const start = () => startWorkers(deps, {
+    concurrency: 2, queues: ['export', 'webhooks', 'workflows'], schedulers: opts.schedulers ?? false, exportConcurrency: 4, webhooks: { concurrency: 10 },
+  });
   let workers: WorkerHandle | null = opts.workers === false ? null : await start();
   return {
     app, deps, config, env, testDb, google,

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import { createTestApp, testConfig, type TestApp } from '../helpers/app.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { createDeps, type Deps } from '../../src/container.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createLoginThrottle } from '../../src/modules/auth/login-throttle.js';
 import { DEFAULT_FAILED_LOOKUPS_PER_MINUTE } from '../../src/modules/access/access.service.js';
@@ -71,7 +71,7 @@ describe('failed logins for one e-mail address: a progressive delay, not a lock-
     const config = testConfig();
     db = await createTestDb('pglite');
     deps = await createDeps(config, { db: db.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
-    const appDeps = deps.appDeps();
+    const appDeps = appDepsFrom(deps);
     appDeps.loginThrottle = createLoginThrottle(deps.redis, (e) => deps.keys.rate(`login-delay:${e}`), { sleep: async (ms) => { waits.push(ms); } });
     app = await buildApp(appDeps);
     await app.ready();

@@ -163,6 +163,7 @@ describe('input limits', () => {
     const failingDocs = { ...t.deps.documents.docs, insert: async () => { throw new Error('database went away'); } };
     const intake = createIntake({
       db: t.deps.db, docs: failingDocs, projects: t.deps.repos.projects, blobs: t.deps.blobs, queues: t.deps.queues, logger: t.deps.logger, maxUploadBytes: 1_000_000,
+      events: t.deps.events,
     });
     const scope = { orgId: owner.orgId, environment: 'live' as const };
     const before = blobFiles(t);

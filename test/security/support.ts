@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import { inject } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { createDeps, type Deps } from '../../src/container.js';
-import { buildApp } from '../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Config } from '../../src/config.js';
 import { testConfig } from '../helpers/app.js';
@@ -41,7 +41,7 @@ export async function startSecurityApp(opts: { kind?: DbKind; env?: Record<strin
   const config = testConfig({ ENTERPRISE_RATE_LIMIT_PER_MINUTE: '1000000', ...opts.env });
   const testDb = await createTestDb(opts.kind ?? 'pglite');
   const deps = await createDeps(config, { db: testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
-  const app = await buildApp(deps.appDeps());
+  const app = await buildApp(appDepsFrom(deps));
   const reached: Reached[] = [];
   app.addHook('onRequest', (req, _reply, done) => {
     if (req.routeOptions.config?.auth) {

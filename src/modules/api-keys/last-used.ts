@@ -24,3 +24,5 @@ export function createLastUsedTracker(repo: ApiKeysRepository, intervalMs = 30_0
     stop: async () => { clearInterval(timer); await flush(); },
   };
 }
+
+export type LastUsedTracker = ReturnType<typeof createLastUsedTracker>;

@@ -5,6 +5,8 @@ import type { StoredLayout } from '../../pipeline/parse/index.js';
 import { EXTRACTION_ORDER, type ExtractionTemplate } from '../templates/templates.repository.js';
 import type { DocumentRow, PipelineState, Stage } from './documents.types.js';
 import { missingStageSql, type StageVersions } from './missing.js';
+import { DOCUMENT_EVENT_COLUMNS, documentEventSql } from './document-event.js';
+import { insertEventFromRowSql } from '../events/events.repository.js';
 
 export interface DocumentFilters {
   project_id?: string;
@@ -80,8 +82,8 @@ export interface TraceDocument {
 
 /** What a stage commit returns unless the whole row is asked for. */
 export type StageState = Pick<DocumentRow, 'id' | 'version' | 'status' | 'pipeline'>;
-// The event built inside the commit reads these from the updated row too.
-const STATE_COLUMNS = 'id, version, status, pipeline, org_id, environment, project_id, filename, classification';
+// The event built inside the commit reads its payload from the updated row too.
+const STATE_COLUMNS = [...new Set(['id', 'version', 'status', 'pipeline', 'org_id', 'environment', ...DOCUMENT_EVENT_COLUMNS])].join(', ');
 
 /** The project settings a stage honours, read with the document in one query. */
 export interface StageProject {
@@ -135,7 +137,8 @@ export function createDocumentsRepository(db: Queryable) {
    */
   async function commitStage(q: Queryable, id: string, cols: Record<string, unknown>, opts: UpdateOptions & {
     guard: NonNullable<UpdateOptions['guard']>;
-    event?: { id: string; type: string; data: unknown };
+    /** The stage's event: its payload is built from the row as written, `extra` merged over it. */
+    event?: { id: string; type: string; extra: Record<string, unknown> };
     cte?: (param: (value: unknown) => string) => string[];
     row?: boolean;
     /** When the stage's work began (reports tell processing time from queueing time). */
@@ -148,12 +151,7 @@ export function createDocumentsRepository(db: Queryable) {
     // Fields a person or a project move can change while the stage ran are taken from the row
     // as written rather than from the caller's earlier read.
     const event = opts.event
-      ? `, e AS (INSERT INTO events (id, org_id, environment, type, data)
-          SELECT ${p(opts.event.id)}, org_id, environment, ${p(opts.event.type)},
-            ${p(JSON.stringify(opts.event.data))}::jsonb || jsonb_build_object('filename', filename, 'projectId', project_id,
-              'classification', CASE WHEN classification IS NULL THEN NULL
-                ELSE jsonb_build_object('type', classification->'type', 'confidence', classification->'confidence') END)
-          FROM u RETURNING 1)`
+      ? `, e AS (${insertEventFromRowSql('u', { id: p(opts.event.id), type: p(opts.event.type), data: documentEventSql('u', `${p(JSON.stringify(opts.event.extra))}::jsonb`) })} RETURNING 1)`
       : '';
     const extra = (opts.cte?.(p) ?? []).map((c) => `, ${c}`).join('');
     const { rows } = await q.query<DocumentRow>(
@@ -165,12 +163,12 @@ export function createDocumentsRepository(db: Queryable) {
 
   return {
     commitStage,
-    /** Inserts a document and, in the same statement, its outbox event (built from the new id). */
+    /** Inserts a document and, in the same statement, its outbox event (built from the new row). */
     async insert(q: Queryable, d: {
       scope: Scope; projectId: string; filename: string; mimeType: string; size: number; sha256: string; storageKey: string;
       source: DocumentRow['source']; sourceMetadata: Record<string, unknown>; metadata: Record<string, unknown>; uploadedBy: string | null;
       pipeline: PipelineState;
-    }, event?: { type: string; data: (documentId: string) => unknown }): Promise<DocumentRow> {
+    }, event?: { type: string; extra?: Record<string, unknown> }): Promise<DocumentRow> {
       const id = newId('doc');
       const values: unknown[] = [id, d.scope.orgId, d.scope.environment, d.projectId, d.filename, d.mimeType, d.size, d.sha256, d.storageKey, d.source,
         JSON.stringify(d.sourceMetadata), JSON.stringify(d.metadata), d.uploadedBy, JSON.stringify(d.pipeline)];
@@ -178,10 +176,10 @@ export function createDocumentsRepository(db: Queryable) {
            source_metadata, metadata, uploaded_by, pipeline, status)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,'uploaded') RETURNING ${ROW_COLUMNS}`;
       if (!event) return (await q.query<DocumentRow>(insertSql, values)).rows[0];
-      values.push(newId('evt'), event.type, JSON.stringify(event.data(id)));
+      values.push(newId('evt'), event.type, JSON.stringify(event.extra ?? {}));
       const { rows } = await q.query<DocumentRow>(
         `WITH d AS (${insertSql}),
-         e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT $15, org_id, environment, $16, $17::jsonb FROM d)
+         e AS (${insertEventFromRowSql('d', { id: '$15', type: '$16', data: documentEventSql('d', '$17::jsonb') })})
          SELECT * FROM d`, values);
       return rows[0];
     },

@@ -4,11 +4,12 @@ import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { Scope } from '../../lib/scope.js';
-import { insertEvent } from '../events/events.repository.js';
+import type { EventEmitter } from '../events/emitter.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { BatchesRepository } from './batches.repository.js';
 import type { DocumentFilters, DocumentsRepository } from './documents.repository.js';
-import { documentEventData, presentDocument, STAGES, type DocumentRow, type FieldValue, type Stage } from './documents.types.js';
+import { documentEventData } from './document-event.js';
+import { presentDocument, STAGES, type DocumentRow, type FieldValue, type Stage } from './documents.types.js';
 import { enqueueStage, planStages } from './flow.js';
 import { resolveVersions, type CurrentVersions } from './missing.js';
 
@@ -21,7 +22,9 @@ export interface PatchDocumentInput {
 
 export function createDocumentsService(deps: {
   db: Db; docs: DocumentsRepository; projects: ProjectsRepository; batches: BatchesRepository; blobs: BlobStore; queues: Queues;
-  logger: Logger; versions: CurrentVersions; onEvent?: () => void; onConfirmed?: (scope: Scope) => void;
+  logger: Logger; versions: CurrentVersions; events: EventEmitter;
+  /** A person confirmed a document's type (the organization's classifier can be retrained). */
+  onConfirmed?: (scope: Scope) => void;
 }) {
   const mustGet = async (scope: Scope, id: string, q?: Queryable) => {
     const d = await deps.docs.get(scope, id, q);
@@ -59,7 +62,7 @@ export function createDocumentsService(deps: {
 
   async function deleteOne(q: Queryable, doc: DocumentRow): Promise<void> {
     await deps.docs.delete(q, doc.id);
-    await insertEvent(q, { orgId: doc.org_id, environment: doc.environment, type: 'document.deleted', data: documentEventData({ ...doc, status: 'deleted' as DocumentRow['status'] }) });
+    await deps.events.insert(q, { orgId: doc.org_id, environment: doc.environment, type: 'document.deleted', data: documentEventData({ ...doc, status: 'deleted' as DocumentRow['status'] }) });
   }
 
   async function removeFileIfUnused(key: string): Promise<void> {
@@ -129,11 +132,11 @@ export function createDocumentsService(deps: {
               updated = await deps.docs.update(q, doc.id, { status: 'completed', completed_at: new Date(), pipeline: { ...doc.pipeline, current: null } });
             }
           }
-          await insertEvent(q, { orgId: doc.org_id, environment: doc.environment, type: 'document.classified', data: documentEventData(updated, { method: 'manual' }) });
+          await deps.events.insert(q, { orgId: doc.org_id, environment: doc.environment, type: 'document.classified', data: documentEventData(updated, { method: 'manual' }) });
         }
         return updated;
       });
-      if (input.classification) { deps.onEvent?.(); deps.onConfirmed?.(scope); }
+      if (input.classification) { deps.events.committed(); deps.onConfirmed?.(scope); }
       if (resume) await enqueueRuns([resume]);
       return presentDocument(result);
     },
@@ -144,7 +147,7 @@ export function createDocumentsService(deps: {
         await deleteOne(q, d);
         return d;
       });
-      deps.onEvent?.();
+      deps.events.committed();
       await removeFileIfUnused(doc.storage_key);
       return { id, deleted: true };
     },
@@ -157,7 +160,7 @@ export function createDocumentsService(deps: {
         await removeFileIfUnused(d.storage_key);
         n++;
       }
-      if (n) deps.onEvent?.();
+      if (n) deps.events.committed();
       return n;
     },
 

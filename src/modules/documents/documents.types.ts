@@ -113,18 +113,3 @@ export function presentDocument(d: DocumentRow, extra: Record<string, unknown> =
     ...extra,
   };
 }
-
-/** The `data` of document.* events. */
-export function documentEventData(d: Pick<DocumentRow, 'id' | 'filename' | 'status' | 'classification' | 'project_id' | 'source' | 'source_metadata' | 'version'>, extra: Record<string, unknown> = {}) {
-  return {
-    documentId: d.id,
-    filename: d.filename,
-    status: d.status,
-    classification: d.classification ? { type: d.classification.type, confidence: d.classification.confidence } : null,
-    projectId: d.project_id,
-    source: d.source,
-    sourceMetadata: d.source_metadata,
-    version: d.version,
-    ...extra,
-  };
-}

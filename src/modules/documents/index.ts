@@ -1,13 +1,13 @@
-import { join } from 'node:path';
-import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { Logger } from '../../lib/logger.js';
+import type { Scope } from '../../lib/scope.js';
 import { createEmbedderLoader, embeddingUnavailableWarning, type EmbedderLoader } from '../../pipeline/embed/index.js';
 import { createPdfEngine, createTesseractOcr, type Ocr, type PdfEngine } from '../../pipeline/parse/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { createClassifierRepository } from '../classifier/classifier.repository.js';
 import { createClassifierService } from '../classifier/classifier.service.js';
+import type { EventEmitter } from '../events/emitter.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import { createActivityService } from './activity.js';
 import { createActivityRepository } from './activity.repository.js';
@@ -17,26 +17,61 @@ import { createDocumentsService } from './documents.service.js';
 import { createAttachmentDocuments } from './eml-attachments.js';
 import type { CommittedDocument, Stage } from './documents.types.js';
 import { createIntake } from './intake.js';
-import { createStageRunner } from './stage-runner.js';
+import { createStageRunner, type StageCompute } from './stage-runner.js';
 import { classifyStage } from './stages/classify.stage.js';
 import { embedStage } from './stages/embed.stage.js';
 import { EXTRACTOR_VERSION, extractStage } from './stages/extract.stage.js';
 import { PARSER_VERSION, parseStage } from './stages/parse.stage.js';
-import type { Scope } from '../../lib/scope.js';
+
+/** The settings the documents domain works with (the container fills them from the configuration). */
+export interface DocumentsSettings {
+  /** Largest upload, bytes (MAX_UPLOAD_MB). */
+  maxUploadBytes: number;
+  /** Pages parsed at most (MAX_PAGES). */
+  maxPages: number;
+  /** Largest image OCR reads, pixels (OCR_MAX_MEGAPIXELS). */
+  maxImagePixels: number;
+  /** Memory of each parser process, MB (PARSE_MAX_MEMORY_MB). */
+  parseMaxMemoryMb: number;
+  /** Bytes a document may inflate to while it is read (PARSE_MAX_INFLATED_MB). */
+  parseMaxInflatedBytes: number;
+  embedding: {
+    /** EMBEDDING_MODEL */
+    modelId: string;
+    /** Where models are kept (EMBEDDING_MODEL_DIR, default DATA_DIR/models). */
+    modelDir: string;
+    /** ALLOW_MODEL_DOWNLOAD */
+    allowDownload: boolean;
+    /** EMBEDDING_THREADS */
+    threads: number;
+  };
+  /** Where the built-in classifier is cached (CLASSIFIER_CACHE_DIR, default DATA_DIR/models). */
+  classifierCacheDir: string;
+  /** Blend the nearest confirmed documents into classification when a model is loaded (CLASSIFY_KNN). */
+  knn: boolean;
+}
+
+export interface DocumentsModuleDeps {
+  db: Db;
+  queues: Queues;
+  logger: Logger;
+  blobs: BlobStore;
+  projects: ProjectsRepository;
+  events: EventEmitter;
+  /** A person confirmed a document's type: the organization's classifier can be retrained. */
+  onConfirmed?: (scope: Scope) => void;
+  /** Embedding model loader; default one built from the settings (tests pass their own). */
+  embedder?: EmbedderLoader;
+}
 
 /** Wires the documents domain: intake, API service, stage runner and the four stage functions. */
-export function createDocumentsModule(deps: {
-  config: Config; db: Db; queues: Queues; logger: Logger; blobs: BlobStore; projects: ProjectsRepository;
-  onEvent?: () => void; embedder?: EmbedderLoader;
-}) {
-  const { config, db, queues, logger, blobs, projects } = deps;
+export function createDocumentsModule(deps: DocumentsModuleDeps, settings: DocumentsSettings) {
+  const { db, queues, logger, blobs, projects, events } = deps;
   const docs = createDocumentsRepository(db);
   const batches = createBatchesRepository(db);
-  const modelsDir = config.EMBEDDING_MODEL_DIR ?? join(config.dataDir, 'models');
-  const embedder = deps.embedder ?? createEmbedderLoader({ modelId: config.EMBEDDING_MODEL, modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD, threads: config.EMBEDDING_THREADS });
-  const classifier = createClassifierService({ repo: createClassifierRepository(db), documents: docs, logger, cacheDir: config.CLASSIFIER_CACHE_DIR ?? join(config.dataDir, 'models') });
+  const embedder = deps.embedder ?? createEmbedderLoader(settings.embedding);
+  const classifier = createClassifierService({ repo: createClassifierRepository(db), documents: docs, logger, cacheDir: settings.classifierCacheDir });
   const afterStageHooks = new Map<Stage, ((doc: CommittedDocument) => Promise<void>)[]>();
-  let retrainHook: ((scope: Scope) => void) | undefined;
 
   // Both are started on first use and shared by every parse job of the process. Parsing runs in
   // child processes with a memory cap: one hostile file can otherwise take the process down.
@@ -47,18 +82,13 @@ export function createDocumentsModule(deps: {
   };
   let pdf: PdfEngine | undefined;
   const getPdf = () => {
-    pdf ??= createPdfEngine({
-      workers: 2,
-      maxMemoryMb: config.PARSE_MAX_MEMORY_MB,
-      maxInflatedBytes: config.PARSE_MAX_INFLATED_MB * 1024 * 1024,
-    });
+    pdf ??= createPdfEngine({ workers: 2, maxMemoryMb: settings.parseMaxMemoryMb, maxInflatedBytes: settings.parseMaxInflatedBytes });
     return pdf;
   };
 
-  const intake = createIntake({ db, docs, projects, blobs, queues, logger, maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024, onEvent: deps.onEvent });
+  const intake = createIntake({ db, docs, projects, blobs, queues, logger, maxUploadBytes: settings.maxUploadBytes, events });
   const service = createDocumentsService({
-    db, docs, projects, batches, blobs, queues, logger, onEvent: deps.onEvent,
-    onConfirmed: (scope) => retrainHook?.(scope),
+    db, docs, projects, batches, blobs, queues, logger, events, onConfirmed: deps.onConfirmed,
     versions: {
       embeddingModel: () => (embedder.status().state === 'ready' ? embedder.status().modelId : null),
       classifierVersion: (scope) => classifier.versionFor(scope),
@@ -67,30 +97,29 @@ export function createDocumentsModule(deps: {
     },
   });
   const runner = createStageRunner({
-    db, docs, batches, queues, logger, onEvent: deps.onEvent,
+    db, docs, batches, queues, logger, events,
     afterStage: (stage) => {
       const hooks = afterStageHooks.get(stage);
       return hooks ? async (doc) => { for (const h of hooks) await h(doc); } : undefined;
     },
   });
-  const computes = {
+  const computes: Record<Stage, StageCompute> = {
     parse: parseStage({
-      blobs, maxPages: config.MAX_PAGES, maxImagePixels: config.OCR_MAX_MEGAPIXELS * 1_000_000, ocr: getOcr, pdf: getPdf,
+      blobs, maxPages: settings.maxPages, maxImagePixels: settings.maxImagePixels, ocr: getOcr, pdf: getPdf,
       attachments: (doc, raw) => createAttachmentDocuments({ intake }, doc, raw),
     }),
     embed: embedStage({ embedder: () => embedder.get(), unavailableReason: () => embedder.status().reason }),
     // The kNN blend only means something with a real (pretrained) embedding model.
-    classify: classifyStage({ docs, classifier, useKnn: () => embedder.status().state === 'ready' && !config.EMBEDDING_MODEL.startsWith('docpipe-test/') }),
+    classify: classifyStage({ docs, classifier, useKnn: () => settings.knn && embedder.status().state === 'ready' }),
     extract: extractStage(),
   };
 
   return {
     docs, batches, intake, service, runner, computes, classifier, embedder, activity: createActivityService(createActivityRepository(db)),
-    /** `h` runs after `stage` commits, with the document row as written. */
+    /** `h` runs after `stage` commits, with the document row as written (the container wires the Sheets export here). */
     onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);
     },
-    onConfirmed(h: (scope: Scope) => void) { retrainHook = h; },
     /**
      * Loads the embedding model now; when it cannot be loaded, logs one warning naming the fix
      * (later retries stay quiet: documents carry the reason in their notes). Returns whether
@@ -99,7 +128,7 @@ export function createDocumentsModule(deps: {
     async checkEmbedder(log: Pick<Logger, 'warn'> = logger): Promise<boolean> {
       if (await embedder.get()) return true;
       const status = embedder.status();
-      log.warn({ model: status.modelId, code: status.code }, embeddingUnavailableWarning(status, { modelDir: modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD }));
+      log.warn({ model: status.modelId, code: status.code }, embeddingUnavailableWarning(status, { modelDir: settings.embedding.modelDir, allowDownload: settings.embedding.allowDownload }));
       return false;
     },
     async close() {

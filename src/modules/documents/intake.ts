@@ -8,7 +8,8 @@ import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../../storag
 import type { Scope } from '../../lib/scope.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { DocumentsRepository } from './documents.repository.js';
-import { documentEventData, type DocumentRow } from './documents.types.js';
+import type { EventEmitter } from '../events/emitter.js';
+import type { DocumentRow } from './documents.types.js';
 import { enqueueStage, planStages } from './flow.js';
 
 /** The answer to a file over MAX_UPLOAD_MB, wherever the limit is noticed. */
@@ -39,7 +40,7 @@ export type IntakeResult =
  */
 export function createIntake(deps: {
   db: Db; docs: DocumentsRepository; projects: ProjectsRepository; blobs: BlobStore; queues: Queues; logger: Logger;
-  maxUploadBytes: number; onEvent?: () => void;
+  maxUploadBytes: number; events: EventEmitter;
 }) {
   const keysInUse = (keys: string[]) => deps.docs.storageKeysInUse(keys);
 
@@ -71,13 +72,7 @@ export function createIntake(deps: {
       storageKey: blob.key, source: input.source, sourceMetadata: input.sourceMetadata ?? {}, metadata: input.metadata ?? {},
       uploadedBy: input.uploadedBy ?? null, pipeline,
     };
-    const doc = await deps.docs.insert(deps.db, row, {
-      type: 'document.uploaded',
-      data: (id) => documentEventData({
-        id, filename: row.filename, status: 'uploaded', classification: null, project_id: row.projectId, source: row.source,
-        source_metadata: row.sourceMetadata, version: 1,
-      }, { mimeType: mime, sizeBytes: blob.size }),
-    });
+    const doc = await deps.docs.insert(deps.db, row, { type: 'document.uploaded', extra: { mimeType: mime, sizeBytes: blob.size } });
     return { kind: 'created', document: doc };
   }
 
@@ -96,7 +91,7 @@ export function createIntake(deps: {
     // Before the parse job can run: the file is certainly in place from here on.
     await deps.blobs.release(blob);
     if (result.kind === 'duplicate') return result;
-    deps.onEvent?.();
+    deps.events.committed();
     const doc = result.document;
     const first = doc.pipeline.current;
     try {

@@ -5,7 +5,8 @@ import { newId } from '../../lib/ids.js';
 import type { EventType } from '../events/events.types.js';
 import type { BatchesRepository } from './batches.repository.js';
 import type { DocumentsRepository, StageContext, StageProject } from './documents.repository.js';
-import { documentEventData, type CommittedDocument, type DocumentRow, type DocumentStatus, type Stage } from './documents.types.js';
+import type { EventEmitter } from '../events/emitter.js';
+import type { CommittedDocument, DocumentRow, DocumentStatus, Stage } from './documents.types.js';
 import { enqueueStage, nextStage, type StageJobData } from './flow.js';
 
 /** What a stage computed; written in one transaction with its event. */
@@ -46,8 +47,7 @@ export interface RunResult {
  * (a worker killed after commit) a no-op that only makes sure the next stage is queued.
  */
 export function createStageRunner(deps: {
-  db: Db; docs: DocumentsRepository; batches: BatchesRepository; queues: Queues; logger: Logger;
-  onEvent?: () => void;
+  db: Db; docs: DocumentsRepository; batches: BatchesRepository; queues: Queues; logger: Logger; events: EventEmitter;
   /**
    * Called after the given stage committed, with the row as written (e.g. queue a Sheets export
    * after extraction). Errors are logged, not thrown.
@@ -95,8 +95,7 @@ export function createStageRunner(deps: {
     // document.processed marks parse+embed done; a run without embed reports it after parse.
     let eventType = EVENT_AFTER[stage];
     if (stage === 'parse' && next !== 'embed') eventType = 'document.processed';
-    const after = { ...doc, status, classification: (cols.classification as DocumentRow['classification'] | undefined) ?? doc.classification };
-    const event = eventType ? { id: newId('evt'), type: eventType, data: documentEventData(after, { stage }) } : undefined;
+    const event = eventType ? { id: newId('evt'), type: eventType, extra: { stage } } : undefined;
 
     // One autocommitted statement; closing a batch needs a transaction around it. The whole row
     // comes back only when a hook wants it.
@@ -111,7 +110,7 @@ export function createStageRunner(deps: {
     const committed = needsTx ? await deps.db.tx(commit) : await commit(deps.db);
     const emitted = committed !== null && event !== undefined;
     if (!committed) return settleRepeat(stage, job);
-    if (emitted) deps.onEvent?.();
+    if (emitted) deps.events.committed();
     if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
     if (hook) {
       await hook(committed.doc as CommittedDocument).catch((err) => deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'));

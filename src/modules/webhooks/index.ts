@@ -1,24 +1,21 @@
-// Wiring of the webhooks capability: subscriptions API, outbox relay (events → deliveries) and
-// the delivery worker. The lead's container calls createWebhooksModule once per process.
+// Wiring of the webhooks capability: the subscriptions service, the outbox relay's fan-out
+// (events → deliveries) and what the delivery worker needs. The container calls
+// createWebhooksModule once per process; routes and workers are registered elsewhere (the route
+// index, the worker table), this only builds.
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { Logger } from '../../lib/logger.js';
-import { createAllowList, createSafeHttpClient, type Resolver } from '../../lib/http-client/index.js';
-import { registerWebhookRoutes } from '../../http/routes/webhooks/index.js';
-import { startDeliveryWorker } from '../../../workers/webhook-delivery.js';
-import { startOutboxRelay, type RunningRelay } from '../../../workers/outbox-relay.js';
+import { createAllowList, type AllowList, type Resolver } from '../../lib/http-client/index.js';
 import { relayBatch, type OutboxConsumer } from '../events/relay.js';
 import { createDeliveriesRepository } from './deliveries.repository.js';
-import { createDeliveryExecutor } from './delivery.js';
-import { createDeliveryStore } from './delivery-store.repository.js';
 import { createDirectDeliveries, type DirectDeliveries } from './direct-delivery.js';
-import { createEndpointGate, type EndpointGateOptions } from './endpoint-gate.js';
-import { createQueueDispatcher } from './dispatcher.js';
+import { createQueueDispatcher, type DeliveryDispatcher } from './dispatcher.js';
+import type { EndpointGateOptions } from './endpoint-gate.js';
 import { createWebhookFanOut } from './fanout.js';
-import { parseRetryDelays, type Jitter } from './schedule.js';
+import type { Jitter } from './schedule.js';
 import { createSubscriptionsRepository } from './subscriptions.repository.js';
 import { sweepOverdueDeliveries } from './sweep.js';
 import { createWebhooksService, type WebhooksService } from './webhooks.service.js';
@@ -31,7 +28,7 @@ export interface WebhooksModuleDeps {
   redis: Redis;
   queues: Queues;
   secretBox: SecretBox;
-  config: Pick<Config, 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_ALLOWED_HOSTS' | 'REDIS_PREFIX'> & Partial<Pick<Config, 'WEBHOOK_CONNECT_TIMEOUT_MS'>>;
+  config: Pick<Config, 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_CONNECT_TIMEOUT_MS' | 'WEBHOOK_ALLOWED_HOSTS' | 'REDIS_PREFIX'>;
   logger: Logger;
 }
 
@@ -62,19 +59,36 @@ export interface WebhooksModuleOptions {
   fairness?: false | Partial<Omit<EndpointGateOptions, 'timeoutMs'>>;
 }
 
-export interface StartWebhookWorkersOptions {
-  /** Parallel deliveries in this process (IO-bound: ~50). */
-  concurrency: number;
-  /** Also run the outbox relay in this process. Default true. */
-  relay?: boolean;
+/** A relay running in this process (workers/outbox-relay.ts). */
+export interface LocalRelay {
+  nudge(): void;
+}
+
+/** What the delivery worker and the outbox relay need; workers/webhook-delivery.ts starts them. */
+export interface WebhookWorkerDeps {
+  db: Db;
+  redis: Redis;
+  queues: Queues;
+  secretBox: SecretBox;
+  logger: Logger;
+  dispatcher: DeliveryDispatcher;
+  allow: AllowList;
+  /** Retry delays, ms (WEBHOOK_RETRY_DELAYS). */
+  retryDelaysMs: readonly number[];
+  timeoutMs: number;
+  connectTimeoutMs: number;
+  /** Pub/sub channel of the relay nudges. */
+  channel: string;
+  consumers: readonly OutboxConsumer[];
+  /** The safety-net sweep of overdue deliveries, run on each relay tick. */
+  sweep(): Promise<unknown>;
+  options: WebhooksModuleOptions;
+  /** Makes `relay.nudge` reach a relay started in this process directly; returns the undo. */
+  attachRelay(relay: LocalRelay): () => void;
 }
 
 export interface WebhooksModule {
   service: WebhooksService;
-  /** Registers the /webhooks routes (call inside the /api/v1 prefix, e.g. via RouteDeps.extra). */
-  registerRoutes(api: Parameters<typeof registerWebhookRoutes>[0]): void;
-  /** Starts the delivery worker (and the relay); `close` stops them, waiting up to `timeoutMs` for attempts. */
-  startWorkers(opts: StartWebhookWorkersOptions): Promise<{ close(timeoutMs?: number): Promise<void> }>;
   relay: {
     /** Tells the relays (this process and others, via Redis) that events were committed. Never throws. */
     nudge(): void;
@@ -85,12 +99,12 @@ export interface WebhooksModule {
   };
   /** Deliveries to a workflow step's own URL (send_webhook_event). */
   deliveries: DirectDeliveries;
+  worker: WebhookWorkerDeps;
 }
 
 export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksModuleOptions = {}): WebhooksModule {
   const channel = `${deps.config.REDIS_PREFIX}:events:nudge`;
   const allow = createAllowList(deps.config.WEBHOOK_ALLOWED_HOSTS);
-  const retryDelaysMs = parseRetryDelays(deps.config.WEBHOOK_RETRY_DELAYS);
   const dispatcher = createQueueDispatcher(deps.queues, deps.redis);
   const subs = createSubscriptionsRepository(deps.db);
   const deliveries = createDeliveriesRepository(deps.db);
@@ -98,7 +112,7 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
   // One list, read by every relay pass: consumers added later (workflows) take part at once.
   const consumers: OutboxConsumer[] = [fanOut];
   const service = createWebhooksService({ db: deps.db, subs, deliveries, secretBox: deps.secretBox, dispatcher, allow, now: opts.now });
-  let localRelay: RunningRelay | undefined;
+  let localRelay: LocalRelay | undefined;
 
   const nudge = (): void => {
     // A relay in this process takes the events at once; publishing too would only wake it twice.
@@ -108,50 +122,21 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
 
   return {
     service,
-    registerRoutes: (api) => registerWebhookRoutes(api, service),
     relay: {
       nudge,
       runOnce: () => relayBatch(deps.db, consumers, { batchSize: opts.relayBatchSize }),
       addConsumer: (c) => { consumers.push(c); },
     },
     deliveries: createDirectDeliveries({ dispatcher, allow }),
-    async startWorkers({ concurrency, relay = true }) {
-      const http = createSafeHttpClient({
-        allow, resolver: opts.resolver, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, connectTimeoutMs: deps.config.WEBHOOK_CONNECT_TIMEOUT_MS ?? 3_000,
-        // One pooled socket per concurrent delivery, kept idle between them (no reconnect churn).
-        maxSocketsPerHost: Math.max(concurrency, 8), maxFreeSockets: Math.max(concurrency, 8),
-      });
-      // A dead receiver holds a slot for the whole timeout: no endpoint or organization may take
-      // every slot of this process.
-      const share = Math.max(1, Math.ceil(concurrency * 0.8));
-      const gate = opts.fairness === false
-        ? undefined
-        : createEndpointGate({ endpointMax: share, orgMax: share, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, ...opts.fairness });
-      const executor = createDeliveryExecutor({
-        store: createDeliveryStore(deps.db), http, dispatcher, secretBox: deps.secretBox, allow, retryDelaysMs,
-        timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, jitter: opts.jitter, logger: deps.logger, now: opts.now, gate,
-      });
-      const worker = startDeliveryWorker(executor, {
-        connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency,
-        lockDurationMs: opts.lockDurationMs ?? Math.max(30_000, 2 * deps.config.WEBHOOK_TIMEOUT_MS),
-        stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
-      });
-      const relayHandle = relay
-        ? await startOutboxRelay({
-          db: deps.db, redis: deps.redis, channel, consumers, intervalMs: opts.relayIntervalMs, batchSize: opts.relayBatchSize,
-          logger: deps.logger,
-          onTick: async () => { await sweepOverdueDeliveries(deps.db, dispatcher, { graceMs: opts.sweepGraceMs }); },
-        })
-        : undefined;
-      localRelay = relayHandle;
-      return {
-        async close(timeoutMs?: number) {
-          if (localRelay === relayHandle) localRelay = undefined;
-          await relayHandle?.close();
-          await worker.close(timeoutMs);
-          http.close();
-        },
-      };
+    worker: {
+      db: deps.db, redis: deps.redis, queues: deps.queues, secretBox: deps.secretBox, logger: deps.logger, dispatcher, allow,
+      retryDelaysMs: deps.config.WEBHOOK_RETRY_DELAYS, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, connectTimeoutMs: deps.config.WEBHOOK_CONNECT_TIMEOUT_MS,
+      channel, consumers, options: opts,
+      sweep: () => sweepOverdueDeliveries(deps.db, dispatcher, { graceMs: opts.sweepGraceMs }),
+      attachRelay(relay) {
+        localRelay = relay;
+        return () => { if (localRelay === relay) localRelay = undefined; };
+      },
     },
   };
 }

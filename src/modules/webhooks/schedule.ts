@@ -1,36 +1,5 @@
-// Retry timing for webhook deliveries: the seed schedule (1 min, 5 min, 30 min, 2 h, 12 h),
-// jitter so a receiver outage does not end in a synchronised stampede, and Retry-After.
-
-/** The seed retry schedule, seconds after each failed attempt. */
-export const DEFAULT_RETRY_DELAYS_SEC: readonly number[] = [60, 300, 1800, 7200, 43200];
-
-/** Longest single delay accepted from configuration: 7 days. */
-const MAX_DELAY_SEC = 7 * 24 * 3600;
-const MAX_RETRIES = 50;
-const NUMBER = /^\d+(\.\d+)?$|^\.\d+$/;
-
-/**
- * Parses a comma-separated list of delays in **seconds** (fractions allowed, e.g. `0.05,0.1` for
- * tests) and returns them in **milliseconds**, rounded to whole ms. Empty/undefined gives the
- * seed schedule. The number of entries is the number of retries. Throws on malformed input.
- */
-export function parseRetryDelays(spec?: string): number[] {
-  if (spec === undefined || spec.trim() === '') return DEFAULT_RETRY_DELAYS_SEC.map((s) => s * 1000);
-  const parts = spec.split(',').map((p) => p.trim());
-  if (parts.length > MAX_RETRIES) {
-    throw new Error(`retry delays: at most ${MAX_RETRIES} entries allowed, got ${parts.length}`);
-  }
-  return parts.map((p, i) => {
-    if (!NUMBER.test(p)) {
-      throw new Error(`retry delays: entry ${i + 1} ("${p}") is not a non-negative number of seconds; expected e.g. "60,300,1800"`);
-    }
-    const sec = Number(p);
-    if (sec > MAX_DELAY_SEC) {
-      throw new Error(`retry delays: entry ${i + 1} (${p} s) exceeds the maximum of ${MAX_DELAY_SEC} s`);
-    }
-    return Math.round(sec * 1000);
-  });
-}
+// Retry timing for webhook deliveries: jitter so a receiver outage does not end in a
+// synchronised stampede, and Retry-After. The schedule itself is WEBHOOK_RETRY_DELAYS (config.ts).
 
 /** Maps a base delay (ms) to the delay actually used. */
 export type Jitter = (ms: number) => number;

@@ -1,6 +1,6 @@
-// Wiring of the workflows capability: definitions and runs API, the run engine with its node
-// executors, the `workflows` queue worker, the sweeper, schedule triggers and the outbox
-// consumer that starts document-triggered runs.
+// Wiring of the workflows capability: the definitions and runs service, the run engine with its
+// node executors, schedule triggers, the outbox consumer that starts document-triggered runs, and
+// what the `workflows` worker and its sweeper need (workers/workflows.processor.ts starts them).
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -8,8 +8,6 @@ import type { Queues } from '../../jobs/queues.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import { createAllowList, createSafeHttpClient, type Resolver } from '../../lib/http-client/index.js';
 import type { Logger } from '../../lib/logger.js';
-import { withRedisLock } from '../../lib/redis-lock.js';
-import { startWorkflowWorker } from '../../../workers/workflows.processor.js';
 import type { Scope } from '../../lib/scope.js';
 import type { DocumentsModule } from '../documents/index.js';
 import type { WorkflowExport } from '../integrations/sheets/workflow-export.js';
@@ -68,6 +66,18 @@ export interface WorkflowsModuleOptions {
   inlineRetryMaxMs?: number;
 }
 
+/** What the `workflows` worker, its sweeper and the schedule re-assertion need. */
+export interface WorkflowWorkerDeps {
+  queues: Queues;
+  redis: Redis;
+  logger: Logger;
+  keys: { lock(name: string): string };
+  runner: ReturnType<typeof createRunner>;
+  schedules: ReturnType<typeof createWorkflowSchedules>;
+  sweep(): Promise<unknown>;
+  options: WorkflowsModuleOptions;
+}
+
 export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: WorkflowsModuleOptions = {}) {
   const workflows = createWorkflowsRepository(deps.db);
   const runs = createRunsRepository(deps.db);
@@ -109,32 +119,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
   return {
     service, runner, producer, schedules, fanOut, sweep, repos: { workflows, runs },
     evaluator: lazyEvaluator,
-    /** Starts the `workflows` worker, the sweeper and (with `schedulers`) the schedule re-assertion. */
-    async startWorkers(o: { concurrency: number; schedulers?: boolean }): Promise<{ close(timeoutMs?: number): Promise<void> }> {
-      const worker = startWorkflowWorker({ runner, schedules }, {
-        connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: Math.max(4, o.concurrency * 4),
-        lockDurationMs: opts.lockDurationMs, stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
-      });
-      const keeper = o.schedulers ? await schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000) : undefined;
-      const period = opts.sweepIntervalMs ?? 30_000;
-      let sweeping = false;
-      const timer = period > 0 ? setInterval(() => {
-        if (sweeping) return;
-        sweeping = true;
-        withRedisLock(deps.redis, deps.keys.lock('workflow-sweep'), 5 * 60_000, sweep)
-          .catch((err: unknown) => deps.logger.warn({ err }, 'workflow sweep failed; retrying on the next pass'))
-          .finally(() => { sweeping = false; });
-      }, period) : undefined;
-      timer?.unref();
-      return {
-        async close(timeoutMs = 20_000) {
-          if (timer) clearInterval(timer);
-          keeper?.stop();
-          await Promise.race([worker.close(), new Promise((r) => setTimeout(r, timeoutMs).unref())]);
-          if (worker.isRunning()) await worker.close(true);
-        },
-      };
-    },
+    worker: { queues: deps.queues, redis: deps.redis, logger: deps.logger, keys: deps.keys, runner, schedules, sweep, options: opts } satisfies WorkflowWorkerDeps,
     async close() {
       await lazyEvaluator.close();
       http.close();

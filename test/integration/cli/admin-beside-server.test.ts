@@ -34,7 +34,7 @@ describe('docpipe admin beside a running server (embedded database)', () => {
     env = {
       ...process.env as Record<string, string>,
       DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: inject('redisUrl'),
-      REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`, ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
+      REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`, ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert', CLASSIFY_KNN: 'false',
       EMBEDDING_MODEL_DIR: await tinyModelDir(), CLASSIFIER_CACHE_DIR: join(tmpdir(), 'docpipe-test-classifier'),
     };
   });

@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
-import { buildApp } from '../../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../../src/http/app.js';
 import { createAccessService } from '../../../src/modules/access/access.service.js';
+import { createRateLimiter } from '../../../src/modules/access/rate-limit.js';
 import { bearer, call, dataOf, expectError, makeKey, quickActor, tokenFor, foundationApp, type QuickActor } from './support.js';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
@@ -134,10 +135,10 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
     let clock = Date.now();
     const d = t.deps;
     const access = createAccessService({
-      orgs: d.repos.orgs, apiKeys: d.repos.apiKeys, refreshTokens: d.repos.refreshTokens, stamps: d.stamps, limiter: d.limiter,
+      orgs: d.repos.orgs, apiKeys: d.repos.apiKeys, refreshTokens: d.repos.refreshTokens, stamps: d.stamps, limiter: createRateLimiter(d.redis),
       keys: d.keys, jwtSecret: t.config.JWT_SECRET, planLimits: { enterprise: t.config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, now: () => clock,
     });
-    const app: FastifyInstance = await buildApp({ ...d.appDeps(), access });
+    const app: FastifyInstance = await buildApp({ ...appDepsFrom(d), access });
     try {
       const k = await makeKey(t.app, owner, { expires_in_days: 2 });
       const jwt = bearer(tokenFor(t, owner.userId, owner.orgId, owner.sessionId, 900));

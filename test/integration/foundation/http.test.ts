@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
 import { createDeps } from '../../../src/container.js';
-import { buildApp } from '../../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../../src/http/app.js';
 import { createLogger } from '../../../src/lib/logger.js';
 import { API, call, expectError, quickActor, foundationApp, type QuickActor } from './support.js';
 
@@ -171,7 +171,7 @@ describe('HTTP with Redis unreachable', () => {
     const t = await foundationApp(dbKinds().at(-1) ?? 'pglite');
     // Same database, a Redis address where nothing listens.
     const deps = await createDeps(t.config, { db: t.testDb.db, redisUrl: 'redis://127.0.0.1:9', logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
-    const app = await buildApp(deps.appDeps());
+    const app = await buildApp(appDepsFrom(deps));
     try {
       const owner = await quickActor(t);
       const ready = await call(app, { url: '/ready' });

@@ -7,7 +7,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { createDeps, type Deps } from '../../../src/container.js';
 import { newId } from '../../../src/lib/ids.js';
 import { createLogger } from '../../../src/lib/logger.js';
-import { buildApp } from '../../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../../src/http/app.js';
 import { signAccessToken } from '../../../src/modules/auth/jwt.js';
 import type { Environment } from '../../../src/lib/scope.js';
 import type { Plan, Role } from '../../../src/modules/orgs/orgs.types.js';
@@ -122,7 +122,7 @@ export interface SecondApp {
  */
 export async function secondApp(t: TestApp): Promise<SecondApp> {
   const deps = await createDeps(t.config, { db: t.testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
-  const app = await buildApp(deps.appDeps());
+  const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   return { app, deps, async close() { await app.close(); await deps.close(); } };
 }

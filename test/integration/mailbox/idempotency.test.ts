@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { attachmentPart, buildMessage, multipart, textPart, tinyPdf } from '../../helpers/mail-fixtures.js';
 import { createMailHarness, eventually, TEST_POLLER_OPTIONS, type MailHarness } from '../../helpers/mail-harness.js';
 import { createMailModule, type MailPoller } from '../../../src/modules/integrations/mailbox/index.js';
+import { startMailWorker } from '../../../workers/mail.js';
 
 let h: MailHarness;
 const pollers: MailPoller[] = [];
@@ -78,7 +79,7 @@ describe('exactly once', () => {
         },
       },
     }, { poller: TEST_POLLER_OPTIONS });
-    const b = await stalling.startPoller();
+    const b = await startMailWorker(stalling.worker);
     await atStall;
     await b.crash();
     const mid = (await h.messages(mailbox.id)).find((r) => r.subject === 'restart 12')!;

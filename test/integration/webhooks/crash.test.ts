@@ -20,8 +20,8 @@ import { createQueueDispatcher, deliveryJobId, WEBHOOKS_QUEUE } from '../../../s
 import { createWebhookFanOut } from '../../../src/modules/webhooks/fanout.js';
 import { sweepOverdueDeliveries } from '../../../src/modules/webhooks/sweep.js';
 import { newId } from '../../../src/lib/ids.js';
-import { createWebhooksModule } from '../../../src/modules/webhooks/index.js';
 import { noJitter } from '../../../src/modules/webhooks/schedule.js';
+import { startWorkers } from '../../../workers/index.js';
 import { createSub, deliveriesOf, owner, warmOwners } from './helpers.js';
 
 const sinks: WebhookSink[] = [];
@@ -128,8 +128,7 @@ describe.each(dbKinds())('delivery worker killed mid-delivery (%s)', (kind: DbKi
       : await webhooksTestDb(kind);
     const seedDeps = await createDeps(config, { db: seedDb.db, redisUrl, logger, migrate: false });
     const { orgId } = await seedDeps.services.orgs.createUser({ email: `crash-${Date.now()}@example.test`, password: 'correct horse battery', orgName: 'Crash', role: 'owner', plan: 'enterprise' });
-    const seedMod = createWebhooksModule({ ...seedDeps, config, logger });
-    const sub = await seedMod.service.create({ orgId, environment: 'live' }, { url: rx.url, events: ['*'] }, null);
+    const sub = await seedDeps.webhooks.service.create({ orgId, environment: 'live' }, { url: rx.url, events: ['*'] }, null);
     const eventId = await seedDb.db.tx((q) => insertEvent(q, { orgId, environment: 'live', type: 'document.processed', data: { documentId: 'doc_crash' } }));
 
     let childDb: Record<string, string>;
@@ -170,9 +169,8 @@ describe.each(dbKinds())('delivery worker killed mid-delivery (%s)', (kind: DbKi
 
     // A new worker process (here: this one) takes over once the dead worker's job lock expires.
     const db = await reopen();
-    const deps = await createDeps(config, { db, redisUrl, logger, migrate: false });
-    const mod = createWebhooksModule({ ...deps, config, logger }, { jitter: noJitter, stalledIntervalMs: 300, relayIntervalMs: 200 });
-    const workers = await mod.startWorkers({ concurrency: 2 });
+    const deps = await createDeps(config, { db, redisUrl, logger, migrate: false, webhooks: { jitter: noJitter, stalledIntervalMs: 300, relayIntervalMs: 200 } });
+    const workers = await startWorkers(deps, { queues: ['webhooks'], concurrency: 1, webhooks: { concurrency: 2 } });
     try {
       await rx.waitFor(2, 20_000);
       const rows = await eventually(async () => {

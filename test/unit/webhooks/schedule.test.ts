@@ -6,8 +6,8 @@ import {
   nextDelayMs,
   noJitter,
   parseRetryAfterMs,
-  parseRetryDelays,
 } from '../../../src/modules/webhooks/schedule.js';
+import { loadConfig, parseRetryDelays } from '../../../src/config.js';
 
 describe('parseRetryDelays', () => {
   it('defaults to the seed schedule, in milliseconds', () => {
@@ -32,6 +32,13 @@ describe('parseRetryDelays', () => {
     [Array.from({ length: 51 }, () => '1').join(','), /at most 50/],
   ])('rejects %j with a clear message', (spec, message) => {
     expect(() => parseRetryDelays(spec)).toThrow(message);
+    // Checked once, when the configuration loads.
+    expect(() => loadConfig({ WEBHOOK_RETRY_DELAYS: spec }, { persistSecrets: false })).toThrow(/WEBHOOK_RETRY_DELAYS/);
+  });
+
+  it('is parsed by the configuration, the seed schedule by default', () => {
+    expect(loadConfig({}, { persistSecrets: false }).WEBHOOK_RETRY_DELAYS).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 43_200_000]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: '0.05,1' }, { persistSecrets: false }).WEBHOOK_RETRY_DELAYS).toEqual([50, 1000]);
   });
 });
 

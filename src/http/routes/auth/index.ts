@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../../lib/errors.js';
 import { ok } from '../../envelope.js';
-import type { RouteDeps } from '../index.js';
+import type { RedisKeys } from '../../../lib/redis.js';
+import type { AccessService } from '../../../modules/access/access.service.js';
+import type { AuthService } from '../../../modules/auth/auth.service.js';
+import type { LoginThrottle } from '../../../modules/auth/login-throttle.js';
 import { REFRESH_TTL_SEC } from '../../../modules/auth/auth.service.js';
 import { checkCsrf, clearSessionCookies, hasCsrfCookie, refreshCookie, setSessionCookies } from './cookie-session.js';
 
@@ -32,7 +35,15 @@ const meResponse = {
   },
 };
 
-export function registerAuthRoutes(api: FastifyInstance, deps: RouteDeps): void {
+export interface AuthRouteDeps {
+  access: Pick<AccessService, 'limitAnonymous'>;
+  auth: AuthService;
+  /** Progressive per-address delay for logins. */
+  loginThrottle: LoginThrottle;
+  redisKeys: RedisKeys;
+}
+
+export function registerAuthRoutes(api: FastifyInstance, deps: AuthRouteDeps): void {
   const { access, auth, redisKeys, loginThrottle } = deps;
 
   api.post<{ Body: { email: string; password: string; mode?: 'json' | 'cookie' } }>('/auth/login', {

@@ -1,23 +1,23 @@
-// Wiring of e-mail intake: the /integrations/mailboxes API and the `mail` worker role (poller).
-// The container creates one module per process; the API registers the routes, workers start
-// the poller. Both sides talk through the database and a Redis pub/sub nudge.
+// Wiring of e-mail intake: the mailbox service (behind /integrations/mailboxes) and what the `mail`
+// worker role (the poller) needs. The container creates one module per process; the route index
+// registers the routes, the worker table starts the poller. Both sides talk through the database
+// and a Redis pub/sub nudge.
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import type { SecretBox } from '../../../lib/crypto.js';
 import type { Logger } from '../../../lib/logger.js';
 import { createAllowList } from '../../../lib/http-client/index.js';
-import { registerMailboxRoutes } from '../../../http/routes/mailboxes/index.js';
 import type { Intake } from '../../documents/intake.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import { createHostPolicy, type HostLookup } from './host-policy.js';
 import { createMailboxService, type MailboxService } from './mailbox.service.js';
 import { createMailboxesRepository } from './mailboxes.repository.js';
 import { createMessagesRepository } from './messages.repository.js';
-import { startMailPoller, type MailPoller, type MailPollerOptions } from './poller.js';
+import type { MailPoller, MailPollerDeps, MailPollerOptions } from './poller.js';
 
 export type { MailboxService } from './mailbox.service.js';
-export type { MailPoller, MailPollerOptions } from './poller.js';
+export { startMailPoller, type MailPoller, type MailPollerOptions } from './poller.js';
 export { DEFAULT_RETRY_DELAYS_MS } from './poller.js';
 
 export interface MailModuleDeps {
@@ -34,20 +34,28 @@ export interface MailModuleDeps {
 }
 
 export interface MailModuleOptions {
-  /** Defaults for {@link MailModule.startPoller}; its own argument wins field by field. */
+  /** Defaults for the poller; the worker's own options win field by field. */
   poller?: MailPollerOptions;
   /** Name resolution for IMAP hosts (save-time checks, test and poller connects). Default: the system resolver. */
   lookup?: HostLookup;
 }
 
+/** What the `mail` worker role needs; workers/mail.ts starts it. */
+export interface MailWorkerDeps {
+  poller: MailPollerDeps;
+  /** The module's poller defaults (tests shorten intervals). */
+  defaults: MailPollerOptions;
+  /** Name resolution for IMAP hosts, if not the system's. */
+  lookup?: HostLookup;
+  /** Makes `nudge` reach a poller started in this process directly; returns the undo. */
+  attach(poller: MailPoller): () => void;
+}
+
 export interface MailModule {
   service: MailboxService;
-  /** Registers /integrations/mailboxes… (call inside the /api/v1 prefix, e.g. via deps.extraRoutes). */
-  registerRoutes(api: Parameters<typeof registerMailboxRoutes>[0]): void;
-  /** Starts the `mail` worker role in this process. */
-  startPoller(opts?: MailPollerOptions): Promise<MailPoller>;
   /** Tells every running poller (this process and others) that a mailbox changed. Never throws. */
   nudge(mailboxId: string): void;
+  worker: MailWorkerDeps;
 }
 
 export function createMailModule(deps: MailModuleDeps, opts: MailModuleOptions = {}): MailModule {
@@ -70,26 +78,17 @@ export function createMailModule(deps: MailModuleDeps, opts: MailModuleOptions =
   return {
     service,
     nudge,
-    registerRoutes: (api) => registerMailboxRoutes(api, service),
-    async startPoller(o = {}) {
-      const merged: MailPollerOptions = { ...opts.poller, ...o, connect: { lookup: opts.lookup, ...opts.poller?.connect, ...o.connect } };
-      const poller = await startMailPoller({
+    worker: {
+      poller: {
         mailboxes, messages, intake: deps.intake, redis: deps.redis, secretBox: deps.secretBox, hosts, logger: deps.logger,
         prefix: deps.config.REDIS_PREFIX, channel,
-      }, merged);
-      local.add(poller);
-      const close = poller.close.bind(poller);
-      const crash = poller.crash.bind(poller);
-      return Object.assign(poller, {
-        async close(timeoutMs?: number) {
-          local.delete(poller);
-          await close(timeoutMs);
-        },
-        async crash() {
-          local.delete(poller);
-          await crash();
-        },
-      });
+      },
+      defaults: opts.poller ?? {},
+      lookup: opts.lookup,
+      attach(poller) {
+        local.add(poller);
+        return () => { local.delete(poller); };
+      },
     },
   };
 }

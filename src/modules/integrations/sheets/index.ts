@@ -1,15 +1,14 @@
-// Wiring of the Google Sheets export: configuration API, the after-extraction hook, and the
-// `export` queue worker (buffering + batched flushes) with its safety-net sweep.
+// Wiring of the Google Sheets export: the configuration services, the after-extraction hook, and
+// what the `export` queue worker (buffering + batched flushes) and its safety-net sweep need.
+// The container wires the hook to the documents module; the worker table starts the worker.
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import type { Queues } from '../../../jobs/queues.js';
 import type { SecretBox } from '../../../lib/crypto.js';
 import type { Logger } from '../../../lib/logger.js';
-import { registerSheetsRoutes } from '../../../http/routes/sheets/index.js';
-import { startExportWorker } from '../../../../workers/export.processor.js';
 import type { Scope } from '../../../lib/scope.js';
 import type { DocumentsRepository } from '../../documents/documents.repository.js';
-import type { CommittedDocument, Stage } from '../../documents/documents.types.js';
+import type { CommittedDocument } from '../../documents/documents.types.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { SheetsApi, SheetsClientOptions, SheetsCredentials } from './client/types.js';
 import { createClientCache } from './clients.js';
@@ -34,8 +33,9 @@ export interface SheetsModuleDeps {
   secretBox: SecretBox;
   logger: Logger;
   config: Pick<Config, 'GOOGLE_API_ROOT_URL' | 'GOOGLE_OAUTH_TOKEN_URL'>;
-  documents: { onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>): void; docs: Pick<DocumentsRepository, 'get' | 'getSummaryById' | 'exists'> };
-  repos: { projects: Pick<ProjectsRepository, 'get'> };
+  /** Documents are read without their text and vector. */
+  documents: Pick<DocumentsRepository, 'get' | 'getSummaryById' | 'exists'>;
+  projects: Pick<ProjectsRepository, 'get'>;
 }
 
 /** Tuning and test hooks; every field is optional. */
@@ -58,11 +58,17 @@ export interface SheetsModuleOptions {
   clientFactory?: (creds: SheetsCredentials, opts: SheetsClientOptions) => SheetsApi;
 }
 
-export interface StartSheetsWorkersOptions {
-  /** The process's worker concurrency; export jobs wait on the network, so 4× this many run (at least 8). */
-  concurrency: number;
-  /** Exact export-job concurrency, overriding the rule above. */
-  exportConcurrency?: number;
+/** What the `export` worker and its sweep need; workers/export.processor.ts starts them. */
+export interface ExportWorkerDeps {
+  queues: Queues;
+  logger: Logger;
+  handlers: {
+    queueDocument(documentId: string, version: number): Promise<unknown>;
+    flush(exportId: string): Promise<unknown>;
+  };
+  sweep(): Promise<unknown>;
+  /** Sweep period in a worker process, ms; 0 turns it off. */
+  sweepIntervalMs: number;
 }
 
 export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOptions = {}) {
@@ -78,14 +84,14 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
     },
   });
   const connections = createConnectionsService({ db: deps.db, repo: connectionsRepo, secretBox: deps.secretBox, clients });
-  const exports = createExportsService({ db: deps.db, repo: exportsRepo, rows: rowsRepo, connections: connectionsRepo, projects: deps.repos.projects, documents: deps.documents.docs, producer });
+  const exports = createExportsService({ db: deps.db, repo: exportsRepo, rows: rowsRepo, connections: connectionsRepo, projects: deps.projects, documents: deps.documents, producer });
   const flusher = createFlusher({ db: deps.db, exports: exportsRepo, rows: rowsRepo, producer, clientFor: (id) => clients.byId(id), logger: deps.logger }, opts.flush);
 
-  // Runs in the extract worker after the stage committed. Buffering is one INSERT, so it is done
-  // here rather than through a job per document; if it fails (or the process dies first), the
-  // sweep finds the extraction without a buffered row and queues a `document` job for it.
+  // Runs in the extract worker after the stage committed (the container hooks it up). Buffering
+  // is one INSERT, so it is done there rather than through a job per document; if it fails (or
+  // the process dies first), the sweep finds the extraction without a buffered row and queues a
+  // `document` job for it.
   const onExtracted = async (doc: CommittedDocument) => { await exports.bufferExtracted(doc); };
-  deps.documents.onAfterStage('extract', onExtracted);
 
   const sweep = () => sweepExports(rowsRepo, producer, opts.sweep);
 
@@ -95,40 +101,17 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
     producer,
     /** The export_sheets workflow step's plan and buffer. */
     workflowExport: createWorkflowExport({ repo: exportsRepo, rows: rowsRepo, producer }),
-    /** Registers the routes (inside the /api/v1 prefix, e.g. pushed onto deps.extraRoutes). */
-    registerRoutes(api: Parameters<typeof registerSheetsRoutes>[0]): void {
-      registerSheetsRoutes(api, { connections, exports });
-    },
-    /** The after-extraction hook itself (benchmarks drive it directly). */
+    /** The after-extraction hook (the container runs it after each extraction; benchmarks drive it directly). */
     onExtracted,
     /** Export status per target of a document, for GET /documents/{id}. */
     exportsForDocument: (scope: Scope, documentId: string) => exports.forDocument(scope, documentId),
     /** Writes an export's buffer now, in the caller (tests, CLI). */
     flushNow: (exportId: string) => flusher.flush(exportId),
     sweep,
-    /** Starts the `export` worker and the sweep; `close` stops both. */
-    async startWorkers(o: StartSheetsWorkersOptions): Promise<{ close(timeoutMs?: number): Promise<void> }> {
-      const worker = startExportWorker(
-        { queueDocument: (id, version) => exports.queueExtracted(id, version), flush: (id) => flusher.flush(id) },
-        { connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: o.exportConcurrency ?? Math.max(8, o.concurrency * 4), logger: deps.logger },
-      );
-      const period = opts.sweepIntervalMs ?? 30_000;
-      let sweeping = false;
-      const timer = period > 0
-        ? setInterval(() => {
-          if (sweeping) return;
-          sweeping = true;
-          sweep().catch((err: unknown) => deps.logger.warn({ err }, 'sheets export sweep failed')).finally(() => { sweeping = false; });
-        }, period)
-        : undefined;
-      timer?.unref();
-      return {
-        async close(timeoutMs?: number) {
-          if (timer) clearInterval(timer);
-          await worker.close(timeoutMs);
-        },
-      };
-    },
+    worker: {
+      queues: deps.queues, logger: deps.logger, sweep, sweepIntervalMs: opts.sweepIntervalMs ?? 30_000,
+      handlers: { queueDocument: (id: string, version: number) => exports.queueExtracted(id, version), flush: (id: string) => flusher.flush(id) },
+    } satisfies ExportWorkerDeps,
   };
 }
 

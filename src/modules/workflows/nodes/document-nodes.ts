@@ -3,7 +3,8 @@
 // write to the engine, which commits it with the step record.
 import type { Queryable } from '../../../db/client.js';
 import type { Scope } from '../../../lib/scope.js';
-import { documentEventData, type Classification, type DocumentRow, type FieldValue } from '../../documents/documents.types.js';
+import { documentEventData } from '../../documents/document-event.js';
+import type { Classification, DocumentRow, FieldValue } from '../../documents/documents.types.js';
 import type { StageCompute } from '../../documents/stage-runner.js';
 import { insertEvent } from '../../events/events.repository.js';
 import type { EventType } from '../../events/events.types.js';

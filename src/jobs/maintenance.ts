@@ -1,0 +1,25 @@
+// The `maintenance` queue's jobs: the sweeper and retention run from job schedulers
+// (workers/maintenance-timers.ts keeps them installed); retraining an organization's classifier
+// is queued whenever a person confirms a document's type, from whichever process saw it.
+import type { Logger } from '../lib/logger.js';
+import type { Scope } from '../lib/scope.js';
+import type { Queues } from './queues.js';
+
+export type MaintenanceJob =
+  | { kind: 'sweep' }
+  | { kind: 'retention' }
+  | ({ kind: 'retrain' } & Scope);
+
+/** How long corrections gather before a retrain starts. */
+const RETRAIN_DELAY_MS = 5_000;
+
+/**
+ * Queues a retrain of the scope's classifier. One per organization and environment at a time
+ * (fixed job id): corrections arriving meanwhile join the next one. Never throws.
+ */
+export function queueRetrain(queues: Queues, logger: Logger, scope: Scope): void {
+  const job: MaintenanceJob = { kind: 'retrain', orgId: scope.orgId, environment: scope.environment };
+  queues.get('maintenance').add('retrain', job, {
+    jobId: `retrain-${scope.orgId}-${scope.environment}`, delay: RETRAIN_DELAY_MS, removeOnComplete: true, removeOnFail: true,
+  }).catch((err: unknown) => logger.warn({ err }, 'could not queue classifier retraining'));
+}
