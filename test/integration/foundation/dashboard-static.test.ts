@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../../src/http/app.js';
+import { appDepsFrom, buildApp } from '../../../src/http/app.js';
 import { foundationApp, expectError } from './support.js';
 import type { TestApp } from '../../helpers/app.js';
 
@@ -28,8 +28,8 @@ describe('dashboard files', () => {
     writeFileSync(join(dir, 'assets', 'index-abc123.js'), SCRIPT);
     writeFileSync(join(dir, 'robots.txt'), 'User-agent: *\nDisallow: /\n');
     writeFileSync(join(root, 'secret.txt'), 'not here');
-    app = await buildApp({ ...t.deps.appDeps(), webDir: dir });
-    bare = await buildApp({ ...t.deps.appDeps(), webDir: join(dir, 'missing') });
+    app = await buildApp({ ...appDepsFrom(t.deps), webDir: dir });
+    bare = await buildApp({ ...appDepsFrom(t.deps), webDir: join(dir, 'missing') });
     writeFileSync(join(dir, 'late.txt'), 'written after start');
   });
   afterAll(async () => {
