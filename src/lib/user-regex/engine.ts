@@ -7,6 +7,7 @@
  * document has a hard ceiling.
  */
 import { RE2JS, RE2JSException } from 're2js';
+import { fixedString } from './literals.js';
 import { translatePattern, type RegexDialect } from './translate.js';
 
 /** Longest pattern accepted. */
@@ -200,8 +201,11 @@ export class UserRegex {
   }
 }
 
-/** A Python replacement template as literal strings and group numbers. */
-function parseReplacement(repl: string, re: UserRegex): Array<string | number> {
+/**
+ * A Python replacement template as literal strings and group numbers (0 for the whole match);
+ * a reference to a group the pattern lacks inserts nothing.
+ */
+export function parseReplacement(repl: string, re: UserRegex): Array<string | number> {
   const parts: Array<string | number> = [];
   let lit = '';
   const ESC: Record<string, string> = { n: '\n', t: '\t', r: '\r', f: '\f', v: '\v', a: '\x07', b: '\b', '\\': '\\' };
@@ -260,7 +264,9 @@ function compileUncached(pattern: string, dialect: RegexDialect, flags: string):
   if (pattern.length > MAX_PATTERN_LENGTH) return { ok: false, message: `longer than ${MAX_PATTERN_LENGTH} characters` };
   const t = translatePattern(pattern, dialect, flags);
   if (!t.ok) return t;
-  if (t.literal !== null) return { ok: true, regex: new UserRegex(pattern, null, t.literal) };
+  // A pattern that can only match one fixed string (`\n`, `[.]`, `a\.b`) runs as a substring search.
+  const fixed = t.literal ?? (dialect === 'python' && !flags ? fixedString(pattern) : null);
+  if (fixed !== null) return { ok: true, regex: new UserRegex(pattern, null, fixed) };
   const bits = (t.flags.i ? RE2JS.CASE_INSENSITIVE : 0) | (t.flags.m ? RE2JS.MULTILINE : 0) | (t.flags.s ? RE2JS.DOTALL : 0) | RE2JS.LOOKBEHINDS;
   let re: RE2JS;
   try {

@@ -100,6 +100,15 @@ function takeGlobalFlags(p: string): { rest: string; flags: Set<string> } {
   return { rest: out, flags };
 }
 
+/**
+ * A Python pattern's body without its global inline flags (and, in verbose mode, without its
+ * whitespace and comments), with those flags: what a literal scan of the pattern reads.
+ */
+export function pythonBody(pattern: string): { body: string; flags: Set<string> } {
+  const g = takeGlobalFlags(pattern);
+  return { body: g.flags.has('x') ? stripVerbose(g.rest) : g.rest, flags: g.flags };
+}
+
 /** Python verbose mode: unescaped whitespace and `#` comments outside classes are not part of the pattern. */
 function stripVerbose(p: string): string {
   let out = '';

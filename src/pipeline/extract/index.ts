@@ -5,6 +5,7 @@
 import { extractGeneric } from './generic.js';
 import { RegexBudget } from '../../lib/user-regex/index.js';
 import { DEFAULT_TEMPLATE_BUDGET_MS, matchTemplate, runTemplate } from './template.js';
+import { PreparedTexts } from './template-select.js';
 import type { TemplateArea, TemplateDef } from './template-schema.js';
 import { clampConfidence, type ExtractHints, type ExtractedFields } from './types.js';
 
@@ -59,14 +60,16 @@ export function extractFields(input: ExtractInput): ExtractResult {
   const budgetMs = input.templateBudgetMs ?? DEFAULT_TEMPLATE_BUDGET_MS;
   const budget = new RegexBudget(budgetMs);
   const tplText = input.templateText ?? text;
-  const matched = matchTemplate(input.templates ?? [], tplText, budget);
+  // Texts prepared while choosing are reused when applying the chosen template.
+  const prepared = new PreparedTexts(tplText, budget);
+  const matched = matchTemplate(input.templates ?? [], tplText, budget, prepared);
   const chosen = matched ?? input.template ?? null;
   const hints: ExtractHints = {
     ...input.hints,
     decimalSeparator: input.hints?.decimalSeparator ?? chosen?.options?.decimal_separator,
   };
   // Template work first: its time budget must not pay for the generic extractors.
-  const run = chosen ? runTemplate(chosen, tplText, { budget, budgetMs, ...(input.areaText ? { areaText: input.areaText } : {}) }) : null;
+  const run = chosen ? runTemplate(chosen, tplText, { budget, budgetMs, prepared, ...(input.areaText ? { areaText: input.areaText } : {}) }) : null;
   const generic = extractGeneric(text, type, hints);
   if (!chosen || !run) return { fields: generic, method: 'generic' };
 

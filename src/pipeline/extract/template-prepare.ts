@@ -27,8 +27,11 @@ export function removeAccents(s: string): string {
   return s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(TRANSLIT_RE, (c) => TRANSLIT[c] ?? c);
 }
 
-/** Applies a template's text options. */
-export function prepareText(text: string, options: TemplateOptions | undefined, budget?: RegexBudget): string {
+/**
+ * The options applied before any `replace`: the text cut to {@link TEMPLATE_MAX_CHARS}, line
+ * breaks normalised, then remove_whitespace, remove_accents and lowercase.
+ */
+export function prepareBase(text: string, options: TemplateOptions | undefined): string {
   let s = text.length > TEMPLATE_MAX_CHARS ? text.slice(0, TEMPLATE_MAX_CHARS) : text;
   // One final newline is dropped: Python's `$` also matches just before it, RE2's does not.
   s = s.replace(/\r\n?/g, '\n').replace(/\n$/, '');
@@ -37,14 +40,19 @@ export function prepareText(text: string, options: TemplateOptions | undefined, 
   if (options.remove_whitespace) s = s.replace(/ +/g, '');
   if (options.remove_accents) s = removeAccents(s);
   if (options.lowercase) s = s.toLowerCase();
-  for (const [pattern, replacement] of options.replace ?? []) {
-    const r = compileUserRegex(pattern);
-    if (r.ok) s = r.regex.replace(s, replacement, budget);
-  }
   return s;
 }
 
-/** A key identifying the preparation, so templates with the same options share one prepared text. */
-export function optionsKey(o: TemplateOptions | undefined): string {
-  return o ? JSON.stringify([o.remove_whitespace ?? false, o.remove_accents ?? false, o.lowercase ?? false, o.replace ?? []]) : '[false,false,false,[]]';
+/** One `replace` rule (Python `re.sub`); a pattern that does not compile changes nothing. */
+export function applyReplace(s: string, rule: readonly [string, string], budget?: RegexBudget): string {
+  const [pattern, replacement] = rule;
+  const r = compileUserRegex(pattern);
+  return r.ok ? r.regex.replace(s, replacement, budget) : s;
+}
+
+/** Applies a template's text options. */
+export function prepareText(text: string, options: TemplateOptions | undefined, budget?: RegexBudget): string {
+  let s = prepareBase(text, options);
+  for (const rule of options?.replace ?? []) s = applyReplace(s, rule, budget);
+  return s;
 }

@@ -8,7 +8,8 @@ import { compileUserRegex, RegexBudget } from '../../lib/user-regex/index.js';
 import { normaliseCurrency } from './currency.js';
 import { templateConverter } from './template-convert.js';
 import { readLines, type EngineContext } from './template-lines.js';
-import { optionsKey, prepareText } from './template-prepare.js';
+import { prepareText } from './template-prepare.js';
+import { PreparedTexts, ruledOut } from './template-select.js';
 import { readRegexField, type RegexFieldPlan } from './template-regex.js';
 import {
   DEFAULT_PRIORITY,
@@ -54,29 +55,34 @@ function hits(patterns: readonly string[] | undefined, text: string, budget: Reg
 
 /**
  * Evaluates every template's keywords against the text prepared by its own options. With
- * `full`, every keyword is tested (for a trace); otherwise testing stops at the first miss.
+ * `full`, every keyword is tested (for a trace); otherwise a template stops at the first
+ * keyword found missing (one whose required text is absent is reported without running it).
  */
 export function evaluateTemplates(templates: readonly TemplateDef[], text: string, opts: { budget?: RegexBudget; full?: boolean } = {}): TemplateMatchTrace[] {
   const budget = opts.budget ?? new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS);
-  const prepared = new Map<string, string>();
-  return templates.map((t) => evaluateOne(t, text, budget, prepared, opts.full ?? false));
+  const prepared = new PreparedTexts(text, budget);
+  return templates.map((t) => evaluateOne(t, budget, prepared, opts.full ?? false));
 }
 
-/** One template's keywords against the text prepared by its options (shared per option set in `prepared`). */
-function evaluateOne(t: TemplateDef, text: string, budget: RegexBudget, prepared: Map<string, string>, full: boolean): TemplateMatchTrace {
+const notFound = (missing: string[]): string => `keyword${missing.length > 1 ? 's' : ''} not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}`;
+
+/** One template's keywords against the text prepared by its options (each preparation shared through `prepared`). */
+function evaluateOne(t: TemplateDef, budget: RegexBudget, prepared: PreparedTexts, full: boolean): TemplateMatchTrace {
   if (!t || !Array.isArray(t.keywords) || t.keywords.length === 0) {
     return { template: t, matched: false, keywords: [], exclude_keywords: [], reason: 'the template has no keywords' };
   }
-  const key = optionsKey(t.options);
-  let s = prepared.get(key);
-  if (s === undefined) {
-    s = prepareText(text, t.options, budget);
-    prepared.set(key, s);
+  if (!full) {
+    const absent = ruledOut(t, prepared);
+    if (absent !== null) {
+      const pattern = t.keywords[absent];
+      return { template: t, matched: false, keywords: [{ pattern, hit: false }], exclude_keywords: [], reason: notFound([pattern]) };
+    }
   }
+  const s = prepared.text(t);
   const kw = hits(t.keywords, s, budget, full ? null : false);
   const missing = kw.filter((k) => !k.hit).map((k) => k.pattern);
   if (missing.length > 0) {
-    return { template: t, matched: false, keywords: kw, exclude_keywords: [], reason: `keyword${missing.length > 1 ? 's' : ''} not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}` };
+    return { template: t, matched: false, keywords: kw, exclude_keywords: [], reason: notFound(missing) };
   }
   const ex = hits(t.exclude_keywords, s, budget, full ? null : true);
   const found = ex.filter((k) => k.hit).map((k) => k.pattern);
@@ -108,16 +114,20 @@ export function matchTemplates(templates: readonly TemplateDef[], text: string, 
 /**
  * The best matching template, or null. Templates are tried in rank order (priority, then more
  * keywords, then list order) and the first that matches is the answer, so a document that
- * matches early costs little.
+ * matches early costs little. `prepared` shares prepared texts with later work on the same text.
  */
-export function matchTemplate(templates: readonly TemplateDef[], text: string, budget = new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS)): TemplateDef | null {
+export function matchTemplate(
+  templates: readonly TemplateDef[],
+  text: string,
+  budget = new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS),
+  prepared: PreparedTexts = new PreparedTexts(text, budget),
+): TemplateDef | null {
   const order = templates
     .map((t, i) => ({ t, i }))
     .filter(({ t }) => t && Array.isArray(t.keywords) && t.keywords.length > 0)
     .sort((a, b) => (b.t.priority ?? DEFAULT_PRIORITY) - (a.t.priority ?? DEFAULT_PRIORITY) || b.t.keywords.length - a.t.keywords.length || a.i - b.i);
-  const prepared = new Map<string, string>();
   for (const { t } of order) {
-    if (evaluateOne(t, text, budget, prepared, false).matched) return t;
+    if (evaluateOne(t, budget, prepared, false).matched) return t;
   }
   return null;
 }
@@ -136,6 +146,8 @@ export interface ApplyTemplateOptions {
    * does for input that is not a PDF).
    */
   areaText?: (area: TemplateArea) => string | null;
+  /** Texts already prepared for this document (from choosing the template). */
+  prepared?: PreparedTexts;
 }
 
 /** What happened to one field of the template. */
@@ -176,7 +188,7 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
   const warnings: string[] = [];
   const trace: FieldTrace[] = [];
   const options = template.options ?? {};
-  const prepared = prepareText(text, template.options, budget);
+  const prepared = opts.prepared && opts.prepared.source === text ? opts.prepared.text(template) : prepareText(text, template.options, budget);
   let budgetWarned = false;
   const ctx: EngineContext = {
     convert: templateConverter(options),
