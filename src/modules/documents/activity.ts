@@ -1,6 +1,7 @@
 import { errors } from '../../lib/errors.js';
 import type { Scope } from '../../lib/scope.js';
 import type { ActivityRepository } from './activity.repository.js';
+import { STAGES } from './documents.types.js';
 
 /** Options of {@link createActivityService}'s `activity`. */
 export interface ActivityOptions {
@@ -66,7 +67,7 @@ export function createActivityService(repo: ActivityRepository) {
         }
       }
       const byStage: Record<string, { in_progress: number; failed: number }> = {};
-      for (const s of ['parse', 'embed', 'classify', 'extract']) byStage[s] = { in_progress: 0, failed: 0 };
+      for (const s of STAGES) byStage[s] = { in_progress: 0, failed: 0 };
       for (const r of stages) {
         const key = r.stage ?? 'unknown';
         byStage[key] ??= { in_progress: 0, failed: 0 };

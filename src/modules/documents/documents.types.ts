@@ -1,9 +1,11 @@
 import type { StoredLayout } from '../../pipeline/parse/pdf-layout.js';
 import type { Environment } from '../../lib/scope.js';
 
-export type DocumentStatus = 'uploaded' | 'processing' | 'processed' | 'classified' | 'extracted' | 'completed' | 'needs_review' | 'failed';
-export type Stage = 'parse' | 'embed' | 'classify' | 'extract';
-export const STAGES: readonly Stage[] = ['parse', 'embed', 'classify', 'extract'];
+export const DOCUMENT_STATUSES = ['uploaded', 'processing', 'processed', 'classified', 'extracted', 'completed', 'needs_review', 'failed'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+/** The pipeline's stages, in order: one queue and one worker each (workers/index.ts), one entry in every per-stage table. */
+export const STAGES = ['parse', 'embed', 'classify', 'extract'] as const;
+export type Stage = (typeof STAGES)[number];
 
 export interface FieldValue {
   value: unknown;

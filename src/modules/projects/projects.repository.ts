@@ -1,7 +1,7 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
 import type { Scope } from '../../lib/scope.js';
-import type { CreateProjectInput, ListProjectsQuery, ProjectRow, UpdateProjectInput } from './projects.types.js';
+import { DEFAULT_CLASSIFICATION_THRESHOLD, type CreateProjectInput, type ListProjectsQuery, type ProjectRow, type UpdateProjectInput } from './projects.types.js';
 
 const SORTS: Record<string, string> = { name: 'lower(name)', created_at: 'created_at', updated_at: 'updated_at' };
 
@@ -14,7 +14,7 @@ export function createProjectsRepository(db: Queryable) {
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING *`,
         [newId('prj'), scope.orgId, scope.environment, input.name, input.description ?? null, input.color ?? null,
           input.icon ?? null, input.auto_classify ?? true, input.auto_extract ?? true, input.default_template_id ?? null,
-          input.retention_days ?? null, JSON.stringify(input.allowed_file_types ?? []), input.classification_threshold ?? 0.6],
+          input.retention_days ?? null, JSON.stringify(input.allowed_file_types ?? []), input.classification_threshold ?? DEFAULT_CLASSIFICATION_THRESHOLD],
       );
       return rows[0];
     },

@@ -1,5 +1,11 @@
 import type { Environment } from '../../lib/scope.js';
 
+/**
+ * Classification confidence under which a document goes to needs_review, unless its project
+ * sets its own. The projects table's column default (migration 0001) says the same; a test checks it.
+ */
+export const DEFAULT_CLASSIFICATION_THRESHOLD = 0.6;
+
 export interface ProjectRow {
   id: string;
   org_id: string;

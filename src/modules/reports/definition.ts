@@ -2,10 +2,9 @@
 // to the report's type are refused, naming the key), and the period a run covers.
 import { errors, type FieldIssue } from '../../lib/errors.js';
 import { addDays, daysInMonth, instantOf, isValidTimeZone, wallTimeAt } from '../../lib/time.js';
-import type { DocumentStatus } from '../documents/documents.types.js';
+import { DOCUMENT_STATUSES } from '../documents/documents.types.js';
 import type { DataSource, Filters, PeriodSpec, ReportType } from './reports.types.js';
 
-const DOCUMENT_STATUSES: DocumentStatus[] = ['uploaded', 'processing', 'processed', 'classified', 'extracted', 'completed', 'needs_review', 'failed'];
 const SOURCES = ['upload', 'email', 'api'];
 const DATA_SOURCE_KEYS = ['project_ids', 'period', 'timezone'];
 const FILTER_KEYS = ['status', 'classification', 'source', 'min_confidence', 'fields'];
@@ -30,7 +29,7 @@ const FIELD_NAME = /^[^\u0000-\u001f]{1,100}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A string or a list of strings, as a list. */
-function stringList(v: unknown, field: string, issues: FieldIssue[], allowed?: string[], max = 50): string[] | undefined {
+function stringList(v: unknown, field: string, issues: FieldIssue[], allowed?: readonly string[], max = 50): string[] | undefined {
   const list = typeof v === 'string' ? [v] : v;
   if (!Array.isArray(list) || list.length === 0 || list.length > max) {
     issues.push({ field, message: `must be a string or a list of 1-${max} strings` });

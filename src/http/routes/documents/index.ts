@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DocumentsService, PatchDocumentInput } from '../../../modules/documents/documents.service.js';
 import type { DocumentFilters } from '../../../modules/documents/documents.repository.js';
-import type { Stage } from '../../../modules/documents/documents.types.js';
+import { DOCUMENT_STATUSES, STAGES, type Stage } from '../../../modules/documents/documents.types.js';
 import type { Intake } from '../../../modules/documents/intake.js';
 import type { ProjectsService } from '../../../modules/projects/projects.service.js';
 import { ok, numberedPage, schemas } from '../../envelope.js';
@@ -12,8 +12,8 @@ import { registerActivityRoute } from './activity.js';
 import type { ActivityService } from '../../../modules/documents/activity.js';
 
 const TAGS = ['documents'];
-const STATUS = ['uploaded', 'processing', 'processed', 'classified', 'extracted', 'completed', 'needs_review', 'failed'];
-const stagesSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: ['parse', 'embed', 'classify', 'extract'] } };
+const STATUS = [...DOCUMENT_STATUSES];
+const stagesSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...STAGES] } };
 const pageProps = { page: { type: 'integer', minimum: 1, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
 type Id = { Params: { id: string } };
 

@@ -1,5 +1,6 @@
 import { classify, type KnnNeighbour } from '../../../pipeline/classify/index.js';
 import type { ClassifierService } from '../../classifier/classifier.service.js';
+import { DEFAULT_CLASSIFICATION_THRESHOLD } from '../../projects/projects.types.js';
 import type { DocumentsRepository } from '../documents.repository.js';
 import type { Scope } from '../../../lib/scope.js';
 import type { StageCompute } from '../stage-runner.js';
@@ -22,7 +23,7 @@ export function classifyStage(deps: { docs: Pick<DocumentsRepository, 'confirmed
       ? { embedding: doc.embedding as unknown as number[], neighbours: await neighbours(scope, doc.embedding_model, doc.id) }
       : {};
     const r = classify(model, doc.text_content ?? '', knn);
-    const threshold = project?.classification_threshold ?? 0.6;
+    const threshold = project?.classification_threshold ?? DEFAULT_CLASSIFICATION_THRESHOLD;
     return {
       cols: {
         classification: { type: r.type, confidence: r.confidence, method: r.method, distribution: r.distribution, confirmed: false },
