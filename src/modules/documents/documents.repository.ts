@@ -3,7 +3,7 @@ import { newId } from '../../lib/ids.js';
 import type { Scope } from '../../lib/scope.js';
 import type { StoredLayout } from '../../pipeline/parse/index.js';
 import { EXTRACTION_ORDER, type ExtractionTemplate } from '../templates/templates.repository.js';
-import type { DocumentRow, PipelineState, Stage } from './documents.types.js';
+import type { DocumentRow, DocumentStatus, FieldValue, PipelineState, Stage } from './documents.types.js';
 import { missingStageSql, type StageVersions } from './missing.js';
 import { DOCUMENT_EVENT_COLUMNS, documentEventSql } from './document-event.js';
 import { insertEventFromRowSql } from '../events/events.repository.js';
@@ -28,9 +28,8 @@ export interface DocumentFilters {
 /** Confirmed documents' texts fetched per query when retraining (a long text can be megabytes). */
 const CONFIRMED_TEXT_PAGE = 20;
 
-// Columns for lists: everything but the (possibly megabytes of) text and the vector (also what
-// writers elsewhere return, e.g. workflow steps that change a document).
-export const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
+// Columns for lists: everything but the (possibly megabytes of) text and the vector.
+const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
   source_metadata, metadata, status, error, page_count, language, classification, fields, version, pipeline, uploaded_by,
   parsed_at, embedded_at, classified_at, extracted_at, exported_at, completed_at, embedding_model, classifier_version,
   template_id, template_version, confirmed, created_at, updated_at, NULL::text AS text_content`;
@@ -250,6 +249,18 @@ export function createDocumentsRepository(db: Queryable) {
     async update(q: Queryable, id: string, cols: Record<string, unknown>): Promise<DocumentRow> {
       const { sql, values } = updateSql(id, cols, {});
       return (await q.query<DocumentRow>(sql, values)).rows[0];
+    },
+    /**
+     * A workflow step's change, inside the step's transaction: fields and metadata merged in (not
+     * replaced, so concurrent writers of other keys are kept), and optionally a status and project.
+     */
+    async applyWorkflowChange(q: Queryable, id: string, c: { fields?: Record<string, FieldValue>; metadata?: Record<string, unknown>; status?: DocumentStatus; projectId?: string }): Promise<DocumentRow | null> {
+      const { rows } = await q.query<DocumentRow>(
+        `UPDATE documents SET fields = coalesce(fields, '{}'::jsonb) || $2::jsonb, metadata = coalesce(metadata, '{}'::jsonb) || $3::jsonb,
+           status = coalesce($4::text, status), project_id = coalesce($5::text, project_id), updated_at = now()
+         WHERE id = $1 RETURNING ${LIST_COLUMNS}`,
+        [id, JSON.stringify(c.fields ?? {}), JSON.stringify(c.metadata ?? {}), c.status ?? null, c.projectId ?? null]);
+      return rows[0] ?? null;
     },
     async delete(q: Queryable, id: string): Promise<DocumentRow | null> {
       const { rows } = await q.query<DocumentRow>(`DELETE FROM documents WHERE id = $1 RETURNING ${LIST_COLUMNS}`, [id]);

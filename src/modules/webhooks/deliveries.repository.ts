@@ -51,6 +51,37 @@ export async function overduePendingDeliveries(q: Queryable, graceMs: number, li
   return rows;
 }
 
+// A subscription that went failing after a previous step's retries ran out is made active again:
+// each step is a new delivery with the full retry schedule.
+const DIRECT_DELIVERY_SQL = `
+  WITH sub AS (
+    INSERT INTO webhook_subscriptions (id, org_id, environment, url, events, description, status, secret_sealed, owner_workflow_id)
+    SELECT $1, w.org_id, w.environment, $2, '{}'::text[], 'send_webhook_event of workflow ' || w.id, 'active', w.secret_sealed, w.id
+    FROM workflows w WHERE w.id = $3
+    ON CONFLICT (owner_workflow_id, url) WHERE owner_workflow_id IS NOT NULL
+      DO UPDATE SET status = 'active', failing_since = NULL, secret_sealed = EXCLUDED.secret_sealed, updated_at = now()
+    RETURNING id, org_id, environment
+  ),
+  ev AS (
+    INSERT INTO events (id, org_id, environment, type, data, relayed_at)
+    SELECT $4, sub.org_id, sub.environment, $5, $6, now() FROM sub RETURNING id, org_id, environment
+  )
+  INSERT INTO webhook_deliveries (id, org_id, environment, subscription_id, event_id, event_type, status, next_attempt_at)
+  SELECT $7, ev.org_id, ev.environment, sub.id, ev.id, $5, 'pending', now() FROM sub, ev
+  RETURNING id, event_id, dispatch_seq`;
+
+/**
+ * A delivery to a workflow step's own URL: the workflow's hidden subscription for that URL
+ * (created, or made active again), the event (already relayed: it goes to this URL only) and
+ * the delivery, in one statement. Returns null when the workflow no longer exists.
+ */
+export async function insertDirectDelivery(q: Queryable, d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown> }): Promise<{ id: string; event_id: string; dispatch_seq: number } | null> {
+  const { rows } = await q.query<{ id: string; event_id: string; dispatch_seq: number }>(DIRECT_DELIVERY_SQL, [
+    newId('whk'), d.url, d.workflowId, newId('evt'), d.eventType, JSON.stringify(d.data), newId('dlv'),
+  ]);
+  return rows[0] ?? null;
+}
+
 export function createDeliveriesRepository(db: Queryable) {
   return {
     async list(scope: Scope, subscriptionId: string, f: ListDeliveriesQuery): Promise<{ rows: DeliveryRow[]; total: number }> {
