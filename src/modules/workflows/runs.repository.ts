@@ -2,6 +2,7 @@
 import { ARRAYS_PLAN_FREE, type Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
 import type { Scope } from '../../lib/scope.js';
+import { insertEventFromRowSql } from '../events/events.repository.js';
 import type { EventType } from '../events/events.types.js';
 import type { ListRunsQuery, RunMode, RunRow, RunTrigger, StepRow, StepStatus } from './workflows.types.js';
 
@@ -73,7 +74,7 @@ const COMMIT_STEP_SQL = `
     RETURNING 1
   ),
   e AS (
-    INSERT INTO events (id, org_id, environment, type, data) SELECT $15, r.org_id, r.environment, $16, $17 FROM r WHERE $15::text IS NOT NULL RETURNING 1
+    ${insertEventFromRowSql('r', { id: '$15', type: '$16', data: '$17' })} WHERE $15::text IS NOT NULL RETURNING 1
   )
   SELECT (SELECT count(*) FROM s) AS n`;
 
@@ -179,7 +180,7 @@ export function createRunsRepository(db: Queryable) {
            WHERE id = $1 AND status = 'queued'
              AND (SELECT count(*) FROM workflow_runs WHERE workflow_id = $2 AND status = 'running') < $3
            RETURNING *),
-         e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT $5, f.org_id, f.environment, $6, $7 FROM f)
+         e AS (${insertEventFromRowSql('f', { id: '$5', type: '$6', data: '$7' })})
          SELECT * FROM f`, [runId, workflowId, maxConcurrent, timeoutSeconds, newId('evt'), event.type, JSON.stringify(event.data)]);
       return rows[0] ?? null;
     },
@@ -193,7 +194,7 @@ export function createRunsRepository(db: Queryable) {
         `WITH f AS (
            UPDATE workflow_runs SET status = $2, error = $3, finished_at = now(), updated_at = now(), resume_at = NULL
            WHERE id = $1 AND status = ANY($4::text[]) RETURNING *),
-         e AS (INSERT INTO events (id, org_id, environment, type, data) SELECT $5, f.org_id, f.environment, $6, $7 FROM f)
+         e AS (${insertEventFromRowSql('f', { id: '$5', type: '$6', data: '$7' })})
          SELECT * FROM f`,
         [runId, status, error ? JSON.stringify(error) : null, [...from], newId('evt'), event.type, JSON.stringify(event.data)]);
       return rows[0] ?? null;
