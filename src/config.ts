@@ -112,6 +112,8 @@ const schema = z.object({
   WEBHOOK_CONNECT_TIMEOUT_MS: int(50, 120_000).default(3_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),
   MAIL_ALLOWED_HOSTS: list.default([]),
+  /** Organizations whose admins may pause, resume and retry the shared queues; empty: the only organization of a one-organization install. */
+  PIPELINE_OPERATOR_ORGS: list.default([]),
   /** Unset: files in DATA_DIR/files. `s3://bucket/prefix`: an S3-compatible bucket (S3_* below). */
   BLOB_STORE_URL: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'must be s3://bucket/prefix (lower-case bucket name)').optional(),
   /** An S3-compatible server's URL (MinIO, Ceph, R2, …); unset for AWS itself. */

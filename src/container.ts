@@ -29,6 +29,9 @@ import { createMailModule, type MailModule, type MailModuleOptions } from './mod
 import { createSheetsModule, type SheetsModule, type SheetsModuleOptions } from './modules/integrations/sheets/index.js';
 import { createOrgsRepository, type OrgsRepository } from './modules/orgs/orgs.repository.js';
 import { createOrgsService, type OrgsService } from './modules/orgs/orgs.service.js';
+import { createMembersRepository } from './modules/orgs/members.repository.js';
+import { createMembersService, type MembersService } from './modules/orgs/members.service.js';
+import { createPipelineControl, type PipelineControl } from './modules/pipeline-control/pipeline-control.service.js';
 import { createProjectListCache } from './modules/projects/list-cache.js';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
@@ -93,6 +96,8 @@ export interface Deps {
     templates: TemplatesService;
     access: AccessService;
     loginThrottle: LoginThrottle;
+    members: MembersService;
+    pipeline: PipelineControl;
   };
   /** Records API key use in batches (flushed on close). */
   lastUsed: LastUsedTracker;
@@ -180,6 +185,10 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       failedLookupsPerMinute: config.FAILED_AUTH_PER_IP_PER_MINUTE, dashboardPerMinute: config.DASHBOARD_RATE_LIMIT_PER_MINUTE,
     }),
     loginThrottle: createLoginThrottle(redis, (email) => keys.rate(`login-delay:${email}`)),
+    members: createMembersService({ db, repo: createMembersRepository(db), orgs: repos.orgs, stamps }),
+    pipeline: createPipelineControl({
+      queues, activity: documents.activityRepo, documents: documents.service, operatorOrgs: config.PIPELINE_OPERATOR_ORGS, countOrgs: () => repos.orgs.countOrgs(),
+    }),
   };
 
   return {

@@ -39,7 +39,7 @@ export function appDepsFrom(deps: Deps): AppDeps {
     templates: services.templates, events: deps.repos.events, redisKeys: deps.keys,
     documents: documents.service, intake: documents.intake, documentExports: (scope, id) => deps.sheets.exportsForDocument(scope, id), activity: documents.activity,
     webhooks: deps.webhooks.service, mailboxes: deps.mail.service, sheets: { connections: deps.sheets.connections, exports: deps.sheets.exports },
-    workflows: deps.workflows.service,
+    workflows: deps.workflows.service, members: services.members, pipeline: services.pipeline,
     health: {
       db: () => deps.db.ping(), redis: async () => { await deps.redis.ping(); }, version: VERSION,
       components: () => {
@@ -127,10 +127,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     // Each operation says which role it needs (the role check runs before anything is looked up).
     transform: ({ schema, url, route }) => {
-      const cfg = route.config as { auth?: boolean; role?: Role } | undefined;
+      const cfg = route.config as { auth?: boolean; role?: Role; liveOnly?: boolean } | undefined;
       if (!cfg?.auth || !schema) return { schema, url };
       const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
-      const note = `Requires the ${requiredRole(method, cfg)} role or higher.`;
+      const note = `Requires the ${requiredRole(method, cfg)} role or higher.${cfg.liveOnly ? ' Live mode only.' : ''}`;
       const description = (schema as { description?: string }).description;
       return { schema: { ...schema, description: description ? `${description}\n\n${note}` : note }, url };
     },

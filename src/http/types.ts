@@ -21,5 +21,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: boolean;
     role?: Role;
+    liveOnly?: boolean;
   }
 }

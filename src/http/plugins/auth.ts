@@ -33,6 +33,8 @@ export function installAuth(app: FastifyInstance, access: AccessService): void {
     reply.headers(headers);
     const needed = requiredRole(req.method, cfg);
     if (!roleAtLeast(principal.role, needed)) throw errors.forbidden(`This requires the ${needed} role or higher`);
+    // Like the role, decided before anything is looked up.
+    if (cfg.liveOnly && principal.environment !== 'live') throw errors.forbidden('This works in live mode only (test-mode credentials cannot use it)');
     req.principal = principal;
     req.scope = { orgId: principal.orgId, environment: principal.environment };
     req.projectsVersion = projectsVersion;

@@ -17,6 +17,10 @@ import type { ProjectsService } from '../../modules/projects/projects.service.js
 import type { TemplatesService } from '../../modules/templates/templates.service.js';
 import type { WebhooksService } from '../../modules/webhooks/index.js';
 import type { WorkflowsService } from '../../modules/workflows/index.js';
+import type { MembersService } from '../../modules/orgs/members.service.js';
+import type { PipelineControl } from '../../modules/pipeline-control/pipeline-control.service.js';
+import { registerMemberRoutes } from './members/index.js';
+import { registerPipelineRoutes } from './pipeline/index.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAuthRoutes } from './auth/index.js';
 import { registerDocumentRoutes } from './documents/index.js';
@@ -48,6 +52,9 @@ export interface RouteDeps {
   mailboxes: MailboxService;
   sheets: { connections: ConnectionsService; exports: ExportsService };
   workflows: WorkflowsService;
+  members: MembersService;
+  /** The pipeline page: per-stage counts, queue controls, per-stage reprocessing. */
+  pipeline: PipelineControl;
   redisKeys: RedisKeys;
   health: HealthChecks;
   /** Largest upload in bytes (MAX_UPLOAD_MB). */
@@ -68,4 +75,6 @@ export function registerRoutes(api: FastifyInstance, deps: RouteDeps): void {
   registerWebhookRoutes(api, deps.webhooks);
   registerSheetsRoutes(api, deps.sheets);
   registerWorkflowRoutes(api, deps.workflows);
+  registerMemberRoutes(api, deps.members);
+  registerPipelineRoutes(api, deps.pipeline);
 }

@@ -8,6 +8,9 @@ import { missingStageSql, type StageVersions } from './missing.js';
 import { DOCUMENT_EVENT_COLUMNS, documentEventSql } from './document-event.js';
 import { insertEventFromRowSql } from '../events/events.repository.js';
 
+/** Which documents a reprocess covers: a project's, a list, every one, or those that failed at a stage. */
+export type ReprocessTarget = { projectId: string } | { documentIds: string[] } | { all: true } | { failedAt: Stage };
+
 export interface DocumentFilters {
   project_id?: string;
   status?: string;
@@ -303,11 +306,12 @@ export function createDocumentsRepository(db: Queryable) {
      * Ids (oldest first) of the documents a reprocess request names: a project's or a list, and
      * with `missing`, only those where one of its stages never ran with the current versions.
      */
-    async idsForReprocess(scope: Scope, target: { projectId: string } | { documentIds: string[] }, missing?: { stages: Stage[]; versions: StageVersions }): Promise<string[]> {
+    async idsForReprocess(scope: Scope, target: ReprocessTarget, missing?: { stages: Stage[]; versions: StageVersions }): Promise<string[]> {
       const params: unknown[] = [scope.orgId, scope.environment];
       let where = 'org_id = $1 AND environment = $2';
       if ('projectId' in target) { params.push(target.projectId); where += ` AND project_id = $${params.length}`; }
-      else { params.push(target.documentIds); where += ` AND id = ANY($${params.length}::text[])`; }
+      else if ('documentIds' in target) { params.push(target.documentIds); where += ` AND id = ANY($${params.length}::text[])`; }
+      else if ('failedAt' in target) { params.push(target.failedAt); where += ` AND status = 'failed' AND error->>'stage' = $${params.length}`; }
       if (missing) {
         const m = missingStageSql(missing.stages, missing.versions, params.length + 1);
         params.push(...m.params);

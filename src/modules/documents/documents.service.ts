@@ -7,7 +7,7 @@ import type { Scope } from '../../lib/scope.js';
 import type { EventEmitter } from '../events/emitter.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { BatchesRepository } from './batches.repository.js';
-import type { DocumentFilters, DocumentsRepository } from './documents.repository.js';
+import type { DocumentFilters, DocumentsRepository, ReprocessTarget } from './documents.repository.js';
 import { documentEventData } from './document-event.js';
 import { presentDocument, STAGES, type DocumentRow, type FieldValue, type Stage } from './documents.types.js';
 import { enqueueStage, planStages } from './flow.js';
@@ -182,13 +182,18 @@ export function createDocumentsService(deps: {
      * Batch reprocessing. `missing` picks documents whose stage never ran with the current model
      * or template version; `all` re-runs every one. One bad document never stops the batch.
      */
-    async reprocessBatch(scope: Scope, input: { project_id?: string; document_ids?: string[]; stages?: Stage[]; mode?: 'missing' | 'all' }) {
-      if (!input.project_id && !input.document_ids?.length) throw errors.validation('Give project_id or document_ids', [{ field: 'project_id', message: 'or document_ids is required' }]);
+    /**
+     * `all_documents` and `failed_at` are for the pipeline page (every document of the scope, or
+     * those that failed at a stage); the public body names a project or documents.
+     */
+    async reprocessBatch(scope: Scope, input: { project_id?: string; document_ids?: string[]; stages?: Stage[]; mode?: 'missing' | 'all'; all_documents?: boolean; failed_at?: Stage }) {
+      if (!input.project_id && !input.document_ids?.length && !input.all_documents && !input.failed_at) throw errors.validation('Give project_id or document_ids', [{ field: 'project_id', message: 'or document_ids is required' }]);
       if (input.project_id && input.document_ids?.length) throw errors.validation('Give project_id or document_ids, not both');
       if (input.project_id && !(await deps.projects.get(scope, input.project_id))) throw errors.notFound('Project');
       const stages = input.stages?.length ? STAGES.filter((s) => input.stages!.includes(s)) : [...STAGES];
       const mode = input.mode ?? 'missing';
-      const target = input.project_id ? { projectId: input.project_id } : { documentIds: input.document_ids! };
+      const target: ReprocessTarget = input.failed_at ? { failedAt: input.failed_at } : input.all_documents ? { all: true }
+        : input.project_id ? { projectId: input.project_id } : { documentIds: input.document_ids! };
       const ids = await deps.docs.idsForReprocess(scope, target, mode === 'missing' ? { stages, versions: await resolveVersions(deps.versions, scope) } : undefined);
       const batch = await deps.db.tx((q) => deps.batches.create(q, scope, { kind: 'reprocess', stages, mode }));
       const CHUNK = 500;

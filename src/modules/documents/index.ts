@@ -114,8 +114,9 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     extract: extractStage(),
   };
 
+  const activityRepo = createActivityRepository(db);
   return {
-    docs, batches, intake, service, runner, computes, classifier, embedder, activity: createActivityService(createActivityRepository(db)),
+    docs, batches, intake, service, runner, computes, classifier, embedder, activity: createActivityService(activityRepo), activityRepo,
     /** `h` runs after `stage` commits, with the document row as written (the container wires the Sheets export here). */
     onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);

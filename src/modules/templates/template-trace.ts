@@ -10,6 +10,7 @@ import { RegexBudget } from '../../lib/user-regex/index.js';
 import { evaluateTemplates, rankMatches, runTemplate, type TemplateArea } from '../../pipeline/extract/index.js';
 import { layoutAreaText, layoutText } from '../../pipeline/parse/index.js';
 import type { Scope } from '../../lib/scope.js';
+import type { TemplateDef } from '../../pipeline/extract/template-schema.js';
 import type { DocumentsRepository } from '../documents/documents.repository.js';
 import type { TemplatesRepository } from './templates.repository.js';
 
@@ -71,5 +72,36 @@ export async function traceDocument(deps: TraceDeps, scope: Scope, id: string) {
           warnings: run.warnings,
         }
       : null,
+  };
+}
+
+/**
+ * One template (saved or still being edited) against one document: whether its keywords match
+ * and, matched or not, what each field would extract. Nothing is stored.
+ */
+export async function testTemplate(deps: TraceDeps, scope: Scope, id: string, def: TemplateDef) {
+  const doc = await deps.documents.getForTrace(scope, id);
+  if (!doc) throw errors.notFound('Document');
+  const base = { document_id: doc.id, template: { id: (def as { id?: string }).id ?? null, name: def.name, issuer: def.issuer } };
+  if (doc.text_content === null) {
+    return { ...base, text_source: null, note: `the document has no text yet (status ${doc.status})`, matched: false, fields: [], values: {}, missing_required: [], warnings: [] };
+  }
+  const text = doc.layout ? layoutText(doc.layout, doc.text_content) : doc.text_content;
+  const budget = new RegexBudget(TRACE_BUDGET_MS);
+  const [trace] = evaluateTemplates([def], text, { budget, full: true });
+  const layout = doc.layout;
+  const run = runTemplate(def, text, { budget, ...(layout ? { areaText: (a: TemplateArea) => layoutAreaText(layout, a) } : {}) });
+  return {
+    ...base,
+    text_source: doc.layout ? 'layout' : 'text',
+    ...(budget.exhausted ? { note: 'the time budget ran out; later fields were not evaluated' } : {}),
+    matched: trace.matched,
+    ...(trace.reason ? { reason: trace.reason } : {}),
+    keywords: trace.keywords,
+    exclude_keywords: trace.exclude_keywords,
+    fields: run.trace,
+    values: Object.fromEntries(Object.entries(run.fields).map(([k, f]) => [k, f.value])),
+    missing_required: run.missingRequired,
+    warnings: run.warnings,
   };
 }

@@ -3,7 +3,7 @@ import { parseTemplateYaml } from '../../pipeline/extract/template-yaml.js';
 import { validateTemplate } from '../../pipeline/extract/template-validate.js';
 import type { TemplateDef, TemplateIssue } from '../../pipeline/extract/template-schema.js';
 import type { Scope } from '../../lib/scope.js';
-import { traceDocument, type TraceDeps } from './template-trace.js';
+import { testTemplate, traceDocument, type TraceDeps } from './template-trace.js';
 import type { TemplateRow, TemplatesRepository } from './templates.repository.js';
 
 function present(t: TemplateRow) {
@@ -96,6 +96,17 @@ export function createTemplatesService(deps: { repo: TemplatesRepository; trace:
     /** Why templates did or did not apply to a document (see template-trace.ts). */
     async trace(scope: Scope, documentId: string) {
       return traceDocument(deps.trace, scope, documentId);
+    },
+    /**
+     * Runs one template against one document without storing anything: a saved one by id, or a
+     * definition being edited (validated as a save would be, so its errors show before saving).
+     */
+    async test(scope: Scope, documentId: string, input: { template_id?: string; template?: unknown }) {
+      if ((input.template_id === undefined) === (input.template === undefined)) {
+        throw errors.validation('Give template_id or template, not both', [{ field: 'template_id', message: 'or template is required (one of them)' }]);
+      }
+      const def = input.template_id !== undefined ? { ...(await mustGet(scope, input.template_id)).definition, id: input.template_id } : validate(input.template);
+      return testTemplate(deps.trace, scope, documentId, def as TemplateDef);
     },
     /** One YAML or JSON text (kept for callers of the first version of the import). */
     async importYaml(scope: Scope, yamlText: string, name?: string) {

@@ -15,6 +15,14 @@ const project = p(() => import('../pages/projects/ProjectPage'), 'ProjectPage');
 const documents = p(() => import('../pages/documents/DocumentsPage'), 'DocumentsPage');
 const document = p(() => import('../pages/documents/DocumentPage'), 'DocumentPage');
 const review = p(() => import('../pages/review/ReviewPage'), 'ReviewPage');
+const templates = p(() => import('../pages/templates/TemplatesPage'), 'TemplatesPage');
+const template = p(() => import('../pages/templates/TemplatePage'), 'TemplatePage');
+const integrations = p(() => import('../pages/settings/integrations/IntegrationsPage'), 'IntegrationsPage');
+const mailbox = p(() => import('../pages/settings/integrations/MailboxPage'), 'MailboxPage');
+const webhooks = p(() => import('../pages/settings/webhooks/WebhooksPage'), 'WebhooksPage');
+const webhook = p(() => import('../pages/settings/webhooks/WebhookPage'), 'WebhookPage');
+const members = p(() => import('../pages/settings/MembersPage'), 'MembersPage');
+const pipeline = p(() => import('../pages/settings/PipelinePage'), 'PipelinePage');
 const apiKeys = p(() => import('../pages/settings/ApiKeysPage'), 'ApiKeysPage');
 
 export const ROUTES: RouteDef[] = [
@@ -24,7 +32,15 @@ export const ROUTES: RouteDef[] = [
   { path: '/documents', page: documents },
   { path: '/documents/:id', page: document },
   { path: '/review', page: review },
+  { path: '/templates', page: templates },
+  { path: '/templates/:id', page: template },
   { path: '/settings/api-keys', page: apiKeys },
+  { path: '/settings/integrations', page: integrations },
+  { path: '/settings/integrations/mailboxes/:id', page: mailbox },
+  { path: '/settings/webhooks', page: webhooks },
+  { path: '/settings/webhooks/:id', page: webhook },
+  { path: '/settings/members', page: members },
+  { path: '/settings/pipeline', page: pipeline },
 ];
 
 export const NAV: { section?: string; items: { to: string; label: string; match?: string }[] }[] = [

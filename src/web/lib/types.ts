@@ -35,3 +35,41 @@ export const DOCUMENT_STATUSES = ['uploaded', 'processing', 'processed', 'classi
 export const STAGES = ['parse', 'embed', 'classify', 'extract'] as const;
 /** The built-in classifier's types (an organization's own corrections can add more). */
 export const KNOWN_TYPES = ['invoice', 'receipt', 'purchase_order', 'bank_statement', 'contract', 'letter', 'resume', 'other'];
+export interface Template { id: string; name: string; issuer: string; priority: number; version: number; definition: Record<string, unknown>; created_at: string; updated_at: string; warnings?: { path: string; message: string }[] }
+export interface TemplateTest {
+  document_id: string; template: { id: string | null; name?: string; issuer?: string }; text_source: string | null; note?: string; matched: boolean; reason?: string;
+  keywords?: { pattern: string; hit: boolean }[]; exclude_keywords?: { pattern: string; hit: boolean }[];
+  fields: { field: string; parser: string; status: string; reason?: string }[]; values: Record<string, unknown>; missing_required: string[]; warnings: { path: string; message: string }[];
+}
+export const EVENT_TYPES = ['document.uploaded', 'document.processed', 'document.classified', 'document.extracted', 'document.deleted',
+  'workflow.started', 'workflow.step_completed', 'workflow.completed', 'workflow.failed', 'report.completed'];
+export interface Webhook {
+  id: string; url: string; events: string[]; description: string | null; status: 'active' | 'failing' | 'disabled'; environment: string;
+  failing_since: string | null; previous_secret_expires_at: string | null; created_at: string; updated_at: string; secret?: string; released_deliveries?: number;
+}
+export interface Delivery {
+  id: string; subscription_id: string; event_id: string; event_type: string; status: string; attempts: number; next_attempt_at: string | null;
+  last_attempt_at: string | null; last_status_code: number | null; last_error: string | null; delivered_at: string | null; created_at: string;
+}
+export interface Attempt {
+  attempt: number; trigger: string; status_code: number | null; error: { code: string; message: string } | null; duration_ms: number | null;
+  response_body: string | null; response_truncated: boolean; next_attempt_at: string | null; attempted_at: string;
+}
+export interface Mailbox {
+  id: string; name: string; host: string; port: number; security: 'tls' | 'starttls' | 'none'; username: string; folder: string; project_id: string;
+  after_processing: string; processed_folder: string | null; failed_folder: string | null; allowed_senders: string[]; subject_filter: string | null;
+  attachment_include: string[]; attachment_exclude: string[]; consume: string; include_inline: boolean; max_age_days: number | null; is_active: boolean;
+  status: string; last_error: string | null; last_error_at: string | null; last_checked_at: string | null; created_at: string;
+}
+export type MailboxTest = { ok: true; folder: string; messages: number; unseen: number; uid_validity: string } | { ok: false; stage: string; message: string; folder: string };
+export interface MailMessage {
+  id: string; mailbox_id: string; folder: string; uid: number; message_id: string | null; sender: string | null; subject: string | null; date: string | null;
+  size_bytes: number | null; status: string; reason: string | null; document_ids: string[]; attempts: number; next_attempt_at: string | null; action: string | null; action_error: string | null;
+}
+export interface SheetsConnection { id: string; name: string; type: 'service_account' | 'oauth'; client_email?: string; client_id?: string; created_at: string }
+export interface SheetsExport {
+  id: string; project_id: string; connection_id: string; spreadsheet_id: string; sheet_name: string; columns: { header: string; field: string }[];
+  mode: 'append' | 'upsert'; write_header: boolean; trigger: 'after_extraction' | 'manual'; is_active: boolean; status: string; last_error: string | null;
+  retry_at: string | null; created_at: string; [k: string]: unknown;
+}
+export type ConnectionTest = { ok: true; sheets: string[] } | { ok: false; error: { status: number; code: string | null; reason: string; retryable: boolean } };

@@ -54,6 +54,18 @@ export function registerTemplateRoutes(api: FastifyInstance, templates: Template
       description: 'Evaluates every template of the organisation now against the document\'s template text (the PDF\'s pdftotext-style layout text): which keywords and exclude keywords hit, why each template did not match, and for the template that applies each field\'s outcome (ok, no_match, empty, failed with the reason), the values, missing required fields and warnings. `extracted_with` names the template used when the document was last extracted.',
     },
   }, async (req) => ok(await templates.trace(req.scope, req.params.id)));
+  api.post<{ Body: { document_id: string; template_id?: string; template?: Record<string, unknown> } }>('/templates/test', {
+    // Reads only: whoever may read documents and templates may try one.
+    config: { auth: true, role: 'viewer' },
+    schema: {
+      tags: TAGS, summary: 'Run one template (saved, or a definition being edited) against a document; nothing is stored',
+      description: 'Give `template_id` or `template` (a definition, validated as a save would be). The answer says whether its keywords match and, either way, each field\'s outcome and value.',
+      body: {
+        type: 'object', required: ['document_id'], additionalProperties: false,
+        properties: { document_id: { type: 'string', minLength: 1, maxLength: 64 }, template_id: { type: 'string', minLength: 1, maxLength: 64 }, template: { type: 'object' } },
+      },
+    },
+  }, async (req) => ok(await templates.test(req.scope, req.body.document_id, req.body)));
   api.get<Id>('/templates/:id', { config: auth, schema: { tags: TAGS, summary: 'Get a template', params: schemas.idParam() } },
     async (req) => ok(await templates.get(req.scope, req.params.id)));
   api.put<Id & { Body: Record<string, unknown> }>('/templates/:id', { config: auth, schema: { tags: TAGS, summary: 'Replace a template (bumps its version)', params: schemas.idParam(), body: definition } },

@@ -7,19 +7,23 @@ import { Button, Progress } from '../../components/ui';
 import { STAGES, type Batch } from '../../lib/types';
 
 /** Re-runs stages for the chosen documents (or a project) and follows the batch to the end. */
-export function ReprocessDialog({ target, onClose }: { target: { document_ids: string[] } | { project_id: string; label: string }; onClose(): void }) {
+export function ReprocessDialog({ target, follow, onClose }: { target?: { document_ids: string[] } | { project_id: string; label: string }; follow?: string; onClose(): void }) {
   const [stages, setStages] = useState<string[]>(['classify', 'extract']);
   const [mode, setMode] = useState<'missing' | 'all'>('all');
-  const [batchId, setBatchId] = useState<string | null>(null);
+  const [batchId, setBatchId] = useState<string | null>(follow ?? null);
   const invalidate = useInvalidate();
   const start = useAction(() => api.post<Batch>('/documents/reprocess', { ...target, stages, mode }), { success: 'Reprocessing queued' });
+  const [invalidated, setInvalidated] = useState(false);
   const batch = useApi<Batch>(batchId ? `/batches/${batchId}` : null, undefined, {
     refetchInterval: (q) => (q.state.data?.status === 'completed' ? false : 1500),
   });
   const b = batch.data;
   const done = b?.status === 'completed';
-  if (done) void invalidate('/documents');
-  const count = 'document_ids' in target ? `${target.document_ids.length} selected documents` : `every document of ${target.label}`;
+  if (done && !invalidated) {
+    setInvalidated(true);
+    void invalidate('/documents', '/pipeline');
+  }
+  const count = !target ? '' : 'document_ids' in target ? `${target.document_ids.length} selected documents` : `every document of ${target.label}`;
   return (
     <Dialog open title="Reprocess documents" onClose={onClose} footer={batchId ? <Button onClick={onClose}>{done ? 'Close' : 'Hide (keeps running)'}</Button> : <>
       <Button onClick={onClose}>Cancel</Button>

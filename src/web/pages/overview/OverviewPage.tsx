@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { useApi, useApiPage } from '../../lib/queries';
 import { Link } from '../../lib/router';
+import { usePermission } from '../../lib/session';
 import { humanize, relativeTime } from '../../lib/format';
 import { Badge, Card, ErrorBox, PageHeader, Spinner, StatusBadge } from '../../components/ui';
 
@@ -42,8 +43,10 @@ function Chart({ a, dim, label }: { a: Activity; dim: Dim; label: string }) {
 export function OverviewPage() {
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
   const activity = useApi<Activity>('/documents/activity', { days: 14, tz }, { refetchInterval: 30_000 });
-  const webhooks = useApiPage<Webhook>('/webhooks', { limit: 100 });
-  const mailboxes = useApiPage<Mailbox>('/integrations/mailboxes', { limit: 100 });
+  const admin = usePermission('admin');
+  // Webhooks and mailboxes are admin matters; others see a note instead of a 403.
+  const webhooks = useApiPage<Webhook>(admin.allowed ? '/webhooks' : null, { limit: 100 });
+  const mailboxes = useApiPage<Mailbox>(admin.allowed ? '/integrations/mailboxes' : null, { limit: 100 });
   const a = activity.data;
   const st = a?.totals.by_status ?? {};
   const waiting = st.needs_review ?? 0;
@@ -81,7 +84,7 @@ export function OverviewPage() {
       ) : activity.isPending ? <Spinner /> : null}
       <div className="grid-2 mt">
         <Card title="Webhooks" actions={<Link to="/settings/webhooks" className="small">All webhooks</Link>}>
-          {webhooks.error ? <ErrorBox error={webhooks.error} /> : !webhooks.data ? <Spinner /> : !webhooks.data.data.length ? <p className="muted small">No webhooks.</p> : (
+          {!admin.allowed ? <p className="muted small">{admin.reason}</p> : webhooks.error ? <ErrorBox error={webhooks.error} /> : !webhooks.data ? <Spinner /> : !webhooks.data.data.length ? <p className="muted small">No webhooks.</p> : (
             <ul className="plain-list">
               {webhooks.data.data.map((w) => (
                 <li key={w.id}><StatusBadge status={w.status} /> <Link to={`/settings/webhooks/${w.id}`}>{w.description || w.url}</Link></li>
@@ -90,7 +93,7 @@ export function OverviewPage() {
           )}
         </Card>
         <Card title="Mailboxes" actions={<Link to="/settings/integrations" className="small">Integrations</Link>}>
-          {mailboxes.error ? <ErrorBox error={mailboxes.error} /> : !mailboxes.data ? <Spinner /> : !mailboxes.data.data.length ? <p className="muted small">No mailboxes.</p> : (
+          {!admin.allowed ? <p className="muted small">{admin.reason}</p> : mailboxes.error ? <ErrorBox error={mailboxes.error} /> : !mailboxes.data ? <Spinner /> : !mailboxes.data.data.length ? <p className="muted small">No mailboxes.</p> : (
             <ul className="plain-list">
               {mailboxes.data.data.map((m) => (
                 <li key={m.id}>

@@ -1,0 +1,23 @@
+import { useApiPage } from '../../../lib/queries';
+import { usePermission } from '../../../lib/session';
+import { PageHeader } from '../../../components/ui';
+import type { Project } from '../../../lib/types';
+import { MailboxesSection } from './MailboxesSection';
+import { SheetsSection } from './SheetsSection';
+
+export function IntegrationsPage() {
+  const perm = usePermission('admin');
+  const projects = useApiPage<Project>('/projects', { limit: 100, sort: 'name', order: 'asc' });
+  const list = projects.data?.data ?? [];
+  return (
+    <>
+      <PageHeader title="Integrations" subtitle="Documents in by e-mail; extracted data out to Google Sheets." />
+      {!perm.allowed ? <div className="info-box">{perm.reason} Integrations are managed by admins.</div> : (
+        <div className="stack">
+          <MailboxesSection projects={list} />
+          <SheetsSection projects={list} />
+        </div>
+      )}
+    </>
+  );
+}
