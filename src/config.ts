@@ -124,6 +124,15 @@ const schema = z.object({
   /** Both or neither; neither = the AWS SDK's own chain (AWS_* variables, profile, instance role). */
   S3_ACCESS_KEY_ID: z.string().min(1).optional(),
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  /**
+   * Bearer token for GET /metrics. With it (and no METRICS_PORT) the API port serves /metrics to
+   * that token only; with METRICS_PORT the separate listener requires it too. Neither set: no metrics.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
+  /** A separate listener serving only GET /metrics (workers too; one port per process). */
+  METRICS_PORT: int(1, 65535).optional(),
+  /** Address of the METRICS_PORT listener; 0.0.0.0 when the scraper runs in another container. */
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
   GOOGLE_API_ROOT_URL: z.string().url().optional(),
   GOOGLE_OAUTH_TOKEN_URL: z.string().url().optional(),
 });
@@ -187,6 +196,7 @@ function combinationIssues(raw: Raw): string[] {
     out.push(`${raw.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: required with ${raw.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}`);
   }
   // The S3 store places an upload with one server-side copy, which S3 limits to 5 GiB.
+  if (raw.METRICS_PORT !== undefined && raw.METRICS_PORT === raw.PORT) out.push('METRICS_PORT: must differ from PORT');
   if (raw.BLOB_STORE_URL && raw.MAX_UPLOAD_MB > 5120) out.push('MAX_UPLOAD_MB: at most 5120 with an S3 blob store (BLOB_STORE_URL)');
   return out;
 }

@@ -35,12 +35,14 @@ import { createPipelineControl, type PipelineControl } from './modules/pipeline-
 import { createProjectListCache } from './modules/projects/list-cache.js';
 import { createProjectsRepository, type ProjectsRepository } from './modules/projects/projects.repository.js';
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
+import { createReportsModule, type ReportsModule, type ReportsModuleOptions } from './modules/reports/index.js';
 import { createTemplatesRepository, type TemplatesRepository } from './modules/templates/templates.repository.js';
 import { createTemplatesService, type TemplatesService } from './modules/templates/templates.service.js';
 import { createWebhooksModule, type WebhooksModule, type WebhooksModuleOptions } from './modules/webhooks/index.js';
 import { createWorkflowsModule, type WorkflowsModule, type WorkflowsModuleOptions } from './modules/workflows/index.js';
+import { createMetrics, type Metrics } from './modules/metrics/index.js';
 import type { EmbedderLoader } from './pipeline/embed/index.js';
-import { createBlobStore } from './storage/index.js';
+import { createBlobStore, createReportFileStore } from './storage/index.js';
 import type { BlobStore } from './storage/blob-store.js';
 
 export interface CreateDepsOptions {
@@ -63,6 +65,8 @@ export interface CreateDepsOptions {
   webhooks?: WebhooksModuleOptions;
   /** Workflow engine tuning (tests shorten locks and sweeps). */
   workflows?: WorkflowsModuleOptions;
+  /** Reports tuning (tests shorten locks and sweeps). */
+  reports?: ReportsModuleOptions;
 }
 
 /** Everything a process role needs, built once. */
@@ -78,8 +82,12 @@ export interface Deps {
   queues: Queues;
   secretBox: SecretBox;
   blobs: BlobStore;
+  /** Report result files (a store of their own, swept against report executions only). */
+  reportFiles: BlobStore;
   /** The outbox: every event is written and announced through it. */
   events: EventEmitter;
+  /** This process's Prometheus metrics (served per METRICS_TOKEN / METRICS_PORT). */
+  metrics: Metrics;
   repos: {
     orgs: OrgsRepository;
     apiKeys: ApiKeysRepository;
@@ -108,6 +116,7 @@ export interface Deps {
   sheets: SheetsModule;
   webhooks: WebhooksModule;
   workflows: WorkflowsModule;
+  reports: ReportsModule;
   close(): Promise<void>;
 }
 
@@ -131,6 +140,8 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
   const queues = createQueues({ redis, redisUrl, prefix: config.REDIS_PREFIX });
   const secretBox = createSecretBox(config.ENCRYPTION_KEY);
   const blobs = createBlobStore(config);
+  const reportFiles = createReportFileStore(config);
+  const metrics = createMetrics();
 
   const repos = {
     orgs: createOrgsRepository(db),
@@ -167,6 +178,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
   }, opts.workflows);
   // Document events start the workflows they trigger, in the relay's transaction.
   webhooks.relay.addConsumer(workflows.fanOut);
+  const reports = createReportsModule({ db, redis, queues, files: reportFiles, events, logger, keys }, opts.reports);
 
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
   const usage = createUsageCounter(db, { onError: (err) => logger.warn({ err }, 'could not record API usage') });
@@ -192,8 +204,8 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
   };
 
   return {
-    config, logger, db, redis, redisUrl, keys, stamps, queues, secretBox, blobs, events, repos, services, lastUsed, usage,
-    documents, mail, sheets, webhooks, workflows,
+    config, logger, db, redis, redisUrl, keys, stamps, queues, secretBox, blobs, events, metrics, repos, services, lastUsed, usage,
+    documents, mail, sheets, webhooks, workflows, reports, reportFiles,
     async close() {
       await lastUsed.stop();
       await usage.stop();
@@ -202,6 +214,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       await queues.close();
       redis.disconnect();
       await blobs.close?.();
+      await reportFiles.close?.();
       if (!opts.db) await db.close();
     },
   };

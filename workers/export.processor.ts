@@ -4,6 +4,7 @@
 // database errors, and BullMQ's attempts then re-run it.
 import { Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
+import type { Metrics } from '../src/modules/metrics/index.js';
 import type { ExportWorkerDeps } from '../src/modules/integrations/sheets/index.js';
 import type { ExportJob } from '../src/modules/integrations/sheets/sheets.types.js';
 import { EXPORT_QUEUE } from '../src/modules/integrations/sheets/producer.js';
@@ -23,6 +24,8 @@ export interface ExportWorkerOptions {
   /** Stalled-job check period, ms. Default 30000. */
   stalledIntervalMs?: number;
   logger: Logger;
+  /** Counts the rows flushes wrote. */
+  metrics?: Pick<Metrics, 'sheetsRows'>;
 }
 
 export interface RunningExportWorker {
@@ -33,7 +36,11 @@ export interface RunningExportWorker {
 export function startExportWorker(handlers: ExportHandlers, opts: ExportWorkerOptions): RunningExportWorker {
   const worker = new Worker<ExportJob>(EXPORT_QUEUE, async (job) => {
     const d = job.data;
-    return d.kind === 'flush' ? handlers.flush(d.exportId) : handlers.queueDocument(d.documentId, d.version);
+    if (d.kind !== 'flush') return handlers.queueDocument(d.documentId, d.version);
+    const res = await handlers.flush(d.exportId);
+    const rows = (res as { outcome?: string; rows?: number } | null)?.rows;
+    if (typeof rows === 'number' && rows > 0) opts.metrics?.sheetsRows.inc(rows);
+    return res;
   }, {
     connection: opts.connection,
     prefix: opts.prefix,
@@ -52,9 +59,9 @@ export function startExportWorker(handlers: ExportHandlers, opts: ExportWorkerOp
  * The `export` worker role: the worker plus the safety-net sweep on a timer. `concurrency`: export
  * jobs in parallel (they wait on Google).
  */
-export function startExportWorkers(deps: ExportWorkerDeps, opts: { concurrency: number }): RunningExportWorker {
+export function startExportWorkers(deps: ExportWorkerDeps, opts: { concurrency: number; metrics?: Pick<Metrics, 'sheetsRows'> }): RunningExportWorker {
   const worker = startExportWorker(deps.handlers, {
-    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: opts.concurrency, logger: deps.logger,
+    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: opts.concurrency, logger: deps.logger, metrics: opts.metrics,
   });
   let sweeping = false;
   const timer = deps.sweepIntervalMs > 0

@@ -9,6 +9,7 @@ import { startExportWorkers } from './export.processor.js';
 import { startMailWorker } from './mail.js';
 import { startMaintenance, type MaintenanceOptions } from './maintenance.js';
 import { startStageWorker, type PipelineWorkerOptions } from './pipeline.js';
+import { startReportWorkers } from './reports.processor.js';
 import { startWebhookWorkers } from './webhook-delivery.js';
 import { startWorkflowWorkers } from './workflows.processor.js';
 
@@ -47,11 +48,13 @@ const stageWorker = (stage: Stage): Starter => async (deps, o) => {
 export const WORKERS = {
   ...(Object.fromEntries(STAGES.map((s) => [s, stageWorker(s)])) as Record<Stage, Starter>),
   maintenance: (deps, o) => startMaintenance(deps, { ...o.maintenance, schedulers: o.schedulers ?? false }),
-  mail: (deps, o) => startMailWorker(deps.mail.worker, o.mail),
-  export: async (deps, o) => startExportWorkers(deps.sheets.worker, { concurrency: o.exportConcurrency ?? Math.max(8, o.concurrency * 4) }),
-  webhooks: (deps, o) => startWebhookWorkers(deps.webhooks.worker, { concurrency: o.webhooks?.concurrency ?? 50, relay: o.webhooks?.relay }),
+  mail: (deps, o) => startMailWorker(deps.mail.worker, o.mail, deps.metrics),
+  export: async (deps, o) => startExportWorkers(deps.sheets.worker, { concurrency: o.exportConcurrency ?? Math.max(8, o.concurrency * 4), metrics: deps.metrics }),
+  webhooks: (deps, o) => startWebhookWorkers(deps.webhooks.worker, { concurrency: o.webhooks?.concurrency ?? 50, relay: o.webhooks?.relay, metrics: deps.metrics }),
   // Runs mostly wait (HTTP steps, delays, slots): several per unit of concurrency.
   workflows: (deps, o) => startWorkflowWorkers(deps.workflows.worker, { concurrency: Math.max(4, o.concurrency * 4), schedulers: o.schedulers }),
+  // An execution is one long database read streamed to a file: one per unit of concurrency.
+  reports: (deps, o) => startReportWorkers(deps.reports.worker, { concurrency: Math.max(1, o.concurrency), schedulers: o.schedulers }),
 } satisfies Record<string, Starter>;
 
 export type WorkerRole = keyof typeof WORKERS;

@@ -2,6 +2,7 @@ import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Queues } from '../src/jobs/queues.js';
 import { PermanentError } from '../src/lib/errors.js';
 import type { Logger } from '../src/lib/logger.js';
+import type { Metrics } from '../src/modules/metrics/index.js';
 import type { Stage } from '../src/modules/documents/documents.types.js';
 import { STAGE_ATTEMPTS, type StageJobData } from '../src/modules/documents/flow.js';
 import type { StageCompute, StageRunner } from '../src/modules/documents/stage-runner.js';
@@ -27,6 +28,15 @@ export interface StageWorkerDeps {
   queues: Pick<Queues, 'workerConnection' | 'prefix'>;
   logger: Logger;
   documents: { runner: Pick<StageRunner, 'run' | 'fail'>; computes: Record<Stage, StageCompute> };
+  /** Stage durations and failures by code; none recorded when absent. */
+  metrics?: Pick<Metrics, 'stageDuration' | 'stageFailures'>;
+}
+
+/** The code a failed attempt is counted under: a domain error's own, else TRANSIENT (retried). */
+function failureCode(err: unknown): string {
+  if (err instanceof PermanentError) return err.code;
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && /^[A-Z][A-Z0-9_]{1,40}$/.test(code) ? code : 'TRANSIENT';
 }
 
 /**
@@ -36,11 +46,18 @@ export interface StageWorkerDeps {
  */
 export function startStageWorker(stage: Stage, deps: StageWorkerDeps, concurrency: number, opts: PipelineWorkerOptions = {}): Worker<StageJobData> {
   const { runner, computes } = deps.documents;
+  const m = deps.metrics;
   const worker = new Worker<StageJobData>(stage, async (job: Job<StageJobData>) => {
+    const started = performance.now();
     try {
       const r = await runner.run(stage, job.data, computes[stage]);
+      m?.stageDuration.observe({ stage, outcome: r.outcome }, (performance.now() - started) / 1000);
       return r.outcome;
     } catch (err) {
+      if (m) {
+        m.stageDuration.observe({ stage, outcome: 'failed' }, (performance.now() - started) / 1000);
+        m.stageFailures.inc({ stage, code: failureCode(err) });
+      }
       if (err instanceof PermanentError) {
         await runner.fail(stage, job.data, err.code, err.message);
         throw new UnrecoverableError(`${err.code}: ${err.message}`);

@@ -3,6 +3,7 @@
 // what happened before — is read from the database by the executor.
 import { DelayedError, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
+import type { Metrics } from '../src/modules/metrics/index.js';
 import { createSafeHttpClient } from '../src/lib/http-client/index.js';
 import { createDeliveryExecutor, type DeliveryExecutor } from '../src/modules/webhooks/delivery.js';
 import { createDeliveryStore } from '../src/modules/webhooks/delivery-store.repository.js';
@@ -28,6 +29,8 @@ export interface DeliveryWorkerOptions {
   /** How often this worker looks for stalled jobs, ms. Default 30000 (BullMQ's). */
   stalledIntervalMs?: number;
   logger: Logger;
+  /** Counts jobs by outcome (delivered, retry, failed, gone, deferred, …). */
+  metrics?: Pick<Metrics, 'webhookDeliveries'>;
 }
 
 export interface RunningWorker {
@@ -38,6 +41,7 @@ export interface RunningWorker {
 export function startDeliveryWorker(executor: DeliveryExecutor, opts: DeliveryWorkerOptions): RunningWorker {
   const worker = new Worker<DeliveryJob>(WEBHOOKS_QUEUE, async (job, token) => {
     const result = await executor.attempt(job.data);
+    opts.metrics?.webhookDeliveries.inc({ outcome: typeof result === 'string' ? result : 'deferred' });
     if (typeof result === 'string') return result;
     // Put off (its endpoint or organization is at its limit): back to delayed, same job id, no
     // attempt counted; the slot goes to someone else's delivery.
@@ -62,13 +66,14 @@ export interface StartWebhookWorkersOptions {
   concurrency: number;
   /** Also run the outbox relay in this process. Default true. */
   relay?: boolean;
+  metrics?: Pick<Metrics, 'webhookDeliveries'>;
 }
 
 /**
  * Starts the delivery worker (and the relay); `close` stops them, waiting up to `timeoutMs` for
  * attempts in flight.
  */
-export async function startWebhookWorkers(deps: WebhookWorkerDeps, { concurrency, relay = true }: StartWebhookWorkersOptions): Promise<RunningWorker> {
+export async function startWebhookWorkers(deps: WebhookWorkerDeps, { concurrency, relay = true, metrics }: StartWebhookWorkersOptions): Promise<RunningWorker> {
   const opts = deps.options;
   const http = createSafeHttpClient({
     allow: deps.allow, resolver: opts.resolver, timeoutMs: deps.timeoutMs, connectTimeoutMs: deps.connectTimeoutMs,
@@ -88,7 +93,7 @@ export async function startWebhookWorkers(deps: WebhookWorkerDeps, { concurrency
   const worker = startDeliveryWorker(executor, {
     connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency,
     lockDurationMs: opts.lockDurationMs ?? Math.max(30_000, 2 * deps.timeoutMs),
-    stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
+    stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger, metrics,
   });
   const relayHandle = relay
     ? await startOutboxRelay({

@@ -4,6 +4,8 @@ import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { appDepsFrom, buildApp } from '../http/app.js';
 import { createLogger } from '../lib/logger.js';
 import { startManagedRedis } from '../lib/managed-redis.js';
+import { QUEUE_NAMES } from '../jobs/queues.js';
+import { startMetricsServer, trackQueues } from '../modules/metrics/index.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { executeAdminCommand } from './admin-commands.js';
 import { adminSocketPath, serveAdminSocket } from './admin-socket.js';
@@ -48,6 +50,13 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
     ? await serveAdminSocket(adminSocketPath(config.dataDir), (args) => executeAdminCommand({ db, stamps: deps.stamps }, args), logger)
     : undefined;
 
+  // Queue depths come from the shared Redis and read the same everywhere: the API processes
+  // report them; workers report only what they do themselves.
+  if (role !== 'worker') trackQueues(deps.metrics.registry, deps.queues, QUEUE_NAMES);
+  const metricsServer = config.METRICS_PORT !== undefined
+    ? await startMetricsServer({ metrics: deps.metrics, port: config.METRICS_PORT, host: config.METRICS_HOST, token: config.METRICS_TOKEN, logger })
+    : undefined;
+
   let workers: WorkerHandle | undefined;
   if (role !== 'api') {
     workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true });
@@ -72,6 +81,7 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
     hardStop.unref();
     try {
       await app?.close();
+      await metricsServer?.close();
       await adminSocket?.close();
       await workers?.close(20_000);
       await deps.close();

@@ -1,21 +1,21 @@
 import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
-import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import multipart from '@fastify/multipart';
 import type { Deps } from '../container.js';
 import type { Logger } from '../lib/logger.js';
 import { newId } from '../lib/ids.js';
 import { VERSION } from '../version.js';
-import type { Role } from '../modules/orgs/orgs.types.js';
 import { installErrorHandler } from './error-handler.js';
 import { lazyChildLoggerFactory } from './lazy-child-logger.js';
 import { validatorCompiler } from './validation.js';
-import { installAuth, API_PREFIX, requiredRole } from './plugins/auth.js';
+import { installAuth, API_PREFIX } from './plugins/auth.js';
 import { installNotFound } from './plugins/not-found.js';
 import { installDashboard, loadDashboard, wantsApp } from './plugins/dashboard.js';
 import { packageRoot } from '../lib/package-root.js';
 import { join } from 'node:path';
 import { installInputGuard } from './plugins/input-guard.js';
+import { installOpenApi } from './plugins/openapi.js';
+import { installHttpMetrics, type HttpMetricsOptions } from './plugins/metrics.js';
 import { errors } from '../lib/errors.js';
 import { registerRoutes, type RouteDeps } from './routes/index.js';
 import './types.js';
@@ -28,6 +28,8 @@ export interface AppDeps extends RouteDeps {
   logRequests?: boolean;
   /** Folder of the built dashboard; default `dist/web` in the package. */
   webDir?: string;
+  /** Request metrics, and GET /metrics when a token is given. */
+  metrics?: HttpMetricsOptions;
 }
 
 /** What the HTTP layer takes from the container (tests replace single entries). */
@@ -39,7 +41,9 @@ export function appDepsFrom(deps: Deps): AppDeps {
     templates: services.templates, events: deps.repos.events, redisKeys: deps.keys,
     documents: documents.service, intake: documents.intake, documentExports: (scope, id) => deps.sheets.exportsForDocument(scope, id), activity: documents.activity,
     webhooks: deps.webhooks.service, mailboxes: deps.mail.service, sheets: { connections: deps.sheets.connections, exports: deps.sheets.exports },
-    workflows: deps.workflows.service, members: services.members, pipeline: services.pipeline,
+    workflows: deps.workflows.service, reports: deps.reports.service, members: services.members, pipeline: services.pipeline,
+    // With METRICS_PORT the metrics stay off this port (the separate listener serves them).
+    metrics: { metrics: deps.metrics, token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined },
     health: {
       db: () => deps.db.ping(), redis: async () => { await deps.redis.ping(); }, version: VERSION,
       components: () => {
@@ -116,25 +120,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   installErrorHandler(app);
+  if (deps.metrics) installHttpMetrics(app, deps.metrics);
   await app.register(multipart, { limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 20, parts: 25 } });
-  await app.register(swagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: { title: 'docpipe API', version: '1.0.0', description: 'Document processing: projects, documents, API keys, webhooks and more.' },
-      servers: [{ url: '/' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_live_… / svc_test_…) or JWT access token' } } },
-      security: [{ bearer: [] }],
-    },
-    // Each operation says which role it needs (the role check runs before anything is looked up).
-    transform: ({ schema, url, route }) => {
-      const cfg = route.config as { auth?: boolean; role?: Role; liveOnly?: boolean } | undefined;
-      if (!cfg?.auth || !schema) return { schema, url };
-      const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
-      const note = `Requires the ${requiredRole(method, cfg)} role or higher.${cfg.liveOnly ? ' Live mode only.' : ''}`;
-      const description = (schema as { description?: string }).description;
-      return { schema: { ...schema, description: description ? `${description}\n\n${note}` : note }, url };
-    },
-  });
+  await installOpenApi(app);
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });
 
   const serveApp = installDashboard(app, loadDashboard(deps.webDir ?? join(packageRoot(), 'dist', 'web')));

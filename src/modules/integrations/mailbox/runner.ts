@@ -36,13 +36,17 @@ export interface RunnerStats {
   connectAttempts: number;
   connected: number;
   outcomes: Partial<Record<IngestOutcome, number>>;
+  /** An IMAP session is open right now. */
+  online: boolean;
+  /** When the folder was last looked through (ms since the epoch), null before the first time. */
+  lastPollAt: number | null;
 }
 
 // Settings problems that will not fix themselves: wait for an update (or a long while).
 const PERMANENT = new Set(['auth', 'tls', 'folder', 'blocked']);
 
 export class MailboxRunner {
-  readonly stats: RunnerStats = { connectAttempts: 0, connected: 0, outcomes: {} };
+  readonly stats: RunnerStats = { connectAttempts: 0, connected: 0, outcomes: {}, online: false, lastPollAt: null };
   private stopping = false;
   /** Wakes the serving loop: new mail, a nudge, stop. */
   private readonly wake = new Signal();
@@ -157,6 +161,7 @@ export class MailboxRunner {
         break;
       }
       this.stats.connected++;
+      this.stats.online = true;
       this.session = session;
       this.needFull = true;
       try {
@@ -169,6 +174,7 @@ export class MailboxRunner {
         await mailboxes.noteError(id, this.version, `connection lost: ${(err as Error).message}`).catch(() => undefined);
       } finally {
         this.session = undefined;
+        this.stats.online = false;
         await session.close().catch(() => undefined);
       }
       if (!this.stopping) await this.halt.wait(this.backoff(Math.max(1, failures)));
@@ -195,6 +201,7 @@ export class MailboxRunner {
         await this.retryDue(session);
         await this.flushActions();
         await this.deps.mailboxes.markChecked(this.mailbox.id, this.version);
+        this.stats.lastPollAt = Date.now();
         const dueAt = (await this.deps.messages.nextDueAt(this.mailbox.id, session.folder, Number(session.uidValidity)))?.getTime();
         let waitMs = this.deps.timing.pollIntervalMs;
         if (dueAt !== undefined) {
