@@ -15,6 +15,7 @@ export const createConnectionBody = {
     name: { type: 'string', minLength: 1, maxLength: 200 },
     service_account_key: {
       type: 'object', additionalProperties: true, required: ['client_email', 'private_key'],
+      properties: { client_email: { description: 'The service account' }, private_key: { description: 'PEM private key' } },
       description: 'The service account key file (JSON object) as downloaded; stored encrypted, never returned',
     },
     oauth: {

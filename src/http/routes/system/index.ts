@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../../lib/errors.js';
 import { ok } from '../../envelope.js';
+import { describe } from '../../plugins/openapi.js';
 
 export interface HealthChecks {
   db(): Promise<void>;
@@ -11,11 +12,26 @@ export interface HealthChecks {
 }
 
 export function registerSystemRoutes(api: FastifyInstance, health: HealthChecks): void {
-  api.get('/health', { schema: { tags: ['system'], summary: 'Liveness', security: [] } }, async () =>
+  api.get('/health', {
+    schema: {
+      tags: ['system'], summary: 'Liveness', security: [],
+      ...describe({ data: { type: 'object', required: ['status', 'version'], properties: { status: { type: 'string', const: 'ok' }, version: { type: 'string' } } }, example: { status: 'ok', version: '0.1.0' } }),
+    },
+  }, async () =>
     ok({ status: 'ok', version: health.version }),
   );
 
-  api.get('/ready', { schema: { tags: ['system'], summary: 'Readiness: database and Redis', security: [] } }, async () => {
+  const check = { type: 'object', required: ['status'], properties: { status: { type: 'string' }, ms: { type: 'integer' }, reason: { type: 'string' } }, additionalProperties: true };
+  api.get('/ready', {
+    schema: {
+      tags: ['system'], summary: 'Readiness: database and Redis', security: [],
+      ...describe({
+        data: { type: 'object', required: ['status', 'components'], properties: { status: { type: 'string', const: 'ready' }, components: { type: 'object', additionalProperties: check } } },
+        example: { status: 'ready', components: { database: { status: 'ok', ms: 2 }, redis: { status: 'ok', ms: 1 }, embeddings: { status: 'ok', model: 'Xenova/all-MiniLM-L6-v2' } } },
+        errors: { 503: 'The database or Redis does not answer; `details` has each component' },
+      }),
+    },
+  }, async () => {
     const check = async (fn: () => Promise<void>) => {
       const started = Date.now();
       try {

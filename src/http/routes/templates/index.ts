@@ -5,6 +5,8 @@ import { ok, offsetPage, schemas } from '../../envelope.js';
 const TAGS = ['templates'];
 const definition = {
   type: 'object', required: ['issuer', 'keywords', 'fields'], additionalProperties: true,
+  // Checked in depth by the template validator; named here so the document lists them.
+  properties: { issuer: { description: 'Issuer name' }, keywords: { description: 'Keywords (string or list) that select the template' }, fields: { description: 'Field name → regex or field definition' } },
   description: 'invoice2data template semantics: name, issuer, keywords, exclude_keywords, priority, fields, lines, options, required_fields',
 };
 type Id = { Params: { id: string } };

@@ -1,0 +1,245 @@
+// The OpenAPI document (served at /api/v1/openapi.json, rendered at /api/v1/docs). Routes declare
+// their validation schemas as usual plus an `x-docpipe` description (see `describe`): the success
+// status and the shape of `data`, extra error statuses, examples, and a request body Fastify does
+// not parse itself (the multipart upload). Everything every route has in common is added here, from
+// what the route is: authenticated routes can answer 401, 403 and 429; routes with path parameters
+// 404; routes that take input 400; routes with a body 413 and 415. All errors share one envelope.
+//
+// The descriptions are for the document only: they do not become Fastify response schemas, so the
+// serializer never drops or coerces a field that a description forgot (tests check the answers
+// against the document instead, see checkResponses).
+import swagger from '@fastify/swagger';
+import type { FastifyInstance } from 'fastify';
+import type { Role } from '../../modules/orgs/orgs.types.js';
+import { requiredRole } from './auth.js';
+
+type Schema = Record<string, unknown>;
+
+export interface OperationDoc {
+  /** Success status: 200 (default), 201 created, 202 accepted work, 204 nothing to say. */
+  status?: 200 | 201 | 202 | 204;
+  /** Schema of the envelope's `data`. */
+  data?: Schema;
+  /** `data` is a page of `data` items with a `pagination` object. */
+  list?: 'offset' | 'numbered';
+  /** The answer is not the JSON envelope but a file (`GET …/content`). */
+  binary?: boolean;
+  /** What the success answer means (default: "OK"). */
+  description?: string;
+  /** Other success answers than `status`, e.g. 200 for an upload that was a duplicate. */
+  also?: Record<number, { description: string; data?: Schema }>;
+  /** Error statuses beyond those derived from the route (409, 422, 503 …), with what they mean. */
+  errors?: Record<number, string>;
+  /** An example of `data`. */
+  example?: unknown;
+  /** An example request body. */
+  requestExample?: unknown;
+  /** A request body Fastify does not validate (multipart): documented as given. */
+  requestBody?: Schema;
+}
+
+declare module 'fastify' {
+  interface FastifySchema {
+    'x-docpipe'?: OperationDoc;
+  }
+}
+
+/** The `x-docpipe` entry of a route schema: `schema: { …, ...describe({ status: 201, data }) }`. */
+export function describe(doc: OperationDoc): { 'x-docpipe': OperationDoc } {
+  return { 'x-docpipe': doc };
+}
+
+const named: Record<string, Schema> = {};
+
+/** Registers a schema under components/schemas and returns a reference to it. */
+export function component(name: string, schema: Schema): Schema {
+  if (named[name] && named[name] !== schema) throw new Error(`OpenAPI component ${name} is defined twice`);
+  named[name] = schema;
+  return { $ref: `#/components/schemas/${name}` };
+}
+
+/** The schemas registered with `component` (the response check resolves references with them). */
+export function componentSchemas(): Readonly<Record<string, Schema>> {
+  return named;
+}
+
+const str = { type: 'string' };
+const int = { type: 'integer' };
+
+const ERROR_ENVELOPE = {
+  type: 'object', required: ['success', 'error'],
+  properties: {
+    success: { type: 'boolean', const: false },
+    error: {
+      type: 'object', required: ['code', 'message', 'request_id'],
+      properties: {
+        code: { type: 'string', description: 'Stable machine-readable code, e.g. VALIDATION_ERROR, NOT_FOUND, RATE_LIMITED' },
+        message: { type: 'string', description: 'What went wrong, for people' },
+        details: { description: 'Per-field problems for VALIDATION_ERROR (`[{field, message, in}]`), other context elsewhere' },
+        request_id: { type: 'string', description: 'Also in the X-Request-Id header' },
+      },
+    },
+  },
+};
+
+const PAGINATION = {
+  offset: {
+    type: 'object', required: ['total', 'limit', 'offset', 'has_more'],
+    properties: { total: int, limit: int, offset: int, has_more: { type: 'boolean' } },
+  },
+  numbered: {
+    type: 'object', required: ['page', 'per_page', 'total', 'total_pages'],
+    properties: { page: int, per_page: int, total: int, total_pages: int },
+  },
+};
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Requests allowed in the tightest window', schema: int },
+  'X-RateLimit-Remaining': { description: 'Requests left in that window', schema: int },
+  'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the window resets', schema: int },
+};
+
+const err = (code: string, message: string, details?: unknown) => ({
+  success: false, error: { code, message, ...(details !== undefined ? { details } : {}), request_id: 'req_01HZX3Q8J6M2N4P5R7S9T0V1W2' },
+});
+
+/** One shared response per error status, all with the error envelope. */
+const ERROR_RESPONSES: Record<number, { name: string; description: string; example: unknown; headers?: Record<string, unknown> }> = {
+  400: { name: 'BadRequest', description: 'Invalid input; `details` names each field', example: err('VALIDATION_ERROR', 'Invalid body: name must NOT have fewer than 1 characters', [{ field: 'name', message: 'must NOT have fewer than 1 characters', in: 'body' }]) },
+  401: { name: 'Unauthorized', description: 'Missing, invalid, expired or revoked credentials', example: err('UNAUTHORIZED', 'Missing or invalid credentials') },
+  403: { name: 'Forbidden', description: 'The role, the key’s restrictions (addresses, endpoints) or the mode do not allow this', example: err('FORBIDDEN', 'This requires the admin role or higher') },
+  404: { name: 'NotFound', description: 'No such resource in the caller’s organization and environment', example: err('NOT_FOUND', 'Project not found') },
+  409: { name: 'Conflict', description: 'The current state refuses the request', example: err('CONFLICT', 'A resource with these values already exists') },
+  413: { name: 'PayloadTooLarge', description: 'The body or the uploaded file is larger than allowed', example: err('PAYLOAD_TOO_LARGE', 'Request body is too large') },
+  415: { name: 'UnsupportedMediaType', description: 'The Content-Type (or the uploaded file type) is not accepted', example: err('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type') },
+  422: { name: 'UnprocessableEntity', description: 'Well-formed but refused', example: err('VALIDATION_ERROR', 'The request cannot be processed') },
+  429: {
+    name: 'RateLimited', description: 'Too many requests; retry after `Retry-After` seconds', example: err('RATE_LIMITED', 'Rate limit exceeded'),
+    headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: int }, ...RATE_HEADERS },
+  },
+  503: { name: 'ServiceUnavailable', description: 'A dependency is not available', example: err('SERVICE_UNAVAILABLE', 'Not ready') },
+};
+
+type Operation = {
+  summary?: string; description?: string; security?: unknown[]; parameters?: { in: string; name: string }[]; tags?: string[];
+  requestBody?: { content?: Record<string, { schema?: Schema; example?: unknown }>; required?: boolean };
+  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema; example?: unknown }>; headers?: unknown; $ref?: string }>;
+  operationId?: string; 'x-docpipe'?: OperationDoc;
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
+
+function successSchema(d: OperationDoc, data: Schema | undefined): Schema {
+  if (d.list) {
+    return {
+      type: 'object', required: ['success', 'data', 'pagination', 'message'],
+      properties: { success: { type: 'boolean', const: true }, data: { type: 'array', items: data ?? { type: 'object' } }, pagination: PAGINATION[d.list], message: str },
+    };
+  }
+  return {
+    type: 'object', required: ['success', 'data', 'message'],
+    properties: { success: { type: 'boolean', const: true }, data: data ?? { type: 'object', additionalProperties: true }, message: str },
+  };
+}
+
+/** `GET /api/v1/documents/{id}` → `getDocumentsById`: unique and stable while the path is. */
+function operationId(method: string, path: string): string {
+  const parts = path.replace(/^\/api\/v1\//, '').split('/').filter(Boolean);
+  const words = parts.map((p) => (p.startsWith('{') ? `by_${p.slice(1, -1)}` : p));
+  const camel = words.join('_').split(/[_-]+/).map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  return method + camel.charAt(0).toUpperCase() + camel.slice(1);
+}
+
+/** Completes one operation of the generated document (see the file comment). */
+function completeOperation(method: string, path: string, op: Operation): void {
+  const d = op['x-docpipe'] ?? {};
+  delete op['x-docpipe'];
+  op.operationId ??= operationId(method, path);
+  const responses = op.responses ?? {};
+  // Fastify response schemas of some routes (compiled serializers) are kept as they are; any
+  // generated placeholder ("Default Response" without a body) is replaced.
+  for (const [code, r] of Object.entries(responses)) {
+    if (Number(code) >= 400 || (r.description === 'Default Response' && !r.content)) delete responses[code];
+  }
+  const status = String(d.status ?? 200);
+  if (d.binary) {
+    responses[status] = { description: d.description ?? 'The file', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+  } else if (d.status === 204) {
+    responses[status] = { description: d.description ?? 'Done; no body' };
+  } else if (!responses[status] || d.data) {
+    const media: { schema: Schema; example?: unknown } = { schema: successSchema(d, d.data) };
+    if (d.example !== undefined) media.example = { success: true, data: d.example, ...(d.list ? { pagination: d.list === 'offset' ? { total: 1, limit: 20, offset: 0, has_more: false } : { page: 1, per_page: 20, total: 1, total_pages: 1 } } : {}), message: 'OK' };
+    responses[status] = { description: d.description ?? 'OK', content: { 'application/json': media } };
+  } else if (responses[status].description === 'Default Response') {
+    responses[status].description = d.description ?? 'OK';
+  }
+  for (const [code, a] of Object.entries(d.also ?? {})) {
+    responses[code] = { description: a.description, content: { 'application/json': { schema: successSchema({}, a.data ?? d.data) } } };
+  }
+
+  if (d.requestBody) op.requestBody = { required: true, content: d.requestBody as never };
+  if (d.requestExample !== undefined && op.requestBody?.content) {
+    for (const media of Object.values(op.requestBody.content)) media.example = d.requestExample;
+  }
+
+  const authenticated = !(Array.isArray(op.security) && op.security.length === 0);
+  const params = op.parameters ?? [];
+  const codes = new Set<number>();
+  if (op.requestBody || params.some((p) => p.in === 'query') || params.some((p) => p.in === 'path')) codes.add(400);
+  if (op.requestBody) codes.add(413).add(415);
+  if (authenticated) codes.add(401).add(403).add(429);
+  if (params.some((p) => p.in === 'path')) codes.add(404);
+  const extra = d.errors ?? {};
+  for (const code of Object.keys(extra)) codes.add(Number(code));
+  for (const code of [...codes].sort()) {
+    const shared = ERROR_RESPONSES[code];
+    if (!shared) throw new Error(`${method.toUpperCase()} ${path}: no shared response for ${code}`);
+    responses[String(code)] = extra[code]
+      ? { description: extra[code], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }, ...(shared.headers ? { headers: shared.headers } : {}) }
+      : { $ref: `#/components/responses/${shared.name}` };
+  }
+  op.responses = responses;
+}
+
+/** Registers @fastify/swagger with the transforms that complete every operation. */
+export async function installOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'docpipe API', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' },
+        description: 'Document processing: projects, documents, API keys, webhooks and more. Every answer is a JSON envelope: '
+          + '`{success: true, data, message}` (lists add `pagination`) or `{success: false, error: {code, message, details?, request_id}}`.',
+      },
+      servers: [{ url: '/', description: 'This server' }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_live_… / svc_test_…) or JWT access token' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: ({ schema, url, route }) => {
+      const cfg = route.config as { auth?: boolean; role?: Role; liveOnly?: boolean } | undefined;
+      if (!schema) return { schema, url };
+      // Routes without authentication take no credentials: say so instead of inheriting bearer.
+      if (!cfg?.auth) return { schema: { ...schema, security: schema.security ?? [] }, url };
+      // Each operation says which role it needs (the role check runs before anything is looked up).
+      const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
+      const note = `Requires the ${requiredRole(method, cfg)} role or higher.${cfg.liveOnly ? ' Live mode only.' : ''}`;
+      const description = (schema as { description?: string }).description;
+      return { schema: { ...schema, description: description ? `${description}\n\n${note}` : note }, url };
+    },
+    transformObject: (documentObject) => {
+      const doc = (documentObject as { openapiObject: Record<string, unknown> }).openapiObject as {
+        paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>>; tags?: unknown[];
+      };
+      for (const [path, item] of Object.entries(doc.paths ?? {})) {
+        for (const method of METHODS) if (item[method]) completeOperation(method, path, item[method]);
+      }
+      doc.components.schemas = { ...(doc.components.schemas ?? {}), Error: ERROR_ENVELOPE, ...named };
+      const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/responses\/\w+/g)?.map((r) => r.split('/').pop()));
+      doc.components.responses = Object.fromEntries(Object.values(ERROR_RESPONSES).filter((r) => used.has(r.name)).map((r) => [r.name, {
+        description: r.description, ...(r.headers ? { headers: r.headers } : {}),
+        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: r.example } },
+      }]));
+      return doc as never;
+    },
+  });
+}
