@@ -14,6 +14,7 @@ import type { EventsRepository } from '../../modules/events/events.repository.js
 import type { MailboxService } from '../../modules/integrations/mailbox/index.js';
 import type { ConnectionsService, ExportsService } from '../../modules/integrations/sheets/index.js';
 import type { ProjectsService } from '../../modules/projects/projects.service.js';
+import type { ReportsService } from '../../modules/reports/index.js';
 import type { TemplatesService } from '../../modules/templates/templates.service.js';
 import type { WebhooksService } from '../../modules/webhooks/index.js';
 import type { WorkflowsService } from '../../modules/workflows/index.js';
@@ -27,6 +28,7 @@ import { registerDocumentRoutes } from './documents/index.js';
 import { registerEventRoutes } from './events/index.js';
 import { registerMailboxRoutes } from './mailboxes/index.js';
 import { registerProjectRoutes } from './projects/index.js';
+import { registerReportRoutes } from './reports/index.js';
 import { registerSheetsRoutes } from './sheets/index.js';
 import { registerSystemRoutes, type HealthChecks } from './system/index.js';
 import { registerTemplateRoutes } from './templates/index.js';
@@ -52,6 +54,7 @@ export interface RouteDeps {
   mailboxes: MailboxService;
   sheets: { connections: ConnectionsService; exports: ExportsService };
   workflows: WorkflowsService;
+  reports: ReportsService;
   members: MembersService;
   /** The pipeline page: per-stage counts, queue controls, per-stage reprocessing. */
   pipeline: PipelineControl;
@@ -75,6 +78,7 @@ export function registerRoutes(api: FastifyInstance, deps: RouteDeps): void {
   registerWebhookRoutes(api, deps.webhooks);
   registerSheetsRoutes(api, deps.sheets);
   registerWorkflowRoutes(api, deps.workflows);
+  registerReportRoutes(api, deps.reports);
   registerMemberRoutes(api, deps.members);
   registerPipelineRoutes(api, deps.pipeline);
 }

@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.js';
 import { DomainError } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { BlobStore, StoredBlob } from '../../storage/blob-store.js';
-import { insertEvent } from '../events/events.repository.js';
+import type { EventEmitter } from '../events/emitter.js';
 import type { ExecutionsRepository } from './executions.repository.js';
 import { ResultWriter } from './output/result-file.js';
 import { downloadPath, type ExecutionRow, type SectionInfo } from './reports.types.js';
@@ -21,8 +21,8 @@ export interface RunnerDeps {
   executions: ExecutionsRepository;
   files: BlobStore;
   logger: Logger;
-  /** Outbox events were committed (wakes the relay). */
-  onEvent?: () => void;
+  /** The outbox: report.completed is written with the execution's outcome and announced after commit. */
+  events: EventEmitter;
   /** Rows per page of paged reads. Default 5000. */
   batchSize?: number;
   /** Compression level of result files, 1-9. Default 1: they are read once or twice. */
@@ -74,11 +74,11 @@ export function createReportRunner(deps: RunnerDeps) {
       : { code: 'REPORT_FAILED', message: (err as Error)?.message?.slice(0, 1000) || 'the report could not be computed' };
     const failed = await deps.db.tx(async (q) => {
       const row = await deps.executions.fail(q, id, error);
-      if (row) await insertEvent(q, { orgId: row.org_id, environment: row.environment, type: 'report.completed', data: completedEventData(row) });
+      if (row) await deps.events.insert(q, { orgId: row.org_id, environment: row.environment, type: 'report.completed', data: completedEventData(row) });
       return row;
     });
     if (!failed) return 'skipped';
-    deps.onEvent?.();
+    deps.events.committed();
     deps.logger.warn({ executionId: id, reportId: failed.report_id, code: error.code }, `report execution failed: ${error.message}`);
     return 'failed';
   }
@@ -101,7 +101,7 @@ export function createReportRunner(deps: RunnerDeps) {
       const { blob, summary, sections } = result;
       const done = await deps.db.tx(async (q) => {
         const row = await deps.executions.complete(q, exe.id, { rowCount: sections.rowCount, summary, sections: sections.sections, fileKey: blob.key, fileBytes: blob.size });
-        if (row) await insertEvent(q, { orgId: row.org_id, environment: row.environment, type: 'report.completed', data: completedEventData(row) });
+        if (row) await deps.events.insert(q, { orgId: row.org_id, environment: row.environment, type: 'report.completed', data: completedEventData(row) });
         return row;
       }).catch(async (err: unknown) => {
         await deps.files.discard(blob, (keys) => deps.executions.fileKeysInUse(keys)).catch(() => undefined);
@@ -113,7 +113,7 @@ export function createReportRunner(deps: RunnerDeps) {
         return 'skipped';
       }
       await deps.files.release(blob);
-      deps.onEvent?.();
+      deps.events.committed();
       return 'completed';
     },
     finishFailed,

@@ -1,0 +1,155 @@
+// Report schedules on BullMQ job schedulers. The database decides what runs: each schedule row
+// holds its next occurrence (computed per local calendar date, see schedule-math.ts), and a tick
+// claims the latest occurrence that is due under the row's lock, inserts its execution keyed by
+// the occurrence's local date and moves next_run_at past now. So however many processes tick, and
+// however late, a period runs once: two ticks of one occurrence make one execution (lock + unique
+// run key), and a worker coming back after several missed ticks runs only the latest of them.
+// The cron pattern (in the schedule's zone) only wakes the claim up; a tick that finds nothing due
+// leaves a follow-up at the exact occurrence when it is near, and the sweep claims schedules
+// whose tick never came (Redis lost its data, every worker down). Schedulers live only in Redis:
+// the process that owns them re-asserts them from the database on a timer and on reconnect.
+import type { Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Db } from '../../db/client.js';
+import type { Logger } from '../../lib/logger.js';
+import { resolvePeriod } from './definition.js';
+import type { ExecutionsRepository } from './executions.repository.js';
+import { schedulerId, type ReportJob, type ReportJobs } from './jobs.js';
+import type { ReportRow, ScheduleRow } from './reports.types.js';
+import { latestOccurrence, nextOccurrence, WEEKDAYS, type ScheduleSpec } from './schedule-math.js';
+import type { SchedulesRepository } from './schedules.repository.js';
+
+const PREFIX = schedulerId('');
+/** A tick that finds its occurrence not yet due adds a follow-up when it is at most this far off. */
+const FOLLOW_UP_WITHIN_MS = 6 * 3_600_000;
+
+export const specOf = (s: Pick<ScheduleRow, 'frequency' | 'time' | 'timezone' | 'day_of_week' | 'day_of_month'>): ScheduleSpec => ({
+  frequency: s.frequency, time: s.time, timezone: s.timezone, day_of_week: s.day_of_week, day_of_month: s.day_of_month,
+});
+
+/**
+ * The cron pattern (seconds first) that wakes a schedule. Monthly days 29-31 fire on every day
+ * from the 28th: the claim runs only the one that is the month's occurrence (the day itself, or
+ * the last day of a shorter month).
+ */
+export function cronPattern(spec: ScheduleSpec): string {
+  const [h, m] = spec.time.split(':').map(Number);
+  if (spec.frequency === 'weekly') return `0 ${m} ${h} * * ${WEEKDAYS.indexOf(spec.day_of_week ?? 'monday')}`;
+  if (spec.frequency === 'monthly') {
+    const d = spec.day_of_month ?? 1;
+    return `0 ${m} ${h} ${d >= 29 ? '28-31' : d} * *`;
+  }
+  return `0 ${m} ${h} * * *`;
+}
+
+export interface ClaimResult {
+  /** The occurrence was due and claimed (its execution may have existed already). */
+  due: boolean;
+  /** The execution this claim created, if any. */
+  executionId: string | null;
+  nextRunAt: Date;
+}
+
+export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedules: SchedulesRepository; executions: ExecutionsRepository; logger: Logger }) {
+  const queue = () => deps.jobs.queue();
+
+  async function upsert(reportId: string, spec: ScheduleSpec): Promise<void> {
+    await queue().upsertJobScheduler(schedulerId(reportId), { pattern: cronPattern(spec), tz: spec.timezone }, {
+      name: 'tick', data: { kind: 'tick', reportId } satisfies ReportJob,
+      opts: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
+    });
+  }
+
+  async function remove(reportId: string): Promise<void> {
+    await queue().removeJobScheduler(schedulerId(reportId));
+  }
+
+  /** Claims the schedule's latest due occurrence (see the file comment); null when it has no schedule. */
+  async function claim(reportId: string, now = Date.now()): Promise<ClaimResult | null> {
+    const res = await deps.db.tx(async (q) => {
+      const locked = await deps.schedules.lock(q, reportId);
+      if (!locked) return null;
+      const { schedule, report } = locked as { schedule: ScheduleRow; report: ReportRow };
+      if (schedule.next_run_at.getTime() > now) return { due: false, executionId: null, nextRunAt: schedule.next_run_at };
+      const spec = specOf(schedule);
+      const occ = latestOccurrence(spec, now);
+      const previous = latestOccurrence(spec, occ.at - 1);
+      const timezone = report.data_source?.timezone ?? schedule.timezone;
+      const period = resolvePeriod(report.data_source?.period, timezone, occ.at, previous.at);
+      const exe = await deps.executions.insert(q, {
+        report, trigger: 'schedule', runKey: `schedule:${occ.key}`,
+        definition: { type: report.type, name: report.name, data_source: report.data_source ?? {}, filters: report.filters ?? {}, timezone },
+        periodFrom: period.from, periodTo: period.to, scheduledFor: new Date(occ.at),
+      });
+      const next = new Date(nextOccurrence(spec, Math.max(now, occ.at)).at);
+      await deps.schedules.advance(q, reportId, { nextRunAt: next, lastRunAt: new Date(occ.at), periodKey: occ.key, executionId: exe?.id ?? null });
+      return { due: true, executionId: exe?.id ?? null, nextRunAt: next };
+    });
+    // A crash between the commit and this leaves a queued execution the sweep re-queues.
+    if (res?.executionId) await deps.jobs.enqueue(res.executionId);
+    return res;
+  }
+
+  /** A tick job (the scheduler's or a follow-up). */
+  async function tick(job: Pick<Job<ReportJob>, 'data'>): Promise<ClaimResult | null> {
+    if (job.data.kind !== 'tick') return null;
+    const res = await claim(job.data.reportId);
+    if (res && !res.due && res.nextRunAt.getTime() - Date.now() <= FOLLOW_UP_WITHIN_MS) await deps.jobs.followUp(job.data.reportId, res.nextRunAt.getTime());
+    return res;
+  }
+
+  /** Claims schedules overdue by more than `graceMs`: their tick never came. */
+  async function catchUp(graceMs: number, now = Date.now()): Promise<number> {
+    let claimed = 0;
+    for (const s of await deps.schedules.overdue(new Date(now - graceMs), 500)) {
+      const r = await claim(s.report_id, now);
+      if (r?.executionId) claimed++;
+    }
+    if (claimed) deps.logger.warn({ claimed }, 'report schedules whose tick never came were run');
+    return claimed;
+  }
+
+  /** Every schedule in the database is upserted; schedulers of reports no longer scheduled are removed. */
+  async function reassert(): Promise<{ upserted: number; removed: number }> {
+    const keep = new Set<string>();
+    let after = '';
+    for (;;) {
+      const page = await deps.schedules.page(after, 500);
+      for (const s of page) {
+        await upsert(s.report_id, specOf(s));
+        keep.add(schedulerId(s.report_id));
+      }
+      if (page.length < 500) break;
+      after = page[page.length - 1].report_id;
+    }
+    let removed = 0;
+    for (const s of await queue().getJobSchedulers(0, -1)) {
+      if (s.key.startsWith(PREFIX) && !keep.has(s.key)) {
+        await queue().removeJobScheduler(s.key);
+        removed++;
+      }
+    }
+    return { upserted: keep.size, removed };
+  }
+
+  /** Keeps the schedulers asserted (timer + reconnect); resolves once they are in place. */
+  async function keepAsserted(redis: Redis, everyMs: number): Promise<{ stop(): void }> {
+    let stopped = false;
+    let running: Promise<unknown> | undefined;
+    const again = (why: string) => {
+      running ??= reassert()
+        .catch((err: unknown) => { if (!stopped) deps.logger.warn({ err, why }, 'could not re-assert the report schedulers; retrying on the next pass'); })
+        .finally(() => { running = undefined; });
+    };
+    await reassert();
+    const onReady = () => { if (!stopped) again('reconnect'); };
+    redis.on('ready', onReady);
+    const timer = setInterval(() => again('timer'), everyMs);
+    timer.unref();
+    return { stop() { stopped = true; clearInterval(timer); redis.off('ready', onReady); } };
+  }
+
+  return { upsert, remove, claim, tick, catchUp, reassert, keepAsserted };
+}
+
+export type ReportSchedules = ReturnType<typeof createReportSchedules>;
