@@ -24,6 +24,12 @@ const webhook = p(() => import('../pages/settings/webhooks/WebhookPage'), 'Webho
 const members = p(() => import('../pages/settings/MembersPage'), 'MembersPage');
 const pipeline = p(() => import('../pages/settings/PipelinePage'), 'PipelinePage');
 const apiKeys = p(() => import('../pages/settings/ApiKeysPage'), 'ApiKeysPage');
+const workflows = p(() => import('../pages/workflows/WorkflowsPage'), 'WorkflowsPage');
+const workflow = p(() => import('../pages/workflows/WorkflowPage'), 'WorkflowPage');
+const workflowRuns = p(() => import('../pages/workflows/RunsPage'), 'RunsPage');
+const workflowRun = p(() => import('../pages/workflows/RunsPage'), 'RunPage');
+const reports = p(() => import('../pages/reports/ReportsPage'), 'ReportsPage');
+const report = p(() => import('../pages/reports/ReportPage'), 'ReportPage');
 
 export const ROUTES: RouteDef[] = [
   { path: '/', page: overview },
@@ -34,6 +40,13 @@ export const ROUTES: RouteDef[] = [
   { path: '/review', page: review },
   { path: '/templates', page: templates },
   { path: '/templates/:id', page: template },
+  // /workflows/runs before /workflows/:id: the first match wins.
+  { path: '/workflows', page: workflows },
+  { path: '/workflows/runs', page: workflowRuns },
+  { path: '/workflows/runs/:runId', page: workflowRun },
+  { path: '/workflows/:id', page: workflow },
+  { path: '/reports', page: reports },
+  { path: '/reports/:id', page: report },
   { path: '/settings/api-keys', page: apiKeys },
   { path: '/settings/integrations', page: integrations },
   { path: '/settings/integrations/mailboxes/:id', page: mailbox },
@@ -50,6 +63,8 @@ export const NAV: { section?: string; items: { to: string; label: string; match?
     { to: '/documents', label: 'Documents', match: '/documents' },
     { to: '/review', label: 'Review queue', match: '/review' },
     { to: '/templates', label: 'Templates', match: '/templates' },
+    { to: '/workflows', label: 'Workflows', match: '/workflows' },
+    { to: '/reports', label: 'Reports', match: '/reports' },
   ] },
   { section: 'Settings', items: [
     { to: '/settings/api-keys', label: 'API keys', match: '/settings/api-keys' },
