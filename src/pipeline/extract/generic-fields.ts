@@ -34,6 +34,7 @@ import {
   TOTAL,
   TOTAL_WORD,
 } from './labels.js';
+import { attachEvidence } from './evidence.js';
 import { pickTotal } from './total-candidates.js';
 import { field, type ExtractedField, type ExtractedFields } from './types.js';
 
@@ -48,19 +49,23 @@ export function hitConfidence(hit: LabelHit<unknown>, base = 0.9): number {
 /** An identifier after a label; bare document titles ("INVOICE 2024-0042") are a weaker fallback. */
 export function labelledId(doc: Doc, specs: LabelSet, fallbackPattern?: RegExp): ExtractedField | null {
   const hit = bestHit(scanLabels(doc, specs, idReader(1, 2)));
-  if (hit) return field(hit.value, hitConfidence(hit, 0.92), 'label');
+  if (hit) return attachEvidence(field(hit.value, hitConfidence(hit, 0.92), 'label'), idEvidence('label', hit.weight, hit.value));
   if (!fallbackPattern) return null;
   const m = fallbackPattern.exec(doc.text);
-  return m ? field(m[1] ?? m[0], 0.5, 'regex') : null;
+  return m ? attachEvidence(field(m[1] ?? m[0], 0.5, 'regex'), idEvidence('regex', 0, m[1] ?? m[0])) : null;
 }
 
 export function invoiceNumber(doc: Doc): ExtractedField | null {
   const labelled = labelledId(doc, INVOICE_NUMBER);
   if (labelled) return labelled;
   const title = bestHit(scanLabels(doc, INVOICE_TITLE, idReader(3, 1), { strongWeight: 2 }));
-  if (title) return field(title.value, 0.7, 'label');
+  if (title) return attachEvidence(field(title.value, 0.7, 'label'), idEvidence('title', title.weight, title.value));
   const m = /(?<![\p{L}\p{N}])((?:INV|RE|RG|FA|FAC|FACT|BILL)[-/ ]?\d{2,}(?:[-/]\d+)*)(?![\p{L}\p{N}])/u.exec(doc.text);
-  return m ? field(m[1], 0.45, 'regex') : null;
+  return m ? attachEvidence(field(m[1], 0.45, 'regex'), idEvidence('regex', 0, m[1])) : null;
+}
+
+function idEvidence(source: string, weight: number, value: string) {
+  return { kind: 'id' as const, source, features: { weight, digits: (value.match(/\d/g) ?? []).length, length: value.length } };
 }
 
 function dateField(hit: LabelHit<DateValue>, base = 0.92): ExtractedField {
@@ -76,13 +81,29 @@ export function issueDate(doc: Doc): ExtractedField | null {
   // The generic "Date" label already refuses "Due date" and "date d'échéance" by itself.
   const hits = scanLabels(doc, ISSUE_DATE, dateReader(doc), { weakColumns: true });
   const hit = bestHit(hits);
-  const picked = hit && hit.weight >= 0.9 ? dateField(hit) : (numberLineDate(doc) ?? (hit ? dateField(hit) : firstDate(doc, 0.45)));
+  const strong = hit && hit.weight >= 0.9 ? dateField(hit) : null;
+  const numberLine = strong ? null : numberLineDate(doc);
+  const picked = strong ?? numberLine ?? (hit ? dateField(hit) : firstDate(doc, 0.45));
   if (!picked) return null;
   // A document with a single date (receipts, most invoices' first page) leaves no doubt about
   // which one it is; only the day/month order can still be in question.
-  const distinct = new Set(findDates(doc.text, doc.dateOpts).filter((d) => plausibleDocumentDate(d.iso)).map((d) => d.iso));
-  if (distinct.size === 1) picked.confidence = Math.max(picked.confidence, 0.9 * (findDates(doc.text, doc.dateOpts)[0]?.ambiguous ? 0.85 : 1));
-  return picked;
+  const all = findDates(doc.text, doc.dateOpts);
+  const plausible = all.filter((d) => plausibleDocumentDate(d.iso));
+  const distinct = new Set(plausible.map((d) => d.iso));
+  if (distinct.size === 1) picked.confidence = Math.max(picked.confidence, 0.9 * (all[0]?.ambiguous ? 0.85 : 1));
+  const source = strong ? 'label' : numberLine ? 'number-line' : hit ? 'label-weak' : 'first-date';
+  const same = plausible.filter((d) => d.iso === picked.value);
+  return attachEvidence(picked, {
+    kind: 'date',
+    source,
+    features: {
+      weight: hit && source !== 'number-line' && source !== 'first-date' ? hit.weight : 0,
+      distinct: distinct.size,
+      repeats: Math.max(0, same.length - 1),
+      // Every printing of the value leaves day and month in doubt (no day above 12, no month name).
+      ambiguous: same.length > 0 && same.every((d) => d.ambiguous) ? 1 : 0,
+    },
+  });
 }
 
 /**
@@ -165,8 +186,8 @@ export function totals(doc: Doc): ExtractedFields {
     }),
     'last',
   );
-  if (picked) out.total = field(picked.value, picked.confidence, picked.labelled ? 'label' : 'heuristic');
-  else if (total) out.total = field(total.value, hitConfidence(total, 0.88), 'label');
+  if (picked) out.total = attachEvidence(field(picked.value, picked.confidence, picked.labelled ? 'label' : 'heuristic'), { kind: 'total', source: 'candidates', features: { ...picked.features } });
+  else if (total) out.total = attachEvidence(field(total.value, hitConfidence(total, 0.88), 'label'), { kind: 'total', source: 'label-only', features: { label: 2 * total.weight, arith: 0, repeats: 0, margin: 0, larger: 0, candidates: 0 } });
 
   const subtotal = bestHit(
     scanLabels(doc, SUBTOTAL, amountReader(doc), {

@@ -3,6 +3,7 @@
  * letter's subject. These are the least regular fields, so confidences stay moderate.
  */
 import { findDates } from './dates.js';
+import { attachEvidence } from './evidence.js';
 import { bestHit, scanLabels, textReader, type Doc } from './label-scan.js';
 import { CUSTOMER, NAME, PARTY_ROLES, SUBJECT, VENDOR } from './labels.js';
 import { hasLetter } from './text.js';
@@ -63,18 +64,20 @@ function customerLine(doc: Doc): number {
  * segment near the top (a company suffix such as GmbH or Ltd makes it much more certain).
  */
 export function vendor(doc: Doc): ExtractedField | null {
+  const party = (f: ExtractedField, source: string, seen: number): ExtractedField =>
+    attachEvidence(f, { kind: 'party', source, features: { seen, words: String(f.value).split(/\s+/).length } });
   const hit = bestHit(scanLabels(doc, VENDOR, textReader(80)));
   if (hit) {
     // "Verkäufer:" over "Nummer : 549910" and then the name: skip the key-value lines.
     // (A next-line hit's line is the value's line.)
-    if (hit.placement !== 'next-line' || !/:\s*\S/.test(doc.lines[hit.line] ?? '')) return field(hit.value, 0.85 * hit.weight, 'label');
+    if (hit.placement !== 'next-line' || !/:\s*\S/.test(doc.lines[hit.line] ?? '')) return party(field(hit.value, 0.85 * hit.weight, 'label'), 'label', 0);
     for (let i = hit.line + 1; i < Math.min(doc.lines.length, hit.line + 5); i++) {
       const line = doc.lines[i].trim();
-      if (line && !line.includes(':') && plausibleName(line)) return field(line, 0.75 * hit.weight, 'label');
+      if (line && !line.includes(':') && plausibleName(line)) return party(field(line, 0.75 * hit.weight, 'label'), 'label', 0);
     }
   }
   const stop = Math.min(customerLine(doc), 25);
-  let first: string | null = null;
+  let first: { name: string; seen: number } | null = null;
   let business: { name: string; seen: number } | null = null;
   let seen = 0;
   for (let i = 0; i < stop && seen < 12; i++) {
@@ -85,14 +88,14 @@ export function vendor(doc: Doc): ExtractedField | null {
       if (!plausibleName(seg)) continue;
       // The top-most line with a legal form is the issuer (a brand or a person's name may precede it).
       // Lower down, a company name is as often the customer's as the issuer's.
-      if (COMPANY_SUFFIX.test(seg)) return field(seg, seen <= 3 ? 0.9 : seen <= 6 ? 0.5 : 0.3, 'heuristic');
+      if (COMPANY_SUFFIX.test(seg)) return party(field(seg, seen <= 3 ? 0.9 : seen <= 6 ? 0.5 : 0.3, 'heuristic'), 'legal-form', seen);
       if (!business && BUSINESS_WORD.test(seg) && seg.split(/\s+/).length <= 6) business = { name: seg, seen };
       // A name is short; a sentence on the first line is not a letterhead.
-      if (seen <= 3 && seg.split(/\s+/).length <= 5 && /^\p{Lu}/u.test(seg)) first ??= seg;
+      if (seen <= 3 && seg.split(/\s+/).length <= 5 && /^\p{Lu}/u.test(seg)) first ??= { name: seg, seen };
     }
   }
-  if (business) return field(business.name, business.seen <= 3 ? 0.75 : 0.45, 'heuristic');
-  return first ? field(first, 0.6, 'heuristic') : null;
+  if (business) return party(field(business.name, business.seen <= 3 ? 0.75 : 0.45, 'heuristic'), 'business-word', business.seen);
+  return first ? party(field(first.name, 0.6, 'heuristic'), 'first-line', first.seen) : null;
 }
 
 /** The customer: the text after "Bill to:", "Kunde:", "Facturé à:" or on the following line. */

@@ -4,7 +4,9 @@
  * found are absent rather than null.
  */
 import { applyConsistency } from './consistency.js';
+import { calibrateConfidence } from './confidence.js';
 import { detectCurrency } from './currency.js';
+import { attachEvidence, evidenceOf } from './evidence.js';
 import { inferDayFirst } from './dates.js';
 import { bankStatement } from './generic-bank.js';
 import {
@@ -121,7 +123,11 @@ function receipt(doc: Doc, out: ExtractedFields): void {
   set(out, 'merchant', vendor(doc));
   const date = issueDate(doc);
   // A receipt's date is the sale's: the first plausible date is a good guess even without a label.
-  if (date) out.date = field(date.value, Math.max(date.confidence, date.method === 'heuristic' ? 0.7 : 0.8), date.method);
+  if (date) {
+    out.date = field(date.value, Math.max(date.confidence, date.method === 'heuristic' ? 0.7 : 0.8), date.method);
+    const ev = evidenceOf(date);
+    if (ev) attachEvidence(out.date, ev);
+  }
   money(doc, out);
   set(out, 'receipt_number', labelledId(doc, RECEIPT_NUMBER));
   set(out, 'payment_method', paymentMethod(doc));
@@ -211,7 +217,9 @@ export function normaliseType(type: string): DocumentType {
 export function extractGeneric(text: string, type: string, hints: ExtractHints = {}): ExtractedFields {
   const doc = buildDoc(text, hints);
   const out: ExtractedFields = {};
-  BY_TYPE[normaliseType(type)](doc, out);
+  const t = normaliseType(type);
+  BY_TYPE[t](doc, out);
   applyConsistency(out);
+  calibrateConfidence(out, t);
   return out;
 }

@@ -164,6 +164,23 @@ export interface TotalPick {
   /** The total was read next to a total label (else picked by arithmetic and size alone). */
   labelled: boolean;
   line: number;
+  /** The winning candidate's evidence (inputs of the calibrated confidence). */
+  features: TotalFeatures;
+}
+
+export interface TotalFeatures {
+  /** Label strength: 3 unmistakable total wording, 2 a bare "Total", half a point less from a label line above. */
+  label: number;
+  /** 2 = subtotal + tax or tendered − change; 0.7 = two other figures sum to it; 0 = none. */
+  arith: number;
+  /** How many more times the figure is printed (0–2). */
+  repeats: number;
+  /** Score lead over the best candidate of a different value (capped at 6). */
+  margin: number;
+  /** Amounts larger than it, short of the cash tendered. */
+  larger: number;
+  /** Distinct money figures in the document. */
+  candidates: number;
 }
 
 const near = (a: number, b: number): boolean => Math.abs(a - b) < 0.006;
@@ -190,7 +207,7 @@ export function pickTotal(doc: Doc): TotalPick | null {
   const maxTender = tenders.length ? Math.max(...tenders) : Infinity;
   const debug = process.env.DOCPIPE_DEBUG_TOTAL === '1';
 
-  type Scored = { value: number; score: number; labelled: boolean; line: number; first: number; evidence: number };
+  type Scored = { value: number; score: number; labelled: boolean; line: number; first: number; evidence: number; label: number; arith: number; repeats: number; larger: number };
   const scored: Scored[] = [];
   for (const [value, os] of byValue) {
     let label = 0;
@@ -221,7 +238,7 @@ export function pickTotal(doc: Doc): TotalPick | null {
     score += larger.length === 0 ? 1.2 : larger.length === 1 ? 0.3 : -0.4 * Math.min(larger.length, 4);
     if (value > maxTender + 0.005) score -= 1.5;
     const evidence = (label > 0 ? 1 : 0) + (arith >= 2 ? 1 : 0) + (repeats > 0 ? 0.5 : 0);
-    scored.push({ value, score, labelled: label > 0, line: os[os.length - 1].line, first: os[0].line, evidence });
+    scored.push({ value, score, labelled: label > 0, line: os[os.length - 1].line, first: os[0].line, evidence, label, arith, repeats, larger: larger.length });
     if (debug) console.log('total candidate', value, { label, component, onlyComponent, arith, repeats, last: +last.toFixed(2), larger: larger.length, score: +score.toFixed(2) });
   }
   scored.sort((a, b) => b.score - a.score || b.line - a.line);
@@ -231,9 +248,25 @@ export function pickTotal(doc: Doc): TotalPick | null {
   const cents = (v: number) => Math.round(v * 100);
   if (cents(best.value) % 5 !== 0) {
     const rounded = scored.find((c) => c !== best && Math.abs(c.value - best.value) < 0.046 && cents(c.value) % 5 === 0 && c.line >= best.first && c.score > 0);
-    if (rounded) best = { ...rounded, labelled: rounded.labelled || best.labelled, evidence: Math.max(rounded.evidence, best.evidence) };
+    if (rounded) {
+      best = {
+        ...rounded,
+        labelled: rounded.labelled || best.labelled,
+        evidence: Math.max(rounded.evidence, best.evidence),
+        label: Math.max(rounded.label, best.label),
+        arith: Math.max(rounded.arith, best.arith),
+      };
+    }
   }
   const margin = best.score - (scored.find((c) => c !== best && Math.abs(c.value - best.value) >= 0.046)?.score ?? 0);
   const confidence = Math.min(0.97, 0.35 + 0.12 * best.evidence + 0.06 * Math.min(margin, 4) + (best.labelled ? 0.12 : 0));
-  return { value: best.value, confidence, labelled: best.labelled, line: best.line };
+  const features: TotalFeatures = {
+    label: best.label,
+    arith: best.arith,
+    repeats: best.repeats,
+    margin: Math.min(6, margin),
+    larger: best.larger,
+    candidates: distinct.length,
+  };
+  return { value: best.value, confidence, labelled: best.labelled, line: best.line, features };
 }

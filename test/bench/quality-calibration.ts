@@ -1,0 +1,42 @@
+// Confidence calibration of template-free fields on the development corpus, in process (no
+// server, a few seconds): the reliability of the confidences the extractors give now (with the
+// constants committed in src/pipeline/extract/confidence.ts), the cross-validated figures of
+// the same fit (each document's fields predicted by maps fitted on the other folds only) and
+// the constants a fit on the whole corpus gives, to paste into confidence.ts.
+//
+//   npm run bench -- quality-calibration [DIR] [--folds K]
+//
+// DIR (default ../shared/corpora/dev) holds sroie/ and invoice2data/ as described in its README.
+import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { MODELS } from '../../src/pipeline/extract/confidence.js';
+import { collect, crossValidate, fitAll, report, type Sample } from '../helpers/extraction-calibration.js';
+import { table } from './harness.js';
+
+function show(title: string, samples: Sample[]): void {
+  console.log(`\n${title}`);
+  table(report(samples).map((r) => ({ field: r.field, given: r.n, accuracy: r.accuracy.toFixed(3), ece: r.ece.toFixed(3), brier: r.brier.toFixed(4), 'reliability (confidence bin: n, mean confidence, accuracy)': r.bins })));
+}
+
+export async function main(args: string[]): Promise<void> {
+  const foldsAt = args.indexOf('--folds');
+  const folds = foldsAt >= 0 ? Number(args[foldsAt + 1]) : 5;
+  const dir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--folds') ?? join(process.cwd(), '..', 'shared', 'corpora', 'dev');
+  if (!existsSync(join(dir, 'sroie'))) throw new Error(`no corpus at ${dir}`);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const samples = collect(dir);
+  const missing = samples.filter((s) => !s.given).length;
+  console.log(`template-free confidence calibration on ${dir}: ${new Set(samples.map((s) => s.doc)).size} documents, ${samples.length} labelled fields (${missing} not found, left out of the calibration figures)`);
+  show('confidences as extracted (committed constants; in-sample for the fitted maps):', samples);
+  show(`${folds}-fold cross-validated (maps refitted without the held-out fold; folds by document):`, crossValidate(samples, folds));
+  console.log('\nconstants fitted on the whole corpus (intercept, then one weight per design feature of confidence.ts):');
+  const fitted = fitAll(samples);
+  for (const [kind, w] of Object.entries(fitted)) {
+    const committed = MODELS[kind as keyof typeof MODELS].weights;
+    console.log(`  ${kind}: [${w.map((x) => x.toFixed(3)).join(', ')}]${committed ? `  (committed: [${committed.join(', ')}])` : '  (none committed)'}`);
+  }
+  const cpu = process.cpuUsage(cpu0);
+  console.log(`\n${((performance.now() - t0) / 1000).toFixed(1)} s wall, ${((cpu.user + cpu.system) / 1e6).toFixed(1)} s CPU, load average ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+}
