@@ -49,9 +49,8 @@ export interface Pagination {
   prev: string | null;
 }
 
-// Bounds keep every derived offset, and the offset of the page after it, inside int4.
-const MAX_PAGE = 10_000_000;
-const MAX_OFFSET = 2_000_000_000;
+// `page` and `offset` get int4's bounds from the validator (src/http/validation.ts); the offsets
+// derived from them are passed to SQL as bigint OFFSETs.
 const PAGE_KEYS = ['page', 'per_page'] as const;
 const OFFSET_KEYS = ['limit', 'offset'] as const;
 
@@ -64,13 +63,13 @@ export function pagingQuery(spec: ListPaging): Record<string, object> {
   const page = spec.canonical === 'page';
   const alias = page ? 'Alternative spelling (limit/offset): ' : 'Alternative spelling (page/per_page): ';
   return {
-    page: { type: 'integer', minimum: 1, maximum: MAX_PAGE, description: `${page ? '' : alias}1-based page number (default 1).` },
+    page: { type: 'integer', minimum: 1, description: `${page ? '' : alias}1-based page number (default 1).` },
     per_page: { type: 'integer', minimum: 1, maximum: max, description: `${page ? '' : alias}Items per page (default ${size}, at most ${max}).` },
     limit: {
       type: 'integer', minimum: 1, maximum: max,
       description: `${page && !spec.pageWithLimit ? alias : ''}Items to return (default ${size}, at most ${max}).${spec.pageWithLimit ? ' With `page`, the page size.' : ''}`,
     },
-    offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, description: `${page ? alias : ''}Items to skip (default 0).` },
+    offset: { type: 'integer', minimum: 0, description: `${page ? alias : ''}Items to skip (default 0).` },
   };
 }
 

@@ -35,7 +35,7 @@ describe('workflows API', () => {
     expect(w).toMatchObject({ name: 'Nightly', status: 'draft', version: 1, trigger: { type: 'manual' }, settings: { timeout_seconds: 60, max_concurrent_runs: 10, on_error: 'stop' }, variables: { a: 1 } });
     const list = body(await call(owner, 'GET', '/workflows?search=night&per_page=5'));
     expect(list.data.map((x: any) => x.id)).toEqual([w.id]);
-    expect(list.pagination).toEqual({ page: 1, per_page: 5, total: 1, total_pages: 1 });
+    expect(list.pagination).toMatchObject({ page: 1, per_page: 5, total: 1, total_pages: 1 });
     const up = await call(owner, 'PUT', `/workflows/${w.id}`, { name: 'Nightly 2', status: 'active' });
     expect(up.statusCode, up.body).toBe(200);
     expect(body(up).data).toMatchObject({ name: 'Nightly 2', status: 'active', version: 2 });

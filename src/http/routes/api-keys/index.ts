@@ -1,26 +1,29 @@
 import type { FastifyInstance } from 'fastify';
 import type { ApiKeysService } from '../../../modules/api-keys/api-keys.service.js';
 import type { CreateApiKeyInput, UpdateApiKeyInput } from '../../../modules/api-keys/api-keys.types.js';
-import { ok, offsetPage, schemas } from '../../envelope.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
 
 const strList = (max: number) => ({ type: 'array', maxItems: max, items: { type: 'string', minLength: 1, maxLength: 200 } });
 const limitField = { type: ['integer', 'null'], minimum: 1, maximum: 10_000_000 };
 const TAGS = ['api-keys'];
+// The contract: limit (default 50, at most 100) and offset.
+const PAGING: ListPaging = { canonical: 'offset', defaultSize: 50 };
 
 export function registerApiKeyRoutes(api: FastifyInstance, keys: ApiKeysService): void {
   const admin = { auth: true, role: 'admin' as const };
   type Id = { Params: { api_key_id: string } };
 
-  api.get<{ Querystring: { limit: number; offset: number } }>('/api-keys', {
+  api.get('/api-keys', {
     config: admin,
     schema: {
       tags: TAGS, summary: 'List API keys (secrets masked)',
-      querystring: { type: 'object', additionalProperties: false, properties: {
-        limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, offset: { type: 'integer', minimum: 0, default: 0 } } },
+      querystring: { type: 'object', additionalProperties: false, properties: pagingQuery(PAGING) },
     },
   }, async (req) => {
-    const { items, total } = await keys.list(req.scope, req.query.limit, req.query.offset);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await keys.list(req.scope, paging.limit, paging.offset);
+    return answer(items, total);
   });
 
   api.post<{ Body: CreateApiKeyInput }>('/api-keys', {

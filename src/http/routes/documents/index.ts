@@ -4,7 +4,8 @@ import type { DocumentFilters } from '../../../modules/documents/documents.repos
 import { DOCUMENT_STATUSES, STAGES, type Stage } from '../../../modules/documents/documents.types.js';
 import type { Intake } from '../../../modules/documents/intake.js';
 import type { ProjectsService } from '../../../modules/projects/projects.service.js';
-import { ok, numberedPage, schemas } from '../../envelope.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging, pageWindow, pagingQuery, type ListPaging } from '../../paging.js';
 import { registerUploadRoute } from './upload.js';
 import { contentHeaders } from './content-headers.js';
 import type { Scope } from '../../../lib/scope.js';
@@ -14,7 +15,9 @@ import type { ActivityService } from '../../../modules/documents/activity.js';
 const TAGS = ['documents'];
 const STATUS = [...DOCUMENT_STATUSES];
 const stagesSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...STAGES] } };
-const pageProps = { page: { type: 'integer', minimum: 1, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
+// GET /documents: page/per_page documented; GET /projects/{id}/documents: the contract's page + limit.
+const PAGING: ListPaging = { canonical: 'page' };
+const PROJECT_PAGING: ListPaging = { canonical: 'page', pageWithLimit: true };
 type Id = { Params: { id: string } };
 
 export function registerDocumentRoutes(api: FastifyInstance, deps: {
@@ -40,12 +43,13 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: {
         min_confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Classification confidence at least this' },
         max_confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Classification confidence below this' },
         ids: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,99}$', description: 'Only these documents: up to 100 comma-separated ids (unknown and other organizations\' ids are left out)' },
-        ...pageProps,
+        ...pagingQuery(PAGING),
       } },
     },
   }, async (req) => {
-    const { items, total } = await documents.list(req.scope, req.query);
-    return numberedPage(items, total, req.query.page, req.query.per_page);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await pageWindow(paging, (page, perPage) => documents.list(req.scope, { ...req.query, page, per_page: perPage }));
+    return answer(items, total);
   });
 
   api.get<Id>('/documents/:id', { config: auth, schema: { tags: TAGS, summary: 'A document with its status, classification, fields, timings and export status', params: schemas.idParam() } },
@@ -104,19 +108,20 @@ export function registerDocumentRoutes(api: FastifyInstance, deps: {
   api.get<Id>('/batches/:id', { config: auth, schema: { tags: TAGS, summary: 'Progress of a batch and its per-document failures', params: schemas.idParam() } },
     async (req) => ok(await documents.getBatch(req.scope, req.params.id)));
 
-  api.get<Id & { Querystring: { page: number; limit: number; status?: string; classification?: string } }>('/projects/:id/documents', {
+  api.get<Id & { Querystring: { status?: string; classification?: string } }>('/projects/:id/documents', {
     config: auth,
     schema: {
       tags: ['projects'], summary: 'Documents in a project', params: schemas.idParam(),
       querystring: { type: 'object', additionalProperties: false, properties: {
-        page: { type: 'integer', minimum: 1, default: 1 }, limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+        ...pagingQuery(PROJECT_PAGING),
         status: { type: 'string', enum: STATUS }, classification: { type: 'string', maxLength: 64 },
       } },
     },
   }, async (req) => {
     await deps.projects.get(req.scope, req.params.id);
     const q = req.query;
-    const { items, total } = await documents.list(req.scope, { project_id: req.params.id, status: q.status, classification: q.classification, page: q.page, per_page: q.limit });
-    return numberedPage(items, total, q.page, q.limit);
+    const { paging, answer } = listPaging(req, PROJECT_PAGING);
+    const { items, total } = await pageWindow(paging, (page, perPage) => documents.list(req.scope, { project_id: req.params.id, status: q.status, classification: q.classification, page, per_page: perPage }));
+    return answer(items, total);
   });
 }

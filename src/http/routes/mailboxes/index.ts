@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { MailboxService } from '../../../modules/integrations/mailbox/mailbox.service.js';
 import type { CreateMailboxInput, ListMessagesQuery, UpdateMailboxInput } from '../../../modules/integrations/mailbox/mailbox.types.js';
-import { ok, offsetPage, schemas } from '../../envelope.js';
-import { createBody, listQuery, messageParams, messagesQuery, TAGS, updateBody } from './schemas.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging } from '../../paging.js';
+import { createBody, listQuery, messageParams, messagesQuery, PAGING, TAGS, updateBody } from './schemas.js';
 
 type Id = { Params: { id: string } };
 type MessageId = { Params: { id: string; messageId: string } };
-type Page = { limit: number; offset: number };
 // Mailbox settings hold credentials of someone's mail account: admins and owners only.
 const admin = { auth: true, role: 'admin' as const };
 const BASE = '/integrations/mailboxes';
@@ -19,11 +19,12 @@ export function registerMailboxRoutes(api: FastifyInstance, mailboxes: MailboxSe
     return ok(await mailboxes.create(req.scope, req.body, req.principal.userId), 'Mailbox created');
   });
 
-  api.get<{ Querystring: Page }>(BASE, {
+  api.get(BASE, {
     config: admin, schema: { tags: TAGS, summary: 'List mailboxes', querystring: listQuery },
   }, async (req) => {
-    const { items, total } = await mailboxes.list(req.scope, req.query.limit, req.query.offset);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await mailboxes.list(req.scope, paging.limit, paging.offset);
+    return answer(items, total);
   });
 
   api.get<Id>(`${BASE}/:id`, { config: admin, schema: { tags: TAGS, summary: 'Get a mailbox (status, last_error, last_checked_at)', params: schemas.idParam() } },
@@ -46,8 +47,9 @@ export function registerMailboxRoutes(api: FastifyInstance, mailboxes: MailboxSe
   api.get<Id & { Querystring: ListMessagesQuery }>(`${BASE}/:id/messages`, {
     config: admin, schema: { tags: TAGS, summary: 'What happened to each message, newest first', params: schemas.idParam(), querystring: messagesQuery },
   }, async (req) => {
-    const { items, total } = await mailboxes.listMessages(req.scope, req.params.id, req.query);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await mailboxes.listMessages(req.scope, req.params.id, { ...req.query, limit: paging.limit, offset: paging.offset });
+    return answer(items, total);
   });
 
   api.get<MessageId>(`${BASE}/:id/messages/:messageId`, {

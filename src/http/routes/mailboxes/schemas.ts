@@ -1,4 +1,6 @@
 // JSON schemas of the mailbox routes (validation + the OpenAPI document).
+import { pagingQuery, type ListPaging } from '../../paging.js';
+
 export const TAGS = ['integrations'];
 
 const str = (max: number, description?: string) => ({ type: 'string', minLength: 1, maxLength: max, ...(description ? { description } : {}) });
@@ -35,10 +37,9 @@ export const createBody = {
 
 export const updateBody = { type: 'object', additionalProperties: false, properties: fields };
 
-const page = {
-  limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-  offset: { type: 'integer', minimum: 0, default: 0 },
-};
+// Both paging spellings; limit/offset is this list's documented one.
+export const PAGING: ListPaging = { canonical: 'offset' };
+const page = pagingQuery(PAGING);
 
 export const listQuery = { type: 'object', additionalProperties: false, properties: page };
 

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MembersService } from '../../../modules/orgs/members.service.js';
 import type { Role } from '../../../modules/orgs/orgs.types.js';
-import { offsetPage, ok, schemas } from '../../envelope.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
 
 const TAGS = ['members'];
+const PAGING: ListPaging = { canonical: 'offset', defaultSize: 50 };
 const role = { type: 'string', enum: ['viewer', 'member', 'admin', 'owner'] };
 type Id = { Params: { id: string } };
 
@@ -15,17 +17,16 @@ export function registerMemberRoutes(api: FastifyInstance, members: MembersServi
   // People belong to the organization, not to a mode: test-mode credentials may look, not change them.
   const admin = { auth: true, role: 'admin' as const, liveOnly: true };
 
-  api.get<{ Querystring: { limit: number; offset: number } }>('/members', {
+  api.get('/members', {
     config: { auth: true },
     schema: {
       tags: TAGS, summary: 'People of the organization and their roles',
-      querystring: { type: 'object', additionalProperties: false, properties: {
-        limit: { type: 'integer', minimum: 1, maximum: 100, default: 50 }, offset: { type: 'integer', minimum: 0, default: 0 },
-      } },
+      querystring: { type: 'object', additionalProperties: false, properties: pagingQuery(PAGING) },
     },
   }, async (req) => {
-    const { items, total } = await members.list(actor(req), req.query.limit, req.query.offset);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await members.list(actor(req), paging.limit, paging.offset);
+    return answer(items, total);
   });
 
   api.get<Id>('/members/:id', { config: { auth: true }, schema: { tags: TAGS, summary: 'One member', params: schemas.idParam() } },

@@ -1,16 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { ProjectsService } from '../../../modules/projects/projects.service.js';
 import type { CreateProjectInput, ListProjectsQuery, UpdateProjectInput } from '../../../modules/projects/projects.types.js';
-import { ok, offsetPage, schemas } from '../../envelope.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
 import { projectListResponse, projectResponse } from './schemas.js';
 
 const TAGS = ['projects'];
 const text = (max: number) => ({ type: 'string', maxLength: max });
 type Id = { Params: { id: string } };
+// The contract: limit (default 20) and offset; page/per_page are accepted too.
+const PAGING: ListPaging = { canonical: 'offset' };
 
 export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsService): void {
   const auth = { auth: true };
-  const serialisedPages = new WeakMap<object, string>();
+  // Keyed by the cached page, then by the request URL (the pagination links repeat it).
+  const serialisedPages = new WeakMap<object, { url: string; body: string }>();
 
   api.get<{ Querystring: ListProjectsQuery }>('/projects', {
     config: auth,
@@ -20,20 +24,20 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
         search: { type: 'string', maxLength: 200 },
         sort: { type: 'string', enum: ['name', 'created_at', 'updated_at'], default: 'created_at' },
         order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
-        limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-        offset: { type: 'integer', minimum: 0, default: 0 },
+        ...pagingQuery(PAGING),
         status: { type: 'string', enum: ['active', 'archived'] },
         include_archived: { type: 'boolean', default: false },
       } },
       response: projectListResponse,
     },
   }, async (req, reply) => {
-    const page = await projects.list(req.scope, req.query, req.projectsVersion);
+    const { paging, answer } = listPaging(req, PAGING);
+    const page = await projects.list(req.scope, { ...req.query, limit: paging.limit, offset: paging.offset }, req.projectsVersion);
     // Pages served from the list cache are the same objects: serialise each one once.
-    let body = serialisedPages.get(page);
+    let body = serialisedPages.get(page)?.url === req.url ? serialisedPages.get(page)!.body : undefined;
     if (body === undefined) {
-      body = reply.serialize(offsetPage(page.items, page.total, req.query.limit, req.query.offset)) as string;
-      serialisedPages.set(page, body);
+      body = reply.serialize(answer(page.items, page.total)) as string;
+      serialisedPages.set(page, { url: req.url, body });
     }
     return reply.type('application/json; charset=utf-8').send(body);
   });

@@ -1,5 +1,7 @@
 // Response schemas: they document the API (OpenAPI) and let Fastify serialise lists with a
 // compiled serializer instead of JSON.stringify (the project list is a hot path).
+import { paginationSchema } from '../../paging.js';
+
 const str = { type: 'string' };
 const nstr = { type: ['string', 'null'] };
 const ts = { type: 'string', format: 'date-time' };
@@ -22,7 +24,7 @@ export const projectListResponse = {
     properties: {
       success: { type: 'boolean' },
       data: { type: 'array', items: projectSchema },
-      pagination: { type: 'object', properties: { total: { type: 'integer' }, limit: { type: 'integer' }, offset: { type: 'integer' }, has_more: { type: 'boolean' } } },
+      pagination: paginationSchema,
       message: str,
     },
   },

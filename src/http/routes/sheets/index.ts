@@ -2,13 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ConnectionsService } from '../../../modules/integrations/sheets/connections.service.js';
 import type { ExportsService } from '../../../modules/integrations/sheets/exports.service.js';
 import type { CreateConnectionInput, ExportInput, UpdateExportInput } from '../../../modules/integrations/sheets/sheets.types.js';
-import { ok, offsetPage, schemas } from '../../envelope.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging } from '../../paging.js';
 import {
-  createConnectionBody, createExportBody, exportDocumentBody, listExportsQuery, listQuery, TAGS, testConnectionBody, updateExportBody,
+  PAGING, createConnectionBody, createExportBody, exportDocumentBody, listExportsQuery, listQuery, TAGS, testConnectionBody, updateExportBody,
 } from './schemas.js';
 
 type Id = { Params: { id: string } };
-type Page = { limit: number; offset: number };
 // Integrations hold credentials and push data out of the service: admins and owners only.
 const admin = { auth: true, role: 'admin' as const };
 const BASE = '/integrations/sheets';
@@ -23,10 +23,11 @@ export function registerSheetsRoutes(api: FastifyInstance, deps: { connections: 
     return ok(await connections.create(req.scope, req.body, req.principal.userId), 'Connection created');
   });
 
-  api.get<{ Querystring: Page }>(`${BASE}/connections`, { config: admin, schema: { tags: TAGS, summary: 'List connections (credentials are never returned)', querystring: listQuery } },
+  api.get(`${BASE}/connections`, { config: admin, schema: { tags: TAGS, summary: 'List connections (credentials are never returned)', querystring: listQuery } },
     async (req) => {
-      const { items, total } = await connections.list(req.scope, req.query.limit, req.query.offset);
-      return offsetPage(items, total, req.query.limit, req.query.offset);
+      const { paging, answer } = listPaging(req, PAGING);
+      const { items, total } = await connections.list(req.scope, paging.limit, paging.offset);
+      return answer(items, total);
     });
 
   api.get<Id>(`${BASE}/connections/:id`, { config: admin, schema: { tags: TAGS, summary: 'Get a connection', params: schemas.idParam() } },
@@ -51,11 +52,12 @@ export function registerSheetsRoutes(api: FastifyInstance, deps: { connections: 
     return ok(await exports.create(req.scope, req.body, req.principal.userId), 'Export created');
   });
 
-  api.get<{ Querystring: Page & { project_id?: string } }>(`${BASE}/exports`, {
+  api.get<{ Querystring: { project_id?: string } }>(`${BASE}/exports`, {
     config: admin, schema: { tags: TAGS, summary: 'List exports', querystring: listExportsQuery },
   }, async (req) => {
-    const { items, total } = await exports.list(req.scope, req.query);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await exports.list(req.scope, { project_id: req.query.project_id, limit: paging.limit, offset: paging.offset });
+    return answer(items, total);
   });
 
   api.get<Id>(`${BASE}/exports/:id`, { config: admin, schema: { tags: TAGS, summary: 'Get an export with its status and row counts', params: schemas.idParam() } },

@@ -1,11 +1,11 @@
 // JSON schemas of the Sheets routes (validation + the OpenAPI document).
+import { pagingQuery, type ListPaging } from '../../paging.js';
 
 export const TAGS = ['integrations: sheets'];
 
-const page = {
-  limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-  offset: { type: 'integer', minimum: 0, default: 0 },
-};
+// Both paging spellings; limit/offset is this list's documented one.
+export const PAGING: ListPaging = { canonical: 'offset' };
+const page = pagingQuery(PAGING);
 const id = { type: 'string', minLength: 1, maxLength: 64 };
 const secretText = { type: 'string', minLength: 1, maxLength: 4096 };
 

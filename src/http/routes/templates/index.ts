@@ -1,8 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TemplatesService } from '../../../modules/templates/templates.service.js';
-import { ok, offsetPage, schemas } from '../../envelope.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
 
 const TAGS = ['templates'];
+const PAGING: ListPaging = { canonical: 'offset' };
 const definition = {
   type: 'object', required: ['issuer', 'keywords', 'fields'], additionalProperties: true,
   // Checked in depth by the template validator; named here so the document lists them.
@@ -13,13 +15,13 @@ type Id = { Params: { id: string } };
 
 export function registerTemplateRoutes(api: FastifyInstance, templates: TemplatesService): void {
   const auth = { auth: true };
-  api.get<{ Querystring: { limit: number; offset: number } }>('/templates', {
+  api.get('/templates', {
     config: auth,
-    schema: { tags: TAGS, summary: 'List extraction templates', querystring: { type: 'object', additionalProperties: false, properties: {
-      limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, offset: { type: 'integer', minimum: 0, default: 0 } } } },
+    schema: { tags: TAGS, summary: 'List extraction templates', querystring: { type: 'object', additionalProperties: false, properties: pagingQuery(PAGING) } },
   }, async (req) => {
-    const { items, total } = await templates.list(req.scope, req.query.limit, req.query.offset);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await templates.list(req.scope, paging.limit, paging.offset);
+    return answer(items, total);
   });
   api.post<{ Body: Record<string, unknown> }>('/templates', { config: auth, schema: { tags: TAGS, summary: 'Create a template', body: definition } },
     async (req, reply) => { reply.status(201); return ok(await templates.create(req.scope, req.body), 'Template created'); });

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { WebhooksService } from '../../../modules/webhooks/webhooks.service.js';
 import type { CreateWebhookInput, ListDeliveriesQuery, ListWebhooksQuery, UpdateWebhookInput } from '../../../modules/webhooks/webhooks.types.js';
-import { ok, offsetPage, schemas } from '../../envelope.js';
-import { createBody, deliveriesQuery, listQuery, recoverBody, rotateBody, TAGS, updateBody } from './schemas.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging } from '../../paging.js';
+import { createBody, deliveriesQuery, listQuery, PAGING, recoverBody, rotateBody, TAGS, updateBody } from './schemas.js';
 
 type Id = { Params: { id: string } };
 // Webhook management (and its delivery logs, which hold receivers' responses) is for admins and owners.
@@ -19,15 +20,17 @@ export function registerWebhookRoutes(api: FastifyInstance, webhooks: WebhooksSe
   api.get<{ Querystring: ListWebhooksQuery }>('/webhooks', {
     config: admin, schema: { tags: TAGS, summary: 'List subscriptions of the caller’s environment', querystring: listQuery },
   }, async (req) => {
-    const { items, total } = await webhooks.list(req.scope, req.query);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await webhooks.list(req.scope, { ...req.query, limit: paging.limit, offset: paging.offset });
+    return answer(items, total);
   });
 
   api.get<{ Params: { id: string }; Querystring: ListDeliveriesQuery }>('/webhooks/:id/deliveries', {
     config: admin, schema: { tags: TAGS, summary: 'Deliveries of a subscription, newest first', params: schemas.idParam(), querystring: deliveriesQuery },
   }, async (req) => {
-    const { items, total } = await webhooks.listDeliveries(req.scope, req.params.id, req.query);
-    return offsetPage(items, total, req.query.limit, req.query.offset);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await webhooks.listDeliveries(req.scope, req.params.id, { ...req.query, limit: paging.limit, offset: paging.offset });
+    return answer(items, total);
   });
 
   api.get<Id>('/webhooks/deliveries/:id', {

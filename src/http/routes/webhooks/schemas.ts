@@ -1,4 +1,5 @@
 // JSON schemas of the webhook routes (validation + the OpenAPI document).
+import { pagingQuery, type ListPaging } from '../../paging.js';
 import { EVENT_TYPES } from '../../../modules/events/events.types.js';
 import { DELIVERY_STATUSES } from '../../../modules/webhooks/webhooks.types.js';
 
@@ -12,10 +13,9 @@ const events = {
 };
 const description = { type: 'string', maxLength: 500 };
 const secret = { type: 'string', minLength: 16, maxLength: 256, description: 'Signing secret; generated (whsec_…) when absent' };
-const page = {
-  limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
-  offset: { type: 'integer', minimum: 0, default: 0 },
-};
+// Both paging spellings; limit/offset is this list's documented one.
+export const PAGING: ListPaging = { canonical: 'offset' };
+const page = pagingQuery(PAGING);
 
 export const createBody = {
   type: 'object', required: ['url', 'events'], additionalProperties: false,

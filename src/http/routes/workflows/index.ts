@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { WorkflowsService } from '../../../modules/workflows/workflows.service.js';
 import type { CreateWorkflowInput, ListRunsQuery, ListWorkflowsQuery, RunRequest, UpdateWorkflowInput } from '../../../modules/workflows/workflows.types.js';
-import { numberedPage, ok, schemas } from '../../envelope.js';
-import { createBody, listQuery, responses, runBody, runsQuery, TAGS, updateBody, validateBody } from './schemas.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging, pageWindow } from '../../paging.js';
+import { createBody, listQuery, PAGING, responses, runBody, runsQuery, TAGS, updateBody, validateBody } from './schemas.js';
 
 type Id = { Params: { id: string } };
 type RunId = { Params: { runId: string } };
@@ -13,8 +14,9 @@ export function registerWorkflowRoutes(api: FastifyInstance, workflows: Workflow
   api.get<{ Querystring: ListWorkflowsQuery }>('/workflows', {
     config: auth, schema: { tags: TAGS, summary: 'List workflows (status, search in name and description)', querystring: listQuery, response: responses.list },
   }, async (req) => {
-    const { items, total } = await workflows.list(req.scope, req.query);
-    return numberedPage(items, total, req.query.page, req.query.per_page);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await pageWindow(paging, (page, perPage) => workflows.list(req.scope, { status: req.query.status, search: req.query.search, page, per_page: perPage }));
+    return answer(items, total);
   });
 
   api.post<{ Body: CreateWorkflowInput }>('/workflows', {
@@ -36,8 +38,10 @@ export function registerWorkflowRoutes(api: FastifyInstance, workflows: Workflow
   api.get<{ Querystring: ListRunsQuery }>('/workflows/runs', {
     config: auth, schema: { tags: TAGS, summary: 'Runs of all workflows, newest first (status, workflow_id, mode)', querystring: runsQuery, response: responses.list },
   }, async (req) => {
-    const { items, total } = await workflows.listRuns(req.scope, req.query);
-    return numberedPage(items, total, req.query.page, req.query.per_page);
+    const { paging, answer } = listPaging(req, PAGING);
+    const q = req.query;
+    const { items, total } = await pageWindow(paging, (page, perPage) => workflows.listRuns(req.scope, { status: q.status, workflow_id: q.workflow_id, mode: q.mode, page, per_page: perPage }));
+    return answer(items, total);
   });
 
   api.get<RunId>('/workflows/runs/:runId', {

@@ -2,6 +2,7 @@
 // the graph validator (which names node ids and JSON paths); here only their outer shape.
 import { MAX_EDGES, MAX_NODES } from '../../../modules/workflows/graph/validate.js';
 import { RUN_STATUSES, WORKFLOW_STATUSES } from '../../../modules/workflows/workflows.types.js';
+import { paginationSchema, pagingQuery, type ListPaging } from '../../paging.js';
 
 export const TAGS = ['workflows'];
 const obj = { type: 'object', additionalProperties: true };
@@ -46,7 +47,9 @@ export const runBody = {
   },
 };
 
-const page = { page: { type: 'integer', minimum: 1, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
+// The contract: page and per_page; limit/offset are accepted too.
+export const PAGING: ListPaging = { canonical: 'page' };
+const page = pagingQuery(PAGING);
 
 export const listQuery = {
   type: 'object', additionalProperties: false,
@@ -63,7 +66,7 @@ const pageEnvelope = {
   type: 'object',
   properties: {
     success: { type: 'boolean' }, data: { type: 'array', items: obj }, message: str,
-    pagination: { type: 'object', properties: { page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, total_pages: { type: 'integer' } } },
+    pagination: paginationSchema,
   },
 };
 const error = (description: string) => ({
