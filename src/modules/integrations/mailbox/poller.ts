@@ -91,7 +91,10 @@ function guarded<T extends object>(target: T, dead: () => boolean): T {
 export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOptions = {}): Promise<MailPoller> {
   const token = `${hostname()}:${process.pid}:${randomBytes(6).toString('hex')}`;
   const ttlMs = opts.leaseTtlMs ?? 30_000;
-  const lease: LeaseStore = createLeaseStore(deps.redis, { prefix: deps.prefix, token, ttlMs });
+  const refreshMs = opts.refreshIntervalMs ?? 5_000;
+  // A poller is counted alive while it refreshes; three missed refreshes (or a lease lifetime,
+  // whichever is longer) and the others stop leaving room for it.
+  const lease: LeaseStore = createLeaseStore(deps.redis, { prefix: deps.prefix, token, ttlMs, presenceTtlMs: Math.max(ttlMs, 3 * refreshMs) });
   let dead = false;
   let closing = false;
   const isDead = () => dead;
@@ -139,6 +142,10 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
   let again = false;
   const reconcileOnce = async (): Promise<void> => {
     const active = await deps.mailboxes.listActive();
+    // Counted alive only once the mailbox table could be read: a poller that cannot serve does
+    // not hold room for itself.
+    const live = Math.max(1, await lease.heartbeat());
+    const share = Math.ceil(active.length / live);
     const want = new Map(active.map((a) => [a.id, a.config_version]));
     for (const [id, r] of [...runners]) {
       const v = want.get(id);
@@ -149,8 +156,15 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
         await startRunner(id);
       }
     }
-    for (const a of active) {
+    // More than the fair share (another poller came up): hand the newest back, each after its
+    // message in hand; the others take them on their next refresh.
+    for (const id of [...runners.keys()].slice(share).reverse()) {
       if (closing || dead) return;
+      deps.logger.info({ mailboxId: id, share, live }, 'mail poller: handing a mailbox to another poller');
+      await drop(id, true);
+    }
+    for (const a of active) {
+      if (closing || dead || runners.size >= share) return;
       if (runners.has(a.id)) continue;
       if (await lease.acquire(a.id)) await startRunner(a.id);
     }
@@ -206,7 +220,7 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
     deps.logger.warn({ err }, 'mail poller: cannot subscribe to change nudges; relying on the periodic refresh');
   }
 
-  const refreshTimer = setInterval(() => void reconcile(), opts.refreshIntervalMs ?? 5_000);
+  const refreshTimer = setInterval(() => void reconcile(), refreshMs);
   const renewTimer = setInterval(() => void renew(), Math.max(50, Math.floor(ttlMs / 3)));
   refreshTimer.unref();
   renewTimer.unref();
@@ -227,6 +241,7 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
       closing = true;
       stopTimers();
       await reconciling;
+      await lease.leave().catch(() => undefined);
       const ids = [...runners.keys()];
       const held = [...runners.values()];
       const all = Promise.all(ids.map((id) => drop(id, true)));
