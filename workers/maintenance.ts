@@ -12,8 +12,15 @@ import type { BlobStore } from '../src/storage/blob-store.js';
 import { closeWorker } from './close.js';
 import { startMaintenanceTimers, sweepUnderLock } from './maintenance-timers.js';
 
-/** Documents untouched this long while a stage is pending are checked by the sweeper. */
-const STALE_MS = 60_000;
+/**
+ * Documents untouched this long while a stage is pending are checked by the sweeper. It finds
+ * those whose next job was never queued (a crash between the stage's commit and the enqueue);
+ * with the 10 s sweep period such a document moves again within 25 s. Documents whose job is
+ * merely waiting in a long queue are looked at and left alone.
+ */
+const STALE_MS = 15_000;
+/** Sweeper period. */
+const SWEEP_EVERY_MS = 10_000;
 
 /** What maintenance uses (the container fits as is). */
 export interface MaintenanceDeps {
@@ -86,9 +93,9 @@ export interface MaintenanceOptions {
    * from its own timer as well.
    */
   schedulers: boolean;
-  /** Sweeper period, ms. Default 30000. */
+  /** Sweeper period, ms. Default 10000. */
   sweepIntervalMs?: number;
-  /** How long a pending stage may sit untouched before the sweeper checks its job, ms. Default 60000. */
+  /** How long a pending stage may sit untouched before the sweeper checks its job, ms. Default 15000. */
   staleMs?: number;
   /** How often the schedulers are upserted again, ms. Default 60000. */
   reassertIntervalMs?: number;
@@ -100,7 +107,7 @@ const SWEEP_LOCK_MS = 5 * 60_000;
 /** The `maintenance` worker (sweeps, retention, classifier retraining) and, with `schedulers`, its timers. */
 export async function startMaintenance(deps: MaintenanceDeps, opts: MaintenanceOptions): Promise<{ close(timeoutMs?: number): Promise<void> }> {
   const q = deps.queues.get('maintenance');
-  const sweepEveryMs = opts.sweepIntervalMs ?? 30_000;
+  const sweepEveryMs = opts.sweepIntervalMs ?? SWEEP_EVERY_MS;
   const staleMs = opts.staleMs ?? STALE_MS;
   const sweepOnce = () => sweepUnderLock(deps.redis, deps.keys.lock('sweep'), SWEEP_LOCK_MS, () => sweep(deps, staleMs));
   const timers = opts.schedulers

@@ -15,11 +15,21 @@ import type { StageCompute, StageRunner } from '../src/modules/documents/stage-r
  */
 const CONCURRENCY: Record<Stage, number> = { parse: 4, embed: 2, classify: 2, extract: 2 };
 
+/**
+ * A dead worker's jobs are moved back to waiting by the first stalled-job check after their lock
+ * expired: at most lockDuration + stalledInterval (20 s) after the kill, then picked up at once.
+ * BullMQ renews each lock every lockDuration / 2 while the job runs, which needs this process's
+ * event loop free for a moment every 7.5 s: the heavy stage work never holds it that long (pdf.js
+ * and the other parsers run in child processes, OCR and ONNX on their own threads).
+ */
+export const STAGE_LOCK_MS = 15_000;
+export const STAGE_STALLED_CHECK_MS = 5_000;
+
 /** Lock tuning for the stage workers; the defaults suit production. */
 export interface PipelineWorkerOptions {
-  /** How long a job's lock lasts without renewal; a dead worker's job is taken over after this. Default 120 000 ms. */
+  /** How long a job's lock lasts without renewal; a dead worker's job is taken over after this. Default {@link STAGE_LOCK_MS}. */
   lockDurationMs?: number;
-  /** How often this worker looks for jobs whose lock expired (stalled). Default 30 000 ms. */
+  /** How often the queue is checked for jobs whose lock expired (stalled). Default {@link STAGE_STALLED_CHECK_MS}. */
   stalledIntervalMs?: number;
 }
 
@@ -41,8 +51,9 @@ function failureCode(err: unknown): string {
 
 /**
  * The BullMQ worker of one stage queue. Stage code is async throughout (pdf.js and the other
- * parsers in their own processes, OCR and ONNX on their own threads), and the lock is long
- * enough that a busy event loop does not make BullMQ hand the job to another worker.
+ * parsers in their own processes, OCR and ONNX on their own threads), so the lock is renewed
+ * while a long job runs; a job that does stall (its worker died) is run again elsewhere, and
+ * the stage runner makes a second run of a committed stage a no-op.
  */
 export function startStageWorker(stage: Stage, deps: StageWorkerDeps, concurrency: number, opts: PipelineWorkerOptions = {}): Worker<StageJobData> {
   const { runner, computes } = deps.documents;
@@ -68,8 +79,10 @@ export function startStageWorker(stage: Stage, deps: StageWorkerDeps, concurrenc
     connection: deps.queues.workerConnection(),
     prefix: deps.queues.prefix,
     concurrency: Math.max(1, concurrency * CONCURRENCY[stage]),
-    lockDuration: opts.lockDurationMs ?? 120_000,
-    stalledInterval: opts.stalledIntervalMs ?? 30_000,
+    lockDuration: opts.lockDurationMs ?? STAGE_LOCK_MS,
+    stalledInterval: opts.stalledIntervalMs ?? STAGE_STALLED_CHECK_MS,
+    // Two stalls before the job fails: a crash, and one more (another crash, or a lock lost to a
+    // frozen process) still recover; a job that kills every worker it lands on does not loop.
     maxStalledCount: 2,
   });
   worker.on('failed', (job, err) => {
