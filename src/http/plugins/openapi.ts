@@ -11,57 +11,12 @@
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
 import type { Role } from '../../modules/orgs/orgs.types.js';
-import { requiredRole } from './auth.js';
+import { paginationSchema } from '../paging.js';
+import { API_PREFIX, requiredRole } from './auth.js';
+import { OPERATION_DOCS } from '../routes/openapi.js';
+import { componentSchemas, type OperationDoc } from '../openapi-shapes.js';
 
 type Schema = Record<string, unknown>;
-
-export interface OperationDoc {
-  /** Success status: 200 (default), 201 created, 202 accepted work, 204 nothing to say. */
-  status?: 200 | 201 | 202 | 204;
-  /** Schema of the envelope's `data`. */
-  data?: Schema;
-  /** `data` is a page of `data` items with a `pagination` object. */
-  list?: 'offset' | 'numbered';
-  /** The answer is not the JSON envelope but a file (`GET …/content`). */
-  binary?: boolean;
-  /** What the success answer means (default: "OK"). */
-  description?: string;
-  /** Other success answers than `status`, e.g. 200 for an upload that was a duplicate. */
-  also?: Record<number, { description: string; data?: Schema }>;
-  /** Error statuses beyond those derived from the route (409, 422, 503 …), with what they mean. */
-  errors?: Record<number, string>;
-  /** An example of `data`. */
-  example?: unknown;
-  /** An example request body. */
-  requestExample?: unknown;
-  /** A request body Fastify does not validate (multipart): documented as given. */
-  requestBody?: Schema;
-}
-
-declare module 'fastify' {
-  interface FastifySchema {
-    'x-docpipe'?: OperationDoc;
-  }
-}
-
-/** The `x-docpipe` entry of a route schema: `schema: { …, ...describe({ status: 201, data }) }`. */
-export function describe(doc: OperationDoc): { 'x-docpipe': OperationDoc } {
-  return { 'x-docpipe': doc };
-}
-
-const named: Record<string, Schema> = {};
-
-/** Registers a schema under components/schemas and returns a reference to it. */
-export function component(name: string, schema: Schema): Schema {
-  if (named[name] && named[name] !== schema) throw new Error(`OpenAPI component ${name} is defined twice`);
-  named[name] = schema;
-  return { $ref: `#/components/schemas/${name}` };
-}
-
-/** The schemas registered with `component` (the response check resolves references with them). */
-export function componentSchemas(): Readonly<Record<string, Schema>> {
-  return named;
-}
 
 const str = { type: 'string' };
 const int = { type: 'integer' };
@@ -79,17 +34,6 @@ const ERROR_ENVELOPE = {
         request_id: { type: 'string', description: 'Also in the X-Request-Id header' },
       },
     },
-  },
-};
-
-const PAGINATION = {
-  offset: {
-    type: 'object', required: ['total', 'limit', 'offset', 'has_more'],
-    properties: { total: int, limit: int, offset: int, has_more: { type: 'boolean' } },
-  },
-  numbered: {
-    type: 'object', required: ['page', 'per_page', 'total', 'total_pages'],
-    properties: { page: int, per_page: int, total: int, total_pages: int },
   },
 };
 
@@ -112,7 +56,7 @@ const ERROR_RESPONSES: Record<number, { name: string; description: string; examp
   409: { name: 'Conflict', description: 'The current state refuses the request', example: err('CONFLICT', 'A resource with these values already exists') },
   413: { name: 'PayloadTooLarge', description: 'The body or the uploaded file is larger than allowed', example: err('PAYLOAD_TOO_LARGE', 'Request body is too large') },
   415: { name: 'UnsupportedMediaType', description: 'The Content-Type (or the uploaded file type) is not accepted', example: err('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type') },
-  422: { name: 'UnprocessableEntity', description: 'Well-formed but refused', example: err('VALIDATION_ERROR', 'The request cannot be processed') },
+  422: { name: 'UnprocessableEntity', description: 'The Idempotency-Key was already used with a different request', example: err('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request (method, path or body); use a new key for a new request') },
   429: {
     name: 'RateLimited', description: 'Too many requests; retry after `Retry-After` seconds', example: err('RATE_LIMITED', 'Rate limit exceeded'),
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: int }, ...RATE_HEADERS },
@@ -133,7 +77,7 @@ function successSchema(d: OperationDoc, data: Schema | undefined): Schema {
   if (d.list) {
     return {
       type: 'object', required: ['success', 'data', 'pagination', 'message'],
-      properties: { success: { type: 'boolean', const: true }, data: { type: 'array', items: data ?? { type: 'object' } }, pagination: PAGINATION[d.list], message: str },
+      properties: { success: { type: 'boolean', const: true }, data: { type: 'array', items: data ?? { type: 'object' } }, pagination: { $ref: '#/components/schemas/Pagination' }, message: str },
     };
   }
   return {
@@ -168,7 +112,7 @@ function completeOperation(method: string, path: string, op: Operation): void {
     responses[status] = { description: d.description ?? 'Done; no body' };
   } else if (!responses[status] || d.data) {
     const media: { schema: Schema; example?: unknown } = { schema: successSchema(d, d.data) };
-    if (d.example !== undefined) media.example = { success: true, data: d.example, ...(d.list ? { pagination: d.list === 'offset' ? { total: 1, limit: 20, offset: 0, has_more: false } : { page: 1, per_page: 20, total: 1, total_pages: 1 } } : {}), message: 'OK' };
+    if (d.example !== undefined) media.example = { success: true, data: d.list ? [d.example] : d.example, ...(d.list ? { pagination: { total: 1, limit: 20, offset: 0, has_more: false, page: 1, per_page: 20, total_pages: 1, next: null, prev: null } } : {}), message: 'OK' };
     responses[status] = { description: d.description ?? 'OK', content: { 'application/json': media } };
   } else if (responses[status].description === 'Default Response') {
     responses[status].description = d.description ?? 'OK';
@@ -189,6 +133,8 @@ function completeOperation(method: string, path: string, op: Operation): void {
   if (op.requestBody) codes.add(413).add(415);
   if (authenticated) codes.add(401).add(403).add(429);
   if (params.some((p) => p.in === 'path')) codes.add(404);
+  // Idempotency-Key: 409 while a request with the key still runs, 422 for the key with another request.
+  if (params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key')) codes.add(409).add(422);
   const extra = d.errors ?? {};
   for (const code of Object.keys(extra)) codes.add(Number(code));
   for (const code of [...codes].sort()) {
@@ -216,15 +162,16 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       security: [{ bearer: [] }],
     },
     transform: ({ schema, url, route }) => {
-      const cfg = route.config as { auth?: boolean; role?: Role; liveOnly?: boolean } | undefined;
       if (!schema) return { schema, url };
-      // Routes without authentication take no credentials: say so instead of inheriting bearer.
-      if (!cfg?.auth) return { schema: { ...schema, security: schema.security ?? [] }, url };
-      // Each operation says which role it needs (the role check runs before anything is looked up).
+      const cfg = route.config as { auth?: boolean; role?: Role; liveOnly?: boolean } | undefined;
       const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
+      const described = OPERATION_DOCS[`${method} ${url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url}`];
+      const out: typeof schema = described && !schema['x-docpipe'] ? { ...schema, 'x-docpipe': described } : { ...schema };
+      // Routes without authentication take no credentials: say so instead of inheriting bearer.
+      if (!cfg?.auth) return { schema: { ...out, security: out.security ?? [] }, url };
+      // Each operation says which role it needs (the role check runs before anything is looked up).
       const note = `Requires the ${requiredRole(method, cfg)} role or higher.${cfg.liveOnly ? ' Live mode only.' : ''}`;
-      const description = (schema as { description?: string }).description;
-      return { schema: { ...schema, description: description ? `${description}\n\n${note}` : note }, url };
+      return { schema: { ...out, description: out.description ? `${out.description}\n\n${note}` : note }, url };
     },
     transformObject: (documentObject) => {
       const doc = (documentObject as { openapiObject: Record<string, unknown> }).openapiObject as {
@@ -233,7 +180,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       for (const [path, item] of Object.entries(doc.paths ?? {})) {
         for (const method of METHODS) if (item[method]) completeOperation(method, path, item[method]);
       }
-      doc.components.schemas = { ...(doc.components.schemas ?? {}), Error: ERROR_ENVELOPE, ...named };
+      doc.components.schemas = { ...(doc.components.schemas ?? {}), Error: ERROR_ENVELOPE, Pagination: paginationSchema, ...componentSchemas() };
       const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/responses\/\w+/g)?.map((r) => r.split('/').pop()));
       doc.components.responses = Object.fromEntries(Object.values(ERROR_RESPONSES).filter((r) => used.has(r.name)).map((r) => [r.name, {
         description: r.description, ...(r.headers ? { headers: r.headers } : {}),

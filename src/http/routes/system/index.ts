@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errors } from '../../../lib/errors.js';
 import { ok } from '../../envelope.js';
-import { describe } from '../../plugins/openapi.js';
+import { describe } from '../../openapi-shapes.js';
 
 export interface HealthChecks {
   db(): Promise<void>;

@@ -1,0 +1,40 @@
+// The workflow routes in the OpenAPI document (presentWorkflow, presentRun, presentStep). The
+// routes' own response schemas stay as they are (they give the compiled serializers); these
+// describe `data` in detail.
+import { RUN_STATUSES, WORKFLOW_STATUSES } from '../../../modules/workflows/workflows.types.js';
+import { component, t, type OperationDocs } from '../../openapi-shapes.js';
+
+const workflowProps = {
+  id: t.str, name: t.str, description: t.nstr, status: t.enum(WORKFLOW_STATUSES), version: t.int,
+  nodes: t.arr(t.map()), edges: t.arr(t.map()), settings: t.obj({ timeout_seconds: t.int, max_concurrent_runs: t.int, on_error: t.enum(['stop', 'continue']) }),
+  variables: t.map(), trigger: t.nullable(t.map(t.any, 'The trigger node’s type and config')), environment: t.enum(['live', 'test']), created_by: t.nstr,
+  created_at: t.time, updated_at: t.time,
+};
+const workflow = component('Workflow', t.obj(workflowProps));
+const step = t.obj({
+  node_id: t.str, type: t.str, position: t.int, status: t.str, branch: t.nstr, attempts: t.int, input: t.any, output: t.any, error: t.any,
+  started_at: t.ntime, finished_at: t.ntime, duration_ms: t.nint,
+});
+const runProps = {
+  id: t.str, workflow_id: t.str, workflow_version: t.int, mode: t.enum(['execute', 'dry_run']), status: t.enum(RUN_STATUSES), trigger: t.any,
+  document_id: t.nstr, input: t.any, variables: t.any, error: t.any, resume_at: t.ntime, deadline_at: t.ntime, queued_at: t.ntime,
+  started_at: t.ntime, finished_at: t.ntime, duration_ms: t.nint, created_by: t.nstr, created_at: t.time, updated_at: t.time,
+};
+const run = component('WorkflowRun', t.obj({ ...runProps, steps: t.arr(step) }, ['steps']));
+const issues = t.arr(t.obj({ field: t.str, node_id: t.str, message: t.str }, ['field', 'node_id']));
+
+export const workflowsDocs: OperationDocs = {
+  'GET /workflows': { list: true, data: workflow },
+  'POST /workflows': {
+    status: 201, description: 'Created; `signing_secret` (of its outbound requests) is shown in this answer only',
+    data: t.obj({ ...workflowProps, signing_secret: t.str }), requestExample: { name: 'Notify on invoices', nodes: [], edges: [], status: 'draft' },
+  },
+  'POST /workflows/validate': { data: t.obj({ valid: t.bool, issues }), requestExample: { nodes: [], edges: [], status: 'draft' } },
+  'GET /workflows/runs': { list: true, data: t.obj({ ...runProps, step_counts: t.map(t.int) }) },
+  'GET /workflows/runs/:runId': { data: run },
+  'POST /workflows/runs/:runId/cancel': { data: run, errors: { 409: 'The run has already ended' } },
+  'GET /workflows/:id': { data: workflow },
+  'PUT /workflows/:id': { data: workflow, requestExample: { status: 'active' } },
+  'DELETE /workflows/:id': { data: t.gone() },
+  'POST /workflows/:id/run': { status: 202, description: 'The run is queued', data: run, requestExample: { mode: 'dry_run', input: { document_id: 'doc_01HZX4A7Q2' } } },
+};
