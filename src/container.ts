@@ -37,6 +37,7 @@ import { createProjectsRepository, type ProjectsRepository } from './modules/pro
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createReportsModule, type ReportsModule, type ReportsModuleOptions } from './modules/reports/index.js';
 import { createTemplatesRepository, type TemplatesRepository } from './modules/templates/templates.repository.js';
+import { createIdempotencyRepository, createIdempotencyService, type IdempotencyService } from './modules/idempotency/index.js';
 import { createTemplatesService, type TemplatesService } from './modules/templates/templates.service.js';
 import { createWebhooksModule, type WebhooksModule, type WebhooksModuleOptions } from './modules/webhooks/index.js';
 import { createWorkflowsModule, type WorkflowsModule, type WorkflowsModuleOptions } from './modules/workflows/index.js';
@@ -106,6 +107,8 @@ export interface Deps {
     loginThrottle: LoginThrottle;
     members: MembersService;
     pipeline: PipelineControl;
+    /** Idempotency-Key claims and stored responses. */
+    idempotency: IdempotencyService;
   };
   /** Records API key use in batches (flushed on close). */
   lastUsed: LastUsedTracker;
@@ -198,6 +201,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     }),
     loginThrottle: createLoginThrottle(redis, (email) => keys.rate(`login-delay:${email}`)),
     members: createMembersService({ db, repo: createMembersRepository(db), orgs: repos.orgs, stamps }),
+    idempotency: createIdempotencyService({ repo: createIdempotencyRepository(db) }),
     pipeline: createPipelineControl({
       queues, activity: documents.activityRepo, documents: documents.service, operatorOrgs: config.PIPELINE_OPERATOR_ORGS, countOrgs: () => repos.orgs.countOrgs(),
     }),

@@ -14,6 +14,8 @@ import { installDashboard, loadDashboard, wantsApp } from './plugins/dashboard.j
 import { packageRoot } from '../lib/package-root.js';
 import { join } from 'node:path';
 import { installInputGuard } from './plugins/input-guard.js';
+import { installIdempotency } from './plugins/idempotency.js';
+import type { IdempotencyService } from '../modules/idempotency/index.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installHttpMetrics, type HttpMetricsOptions } from './plugins/metrics.js';
 import { errors } from '../lib/errors.js';
@@ -30,6 +32,8 @@ export interface AppDeps extends RouteDeps {
   webDir?: string;
   /** Request metrics, and GET /metrics when a token is given. */
   metrics?: HttpMetricsOptions;
+  /** Idempotency-Key on authenticated POSTs (off when absent). */
+  idempotency?: IdempotencyService;
 }
 
 /** What the HTTP layer takes from the container (tests replace single entries). */
@@ -42,6 +46,7 @@ export function appDepsFrom(deps: Deps): AppDeps {
     documents: documents.service, intake: documents.intake, documentExports: (scope, id) => deps.sheets.exportsForDocument(scope, id), activity: documents.activity,
     webhooks: deps.webhooks.service, mailboxes: deps.mail.service, sheets: { connections: deps.sheets.connections, exports: deps.sheets.exports },
     workflows: deps.workflows.service, reports: deps.reports.service, members: services.members, pipeline: services.pipeline,
+    idempotency: services.idempotency,
     // With METRICS_PORT the metrics stay off this port (the separate listener serves them).
     metrics: { metrics: deps.metrics, token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined },
     health: {
@@ -129,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   installNotFound(app, { wants: wantsApp, serve: serveApp });
   installAuth(app, deps.access);
   installInputGuard(app);
+  if (deps.idempotency) installIdempotency(app, deps.idempotency);
   await app.register(async (api) => registerRoutes(api, deps), { prefix: API_PREFIX });
   app.get(`${API_PREFIX}/openapi.json`, { schema: { hide: true } }, async () => app.swagger());
   return app;

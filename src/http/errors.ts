@@ -5,15 +5,17 @@ import { DomainError } from '../lib/errors.js';
 export type ErrorCode =
   | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'CONFLICT' | 'METHOD_NOT_ALLOWED'
   | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE';
+  | 'SERVICE_UNAVAILABLE' | 'TOKEN_EXPIRED' | 'IDEMPOTENCY_KEY_REUSED';
 
 /** HTTP status of each domain error code; a code missing here is a bug and answers 500. */
 export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   VALIDATION_ERROR: 400,
   UNAUTHORIZED: 401,
+  TOKEN_EXPIRED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  IDEMPOTENCY_KEY_REUSED: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

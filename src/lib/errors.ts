@@ -43,6 +43,21 @@ export class UnauthorizedError extends DomainError {
   readonly code = 'UNAUTHORIZED';
 }
 
+/** A token that was valid and has expired (a 401 like UNAUTHORIZED, with its own code so clients know to refresh). */
+export class TokenExpiredError extends DomainError {
+  override readonly name: string = 'TokenExpiredError';
+  readonly code = 'TOKEN_EXPIRED';
+}
+
+/** An Idempotency-Key used again with a different request (a 422: the key cannot mean both). */
+export class IdempotencyKeyReusedError extends DomainError {
+  override readonly name: string = 'IdempotencyKeyReusedError';
+  readonly code = 'IDEMPOTENCY_KEY_REUSED';
+  constructor(message = 'This Idempotency-Key was used with a different request (method, path or body); use a new key for a new request') {
+    super(message);
+  }
+}
+
 /** A valid credential that may not do this. */
 export class ForbiddenError extends DomainError {
   override readonly name: string = 'ForbiddenError';
@@ -91,6 +106,7 @@ export class PermanentError extends DomainError {
 /** Shorthands for the common cases, so messages read the same everywhere. */
 export const errors = {
   unauthorized: (message = 'Invalid or missing credentials') => new UnauthorizedError(message),
+  tokenExpired: (message = 'The access token has expired; get a new one with POST /auth/refresh') => new TokenExpiredError(message),
   forbidden: (message = 'You are not allowed to do this', details?: unknown) => new ForbiddenError(message, details),
   notFound: (what: string) => new NotFoundError(`${what} not found`),
   validation: (message: string, details?: FieldIssue[]) => new ValidationError(message, details),
