@@ -47,6 +47,8 @@ const BODIES: Record<string, unknown> = {
   'PUT /api/v1/workflows/{id}': { name: 'renamed' },
   'POST /api/v1/workflows/{id}/run': { mode: 'dry_run' },
   'PUT /api/v1/members/{id}': { name: 'renamed' },
+  'PUT /api/v1/reports/{id}': { name: 'renamed' },
+  'POST /api/v1/reports/{id}/schedule': { time: '03:00' },
 };
 
 function fill(path: string, ids: Ids): string {
@@ -93,13 +95,15 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
 
   /** Snapshot of B's resources as B sees them. */
   const snapshot = async () => {
-    const urls = ['/projects', '/documents', '/templates', '/webhooks', '/api-keys', '/integrations/mailboxes', '/integrations/sheets/connections', '/integrations/sheets/exports', '/events', '/workflows', '/workflows/runs', '/members'];
-    const paged = new Set(['/documents', '/workflows', '/workflows/runs']);
+    const urls = ['/projects', '/documents', '/templates', '/webhooks', '/api-keys', '/integrations/mailboxes', '/integrations/sheets/connections', '/integrations/sheets/exports', '/events', '/workflows', '/workflows/runs', '/members', '/reports'];
+    const paged = new Set(['/documents', '/workflows', '/workflows/runs', '/reports']);
     const out: Record<string, unknown> = {};
     for (const u of urls) out[u] = (await send('GET', `/api/v1${u}?${paged.has(u) ? 'per_page' : 'limit'}=100`, b.auth)).json().data;
     out.message = (await send('GET', `/api/v1/integrations/mailboxes/${bIds.mailbox}/messages/${bIds.message}`, b.auth)).json().data;
     out.delivery = (await send('GET', `/api/v1/webhooks/deliveries/${bIds.delivery}`, b.auth)).json().data;
     out.batch = (await send('GET', `/api/v1/batches/${bIds.batch}`, b.auth)).json().data;
+    out.reportSchedule = (await send('GET', `/api/v1/reports/${bIds.report}/schedule`, b.auth)).json().data;
+    out.reportExecutions = (await send('GET', `/api/v1/reports/${bIds.report}/executions`, b.auth)).json().data;
     return out;
   };
 

@@ -9,7 +9,7 @@ import type { SecurityApp } from './support.js';
 
 export type Kind =
   | 'apiKey' | 'project' | 'event' | 'document' | 'batch' | 'template' | 'mailbox' | 'message' | 'webhook' | 'delivery' | 'connection' | 'export'
-  | 'workflow' | 'run' | 'member';
+  | 'workflow' | 'run' | 'member' | 'report' | 'execution';
 
 export type Ids = Record<Kind, string>;
 
@@ -17,7 +17,7 @@ export type Ids = Record<Kind, string>;
 export const SEGMENT_KIND: Record<string, Kind> = {
   'api-keys': 'apiKey', projects: 'project', events: 'event', documents: 'document', batches: 'batch', templates: 'template',
   mailboxes: 'mailbox', messages: 'message', webhooks: 'webhook', deliveries: 'delivery', connections: 'connection', exports: 'export',
-  workflows: 'workflow', runs: 'run', members: 'member',
+  workflows: 'workflow', runs: 'run', members: 'member', reports: 'report', executions: 'execution',
 };
 
 export const PUBLIC_IP = '93.184.215.14';
@@ -63,6 +63,9 @@ export async function makeTenant(s: SecurityApp, auth: Record<string, string>): 
     edges: [{ source: 'start', target: 'move' }],
   })).id;
   const run = (await req(app, auth, 'POST', `/workflows/${workflow}/run`, { mode: 'dry_run', input: { document_id: document } }, 202)).id;
+  const report = (await req(app, auth, 'POST', '/reports', { name: 'Tenant report', type: 'document_summary', data_source: { project_ids: [project] } })).id;
+  await req(app, auth, 'POST', `/reports/${report}/schedule`, { time: '06:00', timezone: 'Europe/Berlin' });
+  const execution = (await req(app, auth, 'POST', `/reports/${report}/run`, undefined, 202)).id;
   const member = (await req(app, auth, 'POST', '/members', { email: `m${randomBytes(4).toString('hex')}@example.test`, role: 'viewer' })).id;
-  return { member, apiKey, project, event: events[0].id, document, batch, template, mailbox, message, webhook, delivery, connection, export: exp, workflow, run };
+  return { member, apiKey, project, event: events[0].id, document, batch, template, mailbox, message, webhook, delivery, connection, export: exp, workflow, run, report, execution };
 }

@@ -40,7 +40,7 @@ describe('reports API', () => {
     expect(b.retention_days).toBe(7);
     const list = body(await call(owner, 'GET', '/reports?per_page=1'));
     expect(list.data.map((r: any) => r.id)).toEqual([b.id]);
-    expect(list.pagination).toEqual({ page: 1, per_page: 1, total: 2, total_pages: 2 });
+    expect(list.pagination).toMatchObject({ page: 1, per_page: 1, total: 2, total_pages: 2, has_more: true });
     expect(body(await call(owner, 'GET', '/reports?page=2&per_page=1')).data.map((r: any) => r.id)).toEqual([a.id]);
     expect(body(await call(owner, 'GET', '/reports?type=usage')).data.map((r: any) => r.id)).toEqual([b.id]);
     expect(body(await call(owner, 'GET', '/reports?category=finance')).data.map((r: any) => r.id)).toEqual([a.id]);

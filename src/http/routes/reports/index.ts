@@ -2,8 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import type { ReportsService } from '../../../modules/reports/index.js';
 import type { DownloadFormat } from '../../../modules/reports/output/formats.js';
 import type { CreateReportInput, ListExecutionsQuery, ListReportsQuery, ScheduleInput, UpdateReportInput } from '../../../modules/reports/reports.types.js';
-import { numberedPage, ok, schemas } from '../../envelope.js';
-import { createBody, downloadQuery, executionParams, executionsQuery, listQuery, responses, scheduleBody, TAGS, updateBody } from './schemas.js';
+import { ok, schemas } from '../../envelope.js';
+import { listPaging, pageWindow } from '../../paging.js';
+import { PAGING, createBody, downloadQuery, executionParams, executionsQuery, listQuery, responses, scheduleBody, TAGS, updateBody } from './schemas.js';
 
 type Id = { Params: { id: string } };
 type ExecutionId = { Params: { id: string; executionId: string } };
@@ -15,8 +16,10 @@ export function registerReportRoutes(api: FastifyInstance, reports: ReportsServi
   api.get<{ Querystring: ListReportsQuery }>('/reports', {
     config: auth, schema: { tags: TAGS, summary: 'List reports, newest first (type, category, search in name, description and tags)', querystring: listQuery, response: responses.list },
   }, async (req) => {
-    const { items, total } = await reports.list(req.scope, req.query);
-    return numberedPage(items, total, req.query.page, req.query.per_page);
+    const { paging, answer } = listPaging(req, PAGING);
+    const q = req.query;
+    const { items, total } = await pageWindow(paging, (page, perPage) => reports.list(req.scope, { type: q.type, category: q.category, search: q.search, page, per_page: perPage }));
+    return answer(items, total);
   });
 
   api.post<{ Body: CreateReportInput }>('/reports', {
@@ -69,8 +72,9 @@ export function registerReportRoutes(api: FastifyInstance, reports: ReportsServi
   api.get<Id & { Querystring: ListExecutionsQuery }>('/reports/:id/executions', {
     config: auth, schema: { tags: TAGS, summary: 'Executions of the report, newest first (status)', params: schemas.idParam(), querystring: executionsQuery, response: responses.executions },
   }, async (req) => {
-    const { items, total } = await reports.listExecutions(req.scope, req.params.id, req.query);
-    return numberedPage(items, total, req.query.page, req.query.per_page);
+    const { paging, answer } = listPaging(req, PAGING);
+    const { items, total } = await pageWindow(paging, (page, perPage) => reports.listExecutions(req.scope, req.params.id, { status: req.query.status, page, per_page: perPage }));
+    return answer(items, total);
   });
 
   api.get<ExecutionId>('/reports/:id/executions/:executionId', {

@@ -3,6 +3,7 @@
 import { FORMATS } from '../../../modules/reports/output/formats.js';
 import { EXECUTION_STATUSES, REPORT_TYPES } from '../../../modules/reports/reports.types.js';
 import { FREQUENCIES, WEEKDAYS } from '../../../modules/reports/schedule-math.js';
+import { paginationSchema, pagingQuery, type ListPaging } from '../../paging.js';
 
 export const TAGS = ['reports'];
 const obj = { type: 'object', additionalProperties: true };
@@ -45,7 +46,9 @@ export const scheduleBody = {
   },
 };
 
-const page = { page: { type: 'integer', minimum: 1, default: 1 }, per_page: { type: 'integer', minimum: 1, maximum: 100, default: 20 } };
+// The contract: page and per_page; limit/offset are accepted too.
+export const PAGING: ListPaging = { canonical: 'page' };
+const page = pagingQuery(PAGING);
 
 export const listQuery = {
   type: 'object', additionalProperties: false,
@@ -102,7 +105,7 @@ const pageEnvelope = (item: object) => ({
   type: 'object',
   properties: {
     success: { type: 'boolean' }, data: { type: 'array', items: item }, message: str,
-    pagination: { type: 'object', properties: { page: { type: 'integer' }, per_page: { type: 'integer' }, total: { type: 'integer' }, total_pages: { type: 'integer' } } },
+    pagination: paginationSchema,
   },
 });
 const error = (description: string) => ({
