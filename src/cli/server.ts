@@ -53,10 +53,6 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
   // Queue depths come from the shared Redis and read the same everywhere: the API processes
   // report them; workers report only what they do themselves.
   if (role !== 'worker') trackQueues(deps.metrics.registry, deps.queues, QUEUE_NAMES);
-  const metricsServer = config.METRICS_PORT !== undefined
-    ? await startMetricsServer({ metrics: deps.metrics, port: config.METRICS_PORT, host: config.METRICS_HOST, token: config.METRICS_TOKEN, logger })
-    : undefined;
-
   let workers: WorkerHandle | undefined;
   if (role !== 'api') {
     workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true });
@@ -68,6 +64,11 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
     await app.listen({ port: config.PORT, host: config.HOST });
     logger.info(`docpipe ${role} listening on http://${config.HOST}:${config.PORT}/api/v1`);
   }
+
+  // Last: a metrics listener that answers means this process is serving.
+  const metricsServer = config.METRICS_PORT !== undefined
+    ? await startMetricsServer({ metrics: deps.metrics, port: config.METRICS_PORT, host: config.METRICS_HOST, token: config.METRICS_TOKEN, logger })
+    : undefined;
 
   let stopping = false;
   const stop = async (signal: string) => {
