@@ -11,12 +11,15 @@ import { existsSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { MODELS } from '../../src/pipeline/extract/confidence.js';
+import { createPdfEngine } from '../../src/pipeline/parse/index.js';
 import { collect, crossValidate, fitAll, report, type Sample } from '../helpers/extraction-calibration.js';
 import { table } from './harness.js';
 
 function show(title: string, samples: Sample[]): void {
   console.log(`\n${title}`);
-  table(report(samples).map((r) => ({ field: r.field, given: r.n, accuracy: r.accuracy.toFixed(3), ece: r.ece.toFixed(3), brier: r.brier.toFixed(4), 'reliability (confidence bin: n, mean confidence, accuracy)': r.bins })));
+  const rows = (label: string, sets?: string[]) =>
+    report(samples, sets).map((r) => ({ set: label, field: r.field, given: r.n, accuracy: r.accuracy.toFixed(3), ece: r.ece.toFixed(3), brier: r.brier.toFixed(4), 'reliability (confidence bin: n, mean confidence, accuracy)': r.bins }));
+  table([...rows('all'), ...rows('SROIE receipts', ['sroie']), ...rows('invoices', ['invoice2data', 'einvoice'])]);
 }
 
 export async function main(args: string[]): Promise<void> {
@@ -26,9 +29,13 @@ export async function main(args: string[]): Promise<void> {
   if (!existsSync(join(dir, 'sroie'))) throw new Error(`no corpus at ${dir}`);
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const samples = collect(dir);
+  const pdf = createPdfEngine();
+  const dropped: string[] = [];
+  const samples = await collect(dir, pdf, dropped).finally(() => pdf.close());
   const missing = samples.filter((s) => !s.given).length;
-  console.log(`template-free confidence calibration on ${dir}: ${new Set(samples.map((s) => s.doc)).size} documents, ${samples.length} labelled fields (${missing} not found, left out of the calibration figures)`);
+  const sets = [...new Set(samples.map((s) => s.set))].map((set) => `${set} ${new Set(samples.filter((s) => s.set === set).map((s) => s.doc)).size}`);
+  console.log(`template-free confidence calibration on ${dir}: ${new Set(samples.map((s) => s.doc)).size} documents (${sets.join(', ')}), ${samples.length} labelled fields (${missing} not found, left out of the calibration figures)`);
+  for (const d of dropped) console.log(`  label left out: ${d}`);
   show('confidences as extracted (committed constants; in-sample for the fitted maps):', samples);
   show(`${folds}-fold cross-validated (maps refitted without the held-out fold; folds by document):`, crossValidate(samples, folds));
   console.log('\nconstants fitted on the whole corpus (intercept, then one weight per design feature of confidence.ts):');

@@ -5,19 +5,26 @@
 import { evidenceOf, type Evidence } from '../../src/pipeline/extract/evidence.js';
 import { MODELS, design, type Model } from '../../src/pipeline/extract/confidence.js';
 import { extractFields } from '../../src/pipeline/extract/index.js';
+import type { PdfEngine } from '../../src/pipeline/parse/index.js';
+import { loadEInvoices } from './einvoice-dev.js';
 import { answer, calibration, loadGoldenInvoices, loadSroie, score, type Outcome } from './extraction-dev.js';
 
 export interface Sample extends Outcome {
-  /** `sroie` or `invoice`. */
+  /** `sroie`, `invoice2data` or `einvoice`. */
   set: string;
   evidence?: Evidence;
 }
 
-/** Every labelled template-free field of the dev corpus: right or wrong, its confidence and evidence. */
-export function collect(dir: string): Sample[] {
+/**
+ * Every labelled template-free field of the dev corpus: right or wrong, its confidence and
+ * evidence. SROIE receipts and invoice2data's golden invoices always; with a PDF engine (and
+ * poppler's pdfdetach), the ZUGFeRD/Factur-X e-invoices too, labelled by their embedded XML.
+ */
+export async function collect(dir: string, pdf?: PdfEngine, dropped: string[] = []): Promise<Sample[]> {
   const docs = [
     ...loadSroie(dir).map((d) => ({ d, type: 'receipt', set: 'sroie' })),
-    ...loadGoldenInvoices(dir).map((d) => ({ d, type: 'invoice', set: 'invoice' })),
+    ...loadGoldenInvoices(dir).map((d) => ({ d, type: 'invoice', set: 'invoice2data' })),
+    ...(pdf ? await loadEInvoices(dir, pdf, dropped) : []).map((d) => ({ d, type: 'invoice', set: 'einvoice' })),
   ];
   return docs.flatMap(({ d, type, set }) => {
     const fields = extractFields({ text: d.text, type }).fields;
@@ -120,10 +127,10 @@ export function crossValidate(samples: Sample[], k = 5, lambda?: number): Sample
 export const FIELDS = ['total', 'date', 'vendor', 'invoice_number'] as const;
 
 /** Per field and overall: values given, accuracy of those, ECE (10 bins) and Brier score. */
-export function report(samples: Sample[]): Array<{ field: string; n: number; accuracy: number; ece: number; brier: number; bins: string }> {
+export function report(samples: Sample[], sets?: readonly string[]): Array<{ field: string; n: number; accuracy: number; ece: number; brier: number; bins: string }> {
   const rows = [];
   for (const f of [...FIELDS, 'all'] as const) {
-    const xs = samples.filter((s) => s.given && (f === 'all' || s.field === f));
+    const xs = samples.filter((s) => s.given && (f === 'all' || s.field === f) && (sets === undefined || sets.includes(s.set)));
     if (xs.length === 0) continue;
     const c = calibration(xs);
     rows.push({
