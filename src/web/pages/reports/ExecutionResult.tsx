@@ -26,7 +26,7 @@ function stackedByDay(rows: Record<string, unknown>[], dimension: string) {
     option: {
       tooltip: { trigger: 'axis' }, legend: { type: 'scroll', bottom: 0 }, grid: { left: 40, right: 12, top: 12, bottom: 48 },
       xAxis: { type: 'category', data: days.map((d) => d.slice(5)) }, yAxis: { type: 'value', minInterval: 1 },
-      series: keys.map((k) => ({ name: humanize(k), type: 'bar', stack: 'all', data: days.map((d) => at.get(`${d}\u0000${k}`) ?? 0) })),
+      series: keys.map((k) => ({ name: humanize(k), type: 'bar', stack: 'all', barMaxWidth: 48, data: days.map((d) => at.get(`${d}\u0000${k}`) ?? 0) })),
     },
   };
 }

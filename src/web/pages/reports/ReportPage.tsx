@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import * as api from '../../lib/api';
 import { useAction, useApi, useApiPage, useInvalidate } from '../../lib/queries';
 import { Link, navigate } from '../../lib/router';
@@ -77,7 +77,7 @@ function Executions({ report }: { report: Report }) {
                   <td className="small">{e.trigger === 'schedule' ? <>schedule<div className="muted">{e.scheduled_for ? formatDate(e.scheduled_for) : null}</div></> : 'manual'}</td>
                   <td className="small">{formatDate(e.period.from, { zone: e.timezone })} – {formatDate(e.period.to, { zone: e.timezone })}</td>
                   <td className="num">{e.row_count?.toLocaleString() ?? '—'}</td>
-                  <td className="num">{duration(e.duration_ms)}</td>
+                  <td className="num nowrap">{duration(e.duration_ms)}</td>
                   <td className="small nowrap">{formatDate(e.finished_at)}</td>
                   <td><Downloads e={e} /></td>
                 </tr>
@@ -94,6 +94,10 @@ function Executions({ report }: { report: Report }) {
 function Latest({ report }: { report: Report }) {
   const done = useApiPage<Execution>(`/reports/${report.id}/executions`, { status: 'completed', page: 1, per_page: 1 });
   const e = done.data?.data[0];
+  // The report's page follows its last execution; when that one ends, look again.
+  const last = report.last_execution;
+  const { refetch } = done;
+  useEffect(() => { if (last?.status === 'completed' && last.id !== e?.id) void refetch(); }, [last?.id, last?.status, e?.id, refetch]);
   return (
     <Card title="Latest result" actions={e ? <span className="small muted">{formatDate(e.period.from, { zone: e.timezone })} – {formatDate(e.period.to, { zone: e.timezone })}</span> : null}>
       {done.isPending ? <Spinner /> : !e ? <p className="muted small">No completed execution yet.</p> : <ExecutionResult key={e.id} execution={e} />}

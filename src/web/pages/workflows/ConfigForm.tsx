@@ -119,7 +119,7 @@ export function ConfigForm({ fields, config, onChange, issues, disabled }: { fie
     <>
       {fields.map((f) => {
         const id = `${base}-${f.path.replace(/\./g, '-')}`;
-        const errs = byPath.filter((x) => x.path === f.path || x.path.startsWith(`${f.path}.`) || x.path.startsWith(`${f.path}[`)).map((x) => `${x.path}: ${x.message}`);
+        const errs = byPath.filter((x) => x.path === f.path || x.path.startsWith(`${f.path}.`) || x.path.startsWith(`${f.path}[`)).map((x) => (x.path === f.path ? x.message : `${x.path}: ${x.message}`));
         return (
           <Field key={f.path} htmlFor={id} label={<>{f.label}{f.required ? <span aria-hidden="true"> *</span> : null}</>} hint={f.hint} error={errs.join('; ') || undefined}>
             <FieldInput f={f} id={id} value={getPath(config, f.path)} disabled={disabled} set={(v) => onChange(setPath(config, f.path, v))} />

@@ -4,7 +4,7 @@
 // Tab reaches nodes and edges, Enter selects, arrow keys move, Delete removes.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
-  applyNodeChanges, Background, Controls, Handle, MarkerType, Position, ReactFlow,
+  applyNodeChanges, Background, Controls, Handle, MarkerType, Position, ReactFlow, useReactFlow,
   type Connection, type Edge, type Node, type NodeChange, type NodeProps, type EdgeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
@@ -48,11 +48,10 @@ const WfNodeView = memo(function WfNodeView({ data, selected }: NodeProps<WfNode
   const outs = [...(info?.branches ?? []), ...(node.on_error === 'continue' ? ['error'] : [])];
   return (
     <div className={`wf-node${trigger ? ' is-trigger' : ''}${issues.length ? ' has-issues' : ''}${selected ? ' is-selected' : ''}`} data-node-id={node.id}>
-      {!trigger ? <Handle type="target" position={Position.Top} aria-label={`Input of ${node.id}`} /> : null}
-      <div className="wf-node-type">{typeLabel(node.type)}</div>
+      {!trigger ? <Handle type="target" position={Position.Top} /> : null}
+      <div className="wf-node-type"><span>{typeLabel(node.type)}</span>{step ? <span className={`badge badge-${STEP_TONE[step] ?? 'neutral'}`}>{humanize(step)}</span> : null}</div>
       <div className="wf-node-name">{node.name || node.id}</div>
       {node.name ? <div className="wf-node-id mono">{node.id}</div> : null}
-      {step ? <span className={`badge badge-${STEP_TONE[step] ?? 'neutral'} wf-node-step`}>{humanize(step)}</span> : null}
       {issues.length ? (
         <div className="wf-node-issues" data-testid={`issues-${node.id}`}>
           <span aria-hidden="true">⚠ </span>{issues[0]}{issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}
@@ -60,15 +59,31 @@ const WfNodeView = memo(function WfNodeView({ data, selected }: NodeProps<WfNode
       ) : null}
       {outs.length ? outs.map((b, i) => (
         <Handle key={b} id={b} type="source" position={Position.Bottom} className={`wf-handle-${b}`}
-          style={{ left: `${((i + 1) / (outs.length + 1)) * 100}%` }} aria-label={`${b} output of ${node.id}`}>
+          style={{ left: `${((i + 1) / (outs.length + 1)) * 100}%` }}>
           <span className="wf-handle-label">{b}</span>
         </Handle>
-      )) : <Handle type="source" position={Position.Bottom} aria-label={`Output of ${node.id}`} />}
+      )) : <Handle type="source" position={Position.Bottom} />}
     </div>
   );
 });
 
 const nodeTypes = { wf: WfNodeView };
+const FIT = { padding: 0.25, maxZoom: 1.1 };
+
+/** Keeps every step in view when one is added (after it has been measured). */
+function FitOnGrow({ count }: { count: number }) {
+  const flow = useReactFlow();
+  const last = useRef(count);
+  useEffect(() => {
+    if (count > last.current) {
+      const t = setTimeout(() => void flow.fitView({ ...FIT, duration: 200 }), 50);
+      last.current = count;
+      return () => clearTimeout(t);
+    }
+    last.current = count;
+  }, [count, flow]);
+  return null;
+}
 
 export interface GraphEditorProps {
   storageKey: string;
@@ -189,13 +204,14 @@ export default function GraphEditor(p: GraphEditorProps) {
         onPaneClick={() => p.onSelect(null)}
         nodesDraggable nodesConnectable={!p.readOnly} elementsSelectable
         deleteKeyCode={p.readOnly ? null : ['Delete', 'Backspace']}
-        colorMode={dark ? 'dark' : 'light'} fitView fitViewOptions={{ padding: 0.25, maxZoom: 1.1 }} minZoom={0.2} maxZoom={1.75}
+        colorMode={dark ? 'dark' : 'light'} fitView fitViewOptions={FIT} minZoom={0.2} maxZoom={1.75}
         proOptions={{ hideAttribution: true }}
         ariaLabelConfig={{
           'node.a11yDescription.default': 'Press Enter or Space to select this step; then arrow keys move it and Delete removes it. Its settings open in the panel beside the canvas.',
           'edge.a11yDescription.default': 'Press Enter or Space to select this connection; Delete removes it.',
         }}
       >
+        <FitOnGrow count={rfNodes.length} />
         <Background gap={20} />
         <Controls showInteractive={false} />
       </ReactFlow>

@@ -71,7 +71,7 @@ export function RunsTable({ workflowId, status, mode, page, onPage, names }: {
 /** One run, polled while it is queued or running. */
 export function RunDetail({ runId, compact }: { runId: string; compact?: boolean }) {
   const run = useApi<Run>(`/workflows/runs/${runId}`, undefined, { refetchInterval: (q) => (!q.state.data || isRunActive(q.state.data.status) || q.state.data.resume_at ? 1500 : false) });
-  const wf = useApi<Workflow>(run.data && !compact ? `/workflows/${run.data.workflow_id}` : null);
+  const wf = useApi<Workflow>(run.data ? `/workflows/${run.data.workflow_id}` : null);
   const cancel = useAction(() => api.post<Run>(`/workflows/runs/${runId}/cancel`), { invalidate: ['/workflows/runs'], success: 'Run cancelled' });
   if (run.isPending) return <Spinner label="Loading the run…" />;
   if (run.error) return <ErrorBox error={run.error} retry={() => run.refetch()} />;

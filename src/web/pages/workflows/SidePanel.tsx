@@ -97,6 +97,13 @@ function NodeSettings({ node, p }: { node: WorkflowNode; p: Props }) {
     update({ retry: { max_tries: Number(tries), ...(type ? { backoff: { type: type as 'fixed', delay_ms: Number(delay || 1000) } } : {}) } });
   };
   const other = mine.filter((i) => !/^nodes\[\d+\]\.config(\.|$)/.test(i.field));
+  // Config problems of a field the form shows appear at that field; the rest are listed on top.
+  const formPaths = mode === 'form' ? (info?.fields ?? []).map((f) => f.path) : [];
+  const placed = (i: GraphIssue) => {
+    const m = /^nodes\[\d+\]\.config\.(.+)$/.exec(i.field);
+    return (!!m && formPaths.some((p) => m[1] === p || m[1].startsWith(`${p}.`) || m[1].startsWith(`${p}[`))) || /\.id$/.test(i.field);
+  };
+  const unplaced = mine.filter((i) => !placed(i));
   return (
     <div className="wf-panel-body">
       <h2 className="wf-panel-title">{typeLabel(node.type)}: {node.name || node.id}</h2>
@@ -104,7 +111,8 @@ function NodeSettings({ node, p }: { node: WorkflowNode; p: Props }) {
       {mine.length ? (
         <div className="error-box small" role="alert">
           <strong>{mine.length === 1 ? '1 problem' : `${mine.length} problems`} in this step</strong>
-          <ul className="wf-issue-list">{mine.map((i, k) => <li key={k}><code>{i.field}</code> {i.message}</li>)}</ul>
+          {unplaced.length < mine.length ? <> — shown at the {mine.length - unplaced.length === 1 ? 'field' : 'fields'} concerned.</> : null}
+          {unplaced.length ? <ul className="wf-issue-list">{unplaced.map((i, k) => <li key={k}><code>{i.field}</code> {i.message}</li>)}</ul> : null}
         </div>
       ) : null}
       <div className="form-grid">

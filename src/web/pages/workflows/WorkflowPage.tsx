@@ -33,7 +33,7 @@ function Palette({ disabled, reason, onAdd, selected }: { disabled: boolean; rea
               <li key={t.type}>
                 <button type="button" className="wf-palette-btn" disabled={disabled} title={t.summary} onClick={() => onAdd(t.type, connect && !!selected)}
                   aria-label={`Add ${t.label}`}>
-                  <span aria-hidden="true">＋</span> {t.label}
+                  <span aria-hidden="true" className="wf-plus">+</span> {t.label}
                 </button>
               </li>
             ))}
@@ -98,7 +98,8 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
   const [s, set] = useSearchState();
   const tab = (s.get('tab') ?? 'editor') as 'editor' | 'runs';
   const [draft, setDraft] = useState<Draft | null>(null);
-  const [dirty, setDirty] = useState(false);
+  // The saved graph the draft started from: unsaved changes are the difference between the two.
+  const [base, setBase] = useState<Draft | null>(null);
   const [issues, setIssues] = useState<GraphIssue[]>([]);
   const [checked, setChecked] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -110,10 +111,14 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
   const [runsPage, setRunsPage] = useState(1);
   const placeRef = useRef<((id: string, after?: string) => void) | null>(null);
 
+  const dirty = !!draft && !!base && JSON.stringify(draft) !== JSON.stringify(base);
   useEffect(() => {
-    // Only a fresh read replaces the draft, and never over unsaved changes.
-    if (wf.data && !dirty) setDraft({ nodes: wf.data.nodes, edges: wf.data.edges });
-  }, [wf.data, dirty]);
+    // A fresh read replaces the draft, but never over unsaved changes.
+    if (!wf.data) return;
+    const fresh = { nodes: wf.data.nodes, edges: wf.data.edges };
+    if (!dirty) setDraft(fresh);
+    setBase(fresh);
+  }, [wf.data]); // `dirty` as of this render: whether the draft still equals what it started from
   useEffect(() => {
     if (!dirty) return;
     const warn = (e: BeforeUnloadEvent) => { e.preventDefault(); };
@@ -143,17 +148,19 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
   if (wf.error) return <><PageHeader title="Workflow" back={<Link to="/workflows">← Workflows</Link>} /><ErrorBox error={wf.error} retry={() => wf.refetch()} /></>;
   const w = wf.data;
 
-  const change = (n: WorkflowNode[], e: WorkflowEdge[]) => { setDraft({ nodes: n, edges: e }); setDirty(true); setChecked(null); };
+  const change = (n: WorkflowNode[], e: WorkflowEdge[]) => { setDraft({ nodes: n, edges: e }); setChecked(null); };
   const fail = (err: unknown) => {
-    setError(errorText(err));
-    if (err instanceof api.ApiError && err.status === 400) setIssues(err.fields as GraphIssue[]);
+    // Graph problems are listed below and shown on their steps: the headline is enough here.
+    const graph = err instanceof api.ApiError && err.status === 400 && err.fields.length > 0;
+    setError(graph ? `${(err as api.ApiError).message.split(':')[0]}.` : errorText(err));
+    if (graph) setIssues((err as api.ApiError).fields as GraphIssue[]);
   };
   const save = async (extra: Partial<Workflow> = {}, what = 'Saved') => {
     setBusy(extra.status ?? 'save'); setError(null);
     try {
       const out = await api.put<Workflow>(`/workflows/${id}`, { nodes, edges, ...extra });
-      setDraft({ nodes: out.nodes, edges: out.edges });
-      setDirty(false); setIssues([]);
+      const saved = { nodes: out.nodes, edges: out.edges };
+      setDraft(saved); setBase(saved); setIssues([]);
       toast.show(`${what} (version ${out.version})`, 'success');
       await invalidate(`/workflows/${id}`, '/workflows');
     } catch (err) { fail(err); } finally { setBusy(null); }

@@ -1,0 +1,337 @@
+// The dashboard's workflow and report pages in headless Chromium against a real service (same
+// harness as dashboard.test.ts, a server of its own so each file stays a reasonable length): a
+// workflow built in the graph editor, refused with the problem on its node, dry-run and run; a
+// report created, scheduled (next run in its zone and in UTC), run, charted and downloaded in
+// three formats that parse back. Screenshots in test/artifacts/dashboard; axe-core scans.
+import { readFileSync } from 'node:fs';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchBrowser } from '../helpers/browser.js';
+import { screenshot as fullShot, seriousViolations, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
+import { makeTextPdf } from '../helpers/pdf-fixtures.js';
+
+/** RFC 4180 rows (quoted cells, doubled quotes, CRLF). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; } else cell += c;
+  }
+  if (cell || row.length) { row.push(cell); rows.push(row); }
+  return rows;
+}
+
+describe('dashboard: workflows and reports in a browser', () => {
+  let s: DashboardStack;
+  let browser: Browser;
+  let ctx: BrowserContext;
+  let page: Page;
+  const problems: string[] = [];
+  const scanned: { path: string; violations: Awaited<ReturnType<typeof seriousViolations>> }[] = [];
+  const state: { workflowUrl?: string; reportUrl?: string; runUrl?: string } = {};
+
+  const go = async (path: string) => {
+    await page.goto(`${s.base}${path}`);
+    await page.waitForSelector('main h1');
+  };
+  /** A full-page screenshot from the top (a scrolled page would show the sticky bar mid-page). */
+  const screenshot = async (p: Page, name: string) => {
+    await p.evaluate(() => window.scrollTo(0, 0));
+    return fullShot(p, name);
+  };
+  const scan = async (label: string) => { scanned.push({ path: label, violations: await seriousViolations(page) }); };
+
+  /** The API as a script would use it (JSON-mode login), for seeding what the flows need. */
+  async function seedDocuments(): Promise<void> {
+    const login = await fetch(`${s.base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: s.owner.email, password: s.owner.password }) });
+    const token = (await login.json()).data.accessToken as string;
+    const auth = { authorization: `Bearer ${token}` };
+    const project = await fetch(`${s.base}/api/v1/projects`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Reports seed', auto_classify: false, auto_extract: false }) });
+    const projectId = (await project.json()).data.id as string;
+    for (const [i, lines] of [['INVOICE 1001', 'Total 120.00'], ['RECEIPT 77', 'Paid 9.50']].entries()) {
+      const form = new FormData();
+      form.set('project_id', projectId);
+      form.set('file', new Blob([await makeTextPdf({ pages: [lines] })], { type: 'application/pdf' }), `seed-${i}.pdf`);
+      const r = await fetch(`${s.base}/api/v1/documents`, { method: 'POST', headers: auth, body: form });
+      expect(r.status).toBe(201);
+    }
+  }
+
+  beforeAll(async () => {
+    [s, browser] = await Promise.all([startDashboardStack(), launchBrowser()]);
+    // A zone of its own, so "in the schedule's zone" and "in the browser's zone" differ.
+    ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId: 'Europe/Berlin', locale: 'en-US', acceptDownloads: true });
+    page = await ctx.newPage();
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    page.on('console', (m) => { if (m.type() === 'error' && !/status of (4\d\d)/.test(m.text())) problems.push(`console: ${m.text()}`); });
+    await seedDocuments();
+    await page.goto(`${s.base}/`);
+    await page.getByLabel('E-mail').fill(s.owner.email);
+    await page.getByLabel('Password').fill(s.owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('navigation', { name: 'Main' }).waitFor();
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await s?.close();
+  });
+
+  it('builds a two-step workflow in the editor; the API refuses a bad expression and the problem shows on the step', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Workflows' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Workflows' }).waitFor();
+    await page.getByText('No workflows yet').waitFor();
+    await scan('/workflows (empty)');
+    await page.getByRole('button', { name: 'New workflow' }).click();
+    const dlg = page.getByRole('dialog', { name: 'New workflow' });
+    await dlg.getByLabel('Name').fill('Big orders');
+    await dlg.getByLabel('Start with').selectOption('manual');
+    await scan('/workflows (new workflow dialog)');
+    await dlg.getByRole('button', { name: 'Create workflow' }).click();
+    expect(await page.getByTestId('secret-value').innerText()).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'Open the editor' }).click();
+    await page.getByRole('heading', { level: 1, name: /Big orders/ }).waitFor();
+    state.workflowUrl = new URL(page.url()).pathname;
+
+    // The trigger is on the canvas; select it, then add a condition from the palette (connected from it).
+    const canvas = page.getByTestId('workflow-canvas');
+    await canvas.locator('[data-node-id="start"]').click();
+    await page.getByRole('complementary', { name: 'Selected step' }).getByRole('heading', { name: /Manual trigger: start/ }).waitFor();
+    await page.getByRole('button', { name: 'Add Condition' }).click();
+    await canvas.locator('[data-node-id="condition_1"]').waitFor();
+    const panel = page.getByRole('complementary', { name: 'Selected step' });
+    await panel.getByRole('heading', { name: /Condition: condition_1/ }).waitFor();
+    expect(await canvas.locator('.react-flow__edge').count()).toBe(1);
+    expect(await panel.getByRole('list', { name: 'Connections from condition_1' }).count()).toBe(0);
+    await panel.getByLabel('Name', { exact: true }).fill('Over 100?');
+    // An expression that does not parse: the API names the node and the JSON path.
+    await panel.getByLabel('Expression').fill('input.amount >');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    const onNode = page.getByTestId('issues-condition_1');
+    await onNode.waitFor();
+    expect(await onNode.innerText()).toMatch(/config\.expression/);
+    expect(await page.getByTestId('workflow-problems').innerText()).toMatch(/condition_1[\s\S]*nodes\[1\]\.config\.expression/);
+    expect(await panel.getByRole('alert').first().innerText()).toMatch(/problem/);
+    await screenshot(page, '20-workflow-validation-error');
+    await scan('/workflows/:id (validation error)');
+    // Nothing was saved.
+    const { rows } = await s.deps.db.query<{ version: number; nodes: unknown[] }>('SELECT version, nodes FROM workflows WHERE org_id = $1', [s.owner.orgId]);
+    expect(rows[0]).toMatchObject({ version: 1 });
+    expect(rows[0].nodes).toHaveLength(1);
+
+    await panel.getByLabel('Expression').fill('input.amount > 100');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Saved (version 2)').waitFor();
+    await onNode.waitFor({ state: 'detached' });
+    const saved = await s.deps.db.query<{ nodes: { id: string; type: string; name?: string; config: Record<string, unknown> }[]; edges: unknown[] }>('SELECT nodes, edges FROM workflows WHERE org_id = $1', [s.owner.orgId]);
+    expect(saved.rows[0].nodes.map((n) => [n.id, n.type, n.name])).toEqual([['start', 'trigger.manual', undefined], ['condition_1', 'condition', 'Over 100?']]);
+    expect(saved.rows[0].nodes[1].config).toEqual({ expression: 'input.amount > 100' });
+    expect(saved.rows[0].edges).toEqual([{ source: 'start', target: 'condition_1' }]);
+    await page.getByRole('button', { name: 'Check' }).click();
+    await page.getByText('The graph is valid and can run.').waitFor();
+  });
+
+  it('the JSON editor refuses text that is not an object, and the step settings stay as they were', async () => {
+    const panel = page.getByRole('complementary', { name: 'Selected step' });
+    await panel.getByRole('tab', { name: 'JSON' }).click();
+    const json = panel.getByLabel('Config (JSON)');
+    expect(JSON.parse(await json.inputValue())).toEqual({ expression: 'input.amount > 100' });
+    await json.fill('{"expression": ');
+    await panel.getByText(/Not applied/).waitFor();
+    await expect.poll(() => page.getByText('unsaved changes').count()).toBe(0);
+    await json.fill('{"expression": "input.amount > 100"}');
+    await panel.getByRole('tab', { name: 'Form' }).click();
+    expect(await panel.getByLabel('Expression').inputValue()).toBe('input.amount > 100');
+    // Back to what was saved: no unsaved changes, so it can run.
+    expect(await page.getByText('unsaved changes').count()).toBe(0);
+  });
+
+  it('dry-runs the workflow with an input and sees each step, then runs it', async () => {
+    await page.getByRole('button', { name: 'Dry run…' }).click();
+    const dry = page.getByRole('dialog', { name: /Dry run: Big orders/ });
+    await dry.getByLabel('Input (JSON)').fill('{"amount": 250}');
+    await scan('/workflows/:id (dry-run dialog)');
+    await dry.getByRole('button', { name: 'Start dry run' }).click();
+    await dry.waitFor({ state: 'detached' });
+    const detail = page.getByTestId('run-detail');
+    await expect.poll(() => detail.innerText(), { timeout: 30_000 }).toMatch(/Completed[\s\S]*dry run/);
+    const steps = detail.getByRole('list', { name: 'Steps' }).getByRole('listitem');
+    expect(await steps.count()).toBe(2);
+    expect(await steps.nth(1).innerText()).toMatch(/Over 100\?[\s\S]*condition[\s\S]*Completed[\s\S]*branch true/);
+    // The canvas shows each step's status in this run.
+    expect(await page.getByTestId('workflow-canvas').locator('[data-node-id="condition_1"] .badge').innerText()).toBe('Completed');
+    await steps.nth(1).locator('summary').click();
+    expect(await steps.nth(1).getByLabel('Output of condition_1').innerText()).toMatch(/true/);
+    await screenshot(page, '21-workflow-dry-run');
+    await scan('/workflows/:id (dry run done)');
+
+    await page.getByRole('button', { name: 'Run…', exact: true }).click();
+    const run = page.getByRole('dialog', { name: /Run: Big orders/ });
+    await run.getByLabel('Input (JSON)').fill('{"amount": 20}');
+    await run.getByRole('button', { name: 'Start run' }).click();
+    await run.waitFor({ state: 'detached' });
+    await expect.poll(() => detail.innerText(), { timeout: 30_000 }).toMatch(/Completed[\s\S]*execute/);
+    expect(await detail.getByRole('list', { name: 'Steps' }).getByRole('listitem').nth(1).innerText()).toMatch(/branch false/);
+    const { rows } = await s.deps.db.query<{ mode: string; status: string }>('SELECT mode, status FROM workflow_runs ORDER BY queued_at');
+    expect(rows).toEqual([{ mode: 'dry_run', status: 'completed' }, { mode: 'execute', status: 'completed' }]);
+
+    // Activate it; the runs tab lists both runs; a run's page has every step.
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByText(/Activated \(version/).waitFor();
+    await expect.poll(() => page.locator('.page-header h1 .badge').first().innerText()).toBe('Active');
+    await page.getByRole('tab', { name: 'Runs' }).click();
+    const table = page.getByRole('table', { name: 'Runs' });
+    await expect.poll(() => table.getByRole('row').count()).toBe(3);
+    expect(await table.innerText()).toMatch(/dry run/);
+    await scan('/workflows/:id (runs tab)');
+    await table.getByRole('link').first().click();
+    await page.getByRole('heading', { level: 1, name: /Run run_|Run / }).waitFor();
+    state.runUrl = new URL(page.url()).pathname;
+    await page.getByTestId('run-detail').getByText('Run input').waitFor();
+    await screenshot(page, '22-workflow-run');
+    await scan('/workflows/runs/:id');
+    await go('/workflows/runs');
+    await page.getByRole('table', { name: 'Runs' }).getByRole('link', { name: 'Big orders' }).first().waitFor();
+    await page.getByLabel('Mode').selectOption('dry_run');
+    await expect.poll(() => page.getByRole('table', { name: 'Runs' }).getByRole('row').count()).toBe(2);
+    await scan('/workflows/runs');
+    await go('/workflows');
+    await page.getByRole('link', { name: 'Big orders' }).waitFor();
+    await page.getByLabel('Status').selectOption('draft');
+    await page.getByText('No workflow matches these filters.').waitFor();
+    await scan('/workflows');
+  });
+
+  it('creates a report, schedules it (next run in its zone and in UTC), runs it and sees its chart', async () => {
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();
+    await page.getByText('No reports yet').waitFor();
+    await scan('/reports (empty)');
+    await page.getByRole('button', { name: 'New report' }).click();
+    const dlg = page.getByRole('dialog', { name: 'New report' });
+    await dlg.getByLabel('Name').fill('Documents per day');
+    await dlg.getByLabel('Type', { exact: true }).selectOption('document_summary');
+    await dlg.getByLabel('Category').fill('operations');
+    await dlg.getByLabel('Period').selectOption('7d');
+    expect(await dlg.getByLabel('Time zone').inputValue()).toBe('Europe/Berlin');
+    // A filter key the type does not read is refused by the API, naming it.
+    await dlg.getByLabel('Minimum confidence').fill('7');
+    await scan('/reports (new report dialog)');
+    await dlg.getByRole('button', { name: 'Create report' }).click();
+    await dlg.getByText(/filters\.min_confidence/).first().waitFor();
+    await dlg.getByLabel('Minimum confidence').fill('');
+    await dlg.getByRole('button', { name: 'Create report' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Documents per day' }).waitFor();
+    state.reportUrl = new URL(page.url()).pathname;
+
+    const form = page.getByRole('form', { name: 'Schedule' });
+    await form.getByLabel('Frequency').selectOption('weekly');
+    await form.getByLabel('Day of the week').selectOption('tuesday');
+    await form.getByLabel('Time', { exact: true }).fill('07:30');
+    await form.getByLabel('Time zone').fill('America/New_York');
+    await form.getByRole('button', { name: 'Schedule' }).click();
+    const summary = page.getByTestId('schedule-summary');
+    await summary.getByText('Every Tuesday at 07:30 (America/New_York)').waitFor();
+    const { rows } = await s.deps.db.query<{ next_run_at: Date }>('SELECT next_run_at FROM report_schedules');
+    const next = new Date(rows[0].next_run_at);
+    // The next run is a Tuesday at 07:30 in New York, shown there and in UTC.
+    const ny = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(next);
+    expect(ny).toMatch(/^Tue,? 07:30$/);
+    expect(next.getTime()).toBeGreaterThan(Date.now());
+    // Compared with spaces normalised (ICU versions differ in the space before AM/PM).
+    const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
+    const shown = (zone: string) => flat(next.toLocaleString('en-US', { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zone, timeZoneName: 'short' }));
+    expect(flat(await summary.getByTestId('next-run-local').innerText())).toBe(shown('America/New_York'));
+    expect(flat(await summary.getByTestId('next-run-utc').innerText())).toBe(shown('UTC'));
+    expect(shown('America/New_York')).toMatch(/07:30 AM (EST|EDT)$/);
+    await screenshot(page, '23-report-scheduled');
+
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const executions = page.getByRole('table', { name: 'Executions' });
+    await expect.poll(() => executions.innerText(), { timeout: 60_000, intervals: [1000] }).toMatch(/Completed/);
+    const result = page.getByTestId('execution-result');
+    await result.getByRole('img', { name: /Documents per day by status/ }).waitFor({ timeout: 20_000 });
+    expect(await result.innerText()).toMatch(/Documents\s+2/);
+    // The chart was drawn (a canvas with something on it).
+    const painted = await result.locator('canvas').first().evaluate((c: HTMLCanvasElement) => {
+      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
+      return false;
+    });
+    expect(painted).toBe(true);
+    await screenshot(page, '24-report-executed');
+    await scan('/reports/:id');
+  });
+
+  it('downloads the execution as CSV, JSON and XLSX, and each parses back', async () => {
+    const fetchDownload = async (label: string) => {
+      const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label }).first().click()]);
+      return { name: d.suggestedFilename(), data: readFileSync((await d.path())!) };
+    };
+    const csv = await fetchDownload('Download CSV');
+    expect(csv.name).toMatch(/\.csv$/);
+    const table = parseCsv(csv.data.toString('utf8'));
+    expect(table[0]).toEqual(['day', 'dimension', 'key', 'label', 'documents', 'pages']);
+    const statusRows = table.slice(1).filter((r) => r[1] === 'status');
+    expect(statusRows.reduce((n, r) => n + Number(r[4]), 0)).toBe(2);
+
+    const json = await fetchDownload('Download JSON');
+    const parsed = JSON.parse(json.data.toString('utf8')) as { sections: { name: string; rows: { dimension: string; documents: number }[] }[] };
+    expect(parsed.sections.map((x) => x.name)).toEqual(['daily']);
+    expect(parsed.sections[0].rows.filter((r) => r.dimension === 'source').reduce((n, r) => n + r.documents, 0)).toBe(2);
+
+    const xlsx = await fetchDownload('Download XLSX');
+    expect(xlsx.name).toMatch(/\.xlsx$/);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(xlsx.data as unknown as ArrayBuffer);
+    expect(wb.worksheets.length).toBeGreaterThanOrEqual(1);
+    const values = wb.worksheets.flatMap((w) => w.getSheetValues().flat().map(String));
+    expect(values).toContain('status');
+  });
+
+  it('the list filters reports by type and category', async () => {
+    await go('/reports');
+    await page.getByRole('link', { name: 'Documents per day' }).waitFor();
+    expect(await page.getByRole('row', { name: /Documents per day/ }).innerText()).toMatch(/weekly at 07:30[\s\S]*Completed/);
+    await page.getByLabel('Type').selectOption('usage');
+    await page.getByText('No report matches these filters.').waitFor();
+    await page.getByLabel('Type').selectOption('');
+    await page.getByLabel('Category').fill('operations');
+    await page.getByLabel('Category').press('Enter');
+    await page.getByRole('link', { name: 'Documents per day' }).waitFor();
+    await scan('/reports');
+  });
+
+  it('fits a phone screen and works in dark mode', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    for (const [path, name] of [[state.workflowUrl!, '25-workflow-phone-dark'], [state.runUrl!, '26-run-phone-dark'], [state.reportUrl!, '27-report-phone-dark'], ['/workflows', ''], ['/reports', '']] as const) {
+      await go(path);
+      await page.waitForTimeout(500);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `${path} scrolls sideways`).toBeLessThanOrEqual(0);
+      if (name) await screenshot(page, name);
+      await scan(`${path} (phone, dark)`);
+    }
+    await page.setViewportSize({ width: 1360, height: 900 });
+    await go(state.workflowUrl!);
+    await page.getByTestId('workflow-canvas').locator('[data-node-id="condition_1"]').waitFor();
+    await screenshot(page, '28-workflow-dark');
+    await scan('/workflows/:id (dark)');
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('no page has a serious or critical accessibility violation, and no script errors', () => {
+    const bad = scanned.filter((x) => x.violations.length);
+    expect(bad, JSON.stringify(bad, null, 2)).toEqual([]);
+    expect(scanned.length).toBeGreaterThanOrEqual(18);
+    expect(problems).toEqual([]);
+  });
+});
