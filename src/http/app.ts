@@ -15,6 +15,7 @@ import { packageRoot } from '../lib/package-root.js';
 import { join } from 'node:path';
 import { installInputGuard } from './plugins/input-guard.js';
 import { installIdempotency } from './plugins/idempotency.js';
+import { JSON_BODY_LIMIT, MULTIPART_LIMITS } from './limits.js';
 import type { IdempotencyService } from '../modules/idempotency/index.js';
 import { installOpenApi } from './plugins/openapi.js';
 import { installHttpMetrics, type HttpMetricsOptions } from './plugins/metrics.js';
@@ -78,7 +79,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: lazyChildLoggerFactory,
     trustProxy: parseTrustProxy(deps.trustProxy),
-    bodyLimit: 1024 * 1024,
+    bodyLimit: JSON_BODY_LIMIT,
     // A client-supplied X-Request-Id is kept when it is sane, so traces join up across services.
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
@@ -126,7 +127,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   installErrorHandler(app);
   if (deps.metrics) installHttpMetrics(app, deps.metrics);
-  await app.register(multipart, { limits: { fileSize: deps.maxUploadBytes, files: 1, fields: 20, parts: 25 } });
+  await app.register(multipart, { limits: { fileSize: deps.maxUploadBytes, ...MULTIPART_LIMITS } });
   await installOpenApi(app);
   await app.register(swaggerUi, { routePrefix: `${API_PREFIX}/docs`, staticCSP: true });
 

@@ -2,6 +2,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { DomainError, RateLimitedError } from '../lib/errors.js';
 import { HttpError, statusOf } from './errors.js';
 import { toFieldIssues } from './validation.js';
+import { describeBytes } from '../lib/bytes.js';
+import { ACCEPTED_CONTENT_TYPES, JSON_BODY_LIMIT, MULTIPART_LIMITS } from './limits.js';
 
 type Envelope = { code: string; message: string; details?: unknown };
 
@@ -10,18 +12,30 @@ function send(reply: FastifyReply, req: FastifyRequest, status: number, body: En
   return reply.status(status).send({ success: false, error: { ...body, request_id: req.id } });
 }
 
-// Fastify's own error codes, mapped onto the envelope's codes.
-const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
-  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Uploaded file is too large' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Expected multipart/form-data' },
+/** "Request body is larger than the maximum of 1 MiB (1048576 bytes)" for the route's limit. */
+function bodyTooLarge(req: FastifyRequest): string {
+  const limit = req.routeOptions?.bodyLimit ?? JSON_BODY_LIMIT;
+  return `Request body is larger than the maximum of ${describeBytes(limit)} for this endpoint`;
+}
+
+/** Names the Content-Type that was sent and the ones accepted. */
+function mediaTypeRefused(req: FastifyRequest): string {
+  const sent = req.headers['content-type'];
+  return `${sent ? `Content-Type "${String(sent).slice(0, 100)}" is not accepted` : 'A Content-Type is required for a request body'}; send ${ACCEPTED_CONTENT_TYPES}`;
+}
+
+// Fastify's own error codes, mapped onto the envelope's codes. A function message is built per request.
+const FASTIFY_CODES: Record<string, { status: number; code: string; message?: string | ((req: FastifyRequest) => string) }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: bodyTooLarge },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Uploaded file is larger than the maximum upload size (MAX_UPLOAD_MB)' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: mediaTypeRefused },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Expected Content-Type multipart/form-data' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'VALIDATION_ERROR', message: 'Content-Length does not match the body' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'VALIDATION_ERROR', message: 'Body must not be empty when Content-Type is application/json' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'VALIDATION_ERROR', message: 'Body is not valid JSON' },
-  FST_PARTS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Too many multipart parts' },
-  FST_FILES_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Too many files' },
-  FST_FIELDS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: 'Too many form fields' },
+  FST_PARTS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Too many multipart parts: at most ${MULTIPART_LIMITS.parts}` },
+  FST_FILES_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Too many files: at most ${MULTIPART_LIMITS.files} per upload` },
+  FST_FIELDS_LIMIT: { status: 413, code: 'PAYLOAD_TOO_LARGE', message: `Too many form fields: at most ${MULTIPART_LIMITS.fields}` },
 };
 
 export function installErrorHandler(app: FastifyInstance): void {
@@ -41,7 +55,10 @@ export function installErrorHandler(app: FastifyInstance): void {
       return send(reply, req, 400, { code: 'VALIDATION_ERROR', message: `Invalid ${fe.validationContext ?? 'request'}: ${msg}`, details });
     }
     const mapped = fe.code ? FASTIFY_CODES[fe.code] : undefined;
-    if (mapped) return send(reply, req, mapped.status, { code: mapped.code, message: mapped.message ?? fe.message });
+    if (mapped) {
+      const message = typeof mapped.message === 'function' ? mapped.message(req) : mapped.message ?? fe.message;
+      return send(reply, req, mapped.status, { code: mapped.code, message });
+    }
     if (err instanceof SyntaxError || fe.statusCode === 400) {
       return send(reply, req, 400, { code: 'VALIDATION_ERROR', message: 'Malformed request' });
     }
@@ -54,8 +71,8 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (pgCode === '23505') {
       return send(reply, req, 409, { code: 'CONFLICT', message: 'A resource with these values already exists' });
     }
-    if (fe.statusCode === 413) return send(reply, req, 413, { code: 'PAYLOAD_TOO_LARGE', message: 'Request is too large' });
-    if (fe.statusCode === 415) return send(reply, req, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported Content-Type' });
+    if (fe.statusCode === 413) return send(reply, req, 413, { code: 'PAYLOAD_TOO_LARGE', message: bodyTooLarge(req) });
+    if (fe.statusCode === 415) return send(reply, req, 415, { code: 'UNSUPPORTED_MEDIA_TYPE', message: mediaTypeRefused(req) });
     req.log.error({ err }, 'unhandled error');
     return send(reply, req, 500, { code: 'INTERNAL_ERROR', message: 'Internal server error' });
   });

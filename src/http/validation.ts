@@ -7,7 +7,8 @@ const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
 // Bodies are validated strictly (no type coercion, unknown fields rejected by the schemas);
 // query strings and params are coerced because they only ever arrive as text.
-const bodyAjv = addFormats(new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false }));
+// `verbose` keeps the failing schema on each error, so a message can list the accepted fields.
+const bodyAjv = addFormats(new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, useDefaults: true, strict: false, verbose: true }));
 const textAjv = addFormats(new Ajv({ allErrors: true, coerceTypes: 'array', removeAdditional: false, useDefaults: true, strict: false }));
 
 /** Integers the database's int4 columns and offsets can hold: the bounds of any integer a schema leaves open. */
@@ -53,6 +54,11 @@ function messageOf(e: ErrorObject): string {
     case 'additionalProperties': return 'is not an accepted field';
     case 'type': return `must be ${String(p.type)}`;
     case 'enum': return `must be one of ${(p.allowedValues as unknown[]).map(String).join(', ')}`;
+    case 'minProperties': {
+      const fields = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      const least = p.limit === 1 ? 'at least one field' : `at least ${String(p.limit)} fields`;
+      return fields.length ? `must contain ${least} of: ${fields.join(', ')}` : `must contain ${least}`;
+    }
     default: return e.message ?? 'is invalid';
   }
 }

@@ -40,10 +40,14 @@ export function assertCleanInput(value: unknown, where: string, field?: string):
 /**
  * One check for every route, before schema validation: path parameters, the query string and
  * JSON bodies. Multipart fields are read by their route, which calls assertCleanInput itself.
+ * An update sent without a body (no Content-Type, or an empty JSON body) is an empty update,
+ * `{}`: routes whose body is optional take it as is, routes that need fields answer a 400 that
+ * names them instead of "body must be object".
  */
 export function installInputGuard(app: FastifyInstance): void {
   app.addHook('preValidation', (req, _reply, done) => {
     try {
+      if ((req.method === 'PUT' || req.method === 'PATCH') && req.body == null && !req.isMultipart()) req.body = {};
       assertCleanInput(req.params, 'params');
       assertCleanInput(req.query, 'querystring');
       if (req.body !== undefined && !req.isMultipart()) assertCleanInput(req.body, 'body');

@@ -5,7 +5,7 @@ import type { ApiKeysRepository } from '../api-keys/api-keys.repository.js';
 import { endpointAllowed, parseEndpointRule, type EndpointRule } from '../api-keys/endpoint-rules.js';
 import { compileIpRules } from '../api-keys/ip-rules.js';
 import { parseApiKey, looksLikeApiKey } from '../api-keys/key-format.js';
-import { verifyAccessToken } from '../auth/jwt.js';
+import { readAccessToken } from '../auth/jwt.js';
 import type { RefreshTokensRepository } from '../auth/refresh-tokens.repository.js';
 import type { OrgsRepository } from '../orgs/orgs.repository.js';
 import type { Organization } from '../orgs/orgs.types.js';
@@ -188,8 +188,11 @@ export function createAccessService(deps: {
         throw refusal;
       }
     } else {
-      const claims = verifyAccessToken(token, deps.jwtSecret, Math.floor(now() / 1000));
-      if (!claims) throw errors.unauthorized('Invalid or expired token');
+      const read = readAccessToken(token, deps.jwtSecret, Math.floor(now() / 1000));
+      // Expired is said apart (TOKEN_EXPIRED, still 401) so clients know to refresh; forged or malformed stays UNAUTHORIZED.
+      if (read.status === 'expired') throw errors.tokenExpired();
+      if (read.status !== 'valid') throw errors.unauthorized('Invalid or expired token');
+      const claims = read.claims;
       // Every claim the load depends on is in the key, so a hit never answers for other claims.
       cacheKey = `s:${claims.sid}:${claims.sub}:${claims.org}${claims.web ? ':w' : ''}`;
       cred = attempt === 0 ? cache.get(cacheKey) : undefined;

@@ -25,6 +25,23 @@ export function signAccessToken(claims: AccessClaims, secret: string): string {
  * signatures, malformed parts and expired tokens all return null (no reason leaks to clients).
  */
 export function verifyAccessToken(token: string, secret: string, nowSec = Math.floor(Date.now() / 1000)): AccessClaims | null {
+  const r = readAccessToken(token, secret, nowSec);
+  return r.status === 'valid' ? r.claims : null;
+}
+
+/**
+ * Like verifyAccessToken, but tells an expired token apart: only a token we signed, well formed
+ * and past its `exp`, is `expired`; anything malformed or forged is `invalid` (no detail).
+ */
+export function readAccessToken(token: string, secret: string, nowSec = Math.floor(Date.now() / 1000)):
+  { status: 'valid'; claims: AccessClaims } | { status: 'expired' } | { status: 'invalid' } {
+  const claims = signedClaims(token, secret);
+  if (!claims) return { status: 'invalid' };
+  return claims.exp <= nowSec ? { status: 'expired' } : { status: 'valid', claims };
+}
+
+/** The claims of a well-formed access token signed with `secret`, whatever its `exp`; else null. */
+function signedClaims(token: string, secret: string): AccessClaims | null {
   const parts = token.split('.');
   if (parts.length !== 3) return null;
   const [h, p, s] = parts;
@@ -43,6 +60,6 @@ export function verifyAccessToken(token: string, secret: string, nowSec = Math.f
   if (!safeEqual(expected, s)) return null;
   if (!claims || typeof claims !== 'object') return null;
   if (claims.typ !== 'access' || typeof claims.sub !== 'string' || typeof claims.org !== 'string' || typeof claims.sid !== 'string') return null;
-  if (typeof claims.exp !== 'number' || claims.exp <= nowSec) return null;
+  if (typeof claims.exp !== 'number') return null;
   return claims as AccessClaims;
 }

@@ -3,7 +3,8 @@ import type { Db } from '../../db/client.js';
 import { errors } from '../../lib/errors.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
-import { matchesAllowedTypes, sniffType } from '../../pipeline/parse/index.js';
+import { ACCEPTED_TYPES_TEXT, matchesAllowedTypes, sniffType, unprocessableKind } from '../../pipeline/parse/index.js';
+import { describeBytes } from '../../lib/bytes.js';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../../storage/blob-store.js';
 import type { Scope } from '../../lib/scope.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
@@ -14,7 +15,7 @@ import { enqueueStage, planStages } from './flow.js';
 
 /** The answer to a file over MAX_UPLOAD_MB, wherever the limit is noticed. */
 export function fileTooLarge(maxUploadBytes: number) {
-  return errors.tooLarge(`File is larger than the ${Math.round(maxUploadBytes / 1024 / 1024)} MB limit (MAX_UPLOAD_MB)`);
+  return errors.tooLarge(`File is larger than the maximum of ${describeBytes(maxUploadBytes)} (MAX_UPLOAD_MB)`);
 }
 
 export interface IntakeInput {
@@ -55,6 +56,9 @@ export function createIntake(deps: {
     if (!project) throw errors.notFound('Project');
     if (project.status === 'archived') throw errors.conflict('Project is archived; unarchive it to add documents');
     if (blob.size === 0) throw errors.invalidField('file', 'is empty');
+    // Executables and archives never become text: refused now rather than failed at parse.
+    const refused = unprocessableKind(blob.head);
+    if (refused) throw errors.unsupportedMedia(`The file is ${refused} (judged from its bytes), which cannot be processed; accepted types: ${ACCEPTED_TYPES_TEXT}`);
     const sniffed = sniffType(blob.head, input.filename);
     const mime = sniffed?.mime ?? 'application/octet-stream';
     if (project.allowed_file_types.length > 0 && (!sniffed || !matchesAllowedTypes(sniffed, project.allowed_file_types))) {
@@ -118,7 +122,7 @@ export function createIntake(deps: {
     store,
     discard,
     async fromBuffer(data: Buffer, input: IntakeInput): Promise<IntakeResult> {
-      if (data.length > deps.maxUploadBytes) throw errors.tooLarge('File is larger than MAX_UPLOAD_MB');
+      if (data.length > deps.maxUploadBytes) throw fileTooLarge(deps.maxUploadBytes);
       return fromBlob(await deps.blobs.putBuffer(data), input);
     },
   };

@@ -7,6 +7,9 @@ import { parseIp } from '../../lib/http-client/ip-parse.js';
 
 export const MAX_URL_LENGTH = 2048;
 
+/** Says how an operator allows such a target (for a receiver on the local network, say). */
+const HOW_TO_ALLOW = 'to allow it, the operator adds the host or address to WEBHOOK_ALLOWED_HOSTS';
+
 /** Returns a reason when the URL must be refused, or null when it may be stored. */
 export function checkSubscriptionUrl(raw: string, allow: AllowList): string | null {
   if (raw.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
@@ -25,9 +28,9 @@ export function checkSubscriptionUrl(raw: string, allow: AllowList): string | nu
   if (parseIp(host)) {
     if (allow.allowsAddress(host)) return null;
     const verdict = isForbiddenAddress(host);
-    return verdict.forbidden ? `points to a forbidden address (${verdict.reason ?? 'reserved'})` : null;
+    return verdict.forbidden ? `points to a forbidden address (${verdict.reason ?? 'reserved'}); ${HOW_TO_ALLOW}` : null;
   }
   const lower = host.toLowerCase().replace(/\.$/, '');
-  if (lower === 'localhost' || lower.endsWith('.localhost')) return 'points to the local machine (localhost)';
+  if (lower === 'localhost' || lower.endsWith('.localhost')) return `points to the local machine (localhost); ${HOW_TO_ALLOW}`;
   return null;
 }

@@ -14,6 +14,7 @@ import { withTimeout } from './timeout.js';
 export { ParseError, type ParseErrorCode } from './errors.js';
 export { createTesseractOcr, OcrError, type Ocr, type OcrResult, type TesseractOcrOptions } from './ocr.js';
 export { matchesAllowedTypes, sniffType, type SniffedType } from './sniff.js';
+export { ACCEPTED_TYPES_TEXT, unprocessableKind } from './refused-types.js';
 export { guessLanguage } from './language.js';
 export { createPdfEngine, type PdfEngine, type PdfEngineOptions } from './pdf-engine.js';
 export { renderLayout, cropWords, packLayout, layoutText, layoutAreaText, type LayoutPage, type LayoutWord, type StoredLayout } from './pdf-layout.js';

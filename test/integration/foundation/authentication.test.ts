@@ -85,9 +85,11 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
     expect((await get(owner.auth)).statusCode).toBe(200);
   });
 
-  it('expired JWT → 401', async () => {
-    await expect401(bearer(tokenFor(t, owner.userId, owner.orgId, owner.sessionId, -1)));
-    await expect401(bearer(tokenFor(t, owner.userId, owner.orgId, owner.sessionId, -3600)));
+  it('expired JWT → 401 with its own code, TOKEN_EXPIRED, and a message that says so', async () => {
+    for (const offset of [-1, -3600]) {
+      const err = expectError(await get(bearer(tokenFor(t, owner.userId, owner.orgId, owner.sessionId, offset))), 401, 'TOKEN_EXPIRED');
+      expect(err.message).toMatch(/expired.*POST \/auth\/refresh/);
+    }
     expect((await get(bearer(tokenFor(t, owner.userId, owner.orgId, owner.sessionId, 60)))).statusCode).toBe(200);
   });
 

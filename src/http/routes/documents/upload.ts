@@ -79,7 +79,8 @@ export function registerUploadRoute(api: FastifyInstance, intake: Intake, maxUpl
           }
         }
       } catch (err) {
-        throw asBodyError(err);
+        // The multipart reader's file-size limit can also surface from the parts iterator.
+        throw (err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE' ? fileTooLarge(maxUploadBytes) : asBodyError(err);
       }
       if (failure) throw failure;
       if (!blob) throw errors.invalidField('file', 'is required');
