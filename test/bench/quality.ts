@@ -9,9 +9,11 @@
 // its README. --limit caps every document set (a quick sanity run). Template-free extraction runs
 // in the live environment, which has no templates; invoice2data's templates are imported into
 // the test environment of the same organisation.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { extractFields, parseTemplateYaml, type TemplateDef } from '../../src/pipeline/extract/index.js';
+import { createPdfEngine } from '../../src/pipeline/parse/index.js';
+import { loadEInvoices } from '../helpers/einvoice-dev.js';
 import { accuracy, calibration, loadGoldenInvoices, loadSroie, score, type LabelledDoc, type Outcome } from '../helpers/extraction-dev.js';
 import { bundledTemplateFiles, compareGolden, loadGolden, type GoldenCase } from '../helpers/invoice2data-golden.js';
 import { SECRETS, benchRedis, benchTmpDir, seed, startDocpipe, table } from './harness.js';
@@ -34,13 +36,13 @@ function client(baseUrl: string, key: string): Api {
 }
 
 /** Uploads texts and waits until each is processed; returns the documents as the API shows them. */
-async function runDocs(api: Api, projectId: string, docs: Array<{ filename: string; text: string }>): Promise<any[]> {
+async function runDocs(api: Api, projectId: string, docs: Array<{ filename: string; text: string; bytes?: Buffer }>): Promise<any[]> {
   const ids: string[] = [];
   for (const d of docs) {
     const form = new FormData();
     form.set('project_id', projectId);
     form.set('allow_duplicate', 'true');
-    form.set('file', new Blob([d.text], { type: 'text/plain' }), d.filename);
+    form.set('file', d.bytes ? new Blob([new Uint8Array(d.bytes)], { type: 'application/pdf' }) : new Blob([d.text], { type: 'text/plain' }), d.filename);
     ids.push((await api('/documents', { method: 'POST', body: form })).id);
   }
   const out: any[] = [];
@@ -151,6 +153,22 @@ export async function main(args: string[]): Promise<void> {
     rows.push({ figure: '  with the unmerged pull requests #415 and #478 (extra/) as well', value: `${rate(triple)}; pr478's expected values are static in its templates and absent from its text` });
     notes.push(...triple.filter((o) => !o.ok).map((o) => `template-free miss: ${o.doc}.${o.field}: expected ${JSON.stringify(o.expected)}, got ${JSON.stringify(o.found)}`));
 
+    // ZUGFeRD/Factur-X e-invoices, uploaded as PDFs, labelled by their embedded XML.
+    const pdf = createPdfEngine();
+    const dropped: string[] = [];
+    const einvoices = cap(await loadEInvoices(dir, pdf, dropped).finally(() => pdf.close()));
+    if (einvoices.length > 0) {
+      const eDocs = await runDocs(live, freeProject, einvoices.map((d) => ({ ...d, bytes: readFileSync(join(dir, 'classify', 'invoice', d.filename)) })));
+      const eOut = einvoices.flatMap((d, i) => score(d, eDocs[i].fields ?? {}));
+      outcomes.push(...eOut);
+      for (const f of ['total', 'date', 'invoice_number', 'vendor'] as const) {
+        const a = accuracy(eOut, f);
+        rows.push({ figure: `ZUGFeRD/Factur-X PDF invoices, template-free: ${f} exact (labels from the embedded XML)`, value: `${pct(a.rate)} (${a.right}/${a.n})` });
+      }
+      notes.push(...dropped.map((d) => `e-invoice label left out: ${d}`));
+      notes.push(...eOut.filter((o) => !o.ok).map((o) => `e-invoice miss: ${o.doc}.${o.field}: expected ${JSON.stringify(o.expected)}, got ${JSON.stringify(o.found)}`));
+    }
+
     // Golden cases with their own templates (tests/custom and the two pull requests' templates).
     // As in invoice2data's own tests, these cases run with their own templates only; the bundled
     // ones are imported afterwards.
@@ -197,14 +215,16 @@ export async function main(args: string[]): Promise<void> {
 
     console.log(`quality through the API (${dir}; ${((performance.now() - t0) / 1000).toFixed(0)} s)${Number.isFinite(limit) ? `, at most ${limit} documents per set` : ''}:`);
     table(rows);
-    console.log('\nconfidence calibration of template-free fields (10 bins; value = accuracy of the values given in the bin):');
+    console.log('\nconfidence calibration of template-free fields (10 bins; value = accuracy of the values given in the bin; the maps were fitted on this dev set, so in sample — `npm run bench -- quality-calibration` gives the cross-validated figures):');
     const cal: Array<Record<string, string | number>> = [];
-    for (const f of ['total', 'date', 'vendor', 'invoice_number'] as const) {
-      const c = calibration(outcomes.filter((o) => o.field === f));
-      cal.push({ field: f, given: c.n, ece: Number(c.ece.toFixed(3)), bins: c.bins.map((b) => `${b.range}: n=${b.n} conf=${b.confidence.toFixed(2)} acc=${b.accuracy.toFixed(2)}`).join(' | ') });
+    const sets: Array<[string, (o: Outcome) => boolean]> = [['all', () => true], ['SROIE receipts', (o) => o.doc.startsWith('sroie/')], ['invoices', (o) => !o.doc.startsWith('sroie/')]];
+    for (const [set, inSet] of sets) {
+      for (const f of ['total', 'date', 'vendor', 'invoice_number', 'all'] as const) {
+        const c = calibration(outcomes.filter((o) => inSet(o) && (f === 'all' || o.field === f)));
+        if (c.n === 0) continue;
+        cal.push({ set, field: f, given: c.n, ece: Number(c.ece.toFixed(3)), bins: c.bins.map((b) => `${b.range}: n=${b.n} conf=${b.confidence.toFixed(2)} acc=${b.accuracy.toFixed(2)}`).join(' | ') });
+      }
     }
-    const all = calibration(outcomes);
-    cal.push({ field: 'all', given: all.n, ece: Number(all.ece.toFixed(3)), bins: '' });
     table(cal);
     if (notes.length) console.log(`\n${notes.join('\n')}`);
   } finally {
