@@ -94,6 +94,7 @@ describe('dashboard: workflows and reports in a browser', () => {
     await dlg.getByLabel('Name').fill('Big orders');
     await dlg.getByLabel('Start with').selectOption('manual');
     await scan('/workflows (new workflow dialog)');
+    await screenshot(page, '29-workflow-new-dialog');
     await dlg.getByRole('button', { name: 'Create workflow' }).click();
     expect(await page.getByTestId('secret-value').innerText()).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'Open the editor' }).click();
@@ -153,6 +154,25 @@ describe('dashboard: workflows and reports in a browser', () => {
     expect(await page.getByText('unsaved changes').count()).toBe(0);
   });
 
+  it('the canvas works from the keyboard: Tab to a step, Enter selects it, arrow keys move it', async () => {
+    const panel = page.getByRole('complementary', { name: 'Selected step' });
+    const start = page.locator('.react-flow__node[data-id="start"]');
+    const cond = page.locator('.react-flow__node[data-id="condition_1"]');
+    expect(await start.getAttribute('tabindex')).toBe('0');
+    expect(await start.getAttribute('aria-label')).toMatch(/Manual trigger step start/);
+    await start.focus();
+    await page.keyboard.press('Enter');
+    await panel.getByRole('heading', { name: /Manual trigger: start/ }).waitFor();
+    await cond.focus();
+    await page.keyboard.press('Enter');
+    await panel.getByRole('heading', { name: /Condition: Over 100\?/ }).waitFor();
+    const before = (await cond.boundingBox())!;
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+    await expect.poll(async () => (await cond.boundingBox())!.x).toBeGreaterThan(before.x);
+    // Moving is a view preference: the graph has no unsaved change.
+    expect(await page.getByText('unsaved changes').count()).toBe(0);
+  });
+
   it('dry-runs the workflow with an input and sees each step, then runs it', async () => {
     await page.getByRole('button', { name: 'Dry run…' }).click();
     const dry = page.getByRole('dialog', { name: /Dry run: Big orders/ });
@@ -201,9 +221,14 @@ describe('dashboard: workflows and reports in a browser', () => {
     await page.getByRole('table', { name: 'Runs' }).getByRole('link', { name: 'Big orders' }).first().waitFor();
     await page.getByLabel('Mode').selectOption('dry_run');
     await expect.poll(() => page.getByRole('table', { name: 'Runs' }).getByRole('row').count()).toBe(2);
+    await screenshot(page, '31-workflow-runs');
     await scan('/workflows/runs');
     await go('/workflows');
     await page.getByRole('link', { name: 'Big orders' }).waitFor();
+    await page.getByLabel('Status').selectOption('draft');
+    await page.getByLabel('Status').selectOption('');
+    await page.getByRole('link', { name: 'Big orders' }).waitFor();
+    await screenshot(page, '30-workflows-list');
     await page.getByLabel('Status').selectOption('draft');
     await page.getByText('No workflow matches these filters.').waitFor();
     await scan('/workflows');
@@ -226,6 +251,7 @@ describe('dashboard: workflows and reports in a browser', () => {
     await scan('/reports (new report dialog)');
     await dlg.getByRole('button', { name: 'Create report' }).click();
     await dlg.getByText(/filters\.min_confidence/).first().waitFor();
+    await screenshot(page, '32-report-dialog-refused');
     await dlg.getByLabel('Minimum confidence').fill('');
     await dlg.getByRole('button', { name: 'Create report' }).click();
     await page.getByRole('heading', { level: 1, name: 'Documents per day' }).waitFor();
@@ -306,7 +332,35 @@ describe('dashboard: workflows and reports in a browser', () => {
     await page.getByLabel('Category').fill('operations');
     await page.getByLabel('Category').press('Enter');
     await page.getByRole('link', { name: 'Documents per day' }).waitFor();
+    await screenshot(page, '33-reports-list');
     await scan('/reports');
+  });
+
+  it('a viewer sees workflows and reports with the actions they may not take disabled, and why', async () => {
+    await s.deps.services.members.add({ orgId: s.owner.orgId, userId: s.owner.userId, role: 'owner' }, { email: 'viewer@example.test', role: 'viewer', password: 'viewer password 1' });
+    const viewer = await browser.newContext({ viewport: { width: 1360, height: 900 } });
+    const p = await viewer.newPage();
+    try {
+      await p.goto(`${s.base}/`);
+      await p.getByLabel('E-mail').fill('viewer@example.test');
+      await p.getByLabel('Password').fill('viewer password 1');
+      await p.getByRole('button', { name: 'Sign in' }).click();
+      await p.getByRole('navigation', { name: 'Main' }).waitFor();
+      await p.goto(`${s.base}${state.workflowUrl}`);
+      await p.getByTestId('workflow-canvas').locator('[data-node-id="condition_1"]').waitFor();
+      expect(await p.getByRole('button', { name: 'Deactivate' }).isDisabled()).toBe(true);
+      expect(await p.getByRole('button', { name: 'Add Condition' }).isDisabled()).toBe(true);
+      expect(await p.getByRole('button', { name: 'Run…', exact: true }).isDisabled()).toBe(true);
+      expect(await p.getByText('Needs the member role; you are a viewer.').first().isVisible()).toBe(true);
+      await p.goto(`${s.base}${state.reportUrl}`);
+      await p.getByRole('heading', { level: 1, name: 'Documents per day' }).waitFor();
+      expect(await p.getByRole('button', { name: 'Run now' }).isDisabled()).toBe(true);
+      // Reading and downloading stay open to a viewer.
+      expect(await p.getByRole('button', { name: 'Download CSV' }).first().isEnabled()).toBe(true);
+      await screenshot(p, '34-report-viewer');
+    } finally {
+      await viewer.close();
+    }
   });
 
   it('fits a phone screen and works in dark mode', async () => {
