@@ -10,6 +10,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import type { Plan, Role } from '../../src/modules/orgs/orgs.types.js';
 import { TEST_CLASSIFIER_CACHE_DIR } from './classifier-cache.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
+import { installResponseCheck } from './openapi-check.js';
 
 export interface TestApp {
   app: FastifyInstance;
@@ -38,6 +39,8 @@ export async function createTestApp(kind: DbKind = 'pglite', overrides: Record<s
   const testDb = await createTestDb(kind);
   const deps = await createDeps(config, { db: testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
   const app = await buildApp(appDepsFrom(deps));
+  // Every JSON answer is checked against the OpenAPI document (DOCPIPE_CHECK_RESPONSES=0 turns it off).
+  if (process.env.DOCPIPE_CHECK_RESPONSES !== '0') installResponseCheck(app);
   await app.ready();
   return {
     app, deps, config, testDb,

@@ -129,13 +129,22 @@ function completeOperation(method: string, path: string, op: Operation): void {
   const authenticated = !(Array.isArray(op.security) && op.security.length === 0);
   const params = op.parameters ?? [];
   const codes = new Set<number>();
-  if (op.requestBody || params.some((p) => p.in === 'query') || params.some((p) => p.in === 'path')) codes.add(400);
+  if (op.requestBody || params.length > 0) codes.add(400);
   if (op.requestBody) codes.add(413).add(415);
   if (authenticated) codes.add(401).add(403).add(429);
   if (params.some((p) => p.in === 'path')) codes.add(404);
   // Idempotency-Key: 409 while a request with the key still runs, 422 for the key with another request.
   if (params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key')) codes.add(409).add(422);
-  const extra = d.errors ?? {};
+  const extra: Record<number, string> = { ...d.errors };
+  // Idempotency-Key (plugins/idempotency.ts declares the header on the operations that take it).
+  if (params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key')) {
+    const both = (code: number, text: string) => { extra[code] = extra[code] ? `${extra[code]}; or: ${text.toLowerCase()}` : text; };
+    both(409, 'A request with this Idempotency-Key is still running');
+    both(422, 'This Idempotency-Key was used for a different request in the last 24 hours');
+    for (const [code, r] of Object.entries(responses)) {
+      if (Number(code) < 300 && r.content) r.headers = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
+    }
+  }
   for (const code of Object.keys(extra)) codes.add(Number(code));
   for (const code of [...codes].sort()) {
     const shared = ERROR_RESPONSES[code];

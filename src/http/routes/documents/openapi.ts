@@ -13,7 +13,7 @@ export const documentSchema = component('Document', t.obj({
   status: t.enum(DOCUMENT_STATUSES),
   error: t.nullable(t.obj({ stage: t.str, code: t.str, message: t.str })),
   page_count: t.nint, language: t.nstr,
-  classification: t.nullable(t.obj({ type: t.str, confidence: t.num, method: t.str, confirmed: t.bool })),
+  classification: t.nullable(t.obj({ type: t.str, confidence: t.num, method: t.str, confirmed: t.bool }, ['method'])),
   fields: t.nullable(t.map(t.obj({ value: t.any, confidence: t.num, method: t.str, confirmed: t.bool }, ['confirmed']), 'Extracted fields by name')),
   version: t.int,
   pipeline: t.obj({ stages: t.arr(t.enum(STAGES)), current_stage: t.enum(STAGES, true), notes: stageNote }),
