@@ -234,6 +234,45 @@ describe('dashboard: workflows and reports in a browser', () => {
     await scan('/workflows');
   });
 
+  it('every step type from the palette opens its form; Check shows what is missing on the steps concerned', async () => {
+    await go('/workflows');
+    await page.getByRole('button', { name: 'New workflow' }).click();
+    const dlg = page.getByRole('dialog', { name: 'New workflow' });
+    await dlg.getByLabel('Name').fill('Every step');
+    await dlg.getByLabel('Start with').selectOption('empty');
+    await dlg.getByRole('button', { name: 'Create workflow' }).click();
+    await page.getByRole('button', { name: 'Open the editor' }).click();
+    await page.getByRole('heading', { level: 1, name: /Every step/ }).waitFor();
+    await page.getByText('No step selected').waitFor();
+    const palette = page.getByRole('navigation', { name: 'Add a step' });
+    const buttons = palette.getByRole('button');
+    const labels = await buttons.evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')!.replace(/^Add /, '')));
+    expect(labels).toHaveLength(13);
+    const panel = page.getByRole('complementary', { name: 'Selected step' });
+    for (const label of labels) {
+      await palette.getByRole('button', { name: `Add ${label}`, exact: true }).click();
+      await panel.getByRole('heading', { name: new RegExp(`^${label.replace(/[?]/g, '\\?')}: `) }).waitFor();
+    }
+    expect(await page.getByTestId('workflow-canvas').locator('.wf-node').count()).toBe(13);
+    // A map field (set_fields) and a config edited as JSON.
+    await page.getByText('Steps as a list (13)').click();
+    await page.getByRole('table', { name: 'Steps of the workflow' }).getByRole('button', { name: 'set_fields_1' }).click();
+    expect(await panel.getByLabel('Expression 1').first().inputValue()).toBe('"checked"');
+    await page.getByRole('button', { name: 'Check' }).click();
+    const problems = page.getByTestId('workflow-problems');
+    await problems.waitFor();
+    const text = await problems.innerText();
+    expect(text).toMatch(/move_to_project_1[\s\S]*config\.project_id is required/);
+    expect(text).toMatch(/export_sheets_1[\s\S]*config\.export_id is required/);
+    expect(await page.getByTestId('issues-move_to_project_1').isVisible()).toBe(true);
+    await screenshot(page, '35-workflow-every-step');
+    await scan('/workflows/:id (every step type)');
+    // Missing required config is refused even for a draft: nothing is saved.
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('The workflow graph is invalid.').waitFor();
+    expect(await page.getByText('unsaved changes').count()).toBe(1);
+  });
+
   it('creates a report, schedules it (next run in its zone and in UTC), runs it and sees its chart', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
     await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();

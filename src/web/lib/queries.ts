@@ -48,9 +48,10 @@ export function useAction<I, O>(fn: (input: I) => Promise<O>, o: { invalidate?: 
 
 export function errorText(err: unknown): string {
   if (err instanceof api.ApiError) {
-    const fields = err.fields.map((f) => `${f.field}: ${f.message}`);
     if (err.code === 'RATE_LIMITED') return `Too many requests for this organization's plan; try again in ${err.retryAfter ?? 'a few'} s.`;
-    return fields.length && !fields.every((f) => err.message.includes(f)) ? `${err.message} (${fields.join('; ')})` : err.message;
+    // Field problems the message does not already say (with or without a colon after the field).
+    const extra = err.fields.filter((f) => !err.message.includes(`${f.field}: ${f.message}`) && !err.message.includes(`${f.field} ${f.message}`));
+    return extra.length ? `${err.message} (${extra.map((f) => `${f.field}: ${f.message}`).join('; ')})` : err.message;
   }
   return err instanceof Error ? err.message : String(err);
 }
