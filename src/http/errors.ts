@@ -1,6 +1,6 @@
 // What the error envelope can say, and the status each domain error code is answered with. Domain
 // and worker code throw the classes of src/lib/errors.ts; only the error handler reads this table.
-import { DomainError } from '../lib/errors.js';
+import type { DomainError } from '../lib/errors.js';
 
 export type ErrorCode =
   | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'CONFLICT' | 'METHOD_NOT_ALLOWED'

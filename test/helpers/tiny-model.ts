@@ -174,7 +174,7 @@ function buildOnnx(w: Weights, vocabSize: number, hidden: number, maxLength: num
   return onnx.ModelProto.encode(model).finish();
 }
 
-function tokenizerJson(vocab: string[], maxLength: number): object {
+function tokenizerJson(vocab: string[], _maxLength: number): object {
   const id = (t: string) => vocab.indexOf(t);
   const special = (t: string) => ({ SpecialToken: { id: t, type_id: 0 } });
   return {

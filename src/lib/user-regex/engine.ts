@@ -218,7 +218,7 @@ export function parseReplacement(repl: string, re: UserRegex): Array<string | nu
     const n = repl[i + 1];
     const g = /^g<([^>]+)>/.exec(repl.slice(i + 1));
     const d = /^\d{1,2}/.exec(repl.slice(i + 1));
-    let ref: number | null = null;
+    let ref: number;
     if (g) {
       ref = /^\d+$/.test(g[1]) ? Number(g[1]) : re.groupNames[g[1]] ?? -1;
       i += g[0].length;

@@ -38,7 +38,6 @@ function isTnef(p: AcceptedPart): boolean {
  * which PostgreSQL's jsonb refuses), null when nothing is left.
  */
 function headerText(v: string | undefined | null): string | null {
-  // eslint-disable-next-line no-control-regex
   const s = (v ?? '').replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '').trim();
   return s || null;
 }

@@ -100,7 +100,6 @@ export function chunkText(text: string, opts: ChunkOptions = {}): ChunkResult {
       const carried = overlap > 0 ? current.flatMap((u) => u.words).slice(-overlap) : [];
       current = carried.length > 0 ? [{ words: carried, para: false }] : [];
       words = carried.length;
-      fresh = false;
     }
     current.push(unit);
     words += unit.words.length;

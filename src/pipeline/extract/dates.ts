@@ -30,8 +30,8 @@ export interface FoundDate {
 }
 
 const ISO_RE =
-  /(?<![\p{N}.\/-])(\d{4})([-\/.])(\d{1,2})\2(\d{1,2})(?![\p{N}])(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/gu;
-const NUMERIC_RE = /(?<![\p{N}.\/-])(\d{1,2})([.\/-])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\p{N}]|[.,]\d)/gu;
+  /(?<![\p{N}./-])(\d{4})([-/.])(\d{1,2})\2(\d{1,2})(?![\p{N}])(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?/gu;
+const NUMERIC_RE = /(?<![\p{N}./-])(\d{1,2})([./-])\s?(\d{1,2})\2\s?(\d{4}|\d{2})(?![\p{N}]|[.,]\d)/gu;
 const DAY_MONTH_NAME_RE = new RegExp(
   `(?<![\\p{L}\\p{N}])(\\d{1,2})(?:st|nd|rd|th|er|º)?\\.?(?:\\s*(?:of|de)\\s+|[\\s\\-/.]+)(${MONTH_NAME_SOURCE})\\.?(?![\\p{L}])(?:\\s*(?:de|,)\\s*|[\\s\\-/.,]+)'?(\\d{4}|\\d{2})(?![\\p{N}])(?!,?\\s\\d{4}(?![\\p{N}]))`,
   'giu',
@@ -207,7 +207,7 @@ export function compileDateFormat(format: string): { ok: true; source: string } 
       src += '\\s+';
       while (i + 1 < format.length && /\s/.test(format[i + 1])) i++;
     } else {
-      src += c.replace(/[.*+?^${}()|[\]\\\/]/g, '\\$&');
+      src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     }
   }
   if (!(seen.has('d') && seen.has('m') && seen.has('y'))) {

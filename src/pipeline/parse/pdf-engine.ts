@@ -53,7 +53,10 @@ function childError(m: Extract<ChildMessage, { type: 'error' }>, maxPages: numbe
 /** The channel and stderr pipe must not keep the caller's process alive while idle. */
 function hold(p: LimitedProcess, on: boolean): void {
   const handles = [p.child.channel, p.child.stderr as Socket | null];
-  for (const h of handles) (on ? h?.ref?.() : h?.unref?.());
+  for (const h of handles) {
+    if (on) h?.ref?.();
+    else h?.unref?.();
+  }
 }
 
 /**

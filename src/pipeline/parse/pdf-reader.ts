@@ -3,7 +3,7 @@
 // reconstruction, OCR and error mapping stay in the parent.
 import { pdfjsAssets } from './pdfjs.js';
 
-/* eslint-disable @typescript-eslint/no-explicit-any -- pdf.js is loaded by URL at run time. */
+// Untyped on purpose: pdf.js is loaded by URL at run time.
 type PdfJs = any;
 
 /** Page data as sent to the parent (`png` as bytes). */

@@ -14,7 +14,9 @@ function Page({ doc, n, total }: { doc: pdfjs.PDFDocumentProxy; n: number; total
   useEffect(() => {
     let task: pdfjs.RenderTask | undefined;
     let cancelled = false;
-    (async () => {
+    // Fire and forget (an effect cannot await): a failed render is caught below, and the page of
+    // a document destroyed on unmount has nothing to draw.
+    void (async () => {
       const page = await doc.getPage(n);
       const canvas = ref.current;
       if (cancelled || !canvas) return;

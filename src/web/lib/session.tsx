@@ -42,7 +42,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   useEffect(() => {
     let cancelled = false;
-    (async () => {
+    // Fire and forget (an effect cannot await); it cannot reject: refresh() resolves false on any
+    // failure and loadMe's failure is caught.
+    void (async () => {
       const ok = await api.refresh();
       if (cancelled) return;
       if (!ok) return setState({ status: 'signed-out' });

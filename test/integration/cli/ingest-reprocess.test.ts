@@ -90,7 +90,7 @@ describe('docpipe reprocess without an embedding model', () => {
     writeFileSync(join(dir, 'b.txt'), 'Meeting notes\nShip on Monday.');
     const ingest = await run('ingest', [dir, '--project', projectId, '--url', url, '--key', ownKey, '--wait']);
     expect(ingest.out).toMatch(/processed: completed 2/);
-    expect(ingest.out).toMatch(/^  2 without embeddings \(embedding skipped: .*absent-model/m);
+    expect(ingest.out).toMatch(/^ {2}2 without embeddings \(embedding skipped: .*absent-model/m);
 
     const r = await run('reprocess', ['--project', projectId, '--stage', 'embed', '--missing', '--url', url, '--key', ownKey]);
     expect(r.out).toMatch(/batch bat_\w+: 2 documents \(missing\)/);

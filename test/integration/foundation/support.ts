@@ -11,7 +11,7 @@ import { appDepsFrom, buildApp } from '../../../src/http/app.js';
 import { signAccessToken } from '../../../src/modules/auth/jwt.js';
 import type { Environment } from '../../../src/lib/scope.js';
 import type { Plan, Role } from '../../../src/modules/orgs/orgs.types.js';
-import { createTestApp, testConfig, type TestApp } from '../../helpers/app.js';
+import { createTestApp, type TestApp } from '../../helpers/app.js';
 import type { DbKind } from '../../helpers/db.js';
 
 /** `createTestApp`, kept as a name for these suites (the PGlite template cache now lives in test/helpers/db.ts). */

@@ -14,7 +14,6 @@ const LOGIN_PER_IP = 20;
 const REFRESH_PER_IP = 60;
 
 // A response schema documents /auth/me and gives it a compiled serialiser (it is called a lot).
-const nstr = { type: ['string', 'null'] };
 const meResponse = {
   200: {
     type: 'object',

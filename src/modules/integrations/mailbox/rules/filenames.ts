@@ -40,7 +40,6 @@ export function sanitizeFilename(name: string | undefined | null): string {
   if (!name) return '';
   let n = name.normalize('NFC');
   n = n.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
   n = n.replace(/\ufffd/g, '').replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/\s+/g, ' ').trim();
   n = n.replace(/^\.+/, '').trim();
   if (Array.from(n).length > MAX_NAME_CHARS) {

@@ -31,7 +31,7 @@ function baseType(ct: string | undefined): string {
 function isEmbedded(a: Attachment, named: boolean): boolean {
   if (a.related === true) return true;
   if (named) return false;
-  return Boolean(a.cid) ? a.contentDisposition !== 'attachment' : a.contentDisposition === 'inline';
+  return a.cid ? a.contentDisposition !== 'attachment' : a.contentDisposition === 'inline';
 }
 
 /**
