@@ -12,7 +12,10 @@ const TS = ['**/*.ts', '**/*.tsx', '**/*.mts'];
 // the same folder). One rule entry per group of files, since a later block replaces the options.
 const zone = (from, message, except) => ({ target: '.', from, message, ...(except ? { except } : {}) });
 const NO_HTTP = zone('./src/http', 'Only src/http (and the process entry points) may import the HTTP layer.');
-const NO_MODULES = zone('./src/modules', 'src/pipeline, src/db, src/lib and src/storage import nothing from src/modules.');
+const NO_MODULES = zone(
+  './src/modules',
+  'src/pipeline, src/db, src/lib and src/storage import nothing from src/modules.',
+);
 const WEB_ONLY = zone('./src', 'The dashboard talks to the service through its public HTTP API only.', ['./web']);
 const boundaries = (...zones) => ({ 'import-x/no-restricted-paths': ['error', { zones }] });
 
