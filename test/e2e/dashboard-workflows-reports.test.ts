@@ -375,6 +375,25 @@ describe('dashboard: workflows and reports in a browser', () => {
     await scan('/reports');
   });
 
+  it('a report of another type shows its sections as tables (or line charts for series)', async () => {
+    await page.getByRole('button', { name: 'New report' }).click();
+    const dlg = page.getByRole('dialog', { name: 'New report' });
+    await dlg.getByLabel('Name').fill('Usage this month');
+    await dlg.getByLabel('Type', { exact: true }).selectOption('usage');
+    await dlg.getByText('This type has no filters.').waitFor();
+    await dlg.getByRole('button', { name: 'Create report' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Usage this month' }).waitFor();
+    await page.getByRole('button', { name: 'Run now' }).click();
+    const result = page.getByTestId('execution-result');
+    await result.getByRole('heading', { name: /Documents and pages per month/ }).waitFor({ timeout: 60_000 });
+    await result.getByRole('heading', { name: /API requests per key and day/ }).waitFor();
+    await result.getByRole('heading', { name: /Webhook deliveries per day/ }).waitFor();
+    const month = result.getByRole('table', { name: 'Documents and pages per month' });
+    expect(await month.getByRole('row').nth(1).innerText()).toMatch(/\d{4}-\d{2}\s+2\s/);
+    await screenshot(page, '36-report-usage');
+    await scan('/reports/:id (usage)');
+  });
+
   it('a viewer sees workflows and reports with the actions they may not take disabled, and why', async () => {
     await s.deps.services.members.add({ orgId: s.owner.orgId, userId: s.owner.userId, role: 'owner' }, { email: 'viewer@example.test', role: 'viewer', password: 'viewer password 1' });
     const viewer = await browser.newContext({ viewport: { width: 1360, height: 900 } });

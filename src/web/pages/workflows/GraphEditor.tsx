@@ -4,7 +4,7 @@
 // Tab reaches nodes and edges, Enter selects, arrow keys move, Delete removes.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
-  applyNodeChanges, Background, Controls, Handle, MarkerType, Position, ReactFlow, useReactFlow,
+  applyNodeChanges, Background, Controls, getNodesBounds, getViewportForBounds, Handle, MarkerType, Position, ReactFlow, useReactFlow, useStore,
   type Connection, type Edge, type Node, type NodeChange, type NodeProps, type EdgeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
@@ -68,20 +68,29 @@ const WfNodeView = memo(function WfNodeView({ data, selected }: NodeProps<WfNode
 });
 
 const nodeTypes = { wf: WfNodeView };
-const FIT = { padding: 0.25, maxZoom: 1.1 };
+// Fitting never zooms out past readable: a long graph is panned rather than shrunk to dots.
+const FIT = { padding: 0.25, maxZoom: 1.1, minZoom: 0.55 };
 
-/** Keeps every step in view when one is added (after it has been measured). */
-function FitOnGrow({ count }: { count: number }) {
+/**
+ * Brings a newly added step into view: the whole graph when it fits at a readable zoom,
+ * otherwise the new step (the rest is a pan away).
+ */
+function FitOnGrow({ count, newest }: { count: number; newest?: string }) {
   const flow = useReactFlow();
+  const width = useStore((st) => st.width);
+  const height = useStore((st) => st.height);
   const last = useRef(count);
   useEffect(() => {
-    if (count > last.current) {
-      const t = setTimeout(() => void flow.fitView({ ...FIT, duration: 200 }), 50);
-      last.current = count;
-      return () => clearTimeout(t);
-    }
+    const grew = count > last.current;
     last.current = count;
-  }, [count, flow]);
+    if (!grew || !newest) return;
+    const t = setTimeout(() => {
+      const vp = getViewportForBounds(getNodesBounds(flow.getNodes()), width, height, 0.2, FIT.maxZoom, FIT.padding);
+      if (vp.zoom >= FIT.minZoom) void flow.setViewport(vp, { duration: 200 });
+      else void flow.fitView({ nodes: [{ id: newest }], minZoom: FIT.minZoom, maxZoom: 0.9, duration: 200 });
+    }, 50);
+    return () => clearTimeout(t);
+  }, [count, newest, flow, width, height]);
   return null;
 }
 
@@ -211,7 +220,7 @@ export default function GraphEditor(p: GraphEditorProps) {
           'edge.a11yDescription.default': 'Press Enter or Space to select this connection; Delete removes it.',
         }}
       >
-        <FitOnGrow count={rfNodes.length} />
+        <FitOnGrow count={rfNodes.length} newest={p.nodes[p.nodes.length - 1]?.id} />
         <Background gap={20} />
         <Controls showInteractive={false} />
       </ReactFlow>
