@@ -151,8 +151,8 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
       clock += 86_400_000 + 1000;
       const err = expectError(await call(app, { url: '/projects', headers: bearer(k.key) }), 401, 'UNAUTHORIZED');
       expect(err.message).toMatch(/expired/i);
-      // The same clock expires the access token (15 minutes).
-      expectError(await call(app, { url: '/projects', headers: jwt }), 401, 'UNAUTHORIZED');
+      // The same clock expires the access token (15 minutes), which says so with its own code.
+      expectError(await call(app, { url: '/projects', headers: jwt }), 401, 'TOKEN_EXPIRED');
     } finally {
       await app.close();
     }
