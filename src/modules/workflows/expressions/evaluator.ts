@@ -1,7 +1,11 @@
 // Evaluates JSONata expressions in worker threads with hard bounds: the input is measured as
 // JSON before it is sent, every call has a deadline after which the thread is terminated (and a
 // fresh one started), and each thread runs with a small heap so an allocation bomb kills only it.
+// Simple expressions over small inputs skip the thread (fast-path.ts says which, and how they
+// stay bounded); they see the same JSON input and give the same values and errors.
 import { Worker } from 'node:worker_threads';
+import { createFastPath, FAST_MAX_INPUT } from './fast-path.js';
+import { evaluateOne } from './outcome.js';
 import type { EvalOutcome, EvalRequest, EvalResponse } from './protocol.js';
 
 /** Options of {@link createExpressionEvaluator}; all optional. */
@@ -16,6 +20,11 @@ export interface EvaluatorOptions {
   maxOutputChars?: number;
   /** Heap of each thread, MB. Default 64. */
   maxHeapMb?: number;
+  /**
+   * Time bound of a simple expression evaluated on the calling thread, ms; one that needs longer
+   * is evaluated again (and from then on) on a thread. 0 sends everything to threads. Default 10.
+   */
+  fastPathTimeoutMs?: number;
 }
 
 /** Why an expression produced no value; `code` is stable. */
@@ -63,6 +72,26 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   let nextId = 1;
   let started = 0;
   let closed = false;
+  const fastMs = Math.min(opts.fastPathTimeoutMs ?? 10, timeoutMs);
+  const fast = fastMs > 0 ? createFastPath(fastMs) : null;
+
+  /** All of `exprs` on this thread, or null when one of them must go to a thread. */
+  const here = async (exprs: readonly string[], json: string): Promise<EvalOutcome[] | null> => {
+    if (!fast || json.length > FAST_MAX_INPUT) return null;
+    const compiled = exprs.map((e) => fast.compiled(e));
+    if (compiled.some((c) => c === null)) return null;
+    const input: unknown = JSON.parse(json);
+    const out: EvalOutcome[] = [];
+    for (let i = 0; i < exprs.length; i++) {
+      const o = await evaluateOne(() => compiled[i]!, input, maxOutput);
+      if (!o.ok && o.code === 'EXPRESSION_TIMEOUT') {
+        fast.demote(exprs[i]);
+        return null;
+      }
+      out.push(o);
+    }
+    return out;
+  };
 
   const spawn = (slot: Slot): Worker => {
     const w = new Worker(ENTRY, {
@@ -136,8 +165,8 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
       if (json.length > maxInput) {
         throw new ExpressionError('EXPRESSION_INPUT_TOO_LARGE', `the expression input is ${json.length} characters; at most ${maxInput} are evaluated`);
       }
-      const req: EvalRequest = { id: nextId++, exprs: [...exprs], input: json, timeoutMs, maxOutputChars: maxOutput };
-      const outcomes = await new Promise<EvalOutcome[]>((resolve, reject) => {
+      const outcomes = (await here(exprs, json)) ?? await new Promise<EvalOutcome[]>((resolve, reject) => {
+        const req: EvalRequest = { id: nextId++, exprs: [...exprs], input: json, timeoutMs, maxOutputChars: maxOutput };
         queue.push({ req, resolve, reject });
         pump();
       });

@@ -3,6 +3,7 @@
 // parent can terminate the thread, never on the thread that serves HTTP or runs jobs.
 import { parentPort } from 'node:worker_threads';
 import jsonata from 'jsonata';
+import { evaluateOne } from './outcome.js';
 import type { EvalRequest, EvalResponse, EvalOutcome } from './protocol.js';
 
 const cache = new Map<string, jsonata.Expression>();
@@ -21,33 +22,11 @@ function compiled(expr: string, timeoutMs: number): jsonata.Expression {
   return c;
 }
 
-function describe(err: unknown): { code: string; message: string; position?: number } {
-  const e = err as { code?: string; message?: string; position?: number };
-  const code = e?.code === 'D1012' ? 'EXPRESSION_TIMEOUT' : 'EXPRESSION_FAILED';
-  return { code, message: String(e?.message ?? err), ...(typeof e?.position === 'number' ? { position: e.position } : {}) };
-}
-
-async function one(expr: string, input: unknown, req: EvalRequest): Promise<EvalOutcome> {
-  try {
-    const value: unknown = await compiled(expr, req.timeoutMs).evaluate(input);
-    if (value === undefined) return { ok: true, json: null };
-    // JSON text: drops functions and sequence markers, and measures the size in one pass.
-    const json = JSON.stringify(value);
-    if (json === undefined) return { ok: true, json: null };
-    if (json.length > req.maxOutputChars) {
-      return { ok: false, code: 'EXPRESSION_OUTPUT_TOO_LARGE', message: `the result is larger than ${req.maxOutputChars} characters` };
-    }
-    return { ok: true, json };
-  } catch (err) {
-    return { ok: false, ...describe(err) };
-  }
-}
-
 parentPort!.on('message', (req: EvalRequest) => {
   void (async () => {
     const input: unknown = JSON.parse(req.input);
     const results: EvalOutcome[] = [];
-    for (const expr of req.exprs) results.push(await one(expr, input, req));
+    for (const expr of req.exprs) results.push(await evaluateOne(() => compiled(expr, req.timeoutMs), input, req.maxOutputChars));
     const res: EvalResponse = { id: req.id, results };
     parentPort!.postMessage(res);
   })();

@@ -1,0 +1,115 @@
+// Simple expressions evaluated on the calling thread, without a round trip to a worker thread.
+// Most conditions and mappings are a path, a literal, a comparison or a little arithmetic; sending
+// each to a thread costs more than evaluating it. Only expressions whose every step is bounded by
+// construction qualify, and they still run under bounds:
+// - the expression: at most FAST_MAX_EXPRESSION characters, and its syntax tree may hold only
+//   field paths without filters, wildcards or parent steps, literals, the operators below, array
+//   and object constructors, `? :`, parentheses and a few built-ins that do one linear pass
+//   ($string, $boolean, $number, $exists, $not). No functions of its own, no regular expressions,
+//   no ranges, no sorting or grouping: nothing whose cost is not linear in its input;
+// - the input: at most FAST_MAX_INPUT characters of JSON (larger inputs go to a thread);
+// - the time: JSONata's guardrail is checked before every step of the tree, so a tree walked over
+//   a large array stops after `timeoutMs`; such an expression goes to a thread from then on;
+// - the output: the same size bound as on a thread.
+// Anything else (and every hostile expression) runs on a worker thread that can be terminated.
+import jsonata from 'jsonata';
+
+/** Longest expression evaluated on the calling thread, in characters. */
+export const FAST_MAX_EXPRESSION = 256;
+/** Largest input (JSON characters) evaluated on the calling thread. */
+export const FAST_MAX_INPUT = 64 * 1024;
+
+const BINARY = new Set(['+', '-', '*', '/', '%', '=', '!=', '<', '<=', '>', '>=', 'and', 'or', '&', 'in']);
+const FUNCTIONS = new Set(['string', 'boolean', 'number', 'exists', 'not']);
+
+type Ast = { type: string; value?: unknown; [k: string]: unknown };
+
+// Each node may carry only these keys: any other (stages, predicate, group, focus, index, tuple,
+// keepArray, ...) means a construct the fast path does not take.
+const KEYS: Record<string, readonly string[]> = {
+  string: ['type', 'value', 'position'],
+  number: ['type', 'value', 'position'],
+  value: ['type', 'value', 'position'],
+  name: ['type', 'value', 'position'],
+  variable: ['type', 'value', 'position'],
+  path: ['type', 'steps', 'position'],
+  binary: ['type', 'value', 'position', 'lhs', 'rhs'],
+  unary: ['type', 'value', 'position', 'expression', 'expressions', 'lhs', 'consarray'],
+  condition: ['type', 'position', 'condition', 'then', 'else'],
+  block: ['type', 'position', 'expressions'],
+  function: ['type', 'value', 'position', 'arguments', 'procedure'],
+};
+
+function simple(n: unknown, inPath = false): boolean {
+  if (!n || typeof n !== 'object') return false;
+  const node = n as Ast;
+  const keys = KEYS[node.type];
+  if (!keys || Object.entries(node).some(([k, v]) => v !== undefined && !keys.includes(k))) return false;
+  switch (node.type) {
+    case 'string': case 'number': case 'value':
+      return true;
+    case 'name':
+      return true;
+    case 'variable':
+      // `$` (the input) only at the start of a path; no other variables exist here.
+      return node.value === '' && inPath;
+    case 'path':
+      return Array.isArray(node.steps) && node.steps.length > 0
+        && node.steps.every((s, i) => ((s as Ast)?.type === 'name' || (i === 0 && (s as Ast)?.type === 'variable')) && simple(s, true));
+    case 'binary':
+      return BINARY.has(node.value as string) && simple(node.lhs) && simple(node.rhs);
+    case 'unary':
+      if (node.value === '-') return simple(node.expression);
+      if (node.value === '[') return Array.isArray(node.expressions) && node.expressions.every((e) => simple(e));
+      if (node.value === '{') {
+        return Array.isArray(node.lhs) && node.lhs.every((pair) => Array.isArray(pair) && pair.length === 2 && (pair[0] as Ast)?.type === 'string' && simple(pair[1]));
+      }
+      return false;
+    case 'condition':
+      return simple(node.condition) && simple(node.then) && (node.else === undefined || simple(node.else));
+    case 'block':
+      return Array.isArray(node.expressions) && node.expressions.length === 1 && simple(node.expressions[0]);
+    case 'function': {
+      const p = node.procedure as Ast | undefined;
+      return node.value === '(' && p?.type === 'variable' && Object.entries(p).every(([k, v]) => v === undefined || KEYS.variable.includes(k))
+        && FUNCTIONS.has(p.value as string) && Array.isArray(node.arguments) && node.arguments.length <= 2 && node.arguments.every((a) => simple(a));
+    }
+    default:
+      return false;
+  }
+}
+
+export interface FastPath {
+  /** The compiled expression when it may run on the calling thread, else null. */
+  compiled(expr: string): jsonata.Expression | null;
+  /** Sends `expr` to the worker threads from now on (it ran out of time here). */
+  demote(expr: string): void;
+}
+
+/** `timeoutMs`: the guardrail of one evaluation on the calling thread. */
+export function createFastPath(timeoutMs: number): FastPath {
+  const cache = new Map<string, jsonata.Expression | null>();
+  const MAX = 1000;
+  return {
+    compiled(expr) {
+      const hit = cache.get(expr);
+      if (hit !== undefined) return hit;
+      let c: jsonata.Expression | null = null;
+      if (expr.length <= FAST_MAX_EXPRESSION) {
+        try {
+          const parsed = jsonata(expr, { timeout: timeoutMs, stack: 300, sequence: 100_000 });
+          c = simple(parsed.ast()) ? parsed : null;
+        } catch {
+          c = null; // a syntax error: the thread reports it like any other
+        }
+      }
+      if (cache.size >= MAX) cache.delete(cache.keys().next().value as string);
+      cache.set(expr, c);
+      return c;
+    },
+    demote(expr) {
+      if (cache.size >= MAX) cache.delete(cache.keys().next().value as string);
+      cache.set(expr, null);
+    },
+  };
+}
