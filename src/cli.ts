@@ -26,7 +26,10 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (wantsHelp(rest)) {
-    const sub = (cmd === 'admin' || cmd === 'templates') && rest[0] && `${cmd} ${rest[0]}` in COMMANDS ? `${cmd} ${rest[0]}` : cmd;
+    const sub =
+      (cmd === 'admin' || cmd === 'templates') && rest[0] && `${cmd} ${rest[0]}` in COMMANDS
+        ? `${cmd} ${rest[0]}`
+        : cmd;
     console.log(`Usage:\n${usageLines(sub)}`);
     return 0;
   }
@@ -56,7 +59,13 @@ async function main(argv: string[]): Promise<number> {
     case 'api':
     case 'worker': {
       const { runServer } = await import('./cli/server.js');
-      await runServer(config, cmd, { queues: values.queues?.split(',').map((q) => q.trim()).filter(Boolean), concurrency: values.concurrency ? Number(values.concurrency) : undefined });
+      await runServer(config, cmd, {
+        queues: values.queues
+          ?.split(',')
+          .map((q) => q.trim())
+          .filter(Boolean),
+        concurrency: values.concurrency ? Number(values.concurrency) : undefined,
+      });
       return -1; // keeps running
     }
     case 'migrate': {
@@ -69,7 +78,9 @@ async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => { if (code >= 0) process.exit(code); },
+  (code) => {
+    if (code >= 0) process.exit(code);
+  },
   (err: unknown) => {
     if (err instanceof ConfigError) console.error(err.message);
     else console.error(err instanceof Error ? err.message : err);

@@ -7,7 +7,12 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 const int = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max);
-const list = z.string().transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean));
+const list = z.string().transform((s) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean),
+);
 
 /** The seed retry schedule of webhook deliveries: 1 min, 5 min, 30 min, 2 h, 12 h. */
 const DEFAULT_RETRY_DELAYS = '60,300,1800,7200,43200';
@@ -22,13 +27,17 @@ const DELAY_NUMBER = /^\d+(\.\d+)?$|^\.\d+$/;
  * seed schedule. The number of entries is the number of retries. Throws on malformed input.
  */
 export function parseRetryDelays(spec?: string): number[] {
-  const parts = (spec === undefined || spec.trim() === '' ? DEFAULT_RETRY_DELAYS : spec).split(',').map((p) => p.trim());
+  const parts = (spec === undefined || spec.trim() === '' ? DEFAULT_RETRY_DELAYS : spec)
+    .split(',')
+    .map((p) => p.trim());
   if (parts.length > MAX_RETRIES) {
     throw new Error(`retry delays: at most ${MAX_RETRIES} entries allowed, got ${parts.length}`);
   }
   return parts.map((p, i) => {
     if (!DELAY_NUMBER.test(p)) {
-      throw new Error(`retry delays: entry ${i + 1} ("${p}") is not a non-negative number of seconds; expected e.g. "60,300,1800"`);
+      throw new Error(
+        `retry delays: entry ${i + 1} ("${p}") is not a non-negative number of seconds; expected e.g. "60,300,1800"`,
+      );
     }
     const sec = Number(p);
     if (sec > MAX_RETRY_DELAY_SEC) {
@@ -43,11 +52,20 @@ const schema = z.object({
   PORT: int(0, 65535).default(8000),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   DATABASE_POOL_SIZE: int(1, 200).default(10),
-  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   /** Namespace for every Redis key and BullMQ queue; lets several installs share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]+$/).default('docpipe'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .default('docpipe'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -100,14 +118,17 @@ const schema = z.object({
    */
   CLASSIFY_KNN: bool.default(true),
   /** Seconds after each failed attempt (fractions allowed), comma-separated; parsed to milliseconds. One retry per entry. */
-  WEBHOOK_RETRY_DELAYS: z.string().default(DEFAULT_RETRY_DELAYS).transform((spec, ctx) => {
-    try {
-      return parseRetryDelays(spec);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
-      return z.NEVER;
-    }
-  }),
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .default(DEFAULT_RETRY_DELAYS)
+    .transform((spec, ctx) => {
+      try {
+        return parseRetryDelays(spec);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_CONNECT_TIMEOUT_MS: int(50, 120_000).default(3_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),
@@ -115,7 +136,10 @@ const schema = z.object({
   /** Organizations whose admins may pause, resume and retry the shared queues; empty: the only organization of a one-organization install. */
   PIPELINE_OPERATOR_ORGS: list.default([]),
   /** Unset: files in DATA_DIR/files. `s3://bucket/prefix`: an S3-compatible bucket (S3_* below). */
-  BLOB_STORE_URL: z.string().regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'must be s3://bucket/prefix (lower-case bucket name)').optional(),
+  BLOB_STORE_URL: z
+    .string()
+    .regex(/^s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/.*)?$/, 'must be s3://bucket/prefix (lower-case bucket name)')
+    .optional(),
   /** An S3-compatible server's URL (MinIO, Ceph, R2, …); unset for AWS itself. */
   S3_ENDPOINT: z.string().url().optional(),
   S3_REGION: z.string().min(1).default('us-east-1'),
@@ -128,7 +152,11 @@ const schema = z.object({
    * Bearer token for GET /metrics. With it (and no METRICS_PORT) the API port serves /metrics to
    * that token only; with METRICS_PORT the separate listener requires it too. Neither set: no metrics.
    */
-  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').regex(/^\S+$/, 'must not contain spaces').optional(),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, 'must be at least 16 characters')
+    .regex(/^\S+$/, 'must not contain spaces')
+    .optional(),
   /** A separate listener serving only GET /metrics (workers too; one port per process). */
   METRICS_PORT: int(1, 65535).optional(),
   /** Address of the METRICS_PORT listener; 0.0.0.0 when the scraper runs in another container. */
@@ -154,7 +182,10 @@ export class ConfigError extends Error {
  * Validates the environment once. Outside production, missing JWT_SECRET / ENCRYPTION_KEY are
  * generated on first start and kept in DATA_DIR so restarts keep sessions and sealed secrets.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persistSecrets?: boolean } = {}): Readonly<Config> {
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  opts: { persistSecrets?: boolean } = {},
+): Readonly<Config> {
   const input: Record<string, string> = {};
   for (const key of Object.keys(schema.shape)) {
     const v = env[key];
@@ -172,7 +203,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, opts: { persist
   const secret = (name: 'JWT_SECRET' | 'ENCRYPTION_KEY'): string => {
     const given = raw[name];
     if (given) return given;
-    if (raw.NODE_ENV === 'production') throw new ConfigError(`Invalid configuration:\n  ${name}: required when NODE_ENV=production`);
+    if (raw.NODE_ENV === 'production')
+      throw new ConfigError(`Invalid configuration:\n  ${name}: required when NODE_ENV=production`);
     if (opts.persistSecrets === false) return randomBytes(32).toString('base64url');
     return persistedSecret(dataDir, name);
   };
@@ -193,10 +225,13 @@ function persistedSecret(dataDir: string, name: string): string {
 function combinationIssues(raw: Raw): string[] {
   const out: string[] = [];
   if (!!raw.S3_ACCESS_KEY_ID !== !!raw.S3_SECRET_ACCESS_KEY) {
-    out.push(`${raw.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: required with ${raw.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}`);
+    out.push(
+      `${raw.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'}: required with ${raw.S3_ACCESS_KEY_ID ? 'S3_ACCESS_KEY_ID' : 'S3_SECRET_ACCESS_KEY'}`,
+    );
   }
   // The S3 store places an upload with one server-side copy, which S3 limits to 5 GiB.
   if (raw.METRICS_PORT !== undefined && raw.METRICS_PORT === raw.PORT) out.push('METRICS_PORT: must differ from PORT');
-  if (raw.BLOB_STORE_URL && raw.MAX_UPLOAD_MB > 5120) out.push('MAX_UPLOAD_MB: at most 5120 with an S3 blob store (BLOB_STORE_URL)');
+  if (raw.BLOB_STORE_URL && raw.MAX_UPLOAD_MB > 5120)
+    out.push('MAX_UPLOAD_MB: at most 5120 with an S3 blob store (BLOB_STORE_URL)');
   return out;
 }

@@ -21,12 +21,19 @@ import { createLastUsedTracker, type LastUsedTracker } from './modules/api-keys/
 import { createUsageCounter, type UsageCounter } from './modules/api-keys/usage-counter.js';
 import { createAuthService, type AuthService } from './modules/auth/auth.service.js';
 import { createLoginThrottle, type LoginThrottle } from './modules/auth/login-throttle.js';
-import { createRefreshTokensRepository, type RefreshTokensRepository } from './modules/auth/refresh-tokens.repository.js';
+import {
+  createRefreshTokensRepository,
+  type RefreshTokensRepository,
+} from './modules/auth/refresh-tokens.repository.js';
 import { createDocumentsModule, type DocumentsModule } from './modules/documents/index.js';
 import { createEventEmitter, type EventEmitter } from './modules/events/emitter.js';
 import { createEventsRepository, type EventsRepository } from './modules/events/events.repository.js';
 import { createMailModule, type MailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
-import { createSheetsModule, type SheetsModule, type SheetsModuleOptions } from './modules/integrations/sheets/index.js';
+import {
+  createSheetsModule,
+  type SheetsModule,
+  type SheetsModuleOptions,
+} from './modules/integrations/sheets/index.js';
 import { createOrgsRepository, type OrgsRepository } from './modules/orgs/orgs.repository.js';
 import { createOrgsService, type OrgsService } from './modules/orgs/orgs.service.js';
 import { createMembersRepository } from './modules/orgs/members.repository.js';
@@ -37,7 +44,11 @@ import { createProjectsRepository, type ProjectsRepository } from './modules/pro
 import { createProjectsService, type ProjectsService } from './modules/projects/projects.service.js';
 import { createReportsModule, type ReportsModule, type ReportsModuleOptions } from './modules/reports/index.js';
 import { createTemplatesRepository, type TemplatesRepository } from './modules/templates/templates.repository.js';
-import { createIdempotencyRepository, createIdempotencyService, type IdempotencyService } from './modules/idempotency/index.js';
+import {
+  createIdempotencyRepository,
+  createIdempotencyService,
+  type IdempotencyService,
+} from './modules/idempotency/index.js';
 import { createTemplatesService, type TemplatesService } from './modules/templates/templates.service.js';
 import { createWebhooksModule, type WebhooksModule, type WebhooksModuleOptions } from './modules/webhooks/index.js';
 import { createWorkflowsModule, type WorkflowsModule, type WorkflowsModuleOptions } from './modules/workflows/index.js';
@@ -136,7 +147,8 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
   const db = opts.db ?? (await openDatabase(config, { lockWaitMs: opts.dbLockWaitMs }));
   if (opts.migrate !== false) await migrate(db);
   const redisUrl = opts.redisUrl ?? config.REDIS_URL;
-  if (!redisUrl) throw new Error('No Redis URL: set REDIS_URL or use `docpipe start`, which runs a private redis-server');
+  if (!redisUrl)
+    throw new Error('No Redis URL: set REDIS_URL or use `docpipe start`, which runs a private redis-server');
   const redis: Redis = createCommandRedis(redisUrl);
   const keys = redisKeys(config.REDIS_PREFIX);
   const stamps = createStamps(redis, keys);
@@ -159,57 +171,142 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
   // Committed events wake the relays (this process's, or the others' through Redis).
   const events = createEventEmitter(webhooks.relay.nudge);
   const modelsDir = join(config.dataDir, 'models');
-  const documents = createDocumentsModule({
-    db, queues, logger, blobs, projects: repos.projects, events, embedder: opts.embedder,
-    onConfirmed: (scope) => queueRetrain(queues, logger, scope),
-  }, {
-    maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
-    maxPages: config.MAX_PAGES,
-    maxImagePixels: config.OCR_MAX_MEGAPIXELS * 1_000_000,
-    parseMaxMemoryMb: config.PARSE_MAX_MEMORY_MB,
-    parseMaxInflatedBytes: config.PARSE_MAX_INFLATED_MB * 1024 * 1024,
-    embedding: { modelId: config.EMBEDDING_MODEL, modelDir: config.EMBEDDING_MODEL_DIR ?? modelsDir, allowDownload: config.ALLOW_MODEL_DOWNLOAD, threads: config.EMBEDDING_THREADS },
-    classifierCacheDir: config.CLASSIFIER_CACHE_DIR ?? modelsDir,
-    knn: config.CLASSIFY_KNN,
-  });
-  const mail = createMailModule({ db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects }, opts.mail);
-  const sheets = createSheetsModule({ db, queues, secretBox, logger, config, documents: documents.docs, projects: repos.projects }, opts.sheets);
+  const documents = createDocumentsModule(
+    {
+      db,
+      queues,
+      logger,
+      blobs,
+      projects: repos.projects,
+      events,
+      embedder: opts.embedder,
+      onConfirmed: (scope) => queueRetrain(queues, logger, scope),
+    },
+    {
+      maxUploadBytes: config.MAX_UPLOAD_MB * 1024 * 1024,
+      maxPages: config.MAX_PAGES,
+      maxImagePixels: config.OCR_MAX_MEGAPIXELS * 1_000_000,
+      parseMaxMemoryMb: config.PARSE_MAX_MEMORY_MB,
+      parseMaxInflatedBytes: config.PARSE_MAX_INFLATED_MB * 1024 * 1024,
+      embedding: {
+        modelId: config.EMBEDDING_MODEL,
+        modelDir: config.EMBEDDING_MODEL_DIR ?? modelsDir,
+        allowDownload: config.ALLOW_MODEL_DOWNLOAD,
+        threads: config.EMBEDDING_THREADS,
+      },
+      classifierCacheDir: config.CLASSIFIER_CACHE_DIR ?? modelsDir,
+      knn: config.CLASSIFY_KNN,
+    },
+  );
+  const mail = createMailModule(
+    { db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects },
+    opts.mail,
+  );
+  const sheets = createSheetsModule(
+    { db, queues, secretBox, logger, config, documents: documents.docs, projects: repos.projects },
+    opts.sheets,
+  );
   documents.onAfterStage('extract', sheets.onExtracted);
-  const workflows = createWorkflowsModule({
-    db, redis, queues, secretBox, logger, keys, config, documents, projects: repos.projects,
-    sheets: sheets.workflowExport, deliveries: webhooks.deliveries, onEvent: events.committed,
-  }, opts.workflows);
+  const workflows = createWorkflowsModule(
+    {
+      db,
+      redis,
+      queues,
+      secretBox,
+      logger,
+      keys,
+      config,
+      documents,
+      projects: repos.projects,
+      sheets: sheets.workflowExport,
+      deliveries: webhooks.deliveries,
+      onEvent: events.committed,
+    },
+    opts.workflows,
+  );
   // Document events start the workflows they trigger, in the relay's transaction.
   webhooks.relay.addConsumer(workflows.fanOut);
   const reports = createReportsModule({ db, redis, queues, files: reportFiles, events, logger, keys }, opts.reports);
 
-  const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) => logger.warn({ err }, 'could not record API key use'));
+  const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) =>
+    logger.warn({ err }, 'could not record API key use'),
+  );
   const usage = createUsageCounter(db, { onError: (err) => logger.warn({ err }, 'could not record API usage') });
   const services = {
     orgs: createOrgsService({ db, repo: repos.orgs, stamps }),
-    auth: createAuthService({ db, orgs: repos.orgs, refreshTokens: repos.refreshTokens, stamps, jwtSecret: config.JWT_SECRET }),
+    auth: createAuthService({
+      db,
+      orgs: repos.orgs,
+      refreshTokens: repos.refreshTokens,
+      stamps,
+      jwtSecret: config.JWT_SECRET,
+    }),
     apiKeys: createApiKeysService({ repo: repos.apiKeys, stamps }),
     projects: createProjectsService({
-      db, repo: repos.projects, documents: { deleteAllInProject: (scope, id) => documents.service.deleteAllInProject(scope, id) },
-      stamps, listCache: config.PROJECT_LIST_CACHE_SECONDS > 0 ? createProjectListCache({ maxAgeMs: config.PROJECT_LIST_CACHE_SECONDS * 1000 }) : undefined, logger,
+      db,
+      repo: repos.projects,
+      documents: { deleteAllInProject: (scope, id) => documents.service.deleteAllInProject(scope, id) },
+      stamps,
+      listCache:
+        config.PROJECT_LIST_CACHE_SECONDS > 0
+          ? createProjectListCache({ maxAgeMs: config.PROJECT_LIST_CACHE_SECONDS * 1000 })
+          : undefined,
+      logger,
     }),
-    templates: createTemplatesService({ repo: repos.templates, trace: { documents: documents.docs, templates: repos.templates } }),
+    templates: createTemplatesService({
+      repo: repos.templates,
+      trace: { documents: documents.docs, templates: repos.templates },
+    }),
     access: createAccessService({
-      orgs: repos.orgs, apiKeys: repos.apiKeys, refreshTokens: repos.refreshTokens, stamps, limiter: createRateLimiter(redis), keys,
-      jwtSecret: config.JWT_SECRET, planLimits: { enterprise: config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, onKeyUsed: lastUsed.mark, onRequest: usage.count,
-      failedLookupsPerMinute: config.FAILED_AUTH_PER_IP_PER_MINUTE, dashboardPerMinute: config.DASHBOARD_RATE_LIMIT_PER_MINUTE,
+      orgs: repos.orgs,
+      apiKeys: repos.apiKeys,
+      refreshTokens: repos.refreshTokens,
+      stamps,
+      limiter: createRateLimiter(redis),
+      keys,
+      jwtSecret: config.JWT_SECRET,
+      planLimits: { enterprise: config.ENTERPRISE_RATE_LIMIT_PER_MINUTE },
+      onKeyUsed: lastUsed.mark,
+      onRequest: usage.count,
+      failedLookupsPerMinute: config.FAILED_AUTH_PER_IP_PER_MINUTE,
+      dashboardPerMinute: config.DASHBOARD_RATE_LIMIT_PER_MINUTE,
     }),
     loginThrottle: createLoginThrottle(redis, (email) => keys.rate(`login-delay:${email}`)),
     members: createMembersService({ db, repo: createMembersRepository(db), orgs: repos.orgs, stamps }),
     idempotency: createIdempotencyService({ repo: createIdempotencyRepository(db) }),
     pipeline: createPipelineControl({
-      queues, activity: documents.activityRepo, documents: documents.service, operatorOrgs: config.PIPELINE_OPERATOR_ORGS, countOrgs: () => repos.orgs.countOrgs(),
+      queues,
+      activity: documents.activityRepo,
+      documents: documents.service,
+      operatorOrgs: config.PIPELINE_OPERATOR_ORGS,
+      countOrgs: () => repos.orgs.countOrgs(),
     }),
   };
 
   return {
-    config, logger, db, redis, redisUrl, keys, stamps, queues, secretBox, blobs, events, metrics, repos, services, lastUsed, usage,
-    documents, mail, sheets, webhooks, workflows, reports, reportFiles,
+    config,
+    logger,
+    db,
+    redis,
+    redisUrl,
+    keys,
+    stamps,
+    queues,
+    secretBox,
+    blobs,
+    events,
+    metrics,
+    repos,
+    services,
+    lastUsed,
+    usage,
+    documents,
+    mail,
+    sheets,
+    webhooks,
+    workflows,
+    reports,
+    reportFiles,
     async close() {
       await lastUsed.stop();
       await usage.stop();

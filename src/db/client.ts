@@ -55,7 +55,14 @@ const ARRAY_PARAMS = /unnest\s*\(\s*\$\d|(ANY|ALL)\s*\(\s*\$\d/i;
 export const ARRAYS_PLAN_FREE = '/* arrays: plan-free */';
 
 function statementName(sql: string): string | undefined {
-  if (sql.length > MAX_PREPARED_SQL || neverPrepare.has(sql) || /^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql) || sql.includes(';') || (ARRAY_PARAMS.test(sql) && !sql.includes(ARRAYS_PLAN_FREE))) return undefined;
+  if (
+    sql.length > MAX_PREPARED_SQL ||
+    neverPrepare.has(sql) ||
+    /^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql) ||
+    sql.includes(';') ||
+    (ARRAY_PARAMS.test(sql) && !sql.includes(ARRAYS_PLAN_FREE))
+  )
+    return undefined;
   let name = statementNames.get(sql);
   if (!name && statementNames.size < MAX_PREPARED) {
     name = `dp_${createHash('sha1').update(sql).digest('hex').slice(0, 20)}`;
@@ -69,7 +76,9 @@ function wrap(pool: pg.Pool, kind: Db['kind'], onClose?: () => Promise<void>, du
     const name = statementName(sql);
     let res: pg.QueryResult;
     try {
-      res = name ? await q.query({ name, text: sql, values: params as unknown[] }) : await q.query(sql, params as unknown[]);
+      res = name
+        ? await q.query({ name, text: sql, values: params as unknown[] })
+        : await q.query(sql, params as unknown[]);
     } catch (err) {
       // A migration changed a table under a prepared `SELECT *` on a long-lived connection:
       // run this text unprepared from now on rather than fail.
@@ -155,12 +164,22 @@ export async function createDb(opts: DbOptions): Promise<Db> {
   }
   // PGlite is one backend session: a pool of one client serialises transactions correctly, and
   // that client is kept (never idled out) so its prepared statements stay valid.
-  const pool = new pg.Pool({ max: 1, idleTimeoutMillis: 0, types, stream: () => new PgliteSocket(pglite) as unknown as Duplex });
-  return wrap(pool, 'pglite', async () => {
-    try {
-      await pglite.close();
-    } finally {
-      lock?.release();
-    }
-  }, async () => (await pglite.dumpDataDir('none')) as Blob);
+  const pool = new pg.Pool({
+    max: 1,
+    idleTimeoutMillis: 0,
+    types,
+    stream: () => new PgliteSocket(pglite) as unknown as Duplex,
+  });
+  return wrap(
+    pool,
+    'pglite',
+    async () => {
+      try {
+        await pglite.close();
+      } finally {
+        lock?.release();
+      }
+    },
+    async () => (await pglite.dumpDataDir('none')) as Blob,
+  );
 }

@@ -8,7 +8,18 @@
 // host name; a shared volume) cannot be checked by pid, so holders refresh the file's time
 // every 10 s and such a lock is taken over once it has not been refreshed for a minute.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, utimesSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -28,11 +39,18 @@ export interface LockHolder {
 }
 
 export class DataDirLockedError extends Error {
-  constructor(readonly dir: string, readonly lockFile: string, readonly holder: LockHolder | null, readonly sameProcess = false) {
-    super(sameProcess
-      ? `The embedded database in ${dir} is already open in this process.`
-      : `The embedded database in ${dir} is in use by another process${describeHolder(holder)}. ` +
-        'An embedded database can only be open in one process at a time (a second one would lose writes).');
+  constructor(
+    readonly dir: string,
+    readonly lockFile: string,
+    readonly holder: LockHolder | null,
+    readonly sameProcess = false,
+  ) {
+    super(
+      sameProcess
+        ? `The embedded database in ${dir} is already open in this process.`
+        : `The embedded database in ${dir} is in use by another process${describeHolder(holder)}. ` +
+            'An embedded database can only be open in one process at a time (a second one would lose writes).',
+    );
     this.name = 'DataDirLockedError';
   }
 }
@@ -40,7 +58,8 @@ export class DataDirLockedError extends Error {
 function describeHolder(h: LockHolder | null): string {
   if (!h) return '';
   const cmd = h.command ? `docpipe ${h.command}, ` : '';
-  const host = h.host === hostname() ? '' : ` on host ${h.host}, refreshed within the last ${OTHER_HOST_STALE_MS / 1000} s`;
+  const host =
+    h.host === hostname() ? '' : ` on host ${h.host}, refreshed within the last ${OTHER_HOST_STALE_MS / 1000} s`;
   return ` (pid ${h.pid}${host}: ${cmd}since ${h.since})`;
 }
 
@@ -124,7 +143,11 @@ async function removeStale(file: string, staleRaw: string): Promise<void> {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       if (ageMs(takeover) > HALF_WRITTEN_MS) {
-        try { unlinkSync(takeover); } catch { /* someone else cleared it */ }
+        try {
+          unlinkSync(takeover);
+        } catch {
+          /* someone else cleared it */
+        }
       } else await sleep(20);
     }
   }
@@ -132,7 +155,11 @@ async function removeStale(file: string, staleRaw: string): Promise<void> {
     const now = readHolder(file);
     if (now && now.raw === staleRaw) unlinkSync(file);
   } finally {
-    try { unlinkSync(takeover); } catch { /* already gone */ }
+    try {
+      unlinkSync(takeover);
+    } catch {
+      /* already gone */
+    }
   }
 }
 
@@ -148,8 +175,12 @@ export async function lockDataDir(dir: string, opts: { waitMs?: number; command?
   const deadline = Date.now() + (opts.waitMs ?? 0);
   for (;;) {
     const me: LockHolder = {
-      pid: process.pid, host: hostname(), started: processStart(process.pid), command: opts.command ?? process.argv.slice(2).join(' '),
-      since: new Date().toISOString(), token: randomBytes(12).toString('hex'),
+      pid: process.pid,
+      host: hostname(),
+      started: processStart(process.pid),
+      command: opts.command ?? process.argv.slice(2).join(' '),
+      since: new Date().toISOString(),
+      token: randomBytes(12).toString('hex'),
     };
     try {
       const fd = openSync(file, 'wx', 0o600);
@@ -204,7 +235,9 @@ function register(key: string, file: string, token: string): DataDirLock {
     exitHookInstalled = true;
     // A process that exits without closing its database (a second SIGTERM, process.exit in a
     // command) still frees the directory; a SIGKILL leaves a lock the next opener takes over.
-    process.on('exit', () => { for (const r of [...held.values()]) r(); });
+    process.on('exit', () => {
+      for (const r of [...held.values()]) r();
+    });
   }
   return { file, release };
 }

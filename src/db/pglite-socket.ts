@@ -8,7 +8,10 @@ import { EventEmitter } from 'node:events';
 
 /** The part of PGlite this socket needs. */
 export interface RawProtocolExecutor {
-  execProtocolRawStream(message: Uint8Array, options: { onRawData: (data: Uint8Array) => void; syncToFs?: boolean }): Promise<void>;
+  execProtocolRawStream(
+    message: Uint8Array,
+    options: { onRawData: (data: Uint8Array) => void; syncToFs?: boolean },
+  ): Promise<void>;
 }
 
 // Message types after which the client waits for the server.
@@ -91,7 +94,12 @@ export class PgliteSocket extends EventEmitter {
         const chunks: Buffer[] = [];
         // syncToFs is for browser storage backends; the Node file system and memory:// are written
         // through as PostgreSQL writes, and the extra step only queues behind a mutex.
-        await this.db.execProtocolRawStream(batch, { onRawData: (data) => { chunks.push(Buffer.from(data)); }, syncToFs: false });
+        await this.db.execProtocolRawStream(batch, {
+          onRawData: (data) => {
+            chunks.push(Buffer.from(data));
+          },
+          syncToFs: false,
+        });
         if (chunks.length) this.emit('data', chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
       });
     }
@@ -112,8 +120,16 @@ export class PgliteSocket extends EventEmitter {
     this.end();
   }
 
-  setNoDelay(): this { return this; }
-  setKeepAlive(): this { return this; }
-  ref(): this { return this; }
-  unref(): this { return this; }
+  setNoDelay(): this {
+    return this;
+  }
+  setKeepAlive(): this {
+    return this;
+  }
+  ref(): this {
+    return this;
+  }
+  unref(): this {
+    return this;
+  }
 }

@@ -5,10 +5,7 @@ import type { Logger } from '../lib/logger.js';
 import type { Scope } from '../lib/scope.js';
 import type { Queues } from './queues.js';
 
-export type MaintenanceJob =
-  | { kind: 'sweep' }
-  | { kind: 'retention' }
-  | ({ kind: 'retrain' } & Scope);
+export type MaintenanceJob = { kind: 'sweep' } | { kind: 'retention' } | ({ kind: 'retrain' } & Scope);
 
 /** How long corrections gather before a retrain starts. */
 const RETRAIN_DELAY_MS = 5_000;
@@ -19,7 +16,13 @@ const RETRAIN_DELAY_MS = 5_000;
  */
 export function queueRetrain(queues: Queues, logger: Logger, scope: Scope): void {
   const job: MaintenanceJob = { kind: 'retrain', orgId: scope.orgId, environment: scope.environment };
-  queues.get('maintenance').add('retrain', job, {
-    jobId: `retrain-${scope.orgId}-${scope.environment}`, delay: RETRAIN_DELAY_MS, removeOnComplete: true, removeOnFail: true,
-  }).catch((err: unknown) => logger.warn({ err }, 'could not queue classifier retraining'));
+  queues
+    .get('maintenance')
+    .add('retrain', job, {
+      jobId: `retrain-${scope.orgId}-${scope.environment}`,
+      delay: RETRAIN_DELAY_MS,
+      removeOnComplete: true,
+      removeOnFail: true,
+    })
+    .catch((err: unknown) => logger.warn({ err }, 'could not queue classifier retraining'));
 }

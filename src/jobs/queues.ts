@@ -1,7 +1,18 @@
 import { Queue, type JobsOptions, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 
-export const QUEUE_NAMES = ['parse', 'embed', 'classify', 'extract', 'export', 'webhooks', 'workflows', 'reports', 'mail', 'maintenance'] as const;
+export const QUEUE_NAMES = [
+  'parse',
+  'embed',
+  'classify',
+  'extract',
+  'export',
+  'webhooks',
+  'workflows',
+  'reports',
+  'mail',
+  'maintenance',
+] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 
 /** Completed jobs are kept a while (waitUntilFinished needs them), failed ones longer for diagnosis. */
@@ -40,9 +51,13 @@ export function createQueues(opts: { redis: Redis; redisUrl: string; prefix: str
     workerConnection() {
       const u = new URL(opts.redisUrl);
       return {
-        host: u.hostname, port: Number(u.port || 6379), username: u.username || undefined,
-        password: u.password ? decodeURIComponent(u.password) : undefined, db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined,
-        tls: u.protocol === 'rediss:' ? {} : undefined, maxRetriesPerRequest: null,
+        host: u.hostname,
+        port: Number(u.port || 6379),
+        username: u.username || undefined,
+        password: u.password ? decodeURIComponent(u.password) : undefined,
+        db: u.pathname.length > 1 ? Number(u.pathname.slice(1)) : undefined,
+        tls: u.protocol === 'rediss:' ? {} : undefined,
+        maxRetriesPerRequest: null,
       };
     },
     async close() {

@@ -5,7 +5,10 @@ export function describeBytes(bytes: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
   let v = bytes;
   let u = 0;
-  while (v >= 1024 && u < units.length - 1) { v /= 1024; u++; }
+  while (v >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
   if (u === 0) return `${bytes} bytes`;
   const human = Number.isInteger(v) ? String(v) : v.toFixed(1);
   return `${human} ${units[u]} (${bytes} bytes)`;

@@ -14,7 +14,11 @@ export interface FieldIssue {
 /** Base of every deliberate domain error. `details` is safe to show to the caller. */
 export abstract class DomainError extends Error {
   abstract readonly code: string;
-  constructor(message: string, readonly details?: unknown, options?: ErrorOptions) {
+  constructor(
+    message: string,
+    readonly details?: unknown,
+    options?: ErrorOptions,
+  ) {
     super(message, options);
   }
 }
@@ -53,7 +57,9 @@ export class TokenExpiredError extends DomainError {
 export class IdempotencyKeyReusedError extends DomainError {
   override readonly name: string = 'IdempotencyKeyReusedError';
   readonly code = 'IDEMPOTENCY_KEY_REUSED';
-  constructor(message = 'This Idempotency-Key was used with a different request (method, path or body); use a new key for a new request') {
+  constructor(
+    message = 'This Idempotency-Key was used with a different request (method, path or body); use a new key for a new request',
+  ) {
     super(message);
   }
 }
@@ -81,7 +87,10 @@ export class UnsupportedMediaTypeError extends DomainError {
 export class RateLimitedError extends DomainError {
   override readonly name: string = 'RateLimitedError';
   readonly code = 'RATE_LIMITED';
-  constructor(readonly retryAfterSec: number, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly retryAfterSec: number,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(`Rate limit exceeded; retry in ${retryAfterSec} s`);
   }
 }
@@ -98,7 +107,11 @@ export class UnavailableError extends DomainError {
  */
 export class PermanentError extends DomainError {
   override readonly name: string = 'PermanentError';
-  constructor(readonly code: string, message: string, options?: ErrorOptions) {
+  constructor(
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
     super(message, undefined, options);
   }
 }
@@ -106,7 +119,8 @@ export class PermanentError extends DomainError {
 /** Shorthands for the common cases, so messages read the same everywhere. */
 export const errors = {
   unauthorized: (message = 'Invalid or missing credentials') => new UnauthorizedError(message),
-  tokenExpired: (message = 'The access token has expired; get a new one with POST /auth/refresh') => new TokenExpiredError(message),
+  tokenExpired: (message = 'The access token has expired; get a new one with POST /auth/refresh') =>
+    new TokenExpiredError(message),
   forbidden: (message = 'You are not allowed to do this', details?: unknown) => new ForbiddenError(message, details),
   notFound: (what: string) => new NotFoundError(`${what} not found`),
   validation: (message: string, details?: FieldIssue[]) => new ValidationError(message, details),
@@ -114,6 +128,7 @@ export const errors = {
   conflict: (message: string, details?: unknown) => new ConflictError(message, details),
   tooLarge: (message: string) => new PayloadTooLargeError(message),
   unsupportedMedia: (message: string) => new UnsupportedMediaTypeError(message),
-  rateLimited: (retryAfterSec: number, headers: Record<string, string> = {}) => new RateLimitedError(retryAfterSec, headers),
+  rateLimited: (retryAfterSec: number, headers: Record<string, string> = {}) =>
+    new RateLimitedError(retryAfterSec, headers),
   unavailable: (message: string, details?: unknown) => new UnavailableError(message, details),
 };

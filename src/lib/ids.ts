@@ -4,8 +4,28 @@ import { randomBytes } from 'node:crypto';
 const ALPHABET = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
 export type IdPrefix =
-  | 'org' | 'usr' | 'key' | 'prj' | 'doc' | 'wf' | 'run' | 'rpt' | 'exe' | 'whk' | 'dlv'
-  | 'evt' | 'tpl' | 'mbx' | 'req' | 'rtk' | 'fam' | 'bat' | 'msg' | 'shc' | 'shx' | 'att';
+  | 'org'
+  | 'usr'
+  | 'key'
+  | 'prj'
+  | 'doc'
+  | 'wf'
+  | 'run'
+  | 'rpt'
+  | 'exe'
+  | 'whk'
+  | 'dlv'
+  | 'evt'
+  | 'tpl'
+  | 'mbx'
+  | 'req'
+  | 'rtk'
+  | 'fam'
+  | 'bat'
+  | 'msg'
+  | 'shc'
+  | 'shx'
+  | 'att';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);
@@ -42,7 +62,10 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
   if (now === lastTime) {
     const next = new Uint8Array(lastRandom);
     for (let i = next.length - 1; i >= 0; i--) {
-      if (next[i] === 255) { next[i] = 0; continue; }
+      if (next[i] === 255) {
+        next[i] = 0;
+        continue;
+      }
       next[i]++;
       break;
     }

@@ -20,11 +20,21 @@ export function createLogger(opts: { level: string; pretty?: boolean; format?: L
     name: opts.name,
     redact: {
       paths: [
-        'req.headers.authorization', 'headers.authorization', 'password', '*.password',
-        'secret', '*.secret', 'refreshToken', '*.refreshToken', 'accessToken', '*.accessToken',
+        'req.headers.authorization',
+        'headers.authorization',
+        'password',
+        '*.password',
+        'secret',
+        '*.secret',
+        'refreshToken',
+        '*.refreshToken',
+        'accessToken',
+        '*.accessToken',
       ],
       censor: '[redacted]',
     },
-    transport: pretty ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } } : undefined,
+    transport: pretty
+      ? { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' } }
+      : undefined,
   });
 }

@@ -8,9 +8,9 @@ export class RedisNotFoundError extends Error {
   constructor() {
     super(
       'docpipe needs Redis 7 and REDIS_URL is not set, so it tried to start a private redis-server, ' +
-      'but none was found on PATH. Install one (Debian/Ubuntu: `apt-get install redis-server`; macOS: ' +
-      '`brew install redis`), or start one with `docker compose up -d redis`, or point REDIS_URL at ' +
-      'an existing server (redis://host:6379).',
+        'but none was found on PATH. Install one (Debian/Ubuntu: `apt-get install redis-server`; macOS: ' +
+        '`brew install redis`), or start one with `docker compose up -d redis`, or point REDIS_URL at ' +
+        'an existing server (redis://host:6379).',
     );
   }
 }
@@ -32,7 +32,10 @@ async function waitFor(port: number, child: ChildProcess, timeoutMs = 10_000): P
     if (child.exitCode !== null) throw new Error(`redis-server exited with code ${child.exitCode}`);
     const up = await new Promise<boolean>((r) => {
       const s = connect({ port, host: '127.0.0.1' });
-      s.once('connect', () => { s.destroy(); r(true); });
+      s.once('connect', () => {
+        s.destroy();
+        r(true);
+      });
       s.once('error', () => r(false));
     });
     if (up) return;
@@ -51,11 +54,31 @@ export async function startManagedRedis(dataDir: string): Promise<{ url: string;
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const child = spawn('redis-server', [
-    '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec',
-    '--save', '', '--maxmemory-policy', 'noeviction', '--protected-mode', 'yes',
-  ], { stdio: 'ignore' });
-  const kill = () => { if (child.exitCode === null) child.kill('SIGTERM'); };
+  const child = spawn(
+    'redis-server',
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
+      '--protected-mode',
+      'yes',
+    ],
+    { stdio: 'ignore' },
+  );
+  const kill = () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+  };
   process.once('exit', kill);
   await waitFor(port, child);
   return {
@@ -63,7 +86,10 @@ export async function startManagedRedis(dataDir: string): Promise<{ url: string;
     stop: async () => {
       process.off('exit', kill);
       if (child.exitCode !== null) return;
-      await new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); });
+      await new Promise<void>((r) => {
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+      });
     },
   };
 }

@@ -10,7 +10,12 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
  * Runs `fn` if the lock `key` is free, holding it for at most `ttlMs` (a crashed holder frees it
  * by expiry). Resolves `{ ran: false }` without running when another holder has it.
  */
-export async function withRedisLock<T>(redis: Redis, key: string, ttlMs: number, fn: () => Promise<T>): Promise<{ ran: true; value: T } | { ran: false }> {
+export async function withRedisLock<T>(
+  redis: Redis,
+  key: string,
+  ttlMs: number,
+  fn: () => Promise<T>,
+): Promise<{ ran: true; value: T } | { ran: false }> {
   const token = randomBytes(12).toString('hex');
   const got = await redis.set(key, token, 'PX', ttlMs, 'NX');
   if (got !== 'OK') return { ran: false };

@@ -16,7 +16,14 @@ function formatter(tz: string): Intl.DateTimeFormat {
   let f = formatters.get(tz);
   if (!f) {
     f = new Intl.DateTimeFormat('en-US', {
-      timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric',
+      timeZone: tz,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: 'numeric',
+      day: 'numeric',
+      hour: 'numeric',
+      minute: 'numeric',
+      second: 'numeric',
     });
     formatters.set(tz, f);
   }
@@ -38,7 +45,14 @@ export function isValidTimeZone(tz: string): boolean {
 export function wallTimeAt(instant: number, tz: string): WallTime & { second: number } {
   const parts = formatter(tz).formatToParts(new Date(instant));
   const get = (type: string) => Number(parts.find((p) => p.type === type)?.value);
-  return { year: get('year'), month: get('month'), day: get('day'), hour: get('hour'), minute: get('minute'), second: get('second') };
+  return {
+    year: get('year'),
+    month: get('month'),
+    day: get('day'),
+    hour: get('hour'),
+    minute: get('minute'),
+    second: get('second'),
+  };
 }
 
 /** Minutes the zone is ahead of UTC at `instant` (Berlin in summer: 120). */
@@ -78,7 +92,10 @@ export function weekdayOf(year: number, month: number, day: number): number {
 }
 
 /** The calendar date `days` after (or before) the given one. */
-export function addDays(d: { year: number; month: number; day: number }, days: number): { year: number; month: number; day: number } {
+export function addDays(
+  d: { year: number; month: number; day: number },
+  days: number,
+): { year: number; month: number; day: number } {
   const t = new Date(Date.UTC(d.year, d.month - 1, d.day + days));
   return { year: t.getUTCFullYear(), month: t.getUTCMonth() + 1, day: t.getUTCDate() };
 }

@@ -84,7 +84,10 @@ async function listDir(dir: string): Promise<string[]> {
  * Ages are taken from the change time: making or dropping a hold changes it, so a file that an
  * intake touched recently is young even when its bytes were first stored long ago.
  */
-export async function sweepFiles(ctx: GcContext, opts: { olderThanMs: number; inUse: KeysInUse; batch?: number }): Promise<SweepResult> {
+export async function sweepFiles(
+  ctx: GcContext,
+  opts: { olderThanMs: number; inUse: KeysInUse; batch?: number },
+): Promise<SweepResult> {
   const cutoff = Date.now() - opts.olderThanMs;
   const result: SweepResult = { removed: 0, temporary: 0 };
 
@@ -98,7 +101,8 @@ export async function sweepFiles(ctx: GcContext, opts: { olderThanMs: number; in
     }
     if (ctime > cutoff) continue;
     const trashed = /^trash-([0-9a-f]{64})-/.exec(name);
-    if (trashed && (await opts.inUse([trashed[1]])).has(trashed[1])) await linkIgnoringExisting(ctx, p, ctx.pathOf(trashed[1]));
+    if (trashed && (await opts.inUse([trashed[1]])).has(trashed[1]))
+      await linkIgnoringExisting(ctx, p, ctx.pathOf(trashed[1]));
     await rm(p, { force: true });
     result.temporary++;
   }

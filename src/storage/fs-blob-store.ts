@@ -23,7 +23,10 @@ const SYNC_READ_MAX = 4 * 1024 * 1024;
  */
 class SyncFileSink extends Writable {
   /** `fd`: a file opened for writing, owned (and closed) by the sink from now on. */
-  constructor(private fd: number | null, private readonly onChunk: (chunk: Buffer) => void) {
+  constructor(
+    private fd: number | null,
+    private readonly onChunk: (chunk: Buffer) => void,
+  ) {
     super();
   }
 
@@ -51,7 +54,11 @@ class SyncFileSink extends Writable {
 
   override _destroy(err: Error | null, cb: (err?: Error | null) => void): void {
     if (this.fd !== null) {
-      try { closeSync(this.fd); } catch { /* already failing */ }
+      try {
+        closeSync(this.fd);
+      } catch {
+        /* already failing */
+      }
       this.fd = null;
     }
     cb(err);

@@ -25,17 +25,21 @@ function createStore(config: Config, dir: string, subPrefix: string): BlobStore 
   const parsed = parseS3Url(config.BLOB_STORE_URL);
   const prefix = [parsed.prefix, subPrefix].filter(Boolean).join('/');
   return createS3BlobStore({
-    bucket: parsed.bucket, prefix,
+    bucket: parsed.bucket,
+    prefix,
     client: {
       region: config.S3_REGION,
       endpoint: config.S3_ENDPOINT,
       forcePathStyle: config.S3_FORCE_PATH_STYLE,
-      credentials: config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
-        ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
-        : undefined,
+      credentials:
+        config.S3_ACCESS_KEY_ID && config.S3_SECRET_ACCESS_KEY
+          ? { accessKeyId: config.S3_ACCESS_KEY_ID, secretAccessKey: config.S3_SECRET_ACCESS_KEY }
+          : undefined,
       // Many S3-compatible servers refuse the SDK's newer default checksum headers; content is
       // addressed by its sha256 anyway. AWS itself keeps the SDK's defaults.
-      ...(config.S3_ENDPOINT ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' } : {}),
+      ...(config.S3_ENDPOINT
+        ? { requestChecksumCalculation: 'WHEN_REQUIRED', responseChecksumValidation: 'WHEN_REQUIRED' }
+        : {}),
     },
   });
 }

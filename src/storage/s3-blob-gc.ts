@@ -63,7 +63,10 @@ export async function dropHold(ctx: S3GcContext, key: string, id: string): Promi
  * still counts while the blobs are examined) and goes in the next one, as in the file store.
  * Object times are S3's LastModified (whole seconds on most servers; only ever earlier).
  */
-export async function sweepObjects(ctx: S3GcContext, opts: { olderThanMs: number; inUse: KeysInUse; batch?: number }): Promise<SweepResult> {
+export async function sweepObjects(
+  ctx: S3GcContext,
+  opts: { olderThanMs: number; inUse: KeysInUse; batch?: number },
+): Promise<SweepResult> {
   const { objects, layout } = ctx;
   const cutoff = Date.now() - opts.olderThanMs;
   const result: SweepResult = { removed: 0, temporary: 0 };

@@ -114,7 +114,9 @@ export function createS3BlobStore(opts: S3BlobStoreOptions): BlobStore & { clien
       const out = new PassThrough();
       const path = layout.blob(checkKey(key));
       objects.get(path).then(
-        (body) => { pipeline(body, out).catch((err: unknown) => out.destroy(err as Error)); },
+        (body) => {
+          pipeline(body, out).catch((err: unknown) => out.destroy(err as Error));
+        },
         (err: unknown) => out.destroy(isMissing(err) ? notFound(key, err) : (err as Error)),
       );
       return out;

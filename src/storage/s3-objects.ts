@@ -1,5 +1,10 @@
 import {
-  CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand,
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import type { Readable } from 'node:stream';
@@ -44,7 +49,8 @@ export interface Listed {
 
 const status = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
 /** True for "no such object" in the shapes S3 and compatible servers answer it. */
-export const isMissing = (err: unknown) => status(err) === 404 || ['NoSuchKey', 'NotFound'].includes((err as Error).name);
+export const isMissing = (err: unknown) =>
+  status(err) === 404 || ['NoSuchKey', 'NotFound'].includes((err as Error).name);
 
 /** The handful of object operations the store and its collector use, bound to one bucket. */
 export function s3Objects(client: S3Client, Bucket: string) {
@@ -62,7 +68,13 @@ export function s3Objects(client: S3Client, Bucket: string) {
     async copy(from: string, to: string): Promise<boolean> {
       try {
         // The copy source is `bucket/key` with the key URL-encoded segment by segment.
-        await client.send(new CopyObjectCommand({ Bucket, Key: to, CopySource: `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}` }));
+        await client.send(
+          new CopyObjectCommand({
+            Bucket,
+            Key: to,
+            CopySource: `${Bucket}/${from.split('/').map(encodeURIComponent).join('/')}`,
+          }),
+        );
         return true;
       } catch (err) {
         if (isMissing(err)) return false;

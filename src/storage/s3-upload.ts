@@ -1,5 +1,9 @@
 import {
-  AbortMultipartUploadCommand, CompleteMultipartUploadCommand, CreateMultipartUploadCommand, PutObjectCommand, UploadPartCommand,
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  PutObjectCommand,
+  UploadPartCommand,
   type S3Client,
 } from '@aws-sdk/client-s3';
 import { Writable } from 'node:stream';
@@ -42,11 +46,17 @@ export class S3UploadSink extends Writable {
       cb();
       return;
     }
-    this.flushPart().then(() => cb(), (err: Error) => cb(err));
+    this.flushPart().then(
+      () => cb(),
+      (err: Error) => cb(err),
+    );
   }
 
   override _final(cb: (err?: Error | null) => void): void {
-    this.finish().then(() => cb(), (err: Error) => cb(err));
+    this.finish().then(
+      () => cb(),
+      (err: Error) => cb(err),
+    );
   }
 
   /** Drops a multipart upload that did not complete (safe to call more than once). */
@@ -55,7 +65,9 @@ export class S3UploadSink extends Writable {
     this.uploadId = undefined;
     this.parts = [];
     if (!uploadId) return;
-    await this.client.send(new AbortMultipartUploadCommand({ ...this.target, UploadId: uploadId })).catch(() => undefined);
+    await this.client
+      .send(new AbortMultipartUploadCommand({ ...this.target, UploadId: uploadId }))
+      .catch(() => undefined);
   }
 
   private take(): Buffer {
@@ -71,7 +83,9 @@ export class S3UploadSink extends Writable {
       this.uploadId = res.UploadId;
     }
     const PartNumber = this.done.length + 1;
-    const res = await this.client.send(new UploadPartCommand({ ...this.target, UploadId: this.uploadId, PartNumber, Body: this.take() }));
+    const res = await this.client.send(
+      new UploadPartCommand({ ...this.target, UploadId: this.uploadId, PartNumber, Body: this.take() }),
+    );
     this.done.push({ ETag: res.ETag!, PartNumber });
   }
 
@@ -81,7 +95,13 @@ export class S3UploadSink extends Writable {
       return;
     }
     if (this.buffered > 0) await this.flushPart();
-    await this.client.send(new CompleteMultipartUploadCommand({ ...this.target, UploadId: this.uploadId, MultipartUpload: { Parts: this.done } }));
+    await this.client.send(
+      new CompleteMultipartUploadCommand({
+        ...this.target,
+        UploadId: this.uploadId,
+        MultipartUpload: { Parts: this.done },
+      }),
+    );
     this.uploadId = undefined;
   }
 }

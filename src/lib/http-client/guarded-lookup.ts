@@ -10,8 +10,7 @@ import { isForbiddenAddress } from './ip-policy.js';
 export type Resolver = (hostname: string) => Promise<readonly LookupAddress[]>;
 
 /** The system resolver (getaddrinfo, honours /etc/hosts), all addresses in resolver order. */
-export const systemResolver: Resolver = (hostname) =>
-  dnsPromises.lookup(hostname, { all: true, verbatim: true });
+export const systemResolver: Resolver = (hostname) => dnsPromises.lookup(hostname, { all: true, verbatim: true });
 
 /** Raised when every candidate address of a destination is forbidden by the SSRF policy. */
 export class ForbiddenAddressError extends Error {
@@ -66,7 +65,11 @@ export function createGuardedLookup(allow: AllowList, resolver: Resolver): Looku
           else refused.push(`${a.address} (${check.reason})`);
         }
         if (permitted.length === 0) {
-          callback(new ForbiddenAddressError(`${hostname} resolves only to forbidden addresses: ${refused.join(', ')}`), '', 0);
+          callback(
+            new ForbiddenAddressError(`${hostname} resolves only to forbidden addresses: ${refused.join(', ')}`),
+            '',
+            0,
+          );
           return;
         }
         if (options.all) callback(null, permitted);

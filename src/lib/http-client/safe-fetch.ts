@@ -82,7 +82,10 @@ function classify(err: unknown): { code: SafeFetchErrorCode; message: string } {
   if (err instanceof ForbiddenAddressError) return { code: 'FORBIDDEN_ADDRESS', message };
   if (err instanceof DnsLookupError) return { code: 'DNS', message };
   const code = (err as { code?: unknown } | null)?.code;
-  return { code: 'NETWORK', message: typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message };
+  return {
+    code: 'NETWORK',
+    message: typeof code === 'string' && !message.includes(code) ? `${code}: ${message}` : message,
+  };
 }
 
 function flattenHeaders(raw: http.IncomingHttpHeaders): Record<string, string> {
@@ -102,7 +105,12 @@ export async function safePost(url: string, opts: SafePostOptions): Promise<Safe
   const started = performance.now();
   const elapsed = (): number => Math.round(performance.now() - started);
   const fail = (code: SafeFetchErrorCode, message: string): SafeResponse => ({
-    status: 0, headers: {}, body: '', truncated: false, durationMs: elapsed(), error: { code, message },
+    status: 0,
+    headers: {},
+    body: '',
+    truncated: false,
+    durationMs: elapsed(),
+    error: { code, message },
   });
 
   let target: URL;
@@ -150,7 +158,13 @@ export async function safePost(url: string, opts: SafePostOptions): Promise<Safe
       const buf = Buffer.concat(chunks, kept);
       // StringDecoder.write holds back an incomplete trailing character instead of emitting U+FFFD.
       const text = seen > cap ? new StringDecoder('utf8').write(buf) : buf.toString('utf8');
-      const result: SafeResponse = { status, headers: resHeaders, body: text, truncated: seen > cap, durationMs: elapsed() };
+      const result: SafeResponse = {
+        status,
+        headers: resHeaders,
+        body: text,
+        truncated: seen > cap,
+        durationMs: elapsed(),
+      };
       if (error !== undefined) result.error = classify(error);
       resolve(result);
     };
@@ -277,4 +291,3 @@ export function createSafeHttpClient(opts: SafeHttpClientOptions = {}): SafeHttp
     },
   };
 }
-

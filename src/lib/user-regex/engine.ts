@@ -126,7 +126,10 @@ export class UserRegex {
   }
 
   private allowed(input: string, from: number, budget: RegexBudget): boolean {
-    return budget.allow(Math.max(1, input.length - from) * this.unitsPerChar, () => `pattern ${JSON.stringify(this.pattern.slice(0, 60))}`);
+    return budget.allow(
+      Math.max(1, input.length - from) * this.unitsPerChar,
+      () => `pattern ${JSON.stringify(this.pattern.slice(0, 60))}`,
+    );
   }
 
   /** Whether the pattern matches anywhere in `input`. A refused call counts as no match. */
@@ -153,7 +156,11 @@ export class UserRegex {
    */
   *matchAll(input: string, budget: RegexBudget = UNBOUNDED_TIME(), limit = 1000): Generator<UserMatch> {
     if (this.literal !== null) {
-      for (let at = input.indexOf(this.literal), n = 0; at >= 0 && n < limit; at = input.indexOf(this.literal, at + Math.max(1, this.literal.length)), n++) {
+      for (
+        let at = input.indexOf(this.literal), n = 0;
+        at >= 0 && n < limit;
+        at = input.indexOf(this.literal, at + Math.max(1, this.literal.length)), n++
+      ) {
         yield { index: at, end: at + this.literal.length, text: this.literal, groups: [], named: {} };
       }
       return;
@@ -181,7 +188,7 @@ export class UserRegex {
     let last = 0;
     for (const m of this.matchAll(input, budget, Number.MAX_SAFE_INTEGER)) {
       out += input.slice(last, m.index);
-      for (const p of parts) out += typeof p === 'string' ? p : p === 0 ? m.text : m.groups[p - 1] ?? '';
+      for (const p of parts) out += typeof p === 'string' ? p : p === 0 ? m.text : (m.groups[p - 1] ?? '');
       last = m.end;
       // An empty match is followed by the next character unchanged (Python's behaviour).
       if (m.end === m.index && m.end < input.length) {
@@ -220,7 +227,7 @@ export function parseReplacement(repl: string, re: UserRegex): Array<string | nu
     const d = /^\d{1,2}/.exec(repl.slice(i + 1));
     let ref: number;
     if (g) {
-      ref = /^\d+$/.test(g[1]) ? Number(g[1]) : re.groupNames[g[1]] ?? -1;
+      ref = /^\d+$/.test(g[1]) ? Number(g[1]) : (re.groupNames[g[1]] ?? -1);
       i += g[0].length;
     } else if (d) {
       ref = Number(d[0]);
@@ -261,13 +268,18 @@ export function compileUserRegex(pattern: string, opts: CompileOptions = {}): Co
 
 function compileUncached(pattern: string, dialect: RegexDialect, flags: string): CompileResult {
   if (pattern.length === 0) return { ok: false, message: 'must not be empty' };
-  if (pattern.length > MAX_PATTERN_LENGTH) return { ok: false, message: `longer than ${MAX_PATTERN_LENGTH} characters` };
+  if (pattern.length > MAX_PATTERN_LENGTH)
+    return { ok: false, message: `longer than ${MAX_PATTERN_LENGTH} characters` };
   const t = translatePattern(pattern, dialect, flags);
   if (!t.ok) return t;
   // A pattern that can only match one fixed string (`\n`, `[.]`, `a\.b`) runs as a substring search.
   const fixed = t.literal ?? (dialect === 'python' && !flags ? fixedString(pattern) : null);
   if (fixed !== null) return { ok: true, regex: new UserRegex(pattern, null, fixed) };
-  const bits = (t.flags.i ? RE2JS.CASE_INSENSITIVE : 0) | (t.flags.m ? RE2JS.MULTILINE : 0) | (t.flags.s ? RE2JS.DOTALL : 0) | RE2JS.LOOKBEHINDS;
+  const bits =
+    (t.flags.i ? RE2JS.CASE_INSENSITIVE : 0) |
+    (t.flags.m ? RE2JS.MULTILINE : 0) |
+    (t.flags.s ? RE2JS.DOTALL : 0) |
+    RE2JS.LOOKBEHINDS;
   let re: RE2JS;
   try {
     re = RE2JS.compile(t.source, bits);
@@ -275,7 +287,11 @@ function compileUncached(pattern: string, dialect: RegexDialect, flags: string):
     return { ok: false, message: engineMessage(e) };
   }
   const regex = new UserRegex(pattern, re, null);
-  if (regex.unitsPerChar > MAX_PROGRAM_SIZE) return { ok: false, message: `too complex (compiles to ${regex.unitsPerChar} instructions, limit ${MAX_PROGRAM_SIZE})` };
+  if (regex.unitsPerChar > MAX_PROGRAM_SIZE)
+    return {
+      ok: false,
+      message: `too complex (compiles to ${regex.unitsPerChar} instructions, limit ${MAX_PROGRAM_SIZE})`,
+    };
   return { ok: true, regex };
 }
 
@@ -283,9 +299,11 @@ function compileUncached(pattern: string, dialect: RegexDialect, flags: string):
 function engineMessage(e: unknown): string {
   if (!(e instanceof RE2JSException)) return `invalid regular expression: ${(e as Error)?.message ?? String(e)}`;
   const m = e.message.replace(/^error parsing regexp: /, '');
-  if (m.startsWith('invalid capture in lookbehind')) return 'a lookbehind (?<=…)/(?<!…) cannot contain a capturing group; use (?:…) inside it';
+  if (m.startsWith('invalid capture in lookbehind'))
+    return 'a lookbehind (?<=…)/(?<!…) cannot contain a capturing group; use (?:…) inside it';
   if (m.startsWith('invalid repeat count')) return 'repetition counts above 1000 are not supported';
-  if (m.startsWith('invalid nested repetition operator')) return `possessive or doubled quantifiers (${m.split('`')[1] ?? ''}) are not supported`;
+  if (m.startsWith('invalid nested repetition operator'))
+    return `possessive or doubled quantifiers (${m.split('`')[1] ?? ''}) are not supported`;
   if (m.startsWith('missing closing )')) return 'missing ): a ( is never closed';
   if (m.startsWith('unexpected )')) return 'unbalanced parenthesis: a ) without its (';
   return `invalid regular expression: ${m.replace(/`/g, '')}`;

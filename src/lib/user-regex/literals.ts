@@ -112,7 +112,8 @@ function escapedLiteral(p: string, i: number): string | null {
   if (c === undefined) return null;
   if (!/[A-Za-z0-9]/.test(c)) return String.fromCodePoint(p.codePointAt(i + 1) ?? 0);
   if (CONTROL[c] !== undefined) return CONTROL[c];
-  const hex = c === 'x' ? p.slice(i + 2, i + 4) : c === 'u' ? p.slice(i + 2, i + 6) : c === 'U' ? p.slice(i + 2, i + 10) : null;
+  const hex =
+    c === 'x' ? p.slice(i + 2, i + 4) : c === 'u' ? p.slice(i + 2, i + 6) : c === 'U' ? p.slice(i + 2, i + 10) : null;
   if (hex === null || hex.length !== { x: 2, u: 4, U: 8 }[c] || !/^[0-9a-fA-F]+$/.test(hex)) return null;
   const cp = Number.parseInt(hex, 16);
   return cp <= 0x10ffff ? String.fromCodePoint(cp) : null;
@@ -342,7 +343,11 @@ export function fixedString(pattern: string): string | null {
     } else if (c === '[') {
       const end = classEnd(p, i);
       const body = p.slice(i + 1, end);
-      const lit = body.startsWith('\\') ? escapedLiteral(body, 0) : !body.startsWith('^') && [...body].length === 1 ? body : null;
+      const lit = body.startsWith('\\')
+        ? escapedLiteral(body, 0)
+        : !body.startsWith('^') && [...body].length === 1
+          ? body
+          : null;
       if (lit === null || (body.startsWith('\\') && body.length !== 1 + escapeLength(body, 0))) return null;
       out += lit;
       i = end;
@@ -390,7 +395,12 @@ export function topLevelItems(pattern: string): TopItem[] | null {
     const c = p[i];
     let item: TopItem | null = null;
     if (c === '\\') {
-      if (depth === 0) item = { group: null, quantified: false, zeroWidth: escapedLiteral(p, i) === null && 'AZbB'.includes(p[i + 1] ?? '') };
+      if (depth === 0)
+        item = {
+          group: null,
+          quantified: false,
+          zeroWidth: escapedLiteral(p, i) === null && 'AZbB'.includes(p[i + 1] ?? ''),
+        };
       i += escapeLength(p, i);
     } else if (c === '[') {
       if (depth === 0) item = { group: null, quantified: false, zeroWidth: false };
@@ -402,7 +412,8 @@ export function topLevelItems(pattern: string): TopItem[] | null {
         continue;
       }
       if (g.kind === 'capture') groups++;
-      if (depth === 0) item = { group: g.kind === 'capture' ? groups : null, quantified: false, zeroWidth: g.kind === 'zero' };
+      if (depth === 0)
+        item = { group: g.kind === 'capture' ? groups : null, quantified: false, zeroWidth: g.kind === 'zero' };
       depth++;
       i += g.len - 1;
       if (depth > 1 || item === null) continue;

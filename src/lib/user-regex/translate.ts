@@ -22,7 +22,8 @@ export interface RegexFlags {
   s: boolean;
 }
 
-export type Translation = { ok: true; source: string; flags: RegexFlags; literal: string | null } | { ok: false; message: string };
+export type Translation =
+  { ok: true; source: string; flags: RegexFlags; literal: string | null } | { ok: false; message: string };
 
 class Refusal extends Error {
   override readonly name = 'Refusal';
@@ -141,7 +142,8 @@ function escape(p: string, i: number, st: State, inClass: boolean): [string, num
   // Octal escapes and backreferences.
   if (c >= '0' && c <= '9') {
     if (inClass || c === '0' || (py && isOctal(c) && isOctal(p[i + 2]) && isOctal(p[i + 3]))) {
-      if (!py && c !== '0' && !inClass) refuse(`backreference \\${c} is not supported: the linear-time regex engine cannot match repeated text`);
+      if (!py && c !== '0' && !inClass)
+        refuse(`backreference \\${c} is not supported: the linear-time regex engine cannot match repeated text`);
       let j = i + 1;
       let digits = '';
       while (j < p.length && digits.length < 3 && isOctal(p[j])) digits += p[j++];
@@ -223,13 +225,15 @@ function escape(p: string, i: number, st: State, inClass: boolean): [string, num
     case 'U': {
       if (!py) return ['U', i + 1];
       const h = p.slice(i + 2, i + 10);
-      if (h.length === 8 && isHex(h) && Number.parseInt(h, 16) <= 0x10ffff) return [hexEscape(Number.parseInt(h, 16)), i + 9];
+      if (h.length === 8 && isHex(h) && Number.parseInt(h, 16) <= 0x10ffff)
+        return [hexEscape(Number.parseInt(h, 16)), i + 9];
       return refuse('\\U needs eight hex digits, e.g. \\U0001F600');
     }
     case 'N':
       return refuse('named Unicode escapes \\N{…} are not supported; write the character or \\uXXXX');
     case 'k':
-      if (!py && p[i + 2] === '<') refuse('backreference \\k<…> is not supported: the linear-time regex engine cannot match repeated text');
+      if (!py && p[i + 2] === '<')
+        refuse('backreference \\k<…> is not supported: the linear-time regex engine cannot match repeated text');
       return py ? refuse('bad escape \\k') : ['k', i + 1];
     case 'c':
       if (!py && /[A-Za-z]/.test(p[i + 2] ?? '')) return [hexEscape(p.charCodeAt(i + 2) % 32), i + 2];
@@ -271,12 +275,17 @@ function group(p: string, i: number, st: State): [string, number] {
   if (named) return [`(?P<${named[1]}>`, i + 1 + named[0].length];
   if (rest.startsWith(':')) return ['(?:', i + 2];
   if (rest.startsWith('=') || rest.startsWith('!')) {
-    return refuse(`lookahead (?${rest[0]}…) is not supported by the linear-time regex engine; match the text itself (a lookbehind (?<=…) or (?<!…) is supported)`);
+    return refuse(
+      `lookahead (?${rest[0]}…) is not supported by the linear-time regex engine; match the text itself (a lookbehind (?<=…) or (?<!…) is supported)`,
+    );
   }
   if (rest.startsWith('<=') || rest.startsWith('<!')) return [`(?${rest.slice(0, 2)}`, i + 3];
-  if (rest.startsWith('P=')) return refuse('backreference (?P=name) is not supported: the linear-time regex engine cannot match repeated text');
-  if (rest.startsWith('P>') || rest.startsWith('&') || /^[R0-9+-]\d*\)/.test(rest)) return refuse('recursive patterns are not supported');
-  if (rest.startsWith('>')) return refuse('atomic groups (?>…) are not supported; a plain group (?:…) never backtracks catastrophically here');
+  if (rest.startsWith('P='))
+    return refuse('backreference (?P=name) is not supported: the linear-time regex engine cannot match repeated text');
+  if (rest.startsWith('P>') || rest.startsWith('&') || /^[R0-9+-]\d*\)/.test(rest))
+    return refuse('recursive patterns are not supported');
+  if (rest.startsWith('>'))
+    return refuse('atomic groups (?>…) are not supported; a plain group (?:…) never backtracks catastrophically here');
   if (rest.startsWith('(')) return refuse('conditional groups (?(…)…) are not supported');
   if (rest.startsWith('#')) {
     if (st.dialect !== 'python') refuse('comments (?#…) are not JavaScript syntax');
@@ -286,11 +295,16 @@ function group(p: string, i: number, st: State): [string, number] {
   }
   const scoped = /^([a-zA-Z]*(?:-[a-zA-Z]+)?):/.exec(rest);
   if (scoped) {
-    if (st.dialect !== 'python') refuse(`inline flags (?${scoped[1]}:…) are not JavaScript syntax; use the flags after the closing /`);
+    if (st.dialect !== 'python')
+      refuse(`inline flags (?${scoped[1]}:…) are not JavaScript syntax; use the flags after the closing /`);
     return [`(?${scopedFlags(scoped[1])}:`, i + 1 + scoped[0].length];
   }
   if (/^[a-zA-Z-]+\)/.test(rest)) {
-    return refuse(st.dialect === 'python' ? 'inline flags cannot be turned off mid-pattern' : 'inline flags are not JavaScript syntax; use the flags after the closing /');
+    return refuse(
+      st.dialect === 'python'
+        ? 'inline flags cannot be turned off mid-pattern'
+        : 'inline flags are not JavaScript syntax; use the flags after the closing /',
+    );
   }
   return refuse(`unknown group syntax (?${rest.slice(0, 2)}`);
 }
@@ -326,7 +340,9 @@ function charClass(p: string, i: number, st: State): [string, number] {
     if (c === '\\') {
       const n = p[j + 1];
       if (!negated && unicode && (n === 'S' || (n === 'W' && st.dialect === 'python'))) {
-        complements.push(n === 'W' ? `[^${PY_WORD_BODY}]` : `[^${st.dialect === 'python' ? PY_SPACE_BODY : JS_SPACE_BODY}]`);
+        complements.push(
+          n === 'W' ? `[^${PY_WORD_BODY}]` : `[^${st.dialect === 'python' ? PY_SPACE_BODY : JS_SPACE_BODY}]`,
+        );
         j++;
         continue;
       }

@@ -31,7 +31,10 @@ async function readCached(path: string, version: string): Promise<ClassifierMode
   }
 }
 
-export async function loadBuiltinModel(samplesDir: string, options: BuiltinModelOptions = {}): Promise<ClassifierModel> {
+export async function loadBuiltinModel(
+  samplesDir: string,
+  options: BuiltinModelOptions = {},
+): Promise<ClassifierModel> {
   const examples = await loadSampleSet(samplesDir);
   if (examples.length === 0) throw new Error(`no classifier samples under ${samplesDir}`);
   const trainOptions = options.train ?? {};

@@ -40,8 +40,18 @@ export function serializeModel(model: ClassifierModel): string {
     trainedOn: model.trainedOn,
     temperature: model.temperature,
     rulesVersion: model.rulesVersion,
-    tokenizer: { bigrams: model.tokenizer.bigrams, charNgrams: model.tokenizer.charNgrams, minWordLength: model.tokenizer.minWordLength, maxChars: model.tokenizer.maxChars },
-    calibration: { size: model.calibration.size, nllBefore: model.calibration.nllBefore, nllAfter: model.calibration.nllAfter, accuracy: model.calibration.accuracy },
+    tokenizer: {
+      bigrams: model.tokenizer.bigrams,
+      charNgrams: model.tokenizer.charNgrams,
+      minWordLength: model.tokenizer.minWordLength,
+      maxChars: model.tokenizer.maxChars,
+    },
+    calibration: {
+      size: model.calibration.size,
+      nllBefore: model.calibration.nllBefore,
+      nllAfter: model.calibration.nllAfter,
+      accuracy: model.calibration.accuracy,
+    },
     vocab: model.vocab,
     idf: model.idf,
     bias: model.bias,
@@ -55,7 +65,11 @@ function fail(msg: string): never {
 }
 
 function isNumberArray(v: unknown, len?: number): v is number[] {
-  return Array.isArray(v) && (len === undefined || v.length === len) && v.every((x) => typeof x === 'number' && Number.isFinite(x));
+  return (
+    Array.isArray(v) &&
+    (len === undefined || v.length === len) &&
+    v.every((x) => typeof x === 'number' && Number.isFinite(x))
+  );
 }
 
 /** Parse and validate a model from JSON text or an already-parsed object. */
@@ -70,7 +84,12 @@ export function parseModel(input: string | unknown): ClassifierModel {
   const types = m.types as string[];
   const vocab = m.vocab as string[];
   if (!isNumberArray(m.idf, vocab.length)) fail('idf');
-  if (!Array.isArray(m.weights) || m.weights.length !== types.length || !m.weights.every((row) => isNumberArray(row, vocab.length))) fail('weights');
+  if (
+    !Array.isArray(m.weights) ||
+    m.weights.length !== types.length ||
+    !m.weights.every((row) => isNumberArray(row, vocab.length))
+  )
+    fail('weights');
   if (!isNumberArray(m.bias, types.length)) fail('bias');
   if (typeof m.temperature !== 'number' || !(m.temperature > 0)) fail('temperature');
   if (typeof m.trainedAt !== 'string') fail('trainedAt');
@@ -91,6 +110,11 @@ export function parseModel(input: string | unknown): ClassifierModel {
     trainedOn: m.trainedOn,
     tokenizer: { ...DEFAULT_TOKENIZE_OPTIONS, ...tok },
     rulesVersion: (m.rulesVersion as string | null) ?? null,
-    calibration: { size: cal.size ?? 0, nllBefore: cal.nllBefore ?? 0, nllAfter: cal.nllAfter ?? 0, accuracy: cal.accuracy ?? 0 },
+    calibration: {
+      size: cal.size ?? 0,
+      nllBefore: cal.nllBefore ?? 0,
+      nllAfter: cal.nllAfter ?? 0,
+      accuracy: cal.accuracy ?? 0,
+    },
   };
 }

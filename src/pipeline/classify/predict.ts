@@ -11,13 +11,7 @@ import { classificationText } from './long-text.js';
 import { eachFeature } from './tokenize.js';
 
 export type ClassificationMethod =
-  | 'model'
-  | 'rules'
-  | 'model+rules'
-  | 'model+knn'
-  | 'model+rules+knn'
-  | 'rules+knn'
-  | 'fallback';
+  'model' | 'rules' | 'model+rules' | 'model+knn' | 'model+rules+knn' | 'rules+knn' | 'fallback';
 
 /** Per-call classification options. */
 export interface ClassifyOptions {

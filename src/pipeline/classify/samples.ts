@@ -25,7 +25,10 @@ export interface SampleExample extends LabelledExample {
  */
 export async function loadSampleSet(dir: string): Promise<SampleExample[]> {
   const entries = await readdir(dir, { withFileTypes: true });
-  const types = entries.filter((e) => e.isDirectory()).map((e) => e.name).sort();
+  const types = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
   const out: SampleExample[] = [];
   for (const type of types) {
     const files = (await readdir(join(dir, type))).filter((f) => f.endsWith('.txt') || f.endsWith('.eml')).sort();
@@ -41,7 +44,7 @@ export async function loadSampleSet(dir: string): Promise<SampleExample[]> {
 function typeSeed(seed: number, type: string): number {
   // Mix the type name into the seed so classes do not share one permutation pattern.
   let h = seed >>> 0;
-  for (const ch of type) h = (Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0);
+  for (const ch of type) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
   return h;
 }
 
@@ -60,7 +63,11 @@ function indicesByType<T extends { type: string }>(examples: readonly T[]): Arra
  * the examples, each type spread over the folds as evenly as its count allows. Deterministic
  * per seed.
  */
-export function stratifiedFolds<T extends { type: string }>(examples: readonly T[], k: number, seed: number): number[][] {
+export function stratifiedFolds<T extends { type: string }>(
+  examples: readonly T[],
+  k: number,
+  seed: number,
+): number[][] {
   if (!Number.isInteger(k) || k < 1) throw new RangeError('k must be a positive integer');
   const folds: number[][] = Array.from({ length: k }, () => []);
   let next = 0;

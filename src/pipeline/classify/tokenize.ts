@@ -50,7 +50,10 @@ const SHAPES: Array<[RegExp, string]> = [
 
 /** Lower-case, fold accents, and collapse everything that is not a letter or digit. */
 export function normalizeText(text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}+/gu, '').toLowerCase();
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
 }
 
 /**

@@ -69,7 +69,9 @@ function resolved(examples: readonly TrainingExample[], opts: TrainOptions) {
 export function modelVersionFor(examples: readonly TrainingExample[], opts: TrainOptions = {}): string {
   const r = resolved(examples, opts);
   const h = createHash('sha256');
-  h.update(JSON.stringify({ algo: ALGORITHM_VERSION, rules: r.useRules ? RULES_VERSION : null, ...r, weights: undefined }));
+  h.update(
+    JSON.stringify({ algo: ALGORITHM_VERSION, rules: r.useRules ? RULES_VERSION : null, ...r, weights: undefined }),
+  );
   examples.forEach((e, i) => {
     h.update(`\u0000${e.type}\u0000${r.weights[i]}\u0000`);
     h.update(e.text);
@@ -100,7 +102,10 @@ interface Fitted {
  */
 function fit(rows: number[], prep: Prepared, weights: number[], r: ReturnType<typeof resolved>, warm?: Fitted): Fitted {
   const counts = rows.map((i) => prep.counts[i]);
-  const { vocab, idf } = buildVocabulary(counts.map((c) => c.keys()), r.vocabulary);
+  const { vocab, idf } = buildVocabulary(
+    counts.map((c) => c.keys()),
+    r.vocabulary,
+  );
   const index = indexVocabulary(vocab);
   const xs = counts.map((c) => vectorize(c, index, idf));
   let initial: SoftmaxParams | undefined;
@@ -111,16 +116,22 @@ function fit(rows: number[], prep: Prepared, weights: number[], r: ReturnType<ty
       bias: Float64Array.from(warm.bias),
     };
   }
-  const params = trainSoftmax(xs, rows.map((i) => prep.labels[i]), r.types.length, vocab.length, {
-    l2: r.l2,
-    sampleWeights: rows.map((i) => weights[i]),
-    offsets: rows.map((i) => prep.offsets[i]),
-    maxIterations: r.maxIterations,
-    // Largest gradient component 1e-4: logits then differ from a fully converged fit by about
-    // 0.01, far below what moves a confidence, for a third less training time.
-    gradientTolerance: 1e-4,
-    initial,
-  });
+  const params = trainSoftmax(
+    xs,
+    rows.map((i) => prep.labels[i]),
+    r.types.length,
+    vocab.length,
+    {
+      l2: r.l2,
+      sampleWeights: rows.map((i) => weights[i]),
+      offsets: rows.map((i) => prep.offsets[i]),
+      maxIterations: r.maxIterations,
+      // Largest gradient component 1e-4: logits then differ from a fully converged fit by about
+      // 0.01, far below what moves a confidence, for a third less training time.
+      gradientTolerance: 1e-4,
+      initial,
+    },
+  );
   return {
     vocab,
     idf: idf.map(compact),

@@ -41,7 +41,11 @@ interface Unit {
 
 /** Splits text into paragraph/sentence units of at most `max` words each. */
 function toUnits(text: string, max: number, maxWordChars: number): Unit[] {
-  const split = (s: string) => s.split(/\s+/).filter(Boolean).map((w) => (w.length > maxWordChars ? w.slice(0, maxWordChars) : w));
+  const split = (s: string) =>
+    s
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((w) => (w.length > maxWordChars ? w.slice(0, maxWordChars) : w));
   const units: Unit[] = [];
   for (const paragraph of text.split(/\n[ \t\f\v\r]*\n/)) {
     const words = split(paragraph);

@@ -41,7 +41,10 @@ interface TensorLike {
  * model are called directly and the pooling is ours (see pooling.ts).
  */
 interface FeatureExtractor {
-  tokenizer(texts: string[], opts: { padding: boolean; truncation: boolean }): Record<string, TensorLike> & { attention_mask: TensorLike };
+  tokenizer(
+    texts: string[],
+    opts: { padding: boolean; truncation: boolean },
+  ): Record<string, TensorLike> & { attention_mask: TensorLike };
   model(inputs: Record<string, TensorLike>): Promise<Record<string, TensorLike | undefined>>;
   dispose(): Promise<void>;
 }
@@ -91,12 +94,19 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     // Fail fast with a precise message, before the library touches anything.
     const folders = candidateFolders(modelId, [opts.modelDir, opts.cacheDir]);
     if (folders.length === 0) {
-      throw new EmbedderUnavailableError('not_found', modelId, `embedding model "${modelId}": no model folder configured and downloads are disabled`);
+      throw new EmbedderUnavailableError(
+        'not_found',
+        modelId,
+        `embedding model "${modelId}": no model folder configured and downloads are disabled`,
+      );
     }
     const missing = await missingModelFiles(folders, dtype);
     if (missing.length > 0) {
-      throw new EmbedderUnavailableError('not_found', modelId,
-        `embedding model "${modelId}" not found: missing ${missing.join(', ')} in ${folders.join(' or ')}; downloads are disabled`);
+      throw new EmbedderUnavailableError(
+        'not_found',
+        modelId,
+        `embedding model "${modelId}" not found: missing ${missing.join(', ')} in ${folders.join(' or ')}; downloads are disabled`,
+      );
     }
   }
 
@@ -104,7 +114,9 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
   try {
     tf = await import('@huggingface/transformers');
   } catch (err) {
-    throw new EmbedderUnavailableError('runtime', modelId, `embedding runtime failed to load: ${messageOf(err)}`, { cause: err });
+    throw new EmbedderUnavailableError('runtime', modelId, `embedding runtime failed to load: ${messageOf(err)}`, {
+      cause: err,
+    });
   }
   configureEnv(tf, opts);
 
@@ -123,7 +135,12 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     if (probe.length !== 1 || !(dims > 0)) throw new Error(`unexpected output size ${dims}`);
   } catch (err) {
     const reason = classifyLoadError(err, allowDownload);
-    throw new EmbedderUnavailableError(reason, modelId, `embedding model "${modelId}" could not be loaded (${reason}): ${messageOf(err)}`, { cause: err });
+    throw new EmbedderUnavailableError(
+      reason,
+      modelId,
+      `embedding model "${modelId}" could not be loaded (${reason}): ${messageOf(err)}`,
+      { cause: err },
+    );
   }
 
   // One model call at a time (ONNX Runtime already uses its threads for one batch; concurrent
@@ -140,7 +157,10 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     while (waiting.length > 0) {
       const batch = waiting.splice(0, batchSize);
       try {
-        const vectors = await sentenceVectors(extractor, batch.map((w) => w.text));
+        const vectors = await sentenceVectors(
+          extractor,
+          batch.map((w) => w.text),
+        );
         batch.forEach((w, i) => w.resolve(vectors[i]));
       } catch (err) {
         for (const w of batch) w.reject(err);
@@ -160,7 +180,9 @@ export async function createTransformersEmbedder(opts: TransformersEmbedderOptio
     dims,
     embed(texts: string[]): Promise<number[][]> {
       if (disposed) return Promise.reject(new Error('embedder disposed'));
-      const out = Promise.all(texts.map((text) => new Promise<number[]>((resolve, reject) => waiting.push({ text, resolve, reject }))));
+      const out = Promise.all(
+        texts.map((text) => new Promise<number[]>((resolve, reject) => waiting.push({ text, resolve, reject }))),
+      );
       start();
       return out;
     },

@@ -38,6 +38,7 @@ export function classifyLoadError(err: unknown, allowDownload: boolean): Embedde
   const text = [e.name, e.message ?? String(err), e.cause?.message, e.cause?.code].filter(Boolean).join(' ');
   if (/Protobuf parsing failed|Load model from .* failed/i.test(text)) return 'corrupt';
   if (/fetch failed|ENOTFOUND|ECONNREFUSED|ECONNRESET|EAI_AGAIN|ETIMEDOUT|UND_ERR/.test(text)) return 'download_failed';
-  if (/ModelFileNotFound|Could not locate file|not found locally/i.test(text)) return allowDownload ? 'download_failed' : 'not_found';
+  if (/ModelFileNotFound|Could not locate file|not found locally/i.test(text))
+    return allowDownload ? 'download_failed' : 'not_found';
   return 'runtime';
 }

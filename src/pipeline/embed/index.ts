@@ -4,7 +4,12 @@ import type { Embedder } from './embedder.js';
 export { chunkText, type ChunkOptions, type ChunkResult, type TextChunk } from './chunk.js';
 export { createTransformersEmbedder, type Embedder, type TransformersEmbedderOptions } from './embedder.js';
 export { embeddingUnavailableWarning } from './advice.js';
-export { createEmbedderLoader, type EmbedderLoader, type EmbedderLoaderOptions, type EmbedderStatus } from './loader.js';
+export {
+  createEmbedderLoader,
+  type EmbedderLoader,
+  type EmbedderLoaderOptions,
+  type EmbedderStatus,
+} from './loader.js';
 export { EmbedderUnavailableError, type EmbedderUnavailableReason } from './errors.js';
 export type { EmbedderDtype } from './model-files.js';
 
@@ -44,7 +49,11 @@ export function meanNormalized(vectors: number[][], dims: number): number[] {
  * The embed stage: chunks the document text, embeds every chunk, and derives a document vector.
  * Pure apart from the embedder call; storing vectors and the model id is the caller's job.
  */
-export async function embedDocument(text: string, embedder: Embedder, opts: EmbedDocumentOptions = {}): Promise<EmbeddedDocument> {
+export async function embedDocument(
+  text: string,
+  embedder: Embedder,
+  opts: EmbedDocumentOptions = {},
+): Promise<EmbeddedDocument> {
   const { chunks, total } = chunkText(text, opts);
   const vectors = chunks.length > 0 ? await embedder.embed(chunks.map((c) => c.text)) : [];
   if (vectors.length !== chunks.length) {

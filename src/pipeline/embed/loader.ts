@@ -50,23 +50,25 @@ export function createEmbedderLoader(opts: EmbedderLoaderOptions): EmbedderLoade
   let failure: { at: number; reason: string; code?: string } | null = null;
 
   const load = (): Promise<Embedder | null> => {
-    inflight ??= create(embedderOpts).then(
-      (e) => {
-        embedder = e;
-        failure = null;
-        return e;
-      },
-      (err: unknown) => {
-        failure = {
-          at: now(),
-          reason: err instanceof Error ? err.message : String(err),
-          code: err instanceof EmbedderUnavailableError ? err.reason : undefined,
-        };
-        return null;
-      },
-    ).finally(() => {
-      inflight = null;
-    });
+    inflight ??= create(embedderOpts)
+      .then(
+        (e) => {
+          embedder = e;
+          failure = null;
+          return e;
+        },
+        (err: unknown) => {
+          failure = {
+            at: now(),
+            reason: err instanceof Error ? err.message : String(err),
+            code: err instanceof EmbedderUnavailableError ? err.reason : undefined,
+          };
+          return null;
+        },
+      )
+      .finally(() => {
+        inflight = null;
+      });
     return inflight;
   };
 
@@ -82,7 +84,12 @@ export function createEmbedderLoader(opts: EmbedderLoaderOptions): EmbedderLoade
       if (!inflight && (!failure || now() - failure.at >= retryAfterMs)) void load();
       // A retry keeps reporting the last failure, so /ready does not flap between states.
       if (!failure) return { state: 'loading', modelId: opts.modelId };
-      return { state: 'unavailable', modelId: opts.modelId, reason: failure.reason, ...(failure.code ? { code: failure.code } : {}) };
+      return {
+        state: 'unavailable',
+        modelId: opts.modelId,
+        reason: failure.reason,
+        ...(failure.code ? { code: failure.code } : {}),
+      };
     },
     async close() {
       if (inflight) await inflight;

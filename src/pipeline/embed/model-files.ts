@@ -48,7 +48,10 @@ export async function missingModelFiles(folders: string[], dtype: EmbedderDtype)
   for (const file of requiredModelFiles(dtype)) {
     let found = false;
     for (const folder of folders) {
-      if (await isNonEmptyFile(path.join(folder, file))) { found = true; break; }
+      if (await isNonEmptyFile(path.join(folder, file))) {
+        found = true;
+        break;
+      }
     }
     if (!found) missing.push(file);
   }

@@ -7,7 +7,11 @@
  *
  * `hidden` is the last hidden state, row-major [batch, tokens, dims]; `mask` is [batch, tokens].
  */
-export function meanPoolNormalized(hidden: ArrayLike<number>, dims: readonly number[], mask: ArrayLike<bigint | number>): number[][] {
+export function meanPoolNormalized(
+  hidden: ArrayLike<number>,
+  dims: readonly number[],
+  mask: ArrayLike<bigint | number>,
+): number[][] {
   const [batch, tokens, width] = dims;
   if (dims.length !== 3 || hidden.length !== batch * tokens * width || mask.length !== batch * tokens) {
     throw new Error(`unexpected model output shape [${dims.join(', ')}]`);

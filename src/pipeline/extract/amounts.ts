@@ -23,8 +23,7 @@ export interface AmountOptions {
 
 // Symbols and codes that may precede or follow the number. Codes are any three capitals so
 // that rarer currencies still parse; detection of *which* currency lives in currency.ts.
-const CURRENCY_AFFIX =
-  '(?:[A-Z]{3}|US\\$|[A-Z]{1,2}\\$|[€$£¥₹₽₩₺₪₫฿₴₦]|S?Fr\\.?|kr\\.?|zł|Kč|Ft|lei)';
+const CURRENCY_AFFIX = '(?:[A-Z]{3}|US\\$|[A-Z]{1,2}\\$|[€$£¥₹₽₩₺₪₫฿₴₦]|S?Fr\\.?|kr\\.?|zł|Kč|Ft|lei)';
 const PLAIN = /^(\d+)(?:[.,](\d{1,2}))?$/;
 const LEADING_CURRENCY = new RegExp(`^([-−+]?)\\s*${CURRENCY_AFFIX}\\s*`, 'u');
 const TRAILING_CURRENCY = new RegExp(`\\s*${CURRENCY_AFFIX}$`, 'u');
@@ -121,7 +120,10 @@ export interface FoundAmount {
 const AMOUNT_TOKEN =
   /(?:(?<![\p{L}\p{N}])[-−]\s?)?\(?(?:[$€£¥₹]\s?)?(?<![\p{N}.,'’])(?:\d{1,3}(?:(?:[.,'’]|[ ](?=\d{3}(?!\p{N})))\d{3})+|\d+)(?:[.,]\d{1,2})?\)?(?:-(?=\s|$))?(?![.,]?\p{N})(?!\s?%)/gu;
 
-const AMOUNT_TOKEN_NO_SPACE = new RegExp(AMOUNT_TOKEN.source.replace('|[ ](?=\\d{3}(?!\\p{N}))', ''), AMOUNT_TOKEN.flags);
+const AMOUNT_TOKEN_NO_SPACE = new RegExp(
+  AMOUNT_TOKEN.source.replace('|[ ](?=\\d{3}(?!\\p{N}))', ''),
+  AMOUNT_TOKEN.flags,
+);
 
 /** Finds every well-formed amount in `text`, in order. */
 export function findAmounts(text: string, opts: AmountOptions = {}): FoundAmount[] {

@@ -105,7 +105,11 @@ export function design(ev: Evidence): number[] {
       // Unmistakable total wording on the figure's own line; subtotal + tax or tendered − change
       // giving the figure (or labelled subtotal and tax confirming it); the score lead over the
       // best other value.
-      return [(f.label ?? 0) >= 2.5 ? 1 : 0, (f.arith ?? 0) >= 2 || f.sum === 1 ? 1 : 0, Math.min(6, f.margin ?? 0) / 6];
+      return [
+        (f.label ?? 0) >= 2.5 ? 1 : 0,
+        (f.arith ?? 0) >= 2 || f.sum === 1 ? 1 : 0,
+        Math.min(6, f.margin ?? 0) / 6,
+      ];
     case 'date':
       return [prior];
     case 'party':

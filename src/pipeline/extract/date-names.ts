@@ -6,8 +6,36 @@
 import { stripAccents } from './text.js';
 
 const MONTHS: ReadonlyArray<readonly string[]> = [
-  ['january', 'jan', 'januar', 'janner', 'jänner', 'janvier', 'janv', 'enero', 'ene', 'gennaio', 'gen', 'januari', 'janeiro'],
-  ['february', 'feb', 'februar', 'fevrier', 'février', 'fevr', 'févr', 'fev', 'fév', 'febrero', 'febbraio', 'februari', 'fevereiro'],
+  [
+    'january',
+    'jan',
+    'januar',
+    'janner',
+    'jänner',
+    'janvier',
+    'janv',
+    'enero',
+    'ene',
+    'gennaio',
+    'gen',
+    'januari',
+    'janeiro',
+  ],
+  [
+    'february',
+    'feb',
+    'februar',
+    'fevrier',
+    'février',
+    'fevr',
+    'févr',
+    'fev',
+    'fév',
+    'febrero',
+    'febbraio',
+    'februari',
+    'fevereiro',
+  ],
   ['march', 'mar', 'mär', 'marz', 'märz', 'maerz', 'mrz', 'mars', 'marzo', 'maart', 'mrt', 'marco', 'março'],
   ['april', 'apr', 'avril', 'avr', 'abril', 'abr', 'aprile'],
   ['may', 'mai', 'mayo', 'maggio', 'mag', 'mei', 'maio'],
@@ -25,9 +53,7 @@ const MONTH_INDEX: ReadonlyMap<string, number> = new Map(
 );
 
 /** Regex source matching any month name (longest first so "september" beats "sep"). */
-export const MONTH_NAME_SOURCE = [...new Set(MONTHS.flat())]
-  .sort((a, b) => b.length - a.length)
-  .join('|');
+export const MONTH_NAME_SOURCE = [...new Set(MONTHS.flat())].sort((a, b) => b.length - a.length).join('|');
 
 /** 1-12 for a recognised month name (case and accents ignored, trailing dot allowed), else null. */
 export function monthFromName(name: string): number | null {

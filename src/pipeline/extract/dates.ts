@@ -188,7 +188,8 @@ export function compileDateFormat(format: string): { ok: true; source: string } 
       let d = format[i + 1];
       if (d === '-' || d === '#') d = format[++i + 1]; // %-d / %#d: no zero padding, same input
       const re = d === undefined ? undefined : DIRECTIVES[d];
-      if (re === undefined) return { ok: false, message: `unsupported directive %${d ?? ''} in date format "${format}"` };
+      if (re === undefined)
+        return { ok: false, message: `unsupported directive %${d ?? ''} in date format "${format}"` };
       if (d === 'd' || d === 'e') {
         if (seen.has('d')) return { ok: false, message: `day appears twice in date format "${format}"` };
         seen.add('d');

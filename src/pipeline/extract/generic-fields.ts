@@ -49,7 +49,11 @@ export function hitConfidence(hit: LabelHit<unknown>, base = 0.9): number {
 /** An identifier after a label; bare document titles ("INVOICE 2024-0042") are a weaker fallback. */
 export function labelledId(doc: Doc, specs: LabelSet, fallbackPattern?: RegExp): ExtractedField | null {
   const hit = bestHit(scanLabels(doc, specs, idReader(1, 2)));
-  if (hit) return attachEvidence(field(hit.value, hitConfidence(hit, 0.92), 'label'), idEvidence('label', hit.weight, hit.value));
+  if (hit)
+    return attachEvidence(
+      field(hit.value, hitConfidence(hit, 0.92), 'label'),
+      idEvidence('label', hit.weight, hit.value),
+    );
   if (!fallbackPattern) return null;
   const m = fallbackPattern.exec(doc.text);
   return m ? attachEvidence(field(m[1] ?? m[0], 0.5, 'regex'), idEvidence('regex', 0, m[1] ?? m[0])) : null;
@@ -65,7 +69,11 @@ export function invoiceNumber(doc: Doc): ExtractedField | null {
 }
 
 function idEvidence(source: string, weight: number, value: string) {
-  return { kind: 'id' as const, source, features: { weight, digits: (value.match(/\d/g) ?? []).length, length: value.length } };
+  return {
+    kind: 'id' as const,
+    source,
+    features: { weight, digits: (value.match(/\d/g) ?? []).length, length: value.length },
+  };
 }
 
 function dateField(hit: LabelHit<DateValue>, base = 0.92): ExtractedField {
@@ -173,26 +181,38 @@ export function labelledDate(doc: Doc, specs: LabelSet): ExtractedField | null {
 }
 
 /** "Net 30", "payable within 14 days": payment terms, not a net amount. */
-const PAYMENT_TERMS = /days|tage|jours|d[ií]as|giorni|dagen|terms|bedingungen|conditions|zahlungsziel|(?<![\p{L}])net\s*\d{1,3}(?![\p{N}]|[.,]\d)/iu;
+const PAYMENT_TERMS =
+  /days|tage|jours|d[ií]as|giorni|dagen|terms|bedingungen|conditions|zahlungsziel|(?<![\p{L}])net\s*\d{1,3}(?![\p{N}]|[.,]\d)/iu;
 
 /** Grand total, subtotal, tax and tax rate from their labels (consistency is checked later). */
 export function totals(doc: Doc): ExtractedFields {
   const out: ExtractedFields = {};
   const picked = pickTotal(doc);
-  const total = picked ? null : bestHit(
-    scanLabels(doc, TOTAL, amountReader(doc), {
-      exclude: (line, rest) =>
-        NOT_GRAND_TOTAL.test(line) || (TAX_WORD.test(line) && !INCLUDES_TAX.test(line)) || QUANTITY_WORD.test(rest),
-    }),
-    'last',
-  );
-  if (picked) out.total = attachEvidence(field(picked.value, picked.confidence, picked.labelled ? 'label' : 'heuristic'), { kind: 'total', source: 'candidates', features: { ...picked.features } });
-  else if (total) out.total = attachEvidence(field(total.value, hitConfidence(total, 0.88), 'label'), { kind: 'total', source: 'label-only', features: { label: 2 * total.weight, arith: 0, repeats: 0, margin: 0, larger: 0, candidates: 0 } });
+  const total = picked
+    ? null
+    : bestHit(
+        scanLabels(doc, TOTAL, amountReader(doc), {
+          exclude: (line, rest) =>
+            NOT_GRAND_TOTAL.test(line) || (TAX_WORD.test(line) && !INCLUDES_TAX.test(line)) || QUANTITY_WORD.test(rest),
+        }),
+        'last',
+      );
+  if (picked)
+    out.total = attachEvidence(field(picked.value, picked.confidence, picked.labelled ? 'label' : 'heuristic'), {
+      kind: 'total',
+      source: 'candidates',
+      features: { ...picked.features },
+    });
+  else if (total)
+    out.total = attachEvidence(field(total.value, hitConfidence(total, 0.88), 'label'), {
+      kind: 'total',
+      source: 'label-only',
+      features: { label: 2 * total.weight, arith: 0, repeats: 0, margin: 0, larger: 0, candidates: 0 },
+    });
 
   const subtotal = bestHit(
     scanLabels(doc, SUBTOTAL, amountReader(doc), {
-      exclude: (line) =>
-        PAYMENT_TERMS.test(line) || (INCLUDES_TAX.test(line) && !NOT_GRAND_TOTAL.test(line)),
+      exclude: (line) => PAYMENT_TERMS.test(line) || (INCLUDES_TAX.test(line) && !NOT_GRAND_TOTAL.test(line)),
     }),
   );
   if (subtotal) out.subtotal = field(subtotal.value, hitConfidence(subtotal, 0.88), 'label');

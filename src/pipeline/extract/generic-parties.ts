@@ -16,10 +16,13 @@ const LEGAL_FORM_EXACT =
 const LEGAL_FORM_ANY_CASE =
   '(?:Ltd\\.?|Limited|LLC|L\\.L\\.C\\.|Inc\\.?|Incorporated|Corp\\.?|Corporation|Company|Pty\\.?(?:\\s+Ltd\\.?)?|Sdn\\.?\\s*B[hn]d\\.?|S\\/B|Bhd\\.?|Berhad|Pte\\.?\\s*Ltd\\.?|Pvt\\.?\\s*Ltd\\.?)';
 const COMPANY_SUFFIX = {
-  test: (s: string): boolean => new RegExp(`(?:^|\\s)${LEGAL_FORM_EXACT}$`, 'u').test(s) || new RegExp(`(?:^|\\s)${LEGAL_FORM_ANY_CASE}$`, 'iu').test(s),
+  test: (s: string): boolean =>
+    new RegExp(`(?:^|\\s)${LEGAL_FORM_EXACT}$`, 'u').test(s) ||
+    new RegExp(`(?:^|\\s)${LEGAL_FORM_ANY_CASE}$`, 'iu').test(s),
 };
 const LEGAL_ONLY = {
-  test: (s: string): boolean => new RegExp(`^${LEGAL_FORM_EXACT}$`, 'u').test(s) || new RegExp(`^${LEGAL_FORM_ANY_CASE}$`, 'iu').test(s),
+  test: (s: string): boolean =>
+    new RegExp(`^${LEGAL_FORM_EXACT}$`, 'u').test(s) || new RegExp(`^${LEGAL_FORM_ANY_CASE}$`, 'iu').test(s),
 };
 // Words that name a kind of business: weaker than a legal form, stronger than any capitalised line.
 const BUSINESS_WORD =
@@ -41,8 +44,13 @@ function plausibleName(seg: string): boolean {
 
 function segments(line: string): string[] {
   // A registration number after the name ("SDN BHD (139386 X)", "Co. Reg. 1234") is not part of it.
-  const bare = line.replace(/\s*\((?=[^)]*\d)[^)]{1,30}\)\s*$/u, '').replace(/\s+(?:co\.?\s*(?:reg\.?\s*)?no\.?|reg\.?\s*no\.?)\s*:?\s*[\w-]+$/iu, '');
-  const parts = bare.split(/\s+[·|•]\s+|\s+[-–]\s+|\t| {2,}|,\s+/).map((s) => s.trim()).filter(Boolean);
+  const bare = line
+    .replace(/\s*\((?=[^)]*\d)[^)]{1,30}\)\s*$/u, '')
+    .replace(/\s+(?:co\.?\s*(?:reg\.?\s*)?no\.?|reg\.?\s*no\.?)\s*:?\s*[\w-]+$/iu, '');
+  const parts = bare
+    .split(/\s+[·|•]\s+|\s+[-–]\s+|\t| {2,}|,\s+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
   // "Cobalt Cloud Services, Inc.": the legal form belongs to the name before it.
   const out: string[] = [];
   for (const p of parts) {
@@ -70,10 +78,12 @@ export function vendor(doc: Doc): ExtractedField | null {
   if (hit) {
     // "Verkäufer:" over "Nummer : 549910" and then the name: skip the key-value lines.
     // (A next-line hit's line is the value's line.)
-    if (hit.placement !== 'next-line' || !/:\s*\S/.test(doc.lines[hit.line] ?? '')) return party(field(hit.value, 0.85 * hit.weight, 'label'), 'label', 0);
+    if (hit.placement !== 'next-line' || !/:\s*\S/.test(doc.lines[hit.line] ?? ''))
+      return party(field(hit.value, 0.85 * hit.weight, 'label'), 'label', 0);
     for (let i = hit.line + 1; i < Math.min(doc.lines.length, hit.line + 5); i++) {
       const line = doc.lines[i].trim();
-      if (line && !line.includes(':') && plausibleName(line)) return party(field(line, 0.75 * hit.weight, 'label'), 'label', 0);
+      if (line && !line.includes(':') && plausibleName(line))
+        return party(field(line, 0.75 * hit.weight, 'label'), 'label', 0);
     }
   }
   const stop = Math.min(customerLine(doc), 25);
@@ -88,13 +98,15 @@ export function vendor(doc: Doc): ExtractedField | null {
       if (!plausibleName(seg)) continue;
       // The top-most line with a legal form is the issuer (a brand or a person's name may precede it).
       // Lower down, a company name is as often the customer's as the issuer's.
-      if (COMPANY_SUFFIX.test(seg)) return party(field(seg, seen <= 3 ? 0.9 : seen <= 6 ? 0.5 : 0.3, 'heuristic'), 'legal-form', seen);
+      if (COMPANY_SUFFIX.test(seg))
+        return party(field(seg, seen <= 3 ? 0.9 : seen <= 6 ? 0.5 : 0.3, 'heuristic'), 'legal-form', seen);
       if (!business && BUSINESS_WORD.test(seg) && seg.split(/\s+/).length <= 6) business = { name: seg, seen };
       // A name is short; a sentence on the first line is not a letterhead.
       if (seen <= 3 && seg.split(/\s+/).length <= 5 && /^\p{Lu}/u.test(seg)) first ??= { name: seg, seen };
     }
   }
-  if (business) return party(field(business.name, business.seen <= 3 ? 0.75 : 0.45, 'heuristic'), 'business-word', business.seen);
+  if (business)
+    return party(field(business.name, business.seen <= 3 ? 0.75 : 0.45, 'heuristic'), 'business-word', business.seen);
   return first ? party(field(first.name, 0.6, 'heuristic'), 'first-line', first.seen) : null;
 }
 
@@ -161,7 +173,10 @@ export function contractParties(doc: Doc): ExtractedField | null {
   const hits = scanLabels(doc, PARTY_ROLES, textReader(100));
   const rows: FieldRow[] = [];
   for (const h of hits) {
-    const role = /^\s*([\p{L} ]+?)\s*:?\s*$/u.exec(h.labelLine.slice(0, h.labelLine.indexOf(':') >= 0 ? h.labelLine.indexOf(':') : undefined))?.[1] ?? null;
+    const role =
+      /^\s*([\p{L} ]+?)\s*:?\s*$/u.exec(
+        h.labelLine.slice(0, h.labelLine.indexOf(':') >= 0 ? h.labelLine.indexOf(':') : undefined),
+      )?.[1] ?? null;
     if (!rows.some((r) => r.name === h.value)) rows.push({ name: h.value, role });
     if (rows.length >= 4) break;
   }

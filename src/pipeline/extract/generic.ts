@@ -29,7 +29,14 @@ import type { Doc } from './label-scan.js';
 import { DELIVERY_DATE, EFFECTIVE_DATE, ORDER_DATE, PO_NUMBER, RECEIPT_NUMBER } from './labels.js';
 import { extractLineItems } from './line-items.js';
 import { splitLines } from './text.js';
-import { DOCUMENT_TYPES, field, type DocumentType, type ExtractHints, type ExtractedField, type ExtractedFields } from './types.js';
+import {
+  DOCUMENT_TYPES,
+  field,
+  type DocumentType,
+  type ExtractHints,
+  type ExtractedField,
+  type ExtractedFields,
+} from './types.js';
 
 /**
  * Texts longer than this are cut to their head and tail before generic extraction: the fields
@@ -62,7 +69,11 @@ export function buildDoc(text: string, hints: ExtractHints = {}): Doc {
  */
 function spaceGrouping(text: string): boolean {
   if (/\d{1,3}(?:[.,’']\d{3})+[.,]\d{2}(?!\d)/.test(text)) return false;
-  if (/(?<![\p{L}])(?:rechnung|betrag|summe|mwst|ust|invoice|total|amount|receipt|tax)(?![\p{L}])/iu.test(text) && !/(?<![\p{L}])(?:tva|facture|montant|moms|faktura|mva|alv)(?![\p{L}])/iu.test(text)) return false;
+  if (
+    /(?<![\p{L}])(?:rechnung|betrag|summe|mwst|ust|invoice|total|amount|receipt|tax)(?![\p{L}])/iu.test(text) &&
+    !/(?<![\p{L}])(?:tva|facture|montant|moms|faktura|mva|alv)(?![\p{L}])/iu.test(text)
+  )
+    return false;
   return true;
 }
 
@@ -95,7 +106,10 @@ const PAYMENT_METHODS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(?:apple\s+pay)\b/i, 'apple_pay'],
   [/\b(?:google\s+pay)\b/i, 'google_pay'],
   [/\bpaypal\b/i, 'paypal'],
-  [/\b(?:credit\s+card|debit\s+card|kreditkarte|carte\s+bancaire|carte\s+bleue|card\s+payment|kartenzahlung)\b/i, 'card'],
+  [
+    /\b(?:credit\s+card|debit\s+card|kreditkarte|carte\s+bancaire|carte\s+bleue|card\s+payment|kartenzahlung)\b/i,
+    'card',
+  ],
   [/\b(?:cash|bargeld|esp[eè]ces)\b|^\s*bar\b(?![\p{L}])/imu, 'cash'],
 ];
 
@@ -136,7 +150,11 @@ function receipt(doc: Doc, out: ExtractedFields): void {
 }
 
 function purchaseOrder(doc: Doc, out: ExtractedFields): void {
-  set(out, 'po_number', labelledId(doc, PO_NUMBER, /(?<![\p{L}\p{N}])((?:PO|P\.O\.|BST|BC)[-/ #]?\d{3,}(?:[-/]\d+)*)(?![\p{N}])/u));
+  set(
+    out,
+    'po_number',
+    labelledId(doc, PO_NUMBER, /(?<![\p{L}\p{N}])((?:PO|P\.O\.|BST|BC)[-/ #]?\d{3,}(?:[-/]\d+)*)(?![\p{N}])/u),
+  );
   set(out, 'issue_date', labelledDate(doc, ORDER_DATE) ?? issueDate(doc));
   set(out, 'delivery_date', labelledDate(doc, DELIVERY_DATE));
   money(doc, out);
@@ -152,13 +170,15 @@ function bank(doc: Doc, out: ExtractedFields): void {
   set(out, 'bic', bic(doc));
   const name = vendor(doc);
   // A letterhead naming a bank is the bank, whatever the company suffix.
-  if (name && name.method === 'heuristic' && BANK_WORD.test(String(name.value))) name.confidence = Math.max(name.confidence, 0.75);
+  if (name && name.method === 'heuristic' && BANK_WORD.test(String(name.value)))
+    name.confidence = Math.max(name.confidence, 0.75);
   set(out, 'bank', name);
   Object.assign(out, bankStatement(doc));
   set(out, 'currency', currency(doc));
 }
 
-const BANK_WORD = /bank|sparkasse|banque|banca|banco|volksbank|raiffeisen|cr[ée]dit|caisse|building\s+society|credit\s+union/iu;
+const BANK_WORD =
+  /bank|sparkasse|banque|banca|banco|volksbank|raiffeisen|cr[ée]dit|caisse|building\s+society|credit\s+union/iu;
 
 function contract(doc: Doc, out: ExtractedFields): void {
   set(out, 'parties', contractParties(doc));
@@ -204,7 +224,10 @@ const BY_TYPE: Record<DocumentType, Extractor> = {
 
 /** Normalises a classifier label ("Invoice", "purchase-order", "unknown") to a known type. */
 export function normaliseType(type: string): DocumentType {
-  const t = type.trim().toLowerCase().replace(/[\s-]+/g, '_');
+  const t = type
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, '_');
   if ((DOCUMENT_TYPES as readonly string[]).includes(t)) return t as DocumentType;
   if (t === 'po' || t === 'order') return 'purchase_order';
   if (t === 'statement') return 'bank_statement';

@@ -69,7 +69,14 @@ export function extractFields(input: ExtractInput): ExtractResult {
     decimalSeparator: input.hints?.decimalSeparator ?? chosen?.options?.decimal_separator,
   };
   // Template work first: its time budget must not pay for the generic extractors.
-  const run = chosen ? runTemplate(chosen, tplText, { budget, budgetMs, prepared, ...(input.areaText ? { areaText: input.areaText } : {}) }) : null;
+  const run = chosen
+    ? runTemplate(chosen, tplText, {
+        budget,
+        budgetMs,
+        prepared,
+        ...(input.areaText ? { areaText: input.areaText } : {}),
+      })
+    : null;
   const generic = extractGeneric(text, type, hints);
   if (!chosen || !run) return { fields: generic, method: 'generic' };
 
@@ -97,7 +104,16 @@ export { detectCurrency, detectCurrencyDetailed } from './currency.js';
 export { parseDate, findDates, parseDateWithFormat, type DateOptions } from './dates.js';
 export { isValidIban, findIbans, formatIban } from './iban.js';
 export { extractGeneric, normaliseType } from './generic.js';
-export { matchTemplate, matchTemplates, evaluateTemplates, rankMatches, applyTemplate, runTemplate, missingRequiredFields, prepareText } from './template.js';
+export {
+  matchTemplate,
+  matchTemplates,
+  evaluateTemplates,
+  rankMatches,
+  applyTemplate,
+  runTemplate,
+  missingRequiredFields,
+  prepareText,
+} from './template.js';
 export type { ApplyTemplateOptions, TemplateRunResult, TemplateMatchTrace, FieldTrace } from './template.js';
 export { validateTemplate, type ValidateOptions } from './template-validate.js';
 export { parseTemplateYaml, type ParseTemplateYamlResult, type ParseTemplateYamlOptions } from './template-yaml.js';

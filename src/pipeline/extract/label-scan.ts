@@ -37,7 +37,9 @@ const WRAP = (src: string): string => `(?<![\\p{L}\\p{N}])(?:${src})(?![\\p{L}])
 export function labels(entries: ReadonlyArray<readonly [string, number]>): LabelSet {
   // Words of one label are one or two spaces apart; a wider gap is a column break, and a
   // label must not span columns ("Date          Due Date" is not "date due").
-  const tight = entries.map(([src, weight]) => [src.replace(/\\s\+/g, ' {1,2}').replace(/\\s\*/g, ' {0,2}'), weight] as const);
+  const tight = entries.map(
+    ([src, weight]) => [src.replace(/\\s\+/g, ' {1,2}').replace(/\\s\*/g, ' {0,2}'), weight] as const,
+  );
   return {
     specs: tight.map(([src, weight]) => ({ re: new RegExp(WRAP(src), 'iu'), weight })),
     any: new RegExp(WRAP(tight.map(([src]) => src).join('|')), 'iu'),
@@ -153,7 +155,8 @@ export function scanLabels<T>(
         }
         const cell = columnValue(line, m.index, lines[j]);
         const v = cell === null ? null : accept(cell);
-        if (v !== null) hits.push({ value: v, weight: spec.weight * 0.9, line: j, placement: 'column', labelLine: line });
+        if (v !== null)
+          hits.push({ value: v, weight: spec.weight * 0.9, line: j, placement: 'column', labelLine: line });
       }
     }
   }
@@ -228,7 +231,10 @@ export function idReader(minLength = 1, maxTokens = 2) {
 /** Reads a short free-text value (a name), up to the next column gap. */
 export function textReader(maxLength = 100) {
   return (s: string): string | null => {
-    const t = s.split(/\t| {2,}/)[0].trim().replace(/[,;:]+$/, '');
+    const t = s
+      .split(/\t| {2,}/)[0]
+      .trim()
+      .replace(/[,;:]+$/, '');
     if (t.length < 2 || t.length > maxLength || !hasLetter(t)) return null;
     return t;
   };

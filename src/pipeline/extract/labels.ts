@@ -19,12 +19,15 @@ export const INVOICE_NUMBER = labels([
 export const INVOICE_TITLE = labels([['(?:tax\\s+)?invoice|rechnung|facture|factuur|factura|fattura', 0.7]]);
 
 export const ISSUE_DATE = labels([
-  ['invoice\\s+date|date\\s+of\\s+(?:the\\s+)?invoice|billing\\s+date|issue\\s+date|date\\s+of\\s+issue|date\\s+issued|issued\\s+on', 1],
+  [
+    'invoice\\s+date|date\\s+of\\s+(?:the\\s+)?invoice|billing\\s+date|issue\\s+date|date\\s+of\\s+issue|date\\s+issued|issued\\s+on',
+    1,
+  ],
   ['rechnungsdatum|ausstellungsdatum|belegdatum|rechnungs-datum', 1],
   ["date\\s+(?:de\\s+)?(?:la\\s+)?facture|date\\s+d['’][ée]mission|[ée]mise?\\s+le|factur[ée]e?\\s+le", 1],
   ['fecha\\s+(?:de\\s+)?(?:la\\s+)?factura|fecha\\s+de\\s+emisi[óo]n|data\\s+(?:della\\s+)?fattura|factuurdatum', 1],
   [
-    "(?<!(?:due|delivery|order|birth|start|end|expiry|expiration|payment|value|booking|shipping|ship|effective|statement)\\s)" +
+    '(?<!(?:due|delivery|order|birth|start|end|expiry|expiration|payment|value|booking|shipping|ship|effective|statement)\\s)' +
       "(?:date|datum|fecha|data)(?!\\s+(?:d['’]|de\\s+)(?:[ée]ch[ée]ance|expiration|livraison|commande|effet|valeur|naissance|vencimiento|entrega))",
     0.7,
   ],
@@ -32,22 +35,40 @@ export const ISSUE_DATE = labels([
 
 export const DUE_DATE = labels([
   ['due\\s+date|date\\s+due|payment\\s+due(?:\\s+date)?|due\\s+(?:by|on)|pay(?:able)?\\s+by|please\\s+pay\\s+by', 1],
-  ['f[äa]llig(?:keitsdatum|\\s+am|\\s+bis|\\s+zum)?|zahlbar\\s+(?:bis|sp[äa]testens(?:\\s+(?:bis|am))?)|zahlungstermin', 1],
-  ["date\\s+d['’][ée]ch[ée]ance|[ée]ch[ée]ance|[àa]\\s+payer\\s+(?:avant|au\\s+plus\\s+tard)\\s+le|payable\\s+avant\\s+le", 1],
+  [
+    'f[äa]llig(?:keitsdatum|\\s+am|\\s+bis|\\s+zum)?|zahlbar\\s+(?:bis|sp[äa]testens(?:\\s+(?:bis|am))?)|zahlungstermin',
+    1,
+  ],
+  [
+    "date\\s+d['’][ée]ch[ée]ance|[ée]ch[ée]ance|[àa]\\s+payer\\s+(?:avant|au\\s+plus\\s+tard)\\s+le|payable\\s+avant\\s+le",
+    1,
+  ],
   ['fecha\\s+de\\s+vencimiento|vencimiento|data\\s+di\\s+scadenza|scadenza|vervaldatum', 1],
 ]);
 
 export const TOTAL = labels([
-  ['grand\\s+total|total\\s+amount(?:\\s+due)?|invoice\\s+total|total\\s+(?:incl(?:uding|\\.)?|inc\\.?)\\s*(?:vat|tax|gst)|total\\s+due|total\\s+payable', 1],
-  ['gesamtbetrag|rechnungsbetrag|endbetrag|gesamtsumme|bruttobetrag|summe\\s+brutto|gesamt\\s+brutto|zu\\s+zahlen(?:der\\s+betrag)?|zahlbetrag|rechnungssumme', 1],
-  ['montant\\s+(?:total\\s+)?ttc|total\\s+ttc|net\\s+[àa]\\s+payer|montant\\s+total|total\\s+[àa]\\s+payer|reste\\s+[àa]\\s+payer', 1],
+  [
+    'grand\\s+total|total\\s+amount(?:\\s+due)?|invoice\\s+total|total\\s+(?:incl(?:uding|\\.)?|inc\\.?)\\s*(?:vat|tax|gst)|total\\s+due|total\\s+payable',
+    1,
+  ],
+  [
+    'gesamtbetrag|rechnungsbetrag|endbetrag|gesamtsumme|bruttobetrag|summe\\s+brutto|gesamt\\s+brutto|zu\\s+zahlen(?:der\\s+betrag)?|zahlbetrag|rechnungssumme',
+    1,
+  ],
+  [
+    'montant\\s+(?:total\\s+)?ttc|total\\s+ttc|net\\s+[àa]\\s+payer|montant\\s+total|total\\s+[àa]\\s+payer|reste\\s+[àa]\\s+payer',
+    1,
+  ],
   ['importe\\s+total|total\\s+a\\s+pagar|totale\\s+(?:fattura|documento|da\\s+pagare)|totaalbedrag|te\\s+betalen', 1],
   ['amount\\s+due|balance\\s+due|amount\\s+payable|montant\\s+d[ûu]', 0.95],
   ['total|summe|gesamt|totale|totaal|brutto', 0.8],
 ]);
 
 export const SUBTOTAL = labels([
-  ['sub\\s*-?\\s*total|net\\s+(?:amount|total)|total\\s+net|total\\s+(?:excl(?:uding|\\.)?|ex\\.?|before)\\s*(?:vat|tax|gst)?|amount\\s+before\\s+tax', 1],
+  [
+    'sub\\s*-?\\s*total|net\\s+(?:amount|total)|total\\s+net|total\\s+(?:excl(?:uding|\\.)?|ex\\.?|before)\\s*(?:vat|tax|gst)?|amount\\s+before\\s+tax',
+    1,
+  ],
   ['zwischensumme|nettobetrag|summe\\s+netto|gesamt\\s+netto|nettosumme|warenwert', 1],
   ['total\\s+ht|montant\\s+(?:total\\s+)?ht|sous[\\s-]*total|total\\s+hors\\s+taxes?', 1],
   ['base\\s+imponible|imponibile|subtotaal|totaal\\s+excl', 1],
@@ -62,46 +83,72 @@ export const TAX = labels([
 ]);
 
 export const PO_NUMBER = labels([
-  ['purchase\\s+order\\s*(?:no\\.?|number|nr\\.?|#)?|p\\.?\\s?o\\.?\\s*(?:no\\.?|number|#)|order\\s*(?:no\\.?|number|nr\\.?|#)', 1],
+  [
+    'purchase\\s+order\\s*(?:no\\.?|number|nr\\.?|#)?|p\\.?\\s?o\\.?\\s*(?:no\\.?|number|#)|order\\s*(?:no\\.?|number|nr\\.?|#)',
+    1,
+  ],
   ['bestell(?:ung)?[\\s-]*(?:nummer|nr\\.?)|auftrags[\\s-]*(?:nummer|nr\\.?)|ihre\\s+bestellung', 1],
   ['(?:num[ée]ro|n[°º])\\s*(?:de\\s+)?commande|bon\\s+de\\s+commande\\s*(?:n[°º]\\.?)?|commande\\s*n[°º]', 1],
 ]);
 
 export const ORDER_DATE = labels([
-  ['order\\s+date|date\\s+of\\s+order|po\\s+date|bestelldatum|auftragsdatum|date\\s+de\\s+(?:la\\s+)?commande|fecha\\s+(?:del\\s+)?pedido', 1],
+  [
+    'order\\s+date|date\\s+of\\s+order|po\\s+date|bestelldatum|auftragsdatum|date\\s+de\\s+(?:la\\s+)?commande|fecha\\s+(?:del\\s+)?pedido',
+    1,
+  ],
 ]);
 
 export const DELIVERY_DATE = labels([
-  ['delivery\\s+date|ship(?:ping)?\\s+date|deliver\\s+by|lieferdatum|liefertermin|leistungsdatum|date\\s+de\\s+livraison|livraison\\s+le', 1],
+  [
+    'delivery\\s+date|ship(?:ping)?\\s+date|deliver\\s+by|lieferdatum|liefertermin|leistungsdatum|date\\s+de\\s+livraison|livraison\\s+le',
+    1,
+  ],
 ]);
 
 // Generic words count as labels only with a colon or alone on their line ("Bill to").
 const LABEL_END = '(?=\\s*(?::|$))';
 
 export const VENDOR = labels([
-  [`(?:from|vendor|seller|supplier|sold\\s+by|issued\\s+by|lieferant|verk[äa]ufer|rechnungssteller|fournisseur|[ée]metteur|vendeur|proveedor|fornitore)${LABEL_END}`, 1],
+  [
+    `(?:from|vendor|seller|supplier|sold\\s+by|issued\\s+by|lieferant|verk[äa]ufer|rechnungssteller|fournisseur|[ée]metteur|vendeur|proveedor|fornitore)${LABEL_END}`,
+    1,
+  ],
 ]);
 
 export const CUSTOMER = labels([
-  [`(?:bill(?:ed)?\\s+to|invoice\\s+to|sold\\s+to|ship\\s+to|customer|client|buyer|recipient|purchaser)${LABEL_END}`, 1],
+  [
+    `(?:bill(?:ed)?\\s+to|invoice\\s+to|sold\\s+to|ship\\s+to|customer|client|buyer|recipient|purchaser)${LABEL_END}`,
+    1,
+  ],
   [`(?:rechnungsempf[äa]nger|rechnungsadresse|kunde|auftraggeber|empf[äa]nger|besteller)${LABEL_END}`, 1],
   [`(?:factur[ée]\\s+[àa]|destinataire|acheteur|adresse\\s+de\\s+facturation)${LABEL_END}`, 1],
   [`(?:cliente|facturar\\s+a|klant)${LABEL_END}`, 1],
 ]);
 
-export const PHONE = labels([['tel\\.?|telephone|phone|mobile|cell|telefon|handy|t[ée]l[ée]phone|t[ée]l\\.?|portable|tel[ée]fono', 1]]);
+export const PHONE = labels([
+  ['tel\\.?|telephone|phone|mobile|cell|telefon|handy|t[ée]l[ée]phone|t[ée]l\\.?|portable|tel[ée]fono', 1],
+]);
 
 export const NAME = labels([[`(?:(?:full\\s+)?name|nom|vor-?\\s*und\\s+nachname)${LABEL_END}`, 1]]);
 
 export const SUBJECT = labels([[`(?:subject|re|betreff|betr\\.|objet|asunto|oggetto)${LABEL_END}`, 1]]);
 
 export const RECEIPT_NUMBER = labels([
-  ['receipt\\s*(?:no\\.?|number|#)|transaction\\s*(?:no\\.?|id|#)|bon[\\s-]*nr\\.?|beleg[\\s-]*(?:nr\\.?|nummer)|ticket\\s*(?:n[°ºo]\\.?|#)|re[çc]u\\s*n[°º]', 1],
+  [
+    'receipt\\s*(?:no\\.?|number|#)|transaction\\s*(?:no\\.?|id|#)|bon[\\s-]*nr\\.?|beleg[\\s-]*(?:nr\\.?|nummer)|ticket\\s*(?:n[°ºo]\\.?|#)|re[çc]u\\s*n[°º]',
+    1,
+  ],
 ]);
 
 export const OPENING_BALANCE = labels([
-  ['opening\\s+balance|previous\\s+balance|balance\\s+brought\\s+forward|starting\\s+balance|beginning\\s+balance|balance\\s+forward', 1],
-  ['anfangssaldo|alter\\s+(?:kontostand|saldo)|saldo\\s+(?:alt|vortrag)|kontostand\\s+(?:alt|am\\s+anfang)|saldovortrag', 1],
+  [
+    'opening\\s+balance|previous\\s+balance|balance\\s+brought\\s+forward|starting\\s+balance|beginning\\s+balance|balance\\s+forward',
+    1,
+  ],
+  [
+    'anfangssaldo|alter\\s+(?:kontostand|saldo)|saldo\\s+(?:alt|vortrag)|kontostand\\s+(?:alt|am\\s+anfang)|saldovortrag',
+    1,
+  ],
   ['solde\\s+(?:initial|pr[ée]c[ée]dent|d[ée]but|de\\s+d[ée]part)|ancien\\s+solde|solde\\s+au\\s+d[ée]but', 1],
 ]);
 
@@ -112,20 +159,35 @@ export const CLOSING_BALANCE = labels([
 ]);
 
 export const STATEMENT_PERIOD = labels([
-  ['statement\\s+period|for\\s+the\\s+period|period|billing\\s+period|abrechnungszeitraum|auszugszeitraum|zeitraum|kontoauszug\\s+vom|p[ée]riode(?:\\s+du)?|relev[ée]\\s+du', 1],
+  [
+    'statement\\s+period|for\\s+the\\s+period|period|billing\\s+period|abrechnungszeitraum|auszugszeitraum|zeitraum|kontoauszug\\s+vom|p[ée]riode(?:\\s+du)?|relev[ée]\\s+du',
+    1,
+  ],
 ]);
 
 export const EFFECTIVE_DATE = labels([
-  ['effective\\s+(?:date|as\\s+of|from|on)|with\\s+effect\\s+from|commencement\\s+date|commencing\\s+(?:on|from)|start\\s+date', 1],
+  [
+    'effective\\s+(?:date|as\\s+of|from|on)|with\\s+effect\\s+from|commencement\\s+date|commencing\\s+(?:on|from)|start\\s+date',
+    1,
+  ],
   // Signing dates: the effective date when nothing more specific is given.
   ['entered\\s+into\\s+(?:on|as\\s+of)|made\\s+(?:on|as\\s+of)|dated|signed\\s+on|geschlossen\\s+am|fait\\s+le', 0.8],
   ['vertragsbeginn|g[üu]ltig\\s+ab|mit\\s+wirkung\\s+(?:zum|vom|ab)|beginnt\\s+am|inkrafttreten', 1],
-  ["prend\\s+effet\\s+(?:le|au)|date\\s+d['’]effet|en\\s+vigueur\\s+(?:le|au|[àa]\\s+compter\\s+du)|[àa]\\s+compter\\s+du|date\\s+de\\s+d[ée]but", 1],
+  [
+    "prend\\s+effet\\s+(?:le|au)|date\\s+d['’]effet|en\\s+vigueur\\s+(?:le|au|[àa]\\s+compter\\s+du)|[àa]\\s+compter\\s+du|date\\s+de\\s+d[ée]but",
+    1,
+  ],
 ]);
 
 export const PARTY_ROLES = labels([
-  [`(?:party\\s+[ab12]|landlord|tenant|lessor|lessee|employer|employee|contractor|licensor|licensee|service\\s+provider|buyer|seller|client|supplier)${LABEL_END}`, 1],
-  [`(?:auftraggeber|auftragnehmer|vermieter|mieter|arbeitgeber|arbeitnehmer|k[äa]ufer|verk[äa]ufer|lizenzgeber|lizenznehmer)${LABEL_END}`, 1],
+  [
+    `(?:party\\s+[ab12]|landlord|tenant|lessor|lessee|employer|employee|contractor|licensor|licensee|service\\s+provider|buyer|seller|client|supplier)${LABEL_END}`,
+    1,
+  ],
+  [
+    `(?:auftraggeber|auftragnehmer|vermieter|mieter|arbeitgeber|arbeitnehmer|k[äa]ufer|verk[äa]ufer|lizenzgeber|lizenznehmer)${LABEL_END}`,
+    1,
+  ],
   [`(?:bailleur|preneur|locataire|employeur|salari[ée]|prestataire|le\\s+client|acheteur|vendeur)${LABEL_END}`, 1],
 ]);
 

@@ -19,10 +19,16 @@ const COLUMN_WORDS: ReadonlyArray<readonly [Column, RegExp]> = [
   ['tax_rate', /^(?:vat|tax|mwst|ust|tva|iva|btw)\b.*|^%$|^(?:vat|tax|mwst|ust|tva)\s*%/iu],
   ['amount', /total|amount|betrag|gesamt|summe|montant|importe|importo|bedrag|line\s+total|^sum$/iu],
   ['unit_price', /price|rate|preis|prix|p\.\s?u\.?|precio|prezzo|prijs|unit\s+cost|^each$|^ep$/iu],
-  ['quantity', /^(?:qty|quantity|menge|anzahl|qt[ée]|quantit[ée]|cantidad|cant\.?|quantit[àa]|aantal|hours|hrs|stunden|std\.?|units?)\.?$/iu],
+  [
+    'quantity',
+    /^(?:qty|quantity|menge|anzahl|qt[ée]|quantit[ée]|cantidad|cant\.?|quantit[àa]|aantal|hours|hrs|stunden|std\.?|units?)\.?$/iu,
+  ],
   ['unit', /^(?:unit|einheit|unit[ée]|me)\.?$/iu],
   ['position', /^(?:pos\.?|position|#|no\.?|nr\.?|item\s+no\.?|art\.?-?\s?nr\.?|sku|code|r[ée]f\.?|ref\.?)$/iu],
-  ['description', /desc|item|article|product|service|details|bezeichnung|beschreibung|artikel|leistung|produkt|d[ée]signation|libell[ée]|concepto|descrizione|omschrijving|^text$/iu],
+  [
+    'description',
+    /desc|item|article|product|service|details|bezeichnung|beschreibung|artikel|leistung|produkt|d[ée]signation|libell[ée]|concepto|descrizione|omschrijving|^text$/iu,
+  ],
 ];
 
 function classifyHeaderCell(cell: string): Column | null {
@@ -72,7 +78,9 @@ function peelRow(line: string, opts: AmountOptions, maxNumbers: number, withRate
   const cells = splitCells(line);
   const parts =
     cells.length >= 2
-      ? cells.flatMap((c) => (parseAmount(c, opts) !== null || /^\d{1,2}(?:[.,]\d{1,2})?\s?%$/.test(c) ? [c] : c.split(/\s+/)))
+      ? cells.flatMap((c) =>
+          parseAmount(c, opts) !== null || /^\d{1,2}(?:[.,]\d{1,2})?\s?%$/.test(c) ? [c] : c.split(/\s+/),
+        )
       : line.trim().split(/\s+/);
   const numbers: number[] = [];
   let rate: number | null = null;
@@ -135,7 +143,12 @@ function assign(peeled: Peeled, header: Column[] | null): FieldRow {
   cols.forEach((c, i) => {
     row[c] = nums[i];
   });
-  if (row.unit_price === null && typeof row.quantity === 'number' && typeof row.amount === 'number' && row.quantity !== 0) {
+  if (
+    row.unit_price === null &&
+    typeof row.quantity === 'number' &&
+    typeof row.amount === 'number' &&
+    row.quantity !== 0
+  ) {
     row.unit_price = Math.round((row.amount / row.quantity) * 10000) / 10000;
   }
   if (peeled.rate !== null) row.tax_rate = peeled.rate;
@@ -205,7 +218,12 @@ export function extractLineItems(doc: Doc, allowHeaderless = false): LineItems |
       continue;
     }
     const inline = INLINE_QTY.exec(line);
-    const peeled = peelRow(inline ? inline[2] : line, doc.amountOpts, maxNumbers, header?.includes('tax_rate') === true);
+    const peeled = peelRow(
+      inline ? inline[2] : line,
+      doc.amountOpts,
+      maxNumbers,
+      header?.includes('tax_rate') === true,
+    );
     if (!peeled) {
       // A wrapped description continues the previous row in a header table.
       const prev = rows[rows.length - 1];
@@ -222,7 +240,11 @@ export function extractLineItems(doc: Doc, allowHeaderless = false): LineItems |
       row.quantity = Number(inline[1]);
       if (typeof row.amount === 'number') row.unit_price = Math.round((row.amount / Number(inline[1])) * 10000) / 10000;
     }
-    if (pendingQty && typeof row.amount === 'number' && amountsAgree(pendingQty.quantity * pendingQty.unit, row.amount)) {
+    if (
+      pendingQty &&
+      typeof row.amount === 'number' &&
+      amountsAgree(pendingQty.quantity * pendingQty.unit, row.amount)
+    ) {
       row.quantity = pendingQty.quantity;
       row.unit_price = pendingQty.unit;
     }

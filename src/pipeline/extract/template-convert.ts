@@ -15,7 +15,10 @@ const PY_FLOAT = /^[+-]?(?:\d+(?:_\d+)*(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 /** invoice2data's `parse_number`; null where Python would raise. */
 export function parseTemplateNumber(value: string, decimalSeparator: string): number | null {
   if (value.split(decimalSeparator).length - 1 >= 2) return null;
-  const s = value.replace(decimalSeparator, '|').replace(/[.,'\s]/g, '').replace('|', '.');
+  const s = value
+    .replace(decimalSeparator, '|')
+    .replace(/[.,'\s]/g, '')
+    .replace('|', '.');
   if (!PY_FLOAT.test(s)) return null;
   const n = Number(s.replace(/_/g, ''));
   return Number.isFinite(n) ? n : null;
@@ -35,7 +38,8 @@ export function templateConverter(options: TemplateOptions | undefined): Convert
     if (type === 'date') return { ok: true, value: parseDate(raw, { formats, dayFirst }) };
     if (raw.trim() === '') return { ok: true, value: 0 };
     const n = parseTemplateNumber(raw, sep);
-    if (n === null) return { ok: false, reason: `"${raw.slice(0, 60)}" is not a number with decimal separator "${sep}"` };
+    if (n === null)
+      return { ok: false, reason: `"${raw.slice(0, 60)}" is not a number with decimal separator "${sep}"` };
     return { ok: true, value: type === 'int' ? Math.trunc(n) : n };
   };
 }

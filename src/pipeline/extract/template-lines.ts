@@ -35,7 +35,9 @@ export function compiled(ctx: EngineContext, what: string, pattern: string): Use
 function compileAll(ctx: EngineContext, what: string, p: string | string[] | undefined): UserRegex[] | undefined {
   if (p === undefined) return undefined;
   const list = Array.isArray(p) ? p : [p];
-  return list.map((x, i) => compiled(ctx, Array.isArray(p) ? `${what}[${i}]` : what, x)).filter((r): r is UserRegex => r !== null);
+  return list
+    .map((x, i) => compiled(ctx, Array.isArray(p) ? `${what}[${i}]` : what, x))
+    .filter((r): r is UserRegex => r !== null);
 }
 
 function firstMatch(res: UserRegex[], line: string, budget: RegexBudget): UserMatch | null {
@@ -75,7 +77,12 @@ export function splitBy(text: string, sep: UserRegex | null, budget: RegexBudget
 }
 
 /** Applies `types` to the rows; a value that does not convert is left as text (with a warning). */
-export function typeRows(rows: Array<Record<string, string>>, types: Record<string, TemplateFieldType> | undefined, ctx: EngineContext, label: string): FieldRow[] {
+export function typeRows(
+  rows: Array<Record<string, string>>,
+  types: Record<string, TemplateFieldType> | undefined,
+  ctx: EngineContext,
+  label: string,
+): FieldRow[] {
   return rows.map((row) => {
     const out: FieldRow = {};
     for (const [k, v] of Object.entries(row)) {
@@ -95,7 +102,12 @@ export function typeRows(rows: Array<Record<string, string>>, types: Record<stri
   });
 }
 
-function parseBlock(rule: TemplateLinesRule, body: string, ctx: EngineContext, label: string): Array<Record<string, string>> {
+function parseBlock(
+  rule: TemplateLinesRule,
+  body: string,
+  ctx: EngineContext,
+  label: string,
+): Array<Record<string, string>> {
   const line = compileAll(ctx, `${label}.line`, rule.line) ?? [];
   let first = compileAll(ctx, `${label}.first_line`, rule.first_line);
   const last = compileAll(ctx, `${label}.last_line`, rule.last_line);
@@ -157,7 +169,12 @@ export function readLinesRule(rule: TemplateLinesRule, text: string, ctx: Engine
 }
 
 /** Several rules: their rows in rule order (an empty list when nothing matched). */
-export function readLines(rules: readonly TemplateLinesRule[], text: string, ctx: EngineContext, label: string): FieldRow[] {
+export function readLines(
+  rules: readonly TemplateLinesRule[],
+  text: string,
+  ctx: EngineContext,
+  label: string,
+): FieldRow[] {
   const out: FieldRow[] = [];
   rules.forEach((r, i) => out.push(...readLinesRule(r, text, ctx, rules.length > 1 ? `${label}.rules[${i}]` : label)));
   return out;

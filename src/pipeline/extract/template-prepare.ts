@@ -15,16 +15,58 @@ export const TEMPLATE_MAX_CHARS = 100_000;
 // Letters that do not decompose into a base letter plus accents, written the way a
 // transliteration to ASCII writes them (invoice2data's remove_accents: "Tschüß" -> "Tschuss").
 const TRANSLIT: Record<string, string> = {
-  ß: 'ss', ẞ: 'SS', æ: 'ae', Æ: 'AE', œ: 'oe', Œ: 'OE', ø: 'o', Ø: 'O', ł: 'l', Ł: 'L', đ: 'd', Đ: 'D',
-  ð: 'd', Ð: 'D', þ: 'th', Þ: 'TH', ı: 'i', ħ: 'h', Ħ: 'H', ŧ: 't', Ŧ: 'T', ŋ: 'ng', Ŋ: 'NG', ſ: 's',
-  '‘': "'", '’': "'", '‚': "'", '‛': "'", '“': '"', '”': '"', '„': '"', '‟': '"', '«': '<<', '»': '>>',
-  '‐': '-', '‑': '-', '‒': '-', '–': '-', '—': '-', '―': '-', '…': '...', '€': 'EUR', '×': 'x',
+  ß: 'ss',
+  ẞ: 'SS',
+  æ: 'ae',
+  Æ: 'AE',
+  œ: 'oe',
+  Œ: 'OE',
+  ø: 'o',
+  Ø: 'O',
+  ł: 'l',
+  Ł: 'L',
+  đ: 'd',
+  Đ: 'D',
+  ð: 'd',
+  Ð: 'D',
+  þ: 'th',
+  Þ: 'TH',
+  ı: 'i',
+  ħ: 'h',
+  Ħ: 'H',
+  ŧ: 't',
+  Ŧ: 'T',
+  ŋ: 'ng',
+  Ŋ: 'NG',
+  ſ: 's',
+  '‘': "'",
+  '’': "'",
+  '‚': "'",
+  '‛': "'",
+  '“': '"',
+  '”': '"',
+  '„': '"',
+  '‟': '"',
+  '«': '<<',
+  '»': '>>',
+  '‐': '-',
+  '‑': '-',
+  '‒': '-',
+  '–': '-',
+  '—': '-',
+  '―': '-',
+  '…': '...',
+  '€': 'EUR',
+  '×': 'x',
 };
 const TRANSLIT_RE = new RegExp(`[${Object.keys(TRANSLIT).join('')}]`, 'gu');
 
 /** Accents stripped and the common non-decomposing letters transliterated to ASCII. */
 export function removeAccents(s: string): string {
-  return s.normalize('NFKD').replace(/\p{M}+/gu, '').replace(TRANSLIT_RE, (c) => TRANSLIT[c] ?? c);
+  return s
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .replace(TRANSLIT_RE, (c) => TRANSLIT[c] ?? c);
 }
 
 /**

@@ -27,7 +27,12 @@ function compare(a: Scalar, b: Scalar): number | null {
  * invoice2data's grouping: falsy values are dropped, then sum/min/max/first/last/join. Returns
  * undefined (with a warning) where Python would raise (summing text, comparing text to numbers).
  */
-export function combineValues(values: readonly Scalar[], group: TemplateGroup, ctx: EngineContext, label: string): RegexFieldValue | undefined {
+export function combineValues(
+  values: readonly Scalar[],
+  group: TemplateGroup,
+  ctx: EngineContext,
+  label: string,
+): RegexFieldValue | undefined {
   const kept = values.filter(truthy);
   if (kept.length === 0) return [];
   switch (group) {
@@ -67,20 +72,32 @@ export interface RegexFieldPlan {
 }
 
 /** Runs one regex field over `text`. */
-export function readRegexField(plan: RegexFieldPlan, text: string, ctx: EngineContext, label: string): RegexFieldOutcome {
+export function readRegexField(
+  plan: RegexFieldPlan,
+  text: string,
+  ctx: EngineContext,
+  label: string,
+): RegexFieldOutcome {
   const raw: string[] = [];
   for (const [i, pattern] of plan.regexes.entries()) {
     if (ctx.overBudget()) return { status: 'failed', reason: 'time budget spent before this field' };
     const re = compiled(ctx, plan.regexes.length > 1 ? `${label}[${i}]` : label, pattern);
     if (!re) continue;
     if (re.groupCount > 1) {
-      return { status: 'failed', reason: `regex ${plan.regexes.length > 1 ? `[${i}] ` : ''}has ${re.groupCount} capture groups; a field takes one (make the others non-capturing with (?:…))` };
+      return {
+        status: 'failed',
+        reason: `regex ${plan.regexes.length > 1 ? `[${i}] ` : ''}has ${re.groupCount} capture groups; a field takes one (make the others non-capturing with (?:…))`,
+      };
     }
     ctx.budget.lastRefusal = null;
     for (const m of re.matchAll(text, ctx.budget)) raw.push(re.groupCount === 1 ? (m.groups[0] ?? '') : m.text);
     if (ctx.budget.lastRefusal) ctx.warnings.push(`${label}: ${ctx.budget.lastRefusal}`);
   }
-  if (raw.length === 0) return { status: 'no_match', reason: plan.regexes.length > 1 ? 'none of the regexes matched' : 'the regex did not match' };
+  if (raw.length === 0)
+    return {
+      status: 'no_match',
+      reason: plan.regexes.length > 1 ? 'none of the regexes matched' : 'the regex did not match',
+    };
   let values: Scalar[] = raw;
   if (plan.type) {
     values = [];
@@ -97,7 +114,8 @@ export function readRegexField(plan: RegexFieldPlan, text: string, ctx: EngineCo
   let value: RegexFieldValue;
   if (plan.group) {
     const combined = combineValues(values, plan.group, ctx, label);
-    if (combined === undefined) return { status: 'failed', reason: `could not combine the matches with group ${plan.group}` };
+    if (combined === undefined)
+      return { status: 'failed', reason: `could not combine the matches with group ${plan.group}` };
     value = combined;
   } else {
     const seen = new Set<string>();

@@ -67,7 +67,8 @@ export interface TemplateLinesField extends Partial<TemplateLinesRule> {
  * dates, starting with `amount` floats, `sum_amount…` summed floats, `static_…` a constant), or a
  * parser object.
  */
-export type TemplateFieldSpec = string | number | boolean | string[] | TemplateRegexField | TemplateStaticField | TemplateLinesField;
+export type TemplateFieldSpec =
+  string | number | boolean | string[] | TemplateRegexField | TemplateStaticField | TemplateLinesField;
 
 /** The `tables` plugin: each matching body line adds its named groups to the output. */
 export interface TemplateTable {
@@ -133,5 +134,4 @@ export interface TemplateIssue {
 }
 
 export type TemplateValidation =
-  | { ok: true; template: TemplateDef; warnings: TemplateIssue[] }
-  | { ok: false; errors: TemplateIssue[] };
+  { ok: true; template: TemplateDef; warnings: TemplateIssue[] } | { ok: false; errors: TemplateIssue[] };

@@ -10,7 +10,17 @@
  * - Prepared texts shared within a document: each base option set and each prefix of a
  *   `replace` list is computed once, so templates with the same rules share the work.
  */
-import { compileUserRegex, foldCase, matchUniverse, parseReplacement, requiredLiterals, topLevelItems, universeHas, type RegexBudget, type TopItem } from '../../lib/user-regex/index.js';
+import {
+  compileUserRegex,
+  foldCase,
+  matchUniverse,
+  parseReplacement,
+  requiredLiterals,
+  topLevelItems,
+  universeHas,
+  type RegexBudget,
+  type TopItem,
+} from '../../lib/user-regex/index.js';
 import { applyReplace, prepareBase } from './template-prepare.js';
 import type { TemplateDef, TemplateOptions } from './template-schema.js';
 

@@ -13,7 +13,12 @@ import type { TemplateTable } from './template-schema.js';
 export type TableValue = string | number | null | Array<string | number | null>;
 
 /** The columns one table yields, or null when it yields nothing (with the reason in warnings). */
-export function readTable(table: TemplateTable, text: string, ctx: EngineContext, label: string): Record<string, TableValue> | null {
+export function readTable(
+  table: TemplateTable,
+  text: string,
+  ctx: EngineContext,
+  label: string,
+): Record<string, TableValue> | null {
   const start = compiled(ctx, `${label}.start`, table.start);
   const end = compiled(ctx, `${label}.end`, table.end);
   const body = compiled(ctx, `${label}.body`, table.body);
@@ -21,7 +26,8 @@ export function readTable(table: TemplateTable, text: string, ctx: EngineContext
   const s = start.exec(text, ctx.budget);
   const e = end.exec(text, ctx.budget);
   if (!s || !e) return null;
-  const sep = table.line_separator !== undefined ? compiled(ctx, `${label}.line_separator`, table.line_separator) : null;
+  const sep =
+    table.line_separator !== undefined ? compiled(ctx, `${label}.line_separator`, table.line_separator) : null;
   const out: Record<string, TableValue> = {};
   for (const line of splitBy(text.slice(s.end, Math.max(s.end, e.index)), sep, ctx.budget)) {
     if (ctx.overBudget()) break;
@@ -31,7 +37,12 @@ export function readTable(table: TemplateTable, text: string, ctx: EngineContext
     for (const [name, raw] of Object.entries(m.named)) {
       const text2 = raw ?? '';
       let value: string | number | null = text2;
-      const type = name.startsWith('date') || name.endsWith('date') ? 'date' : name.startsWith('amount') ? 'float' : table.types?.[name] ?? table.fields?.[name]?.type;
+      const type =
+        name.startsWith('date') || name.endsWith('date')
+          ? 'date'
+          : name.startsWith('amount')
+            ? 'float'
+            : (table.types?.[name] ?? table.fields?.[name]?.type);
       if (type) {
         const c = ctx.convert(text2, type);
         if (!c.ok) {
@@ -39,7 +50,9 @@ export function readTable(table: TemplateTable, text: string, ctx: EngineContext
           return null;
         }
         if (type === 'date' && c.value === null) {
-          ctx.warnings.push(`${label}: column ${name}: "${text2.slice(0, 40)}" is not a date; the table is discarded (as invoice2data does)`);
+          ctx.warnings.push(
+            `${label}: column ${name}: "${text2.slice(0, 40)}" is not a date; the table is discarded (as invoice2data does)`,
+          );
           return null;
         }
         value = c.value;
@@ -51,7 +64,9 @@ export function readTable(table: TemplateTable, text: string, ctx: EngineContext
   }
   for (const [name, f] of Object.entries(table.fields ?? {})) {
     if (!f.group || out[name] === undefined) continue;
-    const values = Array.isArray(out[name]) ? (out[name] as Array<string | number | null>) : [out[name] as string | number | null];
+    const values = Array.isArray(out[name])
+      ? (out[name] as Array<string | number | null>)
+      : [out[name] as string | number | null];
     const combined = combineValues(values, f.group, ctx, `${label}.fields.${name}`);
     if (combined !== undefined) out[name] = combined;
   }

@@ -23,13 +23,34 @@ import type {
   TemplateValidation,
 } from './template-schema.js';
 
-const TOP_KEYS = new Set(['name', 'id', 'issuer', 'keywords', 'exclude_keywords', 'priority', 'fields', 'lines', 'tables', 'options', 'required_fields']);
+const TOP_KEYS = new Set([
+  'name',
+  'id',
+  'issuer',
+  'keywords',
+  'exclude_keywords',
+  'priority',
+  'fields',
+  'lines',
+  'tables',
+  'options',
+  'required_fields',
+]);
 /** invoice2data keys that do not apply here (docpipe reads PDFs itself): accepted with a warning. */
 const IGNORED_TOP_KEYS: Record<string, string> = {
   input_module: 'ignored: templates always see the layout text docpipe renders from the PDF (as pdftotext -layout)',
   template_name: 'ignored: the name is `name` or the file name',
 };
-const OPTION_KEYS = new Set(['currency', 'date_formats', 'languages', 'decimal_separator', 'remove_whitespace', 'remove_accents', 'lowercase', 'replace']);
+const OPTION_KEYS = new Set([
+  'currency',
+  'date_formats',
+  'languages',
+  'decimal_separator',
+  'remove_whitespace',
+  'remove_accents',
+  'lowercase',
+  'replace',
+]);
 const RULE_KEYS = new Set(['start', 'end', 'line', 'first_line', 'last_line', 'skip_line', 'line_separator', 'types']);
 const TABLE_KEYS = new Set(['start', 'end', 'body', 'line_separator', 'types', 'fields', 'field_separator']);
 const TYPES = new Set(['int', 'float', 'date']);
@@ -171,7 +192,8 @@ class Checker {
         this.unknown(`${path}.${k}`, 'unknown area key (f, l, x, y, W, H, r)');
         continue;
       }
-      if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 100_000) this.err(`${path}.${k}`, 'must be a non-negative number');
+      if (typeof x !== 'number' || !Number.isFinite(x) || x < 0 || x > 100_000)
+        this.err(`${path}.${k}`, 'must be a non-negative number');
       else out[k as keyof TemplateArea] = x;
     }
     for (const k of ['x', 'y', 'W', 'H'] as const) if (v[k] === undefined) this.err(`${path}.${k}`, 'is required');
@@ -204,7 +226,8 @@ class Checker {
     for (const k of ['first_line', 'last_line', 'skip_line'] as const) {
       if (merged[k] !== undefined && merged[k] !== null) rule[k] = this.oneOrMany(`${path}.${k}`, merged[k]);
     }
-    if (merged.line_separator !== undefined) rule.line_separator = this.regex(`${path}.line_separator`, merged.line_separator) ?? undefined;
+    if (merged.line_separator !== undefined)
+      rule.line_separator = this.regex(`${path}.line_separator`, merged.line_separator) ?? undefined;
     const types = this.types(`${path}.types`, merged.types);
     if (types) rule.types = types;
     return this.errors.length === before ? (rule as TemplateLinesRule) : null;
@@ -222,7 +245,8 @@ class Checker {
       if (v[k] === undefined) this.err(`${path}.${k}`, 'is required');
       else t[k] = this.regex(`${path}.${k}`, v[k]) ?? undefined;
     }
-    if (v.line_separator !== undefined) t.line_separator = this.regex(`${path}.line_separator`, v.line_separator) ?? undefined;
+    if (v.line_separator !== undefined)
+      t.line_separator = this.regex(`${path}.line_separator`, v.line_separator) ?? undefined;
     const types = this.types(`${path}.types`, v.types);
     if (types) t.types = types;
     if (v.fields !== undefined) {
@@ -234,7 +258,8 @@ class Checker {
             this.err(`${path}.fields.${name}`, 'must be a mapping with type and/or group');
             continue;
           }
-          for (const k of Object.keys(f)) if (k !== 'type' && k !== 'group') this.unknown(`${path}.fields.${name}.${k}`);
+          for (const k of Object.keys(f))
+            if (k !== 'type' && k !== 'group') this.unknown(`${path}.fields.${name}.${k}`);
           const type = this.type(`${path}.fields.${name}.type`, f.type);
           const group = this.group(`${path}.fields.${name}.group`, f.group);
           t.fields[name] = { ...(type ? { type } : {}), ...(group ? { group } : {}) };
@@ -265,7 +290,9 @@ class Checker {
     const parser = v.parser;
     const area = v.area !== undefined ? this.area(`${path}.area`, v.area) : undefined;
     if (parser === 'regex') {
-      for (const k of Object.keys(v)) if (!['parser', 'regex', 'type', 'group', 'area'].includes(k)) this.unknown(`${path}.${k}`, 'unknown key for the regex parser');
+      for (const k of Object.keys(v))
+        if (!['parser', 'regex', 'type', 'group', 'area'].includes(k))
+          this.unknown(`${path}.${k}`, 'unknown key for the regex parser');
       const regex = this.regexList(`${path}.regex`, v.regex, true);
       const type = this.type(`${path}.type`, v.type);
       const group = this.group(`${path}.group`, v.group);
@@ -279,7 +306,9 @@ class Checker {
       };
     }
     if (parser === 'static') {
-      for (const k of Object.keys(v)) if (!['parser', 'value', 'type', 'area'].includes(k)) this.unknown(`${path}.${k}`, 'unknown key for the static parser');
+      for (const k of Object.keys(v))
+        if (!['parser', 'value', 'type', 'area'].includes(k))
+          this.unknown(`${path}.${k}`, 'unknown key for the static parser');
       if (typeof v.value !== 'string' && typeof v.value !== 'number' && typeof v.value !== 'boolean') {
         this.err(`${path}.value`, 'is required (a string, number or boolean)');
         return null;
@@ -296,7 +325,9 @@ class Checker {
         for (const k of Object.keys(inline)) if (!RULE_KEYS.has(k)) this.unknown(`${path}.${k}`);
         const defaults = Object.fromEntries(Object.entries(inline).filter(([k]) => RULE_KEYS.has(k)));
         const out = rules.map((r, i) => this.rule(`${path}.rules[${i}]`, r, defaults));
-        return out.every((r) => r !== null) ? { parser: 'lines', rules: out as TemplateLinesRule[], ...(area ? { area } : {}) } : null;
+        return out.every((r) => r !== null)
+          ? { parser: 'lines', rules: out as TemplateLinesRule[], ...(area ? { area } : {}) }
+          : null;
       }
       const rule = this.rule(path, inline);
       return rule ? { parser: 'lines', ...rule, ...(area ? { area } : {}) } : null;
@@ -319,11 +350,13 @@ class Checker {
     const o: TemplateOptions = {};
     for (const k of Object.keys(v)) {
       if (OPTION_KEYS.has(k)) continue;
-      if (k === 'priority') this.warn(`${path}.${k}`, 'priority is a top-level key, not an option; ignored (as invoice2data does)');
+      if (k === 'priority')
+        this.warn(`${path}.${k}`, 'priority is a top-level key, not an option; ignored (as invoice2data does)');
       else this.unknown(`${path}.${k}`, 'unknown option');
     }
     if (v.currency !== undefined && v.currency !== null) {
-      if (typeof v.currency === 'string' && v.currency.trim() !== '' && v.currency.length <= 10) o.currency = normaliseCurrency(v.currency);
+      if (typeof v.currency === 'string' && v.currency.trim() !== '' && v.currency.length <= 10)
+        o.currency = normaliseCurrency(v.currency);
       else this.err(`${path}.currency`, 'must be a currency code such as EUR');
     }
     const formats = this.stringList(`${path}.date_formats`, v.date_formats);
@@ -339,7 +372,8 @@ class Checker {
     const languages = this.stringList(`${path}.languages`, v.languages);
     if (languages) {
       languages.forEach((l, i) => {
-        if (!/^[a-z]{2,3}(?:[-_][A-Za-z]{2})?$/i.test(l)) this.err(`${path}.languages[${i}]`, 'must be a language code such as en or de');
+        if (!/^[a-z]{2,3}(?:[-_][A-Za-z]{2})?$/i.test(l))
+          this.err(`${path}.languages[${i}]`, 'must be a language code such as en or de');
       });
       o.languages = languages.map((l) => l.toLowerCase());
     }
@@ -353,7 +387,10 @@ class Checker {
       else {
         // invoice2data tests the option's truthiness (`- True` is a non-empty list, so true).
         const on = Array.isArray(v[k]) ? (v[k] as unknown[]).length > 0 : Boolean(v[k]);
-        this.lenient(`${path}.${k}`, `must be true or false${this.strict ? '' : `; read as ${on} (its truthiness, as invoice2data reads it)`}`);
+        this.lenient(
+          `${path}.${k}`,
+          `must be true or false${this.strict ? '' : `; read as ${on} (its truthiness, as invoice2data reads it)`}`,
+        );
         o[k] = on;
       }
     }
@@ -397,21 +434,36 @@ export function validateTemplate(input: unknown, opts: ValidateOptions = {}): Te
   }
   const keywords = c.regexList('keywords', input.keywords, true);
   let issuer = input.issuer;
-  if (issuer === undefined || issuer === null) issuer = typeof input.keywords === 'string' ? input.keywords : Array.isArray(input.keywords) ? input.keywords[0] : undefined;
+  if (issuer === undefined || issuer === null)
+    issuer =
+      typeof input.keywords === 'string'
+        ? input.keywords
+        : Array.isArray(input.keywords)
+          ? input.keywords[0]
+          : undefined;
   if (typeof issuer === 'number') issuer = String(issuer);
-  if (typeof issuer !== 'string' || issuer.trim() === '') c.err('issuer', 'is required (a non-empty string; invoice2data uses the first keyword when it is missing)');
-  if (input.name !== undefined && (typeof input.name !== 'string' || input.name.trim() === '')) c.err('name', 'must be a non-empty string');
+  if (typeof issuer !== 'string' || issuer.trim() === '')
+    c.err('issuer', 'is required (a non-empty string; invoice2data uses the first keyword when it is missing)');
+  if (input.name !== undefined && (typeof input.name !== 'string' || input.name.trim() === ''))
+    c.err('name', 'must be a non-empty string');
   if (input.id !== undefined && typeof input.id !== 'string') c.err('id', 'must be a string');
   const exclude = c.regexList('exclude_keywords', input.exclude_keywords, false);
-  if (input.priority !== undefined && !(typeof input.priority === 'number' && Number.isInteger(input.priority) && Math.abs(input.priority) <= 1_000_000)) {
+  if (
+    input.priority !== undefined &&
+    !(typeof input.priority === 'number' && Number.isInteger(input.priority) && Math.abs(input.priority) <= 1_000_000)
+  ) {
     c.err('priority', 'must be an integer');
   }
   const fields: Record<string, TemplateFieldSpec> = {};
-  if (!isObj(input.fields)) c.err('fields', input.fields === undefined ? 'is required' : 'must be a mapping of field name to definition');
+  if (!isObj(input.fields))
+    c.err('fields', input.fields === undefined ? 'is required' : 'must be a mapping of field name to definition');
   else {
     for (const [name, spec] of Object.entries(input.fields)) {
       if (!FIELD_NAME.test(name)) {
-        c.err(`fields.${name}`, 'field names start with a letter or _ and use letters, digits, spaces, _ . - (at most 64)');
+        c.err(
+          `fields.${name}`,
+          'field names start with a letter or _ and use letters, digits, spaces, _ . - (at most 64)',
+        );
         continue;
       }
       const f = c.field(`fields.${name}`, name, spec);

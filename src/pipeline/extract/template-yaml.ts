@@ -22,14 +22,14 @@ export interface ParseTemplateYamlOptions {
 }
 
 export type ParseTemplateYamlResult =
-  | { ok: true; templates: TemplateDef[]; warnings: TemplateIssue[] }
-  | { ok: false; errors: TemplateIssue[] };
+  { ok: true; templates: TemplateDef[]; warnings: TemplateIssue[] } | { ok: false; errors: TemplateIssue[] };
 
 const PY_NULL = /^(?:~|null|Null|NULL|)$/;
 const PY_TRUE = /^(?:yes|Yes|YES|true|True|TRUE|on|On|ON)$/;
 const PY_FALSE = /^(?:no|No|NO|false|False|FALSE|off|Off|OFF)$/;
 const PY_INT = /^[-+]?(?:0b[01_]+|0[0-7_]+|0|[1-9][0-9_]*|0x[0-9a-fA-F_]+|[1-9][0-9_]*(?::[0-5]?[0-9])+)$/;
-const PY_FLOAT = /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
+const PY_FLOAT =
+  /^(?:[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?|\.[0-9_]+(?:[eE][-+][0-9]+)?|[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$/;
 const PY_DATE = /^([0-9]{4})-([0-9]{1,2})-([0-9]{1,2})$/;
 
 function sexagesimal(s: string): number {
@@ -69,7 +69,11 @@ function typeScalars(doc: Document, warnings: TemplateIssue[]): void {
       const seen = new Set<unknown>();
       for (const pair of map.items) {
         const k = isScalar(pair.key) ? pair.key.value : pair.key;
-        if (seen.has(k)) warnings.push({ path: 'yaml', message: `key "${String(k)}" appears twice in a mapping; the last one is used (as in PyYAML)` });
+        if (seen.has(k))
+          warnings.push({
+            path: 'yaml',
+            message: `key "${String(k)}" appears twice in a mapping; the last one is used (as in PyYAML)`,
+          });
         seen.add(k);
       }
     },
@@ -120,7 +124,10 @@ export function parseTemplateYaml(text: string, opts: ParseTemplateYamlOptions =
     return { ok: false, errors: [{ path: '(root)', message: 'the template text is empty' }] };
   }
   if (text.length > MAX_TEMPLATE_YAML_CHARS) {
-    return { ok: false, errors: [{ path: '(root)', message: `the template text is larger than ${MAX_TEMPLATE_YAML_CHARS} characters` }] };
+    return {
+      ok: false,
+      errors: [{ path: '(root)', message: `the template text is larger than ${MAX_TEMPLATE_YAML_CHARS} characters` }],
+    };
   }
   const warnings: TemplateIssue[] = [];
   const { values, errors } = readValues(text, warnings);
@@ -130,7 +137,11 @@ export function parseTemplateYaml(text: string, opts: ParseTemplateYamlOptions =
   const templates: TemplateDef[] = [];
   const single = values.length === 1;
   values.forEach((v, i) => {
-    const r = validateTemplate(v, { pathPrefix: single ? '' : `[${i}]`, name: single ? opts.name : undefined, strict: opts.strict });
+    const r = validateTemplate(v, {
+      pathPrefix: single ? '' : `[${i}]`,
+      name: single ? opts.name : undefined,
+      strict: opts.strict,
+    });
     if (r.ok) {
       templates.push(r.template);
       warnings.push(...r.warnings);

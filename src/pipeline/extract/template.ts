@@ -42,7 +42,12 @@ export interface TemplateMatchTrace {
   reason?: string;
 }
 
-function hits(patterns: readonly string[] | undefined, text: string, budget: RegexBudget, stopAt: boolean | null): Array<{ pattern: string; hit: boolean }> {
+function hits(
+  patterns: readonly string[] | undefined,
+  text: string,
+  budget: RegexBudget,
+  stopAt: boolean | null,
+): Array<{ pattern: string; hit: boolean }> {
   const out: Array<{ pattern: string; hit: boolean }> = [];
   for (const p of patterns ?? []) {
     const r = compileUserRegex(p);
@@ -58,13 +63,18 @@ function hits(patterns: readonly string[] | undefined, text: string, budget: Reg
  * `full`, every keyword is tested (for a trace); otherwise a template stops at the first
  * keyword found missing (one whose required text is absent is reported without running it).
  */
-export function evaluateTemplates(templates: readonly TemplateDef[], text: string, opts: { budget?: RegexBudget; full?: boolean } = {}): TemplateMatchTrace[] {
+export function evaluateTemplates(
+  templates: readonly TemplateDef[],
+  text: string,
+  opts: { budget?: RegexBudget; full?: boolean } = {},
+): TemplateMatchTrace[] {
   const budget = opts.budget ?? new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS);
   const prepared = new PreparedTexts(text, budget);
   return templates.map((t) => evaluateOne(t, budget, prepared, opts.full ?? false));
 }
 
-const notFound = (missing: string[]): string => `keyword${missing.length > 1 ? 's' : ''} not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}`;
+const notFound = (missing: string[]): string =>
+  `keyword${missing.length > 1 ? 's' : ''} not found: ${missing.map((m) => JSON.stringify(m)).join(', ')}`;
 
 /** One template's keywords against the text prepared by its options (each preparation shared through `prepared`). */
 function evaluateOne(t: TemplateDef, budget: RegexBudget, prepared: PreparedTexts, full: boolean): TemplateMatchTrace {
@@ -75,7 +85,13 @@ function evaluateOne(t: TemplateDef, budget: RegexBudget, prepared: PreparedText
     const absent = ruledOut(t, prepared);
     if (absent !== null) {
       const pattern = t.keywords[absent];
-      return { template: t, matched: false, keywords: [{ pattern, hit: false }], exclude_keywords: [], reason: notFound([pattern]) };
+      return {
+        template: t,
+        matched: false,
+        keywords: [{ pattern, hit: false }],
+        exclude_keywords: [],
+        reason: notFound([pattern]),
+      };
     }
   }
   const s = prepared.text(t);
@@ -86,7 +102,14 @@ function evaluateOne(t: TemplateDef, budget: RegexBudget, prepared: PreparedText
   }
   const ex = hits(t.exclude_keywords, s, budget, full ? null : true);
   const found = ex.filter((k) => k.hit).map((k) => k.pattern);
-  if (found.length > 0) return { template: t, matched: false, keywords: kw, exclude_keywords: ex, reason: `exclude keyword found: ${found.map((m) => JSON.stringify(m)).join(', ')}` };
+  if (found.length > 0)
+    return {
+      template: t,
+      matched: false,
+      keywords: kw,
+      exclude_keywords: ex,
+      reason: `exclude keyword found: ${found.map((m) => JSON.stringify(m)).join(', ')}`,
+    };
   return { template: t, matched: true, keywords: kw, exclude_keywords: ex };
 }
 
@@ -107,7 +130,11 @@ export function rankMatches(traces: readonly TemplateMatchTrace[]): TemplateDef[
     .map(({ tr }) => tr.template);
 }
 
-export function matchTemplates(templates: readonly TemplateDef[], text: string, budget = new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS)): TemplateDef[] {
+export function matchTemplates(
+  templates: readonly TemplateDef[],
+  text: string,
+  budget = new RegexBudget(DEFAULT_TEMPLATE_BUDGET_MS),
+): TemplateDef[] {
   return rankMatches(evaluateTemplates(templates, text, { budget }));
 }
 
@@ -125,7 +152,12 @@ export function matchTemplate(
   const order = templates
     .map((t, i) => ({ t, i }))
     .filter(({ t }) => t && Array.isArray(t.keywords) && t.keywords.length > 0)
-    .sort((a, b) => (b.t.priority ?? DEFAULT_PRIORITY) - (a.t.priority ?? DEFAULT_PRIORITY) || b.t.keywords.length - a.t.keywords.length || a.i - b.i);
+    .sort(
+      (a, b) =>
+        (b.t.priority ?? DEFAULT_PRIORITY) - (a.t.priority ?? DEFAULT_PRIORITY) ||
+        b.t.keywords.length - a.t.keywords.length ||
+        a.i - b.i,
+    );
   for (const { t } of order) {
     if (evaluateOne(t, budget, prepared, false).matched) return t;
   }
@@ -188,7 +220,10 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
   const warnings: string[] = [];
   const trace: FieldTrace[] = [];
   const options = template.options ?? {};
-  const prepared = opts.prepared && opts.prepared.source === text ? opts.prepared.text(template) : prepareText(text, template.options, budget);
+  const prepared =
+    opts.prepared && opts.prepared.source === text
+      ? opts.prepared.text(template)
+      : prepareText(text, template.options, budget);
   let budgetWarned = false;
   const ctx: EngineContext = {
     convert: templateConverter(options),
@@ -227,7 +262,11 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
         continue;
       }
       const legacy = legacyType(name, Array.isArray(spec));
-      runRegex(legacy.name, { regexes: Array.isArray(spec) ? spec : [String(spec)], type: legacy.type, group: legacy.group }, prepared);
+      runRegex(
+        legacy.name,
+        { regexes: Array.isArray(spec) ? spec : [String(spec)], type: legacy.type, group: legacy.group },
+        prepared,
+      );
       continue;
     }
     if (spec.parser === 'static') {
@@ -239,9 +278,19 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
       if (rows.length > 0) {
         set(name, rows, 0.9);
         trace.push({ field: name, parser: 'lines', status: 'ok' });
-      } else trace.push({ field: name, parser: 'lines', status: 'no_match', reason: 'no block between start and end, or no line matched' });
+      } else
+        trace.push({
+          field: name,
+          parser: 'lines',
+          status: 'no_match',
+          reason: 'no block between start and end, or no line matched',
+        });
     } else {
-      runRegex(name, { regexes: Array.isArray(spec.regex) ? spec.regex : [spec.regex], type: spec.type, group: spec.group }, textFor(spec.area));
+      runRegex(
+        name,
+        { regexes: Array.isArray(spec.regex) ? spec.regex : [spec.regex], type: spec.type, group: spec.group },
+        textFor(spec.area),
+      );
     }
   }
   if (options.currency) set('currency', normaliseCurrency(options.currency), 1);
@@ -250,13 +299,27 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
     const rules = Array.isArray(template.lines) ? template.lines : [template.lines];
     const rows = readLines(rules, prepared, ctx, 'lines');
     if (rows.length > 0) set('lines', rows, 0.9);
-    trace.push(rows.length > 0 ? { field: 'lines', parser: 'lines', status: 'ok' } : { field: 'lines', parser: 'lines', status: 'no_match', reason: 'no block between start and end, or no line matched' });
+    trace.push(
+      rows.length > 0
+        ? { field: 'lines', parser: 'lines', status: 'ok' }
+        : {
+            field: 'lines',
+            parser: 'lines',
+            status: 'no_match',
+            reason: 'no block between start and end, or no line matched',
+          },
+    );
   }
   (template.tables ?? []).forEach((table, i) => {
     if (ctx.overBudget()) return;
     const cols = readTable(table, prepared, ctx, `tables[${i}]`);
     if (!cols) {
-      trace.push({ field: `tables[${i}]`, parser: 'tables', status: 'no_match', reason: 'start or end not found, no body line matched, or a date did not parse' });
+      trace.push({
+        field: `tables[${i}]`,
+        parser: 'tables',
+        status: 'no_match',
+        reason: 'start or end not found, no body line matched, or a date did not parse',
+      });
       return;
     }
     for (const [k, v] of Object.entries(cols)) set(k, v as FieldValue, 0.9);

@@ -50,16 +50,26 @@ const STRONG_TOTAL = new RegExp(
   ].join('|'),
   'iu',
 );
-const PLAIN_TOTAL = /(?<![\p{L}])(?:tota[l1i]|amount|amt|due|summe|gesamt|jumlah|montant|totale|totaal|importe)(?![\p{L}])/iu;
+const PLAIN_TOTAL =
+  /(?<![\p{L}])(?:tota[l1i]|amount|amt|due|summe|gesamt|jumlah|montant|totale|totaal|importe)(?![\p{L}])/iu;
 
 // Components of a total, checked before the total words ("TOTAL GST", "SUB TOTAL").
 const COMPONENTS: ReadonlyArray<readonly [Kind, RegExp]> = [
-  ['subtotal', /sub\s*-?\s*tota[l1i]|positionssumme|warenwert|(?:ohne|exkl\.?|zzgl\.?)\s*(?:ust|mwst|steuer)|tota[l1i]\s*(?:sales?\s*)?\(?\s*(?:excl|excluding|exclusive|ex\b|before)|(?:excl(?:uding|\.)?|before|w\/o)\s*(?:gst|sst|vat|tax)|net\s+(?:amount|total)(?!\s+(?:due|payable))|zwischensumme|nettobetrag|netto|sous[\s-]*total|total\s+ht\b|montant\s+ht|base\s+imponible|subtotaal/iu],
+  [
+    'subtotal',
+    /sub\s*-?\s*tota[l1i]|positionssumme|warenwert|(?:ohne|exkl\.?|zzgl\.?)\s*(?:ust|mwst|steuer)|tota[l1i]\s*(?:sales?\s*)?\(?\s*(?:excl|excluding|exclusive|ex\b|before)|(?:excl(?:uding|\.)?|before|w\/o)\s*(?:gst|sst|vat|tax)|net\s+(?:amount|total)(?!\s+(?:due|payable))|zwischensumme|nettobetrag|netto|sous[\s-]*total|total\s+ht\b|montant\s+ht|base\s+imponible|subtotaal/iu,
+  ],
   ['rounding', /round(?:ing|lng|ding|d)?\s*(?:adj(?:ustment)?)?(?!.*tota[l1i])|rounding|adjustment/iu],
   ['tax', /(?<![\p{L}])(?:gst|sst|vat|tax|mwst|ust|tva|iva|btw|service\s+(?:charge|tax)|svc\s+chg)(?![\p{L}])/iu],
   ['change', /(?<![\p{L}])(?:change|changes|chnage|kembali|baki|r[üu]ckgeld|rendu|cambio)(?![\p{L}])/iu],
-  ['tender', /(?<![\p{L}])(?:cash|tender(?:ed)?|pay|paid|payment|received|prepaid|deposit|anzahlungen?|acompte|visa|master(?:\s*card)?|credit\s*card|debit|card|amex|e-?wallet|boost|grabpay|cheque|voucher|bayar|gegeben|bar)(?![\p{L}])/iu],
-  ['discount', /disc(?:ount)?|saving|promo|(?<![\p{L}])less(?![\p{L}])|rabatt|skonto|zuschl[äa]g|abschl[äa]g|surcharge|remise|descuento|sconto|korting/iu],
+  [
+    'tender',
+    /(?<![\p{L}])(?:cash|tender(?:ed)?|pay|paid|payment|received|prepaid|deposit|anzahlungen?|acompte|visa|master(?:\s*card)?|credit\s*card|debit|card|amex|e-?wallet|boost|grabpay|cheque|voucher|bayar|gegeben|bar)(?![\p{L}])/iu,
+  ],
+  [
+    'discount',
+    /disc(?:ount)?|saving|promo|(?<![\p{L}])less(?![\p{L}])|rabatt|skonto|zuschl[äa]g|abschl[äa]g|surcharge|remise|descuento|sconto|korting/iu,
+  ],
   ['count', /(?<![\p{L}])(?:qty|quantity|items?|pcs|units?|count|no\.?\s+of|menge|anzahl)(?![\p{L}])/iu],
 ];
 
@@ -68,7 +78,8 @@ function classify(text: string, line: number): Label | null {
   const t = text.trim();
   if (t === '' || !/\p{L}/u.test(t)) return null;
   // "GST @6% INCLUDED IN TOTAL 2.88", "(TOTAL INCLUDED GST @ 6% : 1.42)": the tax inside the total.
-  if (/included\s+in\s+(?:the\s+)?tota[l1i]|^\W*\(.*(?:gst|sst|vat|tax).*%/iu.test(t)) return { kind: 'tax', strength: 0, line };
+  if (/included\s+in\s+(?:the\s+)?tota[l1i]|^\W*\(.*(?:gst|sst|vat|tax).*%/iu.test(t))
+    return { kind: 'tax', strength: 0, line };
   const inclusive = /incl|inclusive|inc\.?\s*(?:gst|vat|tax)|\(\s*inc/iu.test(t);
   if (STRONG_TOTAL.test(t) && (inclusive || !/excl|excluding|exclusive|before/iu.test(t))) {
     // "TOTAL SALES (EXCLUDING GST)" is matched as a sales total above but is a subtotal.
@@ -88,7 +99,10 @@ const CURRENCY_TOKEN = /(?<![\p{L}])(?:rm|myr|sgd|usd|eur|gbp|chf|idr|thb|rs|inr
 function residue(line: string, amounts: Array<{ raw: string }>): string {
   let s = line;
   for (const a of amounts) s = s.replace(a.raw, ' ');
-  return s.replace(new RegExp(CURRENCY_TOKEN.source, 'giu'), ' ').replace(/[^\p{L}]+/gu, ' ').trim();
+  return s
+    .replace(new RegExp(CURRENCY_TOKEN.source, 'giu'), ' ')
+    .replace(/[^\p{L}]+/gu, ' ')
+    .trim();
 }
 
 function occurrences(doc: Doc): { occ: Occurrence[]; labels: Label[] } {
@@ -115,8 +129,13 @@ function occurrences(doc: Doc): { occ: Occurrence[]; labels: Label[] } {
       // one glued to a currency ("RM7.72") is.
       const before = line.slice(Math.max(0, a.index - 1), a.index);
       const after = line.slice(a.index + a.raw.length, a.index + a.raw.length + 1);
-      if (/\p{L}/u.test(before) && !CURRENCY_TOKEN.test(line.slice(Math.max(0, a.index - 3), a.index + 1))) return false;
-      return !/[/:\-]/.test(before) && !/[/:\p{L}]/u.test(after.replace(/[a-z]/i, (c) => (/[sz]/i.test(c) ? '' : c))) && !/^\d{5,}$/.test(a.raw);
+      if (/\p{L}/u.test(before) && !CURRENCY_TOKEN.test(line.slice(Math.max(0, a.index - 3), a.index + 1)))
+        return false;
+      return (
+        !/[/:\-]/.test(before) &&
+        !/[/:\p{L}]/u.test(after.replace(/[a-z]/i, (c) => (/[sz]/i.test(c) ? '' : c))) &&
+        !/^\d{5,}$/.test(a.raw)
+      );
     });
     const rest = residue(line, found);
     // A line of three letters or fewer is a currency or a stray mark, unless it is a label ("DUE", "PAY").
@@ -197,7 +216,8 @@ export function pickTotal(doc: Doc): TotalPick | null {
     byValue.set(k, [...(byValue.get(k) ?? []), o]);
   }
   // Arithmetic also needs zero figures ("CHANGE 0.00").
-  const valuesOf = (kind: Kind): number[] => occ.filter((o) => o.value >= 0 && kindOf(o)?.kind === kind).map((o) => roundMoney(o.value));
+  const valuesOf = (kind: Kind): number[] =>
+    occ.filter((o) => o.value >= 0 && kindOf(o)?.kind === kind).map((o) => roundMoney(o.value));
   const tenders = valuesOf('tender');
   const changes = valuesOf('change');
   const subtotals = valuesOf('subtotal');
@@ -207,7 +227,18 @@ export function pickTotal(doc: Doc): TotalPick | null {
   const maxTender = tenders.length ? Math.max(...tenders) : Infinity;
   const debug = process.env.DOCPIPE_DEBUG_TOTAL === '1';
 
-  type Scored = { value: number; score: number; labelled: boolean; line: number; first: number; evidence: number; label: number; arith: number; repeats: number; larger: number };
+  type Scored = {
+    value: number;
+    score: number;
+    labelled: boolean;
+    line: number;
+    first: number;
+    evidence: number;
+    label: number;
+    arith: number;
+    repeats: number;
+    larger: number;
+  };
   const scored: Scored[] = [];
   for (const [value, os] of byValue) {
     let label = 0;
@@ -226,8 +257,13 @@ export function pickTotal(doc: Doc): TotalPick | null {
     // Arithmetic: subtotal + tax, cash tendered − change, or any two other figures summing to it.
     let arith = 0;
     if (subtotals.some((s) => taxes.some((t) => near(s + t, value)))) arith = 2;
-    if (tenders.some((c) => changes.some((ch) => c >= value - 0.005 && near(c - ch, value)))) arith = Math.max(arith, 2);
-    if (arith === 0 && distinct.some((a) => a < value && distinct.some((b) => b < value && b !== a && near(a + b, value)))) arith = 0.7;
+    if (tenders.some((c) => changes.some((ch) => c >= value - 0.005 && near(c - ch, value))))
+      arith = Math.max(arith, 2);
+    if (
+      arith === 0 &&
+      distinct.some((a) => a < value && distinct.some((b) => b < value && b !== a && near(a + b, value)))
+    )
+      arith = 0.7;
     score += arith;
     const repeats = Math.min(os.length, 3) - 1;
     score += repeats * 0.5;
@@ -238,8 +274,29 @@ export function pickTotal(doc: Doc): TotalPick | null {
     score += larger.length === 0 ? 1.2 : larger.length === 1 ? 0.3 : -0.4 * Math.min(larger.length, 4);
     if (value > maxTender + 0.005) score -= 1.5;
     const evidence = (label > 0 ? 1 : 0) + (arith >= 2 ? 1 : 0) + (repeats > 0 ? 0.5 : 0);
-    scored.push({ value, score, labelled: label > 0, line: os[os.length - 1].line, first: os[0].line, evidence, label, arith, repeats, larger: larger.length });
-    if (debug) console.log('total candidate', value, { label, component, onlyComponent, arith, repeats, last: +last.toFixed(2), larger: larger.length, score: +score.toFixed(2) });
+    scored.push({
+      value,
+      score,
+      labelled: label > 0,
+      line: os[os.length - 1].line,
+      first: os[0].line,
+      evidence,
+      label,
+      arith,
+      repeats,
+      larger: larger.length,
+    });
+    if (debug)
+      console.log('total candidate', value, {
+        label,
+        component,
+        onlyComponent,
+        arith,
+        repeats,
+        last: +last.toFixed(2),
+        larger: larger.length,
+        score: +score.toFixed(2),
+      });
   }
   scored.sort((a, b) => b.score - a.score || b.line - a.line);
   let best = scored[0];
@@ -247,7 +304,14 @@ export function pickTotal(doc: Doc): TotalPick | null {
   // Cash rounding (to 5 cents): the rounded figure printed after the exact total is what was paid.
   const cents = (v: number) => Math.round(v * 100);
   if (cents(best.value) % 5 !== 0) {
-    const rounded = scored.find((c) => c !== best && Math.abs(c.value - best.value) < 0.046 && cents(c.value) % 5 === 0 && c.line >= best.first && c.score > 0);
+    const rounded = scored.find(
+      (c) =>
+        c !== best &&
+        Math.abs(c.value - best.value) < 0.046 &&
+        cents(c.value) % 5 === 0 &&
+        c.line >= best.first &&
+        c.score > 0,
+    );
     if (rounded) {
       best = {
         ...rounded,
@@ -259,7 +323,10 @@ export function pickTotal(doc: Doc): TotalPick | null {
     }
   }
   const margin = best.score - (scored.find((c) => c !== best && Math.abs(c.value - best.value) >= 0.046)?.score ?? 0);
-  const confidence = Math.min(0.97, 0.35 + 0.12 * best.evidence + 0.06 * Math.min(margin, 4) + (best.labelled ? 0.12 : 0));
+  const confidence = Math.min(
+    0.97,
+    0.35 + 0.12 * best.evidence + 0.06 * Math.min(margin, 4) + (best.labelled ? 0.12 : 0),
+  );
   const features: TotalFeatures = {
     label: best.label,
     arith: best.arith,

@@ -2,8 +2,15 @@ import type { SniffedType } from './sniff.js';
 
 /** Extensions people write for the same type; each maps to the canonical one sniffing returns. */
 const EXT_ALIASES: Record<string, string> = {
-  jpeg: 'jpg', jpe: 'jpg', jfif: 'jpg', tif: 'tiff', htm: 'html', xhtml: 'html', text: 'txt',
-  tsv: 'csv', mime: 'eml',
+  jpeg: 'jpg',
+  jpe: 'jpg',
+  jfif: 'jpg',
+  tif: 'tiff',
+  htm: 'html',
+  xhtml: 'html',
+  text: 'txt',
+  tsv: 'csv',
+  mime: 'eml',
 };
 
 function canonicalExt(ext: string): string {

@@ -13,7 +13,14 @@ export interface ConvertLimits {
 }
 
 /** Types {@link convertToText} handles: every parsed type except PDF and images. */
-export const CONVERTIBLE: ReadonlySet<string> = new Set([MIME.docx, MIME.eml, MIME.html, MIME.csv, MIME.json, MIME.txt]);
+export const CONVERTIBLE: ReadonlySet<string> = new Set([
+  MIME.docx,
+  MIME.eml,
+  MIME.html,
+  MIME.csv,
+  MIME.json,
+  MIME.txt,
+]);
 
 function parseJson(bytes: Buffer): string {
   const raw = plainTextToText(bytes);

@@ -58,7 +58,10 @@ export function parseCsvRows(text: string, delimiter: string, maxRows = Infinity
  * every line. Returns null when no delimiter is consistent over at least `minLines` lines.
  * `truncated` says the sample may end mid-line, so its last line is ignored.
  */
-export function detectDelimiter(text: string, opts: { minLines?: number; truncated?: boolean } = {}): CsvDelimiter | null {
+export function detectDelimiter(
+  text: string,
+  opts: { minLines?: number; truncated?: boolean } = {},
+): CsvDelimiter | null {
   const minLines = opts.minLines ?? 2;
   let best: { d: CsvDelimiter; fields: number } | null = null;
   for (const d of DELIMITERS) {
@@ -77,7 +80,14 @@ export function csvToText(buf: Buffer): string {
   const { text } = decodeText(buf);
   const delimiter = detectDelimiter(text, { minLines: 1 }) ?? mostFrequentDelimiter(text);
   const lines = parseCsvRows(text, delimiter).map((cells) =>
-    cells.map((c) => c.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\t/g, ' ').trim()).join('\t'),
+    cells
+      .map((c) =>
+        c
+          .replace(/\s*[\r\n]+\s*/g, ' ')
+          .replace(/\t/g, ' ')
+          .trim(),
+      )
+      .join('\t'),
   );
   return normalizeText(lines.join('\n'));
 }

@@ -44,7 +44,9 @@ export async function docxToText(buf: Buffer, opts: DocxOptions = {}): Promise<s
     ({ value } = await mammoth.extractRawText({ file } as unknown as { buffer: Buffer }));
   } catch (err) {
     if (err instanceof ParseError) throw err;
-    throw new ParseError('CORRUPT', `DOCX could not be read: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    throw new ParseError('CORRUPT', `DOCX could not be read: ${(err as Error)?.message ?? String(err)}`, {
+      cause: err,
+    });
   }
   return normalizeText(value);
 }

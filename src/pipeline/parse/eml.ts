@@ -21,7 +21,9 @@ export async function emlToText(buf: Buffer): Promise<string> {
   try {
     mail = await simpleParser(buf, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
   } catch (err) {
-    throw new ParseError('CORRUPT', `e-mail could not be read: ${(err as Error)?.message ?? String(err)}`, { cause: err });
+    throw new ParseError('CORRUPT', `e-mail could not be read: ${(err as Error)?.message ?? String(err)}`, {
+      cause: err,
+    });
   }
   const header = [
     mail.subject ? `Subject: ${mail.subject}` : '',

@@ -10,7 +10,8 @@
  *   too big for this server's settings.
  * - `OCR_FAILED`: OCR was needed and failed, timed out, or is not configured.
  */
-export type ParseErrorCode = 'EMPTY' | 'ENCRYPTED' | 'CORRUPT' | 'UNSUPPORTED_TYPE' | 'TOO_MANY_PAGES' | 'TOO_LARGE' | 'OCR_FAILED';
+export type ParseErrorCode =
+  'EMPTY' | 'ENCRYPTED' | 'CORRUPT' | 'UNSUPPORTED_TYPE' | 'TOO_MANY_PAGES' | 'TOO_LARGE' | 'OCR_FAILED';
 
 /** Retrying cannot change the outcome of these; OCR failures may be load or crash related. */
 const PERMANENT_BY_DEFAULT: Record<ParseErrorCode, boolean> = {

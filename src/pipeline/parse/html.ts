@@ -3,10 +3,51 @@ import { decodeText, normalizeText } from './text.js';
 
 /** Elements that start and end a line of their own. */
 const BLOCK = new Set([
-  'address', 'article', 'aside', 'blockquote', 'caption', 'center', 'dd', 'details', 'dialog', 'div', 'dl',
-  'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header',
-  'hgroup', 'hr', 'html', 'body', 'legend', 'li', 'main', 'nav', 'ol', 'option', 'p', 'pre', 'section',
-  'summary', 'table', 'tbody', 'thead', 'tfoot', 'tr', 'ul', 'title',
+  'address',
+  'article',
+  'aside',
+  'blockquote',
+  'caption',
+  'center',
+  'dd',
+  'details',
+  'dialog',
+  'div',
+  'dl',
+  'dt',
+  'fieldset',
+  'figcaption',
+  'figure',
+  'footer',
+  'form',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'header',
+  'hgroup',
+  'hr',
+  'html',
+  'body',
+  'legend',
+  'li',
+  'main',
+  'nav',
+  'ol',
+  'option',
+  'p',
+  'pre',
+  'section',
+  'summary',
+  'table',
+  'tbody',
+  'thead',
+  'tfoot',
+  'tr',
+  'ul',
+  'title',
 ]);
 /** Elements whose content is never visible text. */
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'svg', 'math', 'iframe', 'object']);
@@ -98,7 +139,12 @@ export function htmlToText(html: string): string {
     const selfClosing = html[i - 2] === '/';
     if (name === 'title' && !selfClosing) {
       const close = lower.indexOf('</title', i);
-      title = decodeEntities(html.slice(i, close < 0 ? html.length : close).replace(/\s+/g, ' ').trim());
+      title = decodeEntities(
+        html
+          .slice(i, close < 0 ? html.length : close)
+          .replace(/\s+/g, ' ')
+          .trim(),
+      );
       i = close < 0 ? html.length : tagEnd(html, close);
       continue;
     }
@@ -122,7 +168,10 @@ export function htmlToText(html: string): string {
       if (altText) pushText(out, ` ${altText} `, false);
     }
   }
-  const body = out.parts.join('').replace(/ +\n/g, '\n').replace(/\t *\n/g, '\n');
+  const body = out.parts
+    .join('')
+    .replace(/ +\n/g, '\n')
+    .replace(/\t *\n/g, '\n');
   return normalizeText(title && !body.trimStart().startsWith(title) ? `${title}\n\n${body}` : body);
 }
 

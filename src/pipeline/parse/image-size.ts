@@ -16,8 +16,14 @@ function jpeg(b: Buffer): ImageSize | null {
     if (b[p] !== 0xff) return null;
     const marker = b[p + 1];
     // Fill bytes, and markers without a length (RST, SOI, TEM).
-    if (marker === 0xff) { p++; continue; }
-    if ((marker >= 0xd0 && marker <= 0xd8) || marker === 0x01) { p += 2; continue; }
+    if (marker === 0xff) {
+      p++;
+      continue;
+    }
+    if ((marker >= 0xd0 && marker <= 0xd8) || marker === 0x01) {
+      p += 2;
+      continue;
+    }
     const len = b.readUInt16BE(p + 2);
     // Start of frame (any coding) carries the size; C4, C8 and CC are other tables.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {

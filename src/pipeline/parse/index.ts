@@ -17,7 +17,16 @@ export { matchesAllowedTypes, sniffType, type SniffedType } from './sniff.js';
 export { ACCEPTED_TYPES_TEXT, unprocessableKind } from './refused-types.js';
 export { guessLanguage } from './language.js';
 export { createPdfEngine, type PdfEngine, type PdfEngineOptions } from './pdf-engine.js';
-export { renderLayout, cropWords, packLayout, layoutText, layoutAreaText, type LayoutPage, type LayoutWord, type StoredLayout } from './pdf-layout.js';
+export {
+  renderLayout,
+  cropWords,
+  packLayout,
+  layoutText,
+  layoutAreaText,
+  type LayoutPage,
+  type LayoutWord,
+  type StoredLayout,
+} from './pdf-layout.js';
 
 export interface ParseInput {
   bytes: Buffer;
@@ -94,7 +103,8 @@ export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
 
 async function ocrImage(mime: string, bytes: Buffer, ocr: Ocr | undefined, o: ParseOptions): Promise<Extracted> {
   const size = imageSize(mime, bytes);
-  if (!size || size.width === 0 || size.height === 0) throw new ParseError('CORRUPT', 'the image header could not be read');
+  if (!size || size.width === 0 || size.height === 0)
+    throw new ParseError('CORRUPT', 'the image header could not be read');
   const maxPixels = o.maxImagePixels ?? DEFAULT_MAX_IMAGE_PIXELS;
   if (size.width * size.height > maxPixels) {
     throw new ParseError('TOO_LARGE', `the image is ${size.width}×${size.height} pixels; the limit is ${maxPixels}`);
@@ -139,7 +149,11 @@ async function extract(mime: string, input: ParseInput, deps: ParseDeps, o: Pars
   if (mime === MIME.pdf) return parsePdf(input, deps, o);
   if (mime.startsWith('image/')) return ocrImage(mime, input.bytes, deps.ocr, o);
   if (CONVERTIBLE.has(mime)) {
-    return one(deps.pdf ? await deps.pdf.convert(mime, input.bytes, { signal: o.signal }) : await convertToText(mime, input.bytes));
+    return one(
+      deps.pdf
+        ? await deps.pdf.convert(mime, input.bytes, { signal: o.signal })
+        : await convertToText(mime, input.bytes),
+    );
   }
   throw new ParseError('UNSUPPORTED_TYPE', `files of type ${mime} are not supported`);
 }
@@ -150,7 +164,11 @@ async function extract(mime: string, input: ParseInput, deps: ParseDeps, o: Pars
  * HTML, JSON, DOCX and e-mail files are converted directly.
  * Every input failure is a {@link ParseError}; `permanent` says whether a retry can help.
  */
-export async function parseDocument(input: ParseInput, deps: ParseDeps = {}, options: ParseOptions = {}): Promise<ParseResult> {
+export async function parseDocument(
+  input: ParseInput,
+  deps: ParseDeps = {},
+  options: ParseOptions = {},
+): Promise<ParseResult> {
   const sniffed = sniffType(input.bytes, input.filename);
   if (!sniffed) {
     throw new ParseError(
@@ -162,5 +180,12 @@ export async function parseDocument(input: ParseInput, deps: ParseDeps = {}, opt
   if (text.replace(/\s+/g, '') === '') {
     throw new ParseError('EMPTY', ocrPages > 0 ? 'OCR found no text' : 'the document contains no text');
   }
-  return { mimeType: sniffed.mime, text, pages, ocrPages, language: guessLanguage(text), ...(layout ? { layout } : {}) };
+  return {
+    mimeType: sniffed.mime,
+    text,
+    pages,
+    ocrPages,
+    language: guessLanguage(text),
+    ...(layout ? { layout } : {}),
+  };
 }

@@ -33,7 +33,11 @@ export interface PdfReadOptions {
  * `convert` turns any other convertible type (see `CONVERTIBLE` in convert.ts) into text.
  */
 export interface PdfEngine {
-  read(bytes: Buffer, options: PdfReadOptions, onPage: (page: PdfPageData) => Promise<void>): Promise<{ numPages: number }>;
+  read(
+    bytes: Buffer,
+    options: PdfReadOptions,
+    onPage: (page: PdfPageData) => Promise<void>,
+  ): Promise<{ numPages: number }>;
   convert(mime: string, bytes: Buffer, options?: { signal?: AbortSignal }): Promise<string>;
   close(): Promise<void>;
 }

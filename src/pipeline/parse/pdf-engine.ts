@@ -38,16 +38,24 @@ const MEMORY_POLL_MS = 50;
 const DATA_LIMIT_MARGIN_MB = 16;
 
 function tooLarge(maxMemoryMb: number, cause?: unknown): ParseError {
-  return new ParseError('TOO_LARGE', `reading the document needs more than ${maxMemoryMb} MB of memory (the parser's limit)`, { cause });
+  return new ParseError(
+    'TOO_LARGE',
+    `reading the document needs more than ${maxMemoryMb} MB of memory (the parser's limit)`,
+    { cause },
+  );
 }
 
 function childError(m: Extract<ChildMessage, { type: 'error' }>, maxPages: number, maxMemoryMb: number): ParseError {
   if (m.code) return new ParseError(m.code, m.message);
-  if (m.name === 'TooManyPages') return new ParseError('TOO_MANY_PAGES', `PDF has ${m.numPages} pages; the limit is ${maxPages}`);
+  if (m.name === 'TooManyPages')
+    return new ParseError('TOO_MANY_PAGES', `PDF has ${m.numPages} pages; the limit is ${maxPages}`);
   if (m.name === 'TooLarge') return tooLarge(maxMemoryMb);
   if (m.name === 'PasswordException') return new ParseError('ENCRYPTED', 'PDF is password-protected');
   // maxPages is 0 for conversions (every non-PDF type).
-  return new ParseError('CORRUPT', `${maxPages > 0 ? 'PDF could not be opened' : 'file could not be read'}: ${m.message}`);
+  return new ParseError(
+    'CORRUPT',
+    `${maxPages > 0 ? 'PDF could not be opened' : 'file could not be read'}: ${m.message}`,
+  );
 }
 
 /** The channel and stderr pipe must not keep the caller's process alive while idle. */
@@ -132,7 +140,10 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       };
       const onExit = (code: number | null, signal: string | null): void =>
         done(new Error(`parser process exited (${signal ?? code}) while starting: ${p.stderrTail().slice(-500)}`));
-      const timer = setTimeout(() => done(new Error(`parser process did not start within ${startTimeoutMs} ms`)), startTimeoutMs);
+      const timer = setTimeout(
+        () => done(new Error(`parser process did not start within ${startTimeoutMs} ms`)),
+        startTimeoutMs,
+      );
       child.on('message', onMessage);
       child.on('error', done);
       child.on('exit', onExit);
@@ -168,7 +179,10 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       let settled = false;
       const arm = (): void => {
         clearTimeout(timer);
-        timer = setTimeout(() => fail(new ParseError('CORRUPT', `reading took longer than ${pageTimeoutMs} ms without progress`)), pageTimeoutMs);
+        timer = setTimeout(
+          () => fail(new ParseError('CORRUPT', `reading took longer than ${pageTimeoutMs} ms without progress`)),
+          pageTimeoutMs,
+        );
       };
       const disarm = (): void => clearTimeout(timer);
       const watch = setInterval(() => {
@@ -177,7 +191,8 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
         peakMb = Math.max(peakMb, m.rssMb);
         // At its data limit a process's allocations fail, and V8 can then spin in failed heap
         // growth for as long as it is let (seen at 100% system CPU): that is the verdict too.
-        if (m.rssMb > maxMemoryMb || (p.dataLimited && m.dataMb > maxMemoryMb - DATA_LIMIT_MARGIN_MB)) fail(tooLarge(maxMemoryMb));
+        if (m.rssMb > maxMemoryMb || (p.dataLimited && m.dataMb > maxMemoryMb - DATA_LIMIT_MARGIN_MB))
+          fail(tooLarge(maxMemoryMb));
       }, MEMORY_POLL_MS);
       const cleanup = (): void => {
         settled = true;
@@ -252,12 +267,25 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     });
   }
 
-  function readOn(slot: Slot, p: LimitedProcess, bytes: Buffer, o: PdfReadOptions, onPage: (p: PdfPageData) => Promise<void>) {
+  function readOn(
+    slot: Slot,
+    p: LimitedProcess,
+    bytes: Buffer,
+    o: PdfReadOptions,
+    onPage: (p: PdfPageData) => Promise<void>,
+  ) {
     const id = nextId++;
     // Pages are handled one after another, in order, even when several arrive unacknowledged;
     // 'done' settles only once the last of them has been handled.
     let handled: Promise<void> = Promise.resolve();
-    const request = { type: 'read', id, data: bytes, maxPages: o.maxPages, minTextChars: o.minTextChars, render: o.render ?? null };
+    const request = {
+      type: 'read',
+      id,
+      data: bytes,
+      maxPages: o.maxPages,
+      minTextChars: o.minTextChars,
+      render: o.render ?? null,
+    };
     return runJob<{ numPages: number }>(slot, p, request, o.signal, (m, job) => {
       job.disarm();
       if (m.type === 'done') return job.settle(handled.then(() => ({ numPages: m.numPages })));
@@ -267,11 +295,13 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       // The reader is still working unless it waits for this page's ack.
       if (!ack) job.arm();
       const data = { ...page, png: png ? Buffer.from(png.buffer, png.byteOffset, png.byteLength) : null };
-      handled = handled.then(() => (job.settled() ? undefined : onPage(data))).then(() => {
-        if (!ack || job.settled()) return;
-        job.arm();
-        job.send({ type: 'ack', id });
-      });
+      handled = handled
+        .then(() => (job.settled() ? undefined : onPage(data)))
+        .then(() => {
+          if (!ack || job.settled()) return;
+          job.arm();
+          job.send({ type: 'ack', id });
+        });
       // A failing consumer ends the read at once.
       handled.catch((err: unknown) => job.settle(Promise.reject(err)));
     });
@@ -285,7 +315,10 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     });
   }
 
-  async function withProcess<T>(signal: AbortSignal | undefined, fn: (slot: Slot, p: LimitedProcess) => Promise<T>): Promise<T> {
+  async function withProcess<T>(
+    signal: AbortSignal | undefined,
+    fn: (slot: Slot, p: LimitedProcess) => Promise<T>,
+  ): Promise<T> {
     const slot = await acquire();
     if (!slot) throw new Error('PDF engine is closed');
     try {
@@ -299,7 +332,9 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
           if (s === slot || s.proc) continue;
           try {
             s.proc = spawn(s);
-          } catch { /* that slot starts its process when it is first used */ }
+          } catch {
+            /* that slot starts its process when it is first used */
+          }
         }
       }
       slot.proc ??= spawn(slot);

@@ -90,7 +90,13 @@ export function layoutWords(items: RawTextItem[], viewportTransform: number[]): 
       const start = i;
       while (i < chars.length && !/\s/.test(chars[i])) i++;
       if (i > start) {
-        const w: LayoutWord = { x0: x + start * cw, x1: x + i * cw, base, size: p.size, text: chars.slice(start, i).join('') };
+        const w: LayoutWord = {
+          x0: x + start * cw,
+          x1: x + i * cw,
+          base,
+          size: p.size,
+          text: chars.slice(start, i).join(''),
+        };
         if ((first && p.spaceBefore) || !first) w.sp = 1;
         words.push(w);
         first = false;
@@ -229,7 +235,11 @@ export function packLayout(pages: ReadonlyArray<LayoutPage | null>): StoredLayou
     v: 1,
     pages: pages.slice(0, MAX_LAYOUT_PAGES).map((p) => {
       if (!p) return null;
-      const w = p.words.map((x): PackedWord => (x.sp ? [round(x.x0), round(x.x1), round(x.base), round(x.size), noNul(x.text), 1] : [round(x.x0), round(x.x1), round(x.base), round(x.size), noNul(x.text)]));
+      const w = p.words.map((x): PackedWord =>
+        x.sp
+          ? [round(x.x0), round(x.x1), round(x.base), round(x.size), noNul(x.text), 1]
+          : [round(x.x0), round(x.x1), round(x.base), round(x.size), noNul(x.text)],
+      );
       return p.other.length > 0 ? { w, o: p.other.map(noNul) } : { w };
     }),
   };
@@ -237,7 +247,9 @@ export function packLayout(pages: ReadonlyArray<LayoutPage | null>): StoredLayou
 
 export function unpackPage(p: { w: PackedWord[]; o?: string[] }): LayoutPage {
   return {
-    words: p.w.map(([x0, x1, base, size, text, sp]) => (sp ? { x0, x1, base, size, text, sp: 1 } : { x0, x1, base, size, text })),
+    words: p.w.map(([x0, x1, base, size, text, sp]) =>
+      sp ? { x0, x1, base, size, text, sp: 1 } : { x0, x1, base, size, text },
+    ),
     other: p.o ?? [],
   };
 }
@@ -263,7 +275,10 @@ export function layoutText(stored: StoredLayout, readingText: string): string {
  * The text of a page region as `pdftotext -layout -f F -l L -x X -y Y -W W -H H -r R` gives it
  * (pixels at R dpi from the top left; default 72 dpi, pages 1 to the last).
  */
-export function layoutAreaText(stored: StoredLayout, area: { f?: number; l?: number; x: number; y: number; W: number; H: number; r?: number }): string {
+export function layoutAreaText(
+  stored: StoredLayout,
+  area: { f?: number; l?: number; x: number; y: number; W: number; H: number; r?: number },
+): string {
   const scale = 72 / (area.r ?? 72);
   const first = Math.max(1, area.f ?? 1);
   const last = Math.min(stored.pages.length, area.l ?? stored.pages.length);
@@ -274,7 +289,12 @@ export function layoutAreaText(stored: StoredLayout, area: { f?: number; l?: num
       out += '\f';
       continue;
     }
-    const crop = cropWords(unpackPage(page), { x: area.x * scale, y: area.y * scale, width: area.W * scale, height: area.H * scale });
+    const crop = cropWords(unpackPage(page), {
+      x: area.x * scale,
+      y: area.y * scale,
+      width: area.W * scale,
+      height: area.H * scale,
+    });
     const text = renderLayout(crop);
     out += (text ? `${text}\n` : '') + '\f';
   }

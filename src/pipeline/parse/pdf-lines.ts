@@ -74,7 +74,16 @@ function place(items: RawTextItem[], viewportTransform: number[]): Placed[] {
     const angle = Math.atan2(m[1], m[0]);
     const quadrant = ((Math.round(angle / (Math.PI / 2)) % 4) + 4) % 4;
     const size = Math.hypot(m[2], m[3]) || Math.abs(item.height) || 1;
-    placed.push({ str: item.str, x: m[4], y: m[5], size, width: Math.abs(item.width) || 0, rtl: item.dir === 'rtl', quadrant, order });
+    placed.push({
+      str: item.str,
+      x: m[4],
+      y: m[5],
+      size,
+      width: Math.abs(item.width) || 0,
+      rtl: item.dir === 'rtl',
+      quadrant,
+      order,
+    });
   });
   return placed;
 }
@@ -165,7 +174,10 @@ export function reconstructLines(items: RawTextItem[], viewportTransform: number
 }
 
 /** Text items placed in viewport space (y down), with their direction quadrant; for the layout renderer. */
-export function placeItems(items: RawTextItem[], viewportTransform: number[]): Array<{ str: string; x: number; y: number; size: number; width: number; quadrant: number }> {
+export function placeItems(
+  items: RawTextItem[],
+  viewportTransform: number[],
+): Array<{ str: string; x: number; y: number; size: number; width: number; quadrant: number }> {
   return place(items, viewportTransform);
 }
 

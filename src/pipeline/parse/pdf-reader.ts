@@ -43,9 +43,18 @@ export class ReaderError extends Error {
 }
 
 const PAINT_OPS = [
-  'paintImageXObject', 'paintInlineImageXObject', 'paintImageMaskXObject', 'paintImageXObjectRepeat',
-  'paintImageMaskXObjectRepeat', 'paintImageMaskXObjectGroup', 'paintInlineImageXObjectGroup',
-  'paintSolidColorImageMask', 'showText', 'showSpacedText', 'nextLineShowText', 'nextLineSetSpacingShowText',
+  'paintImageXObject',
+  'paintInlineImageXObject',
+  'paintImageMaskXObject',
+  'paintImageXObjectRepeat',
+  'paintImageMaskXObjectRepeat',
+  'paintImageMaskXObjectGroup',
+  'paintInlineImageXObjectGroup',
+  'paintSolidColorImageMask',
+  'showText',
+  'showSpacedText',
+  'nextLineShowText',
+  'nextLineSetSpacingShowText',
 ];
 const MANY_PATHS = 200;
 /**
@@ -79,7 +88,8 @@ async function renderPng(doc: PdfJs, page: PdfJs, opts: { dpi: number; maxPixels
   const cc = factory.create(width, height);
   try {
     await page.render({ canvas: cc.canvas, canvasContext: cc.context, viewport }).promise;
-    const png = typeof cc.canvas.encode === 'function' ? await cc.canvas.encode('png') : cc.canvas.toBuffer('image/png');
+    const png =
+      typeof cc.canvas.encode === 'function' ? await cc.canvas.encode('png') : cc.canvas.toBuffer('image/png');
     return new Uint8Array(png);
   } finally {
     factory.destroy(cc);
@@ -100,7 +110,9 @@ function plainItems(content: { items: any[] }): PageMessage['items'] {
  * (behind TextDecoder and String#normalize) reports a refused allocation only as "Icu error".
  */
 export function isAllocationFailure(text: string): boolean {
-  return /allocation failed|invalid (typed )?array length|array buffer|out of memory|invalid string length|icu error/i.test(text);
+  return /allocation failed|invalid (typed )?array length|array buffer|out of memory|invalid string length|icu error/i.test(
+    text,
+  );
 }
 
 /**
@@ -126,7 +138,10 @@ export function createPdfReader(o: { maxImagePixels: number; send: (m: unknown) 
   const load = (): Promise<PdfJs> => (lib ??= import(pdfjsUrl));
   const warnings = watchWarnings();
   let ackResolve: (() => void) | null = null;
-  const waitForAck = () => new Promise<void>((resolve) => { ackResolve = resolve; });
+  const waitForAck = () =>
+    new Promise<void>((resolve) => {
+      ackResolve = resolve;
+    });
 
   const memoryCheck = (): void => {
     if (warnings.exhausted()) throw new ReaderError('TooLarge', 'an allocation failed at the memory limit');
@@ -166,8 +181,17 @@ export function createPdfReader(o: { maxImagePixels: number; send: (m: unknown) 
       if (numPages > msg.maxPages) throw new ReaderError('TooManyPages', 'too many pages', numPages);
       for (let n = 1; n <= numPages; n++) {
         const out: PageMessage = {
-          type: 'page', id: msg.id, pageNumber: n, numPages, items: [], viewport: null, textChars: 0,
-          visible: null, png: null, error: null, ack: false,
+          type: 'page',
+          id: msg.id,
+          pageNumber: n,
+          numPages,
+          items: [],
+          viewport: null,
+          textChars: 0,
+          visible: null,
+          png: null,
+          error: null,
+          ack: false,
         };
         let page: PdfJs;
         try {

@@ -48,7 +48,8 @@ const nonSpace = (s: string): number => s.replace(/\s+/g, '').length;
 function ocrFailure(err: unknown): ParseError {
   if (err instanceof ParseError) return err;
   const e = err as { kind?: string; message?: string };
-  if (e?.kind === 'bad_image') return new ParseError('CORRUPT', e.message ?? 'page image could not be decoded', { cause: err });
+  if (e?.kind === 'bad_image')
+    return new ParseError('CORRUPT', e.message ?? 'page image could not be decoded', { cause: err });
   return new ParseError('OCR_FAILED', `OCR failed: ${e?.message ?? String(err)}`, { cause: err });
 }
 
@@ -88,7 +89,11 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
         return;
       }
       if (ocrError) return;
-      const job = withTimeout(ocr.engine.recognize(page.png), ocr.pageTimeoutMs ?? 60_000, `OCR of page ${page.pageNumber}`)
+      const job = withTimeout(
+        ocr.engine.recognize(page.png),
+        ocr.pageTimeoutMs ?? 60_000,
+        `OCR of page ${page.pageNumber}`,
+      )
         .then(({ text: ocrText }) => {
           const clean = ocrText.trim();
           // A scan may carry a few characters of real text (a page number): keep the richer one.

@@ -18,6 +18,11 @@ export function pdfjsAssets(): PdfjsAssets {
   const dir = (name: string): string => path.join(root, name) + path.sep;
   return {
     pdfjsUrl: pathToFileURL(path.join(root, 'legacy', 'build', 'pdf.mjs')).href,
-    assets: { standardFontDataUrl: dir('standard_fonts'), cMapUrl: dir('cmaps'), iccUrl: dir('iccs'), wasmUrl: dir('wasm') },
+    assets: {
+      standardFontDataUrl: dir('standard_fonts'),
+      cMapUrl: dir('cmaps'),
+      iccUrl: dir('iccs'),
+      wasmUrl: dir('wasm'),
+    },
   };
 }

@@ -7,7 +7,8 @@ import { isZip } from './zip.js';
 export const ACCEPTED_TYPES_TEXT =
   'PDF (application/pdf), images (PNG, JPEG, GIF, TIFF, WebP, BMP), DOCX, e-mail (.eml, message/rfc822), HTML, CSV, JSON and plain text';
 
-const at = (b: Buffer, bytes: number[], offset = 0) => b.length >= offset + bytes.length && bytes.every((x, i) => b[offset + i] === x);
+const at = (b: Buffer, bytes: number[], offset = 0) =>
+  b.length >= offset + bytes.length && bytes.every((x, i) => b[offset + i] === x);
 
 /** A Windows/DOS executable: "MZ" with a PE header where e_lfanew points, or "MZ" on binary bytes. */
 function isPe(b: Buffer): boolean {
@@ -32,14 +33,26 @@ function isPlainZip(b: Buffer): boolean {
 export function unprocessableKind(head: Buffer): string | null {
   if (at(head, [0x7f, 0x45, 0x4c, 0x46])) return 'an ELF executable';
   if (isPe(head)) return 'a Windows executable (PE/MZ)';
-  for (const magic of [[0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe], [0xca, 0xfe, 0xba, 0xbe]]) {
+  for (const magic of [
+    [0xfe, 0xed, 0xfa, 0xce],
+    [0xfe, 0xed, 0xfa, 0xcf],
+    [0xce, 0xfa, 0xed, 0xfe],
+    [0xcf, 0xfa, 0xed, 0xfe],
+    [0xca, 0xfe, 0xba, 0xbe],
+  ]) {
     if (at(head, magic)) return 'a Mach-O executable';
   }
   if (isPlainZip(head)) return 'a zip archive';
   if (at(head, [0x52, 0x61, 0x72, 0x21, 0x1a, 0x07])) return 'a RAR archive';
   if (at(head, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return 'a 7z archive';
   if (at(head, [0x1f, 0x8b])) return 'a gzip archive';
-  if (at(head, [0x42, 0x5a, 0x68]) && head[3] >= 0x31 && head[3] <= 0x39 && at(head, [0x31, 0x41, 0x59, 0x26, 0x53, 0x59], 4)) return 'a bzip2 archive';
+  if (
+    at(head, [0x42, 0x5a, 0x68]) &&
+    head[3] >= 0x31 &&
+    head[3] <= 0x39 &&
+    at(head, [0x31, 0x41, 0x59, 0x26, 0x53, 0x59], 4)
+  )
+    return 'a bzip2 archive';
   if (at(head, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return 'an xz archive';
   if (at(head, [0x28, 0xb5, 0x2f, 0xfd])) return 'a zstd archive';
   if (head.length >= 262 && head.toString('latin1', 257, 262) === 'ustar') return 'a tar archive';

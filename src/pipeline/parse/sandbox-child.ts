@@ -18,7 +18,8 @@ export interface SandboxSettings {
   maxInflatedBytes: number;
 }
 
-type Request = ReadRequest | { type: 'ack'; id: number } | { type: 'convert'; id: number; mime: string; data: Uint8Array };
+type Request =
+  ReadRequest | { type: 'ack'; id: number } | { type: 'convert'; id: number; mime: string; data: Uint8Array };
 
 const settings = JSON.parse(process.argv[2] ?? '{}') as SandboxSettings;
 const send = (m: unknown): void => {

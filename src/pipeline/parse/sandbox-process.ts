@@ -44,7 +44,12 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
  */
 export function spawnLimited(o: LimitedProcessOptions): LimitedProcess {
   const loader = FROM_SOURCE ? ['--import', new URL('../../../scripts/ts-loader.mjs', import.meta.url).href] : [];
-  const nodeArgs = [`--max-old-space-size=${Math.max(16, Math.floor(o.maxHeapMb))}`, ...loader, fileURLToPath(o.entry), ...o.args];
+  const nodeArgs = [
+    `--max-old-space-size=${Math.max(16, Math.floor(o.maxHeapMb))}`,
+    ...loader,
+    fileURLToPath(o.entry),
+    ...o.args,
+  ];
   // NODE_OPTIONS could carry the caller's own heap size or loaders; the child sets its own.
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
@@ -52,16 +57,26 @@ export function spawnLimited(o: LimitedProcessOptions): LimitedProcess {
   // readable and writable up front: that reservation alone would count against RLIMIT_DATA.
   // Reserving in 16 MiB steps keeps the limit about memory actually used.
   env.MIMALLOC_ARENA_RESERVE ??= '16MiB';
-  const options = { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[], serialization: 'advanced' as const, env };
+  const options = {
+    stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
+    serialization: 'advanced' as const,
+    env,
+  };
   const dataLimited = process.platform !== 'win32' && existsSync(SHELL);
-  const child =
-    dataLimited
-      ? spawn(
-          SHELL,
-          ['-c', 'ulimit -d "$1" 2>/dev/null; ulimit -c 0 2>/dev/null; shift; exec "$@"', 'sh', String(Math.floor(o.maxMemoryMb * 1024)), process.execPath, ...nodeArgs],
-          options,
-        )
-      : spawn(process.execPath, nodeArgs, options);
+  const child = dataLimited
+    ? spawn(
+        SHELL,
+        [
+          '-c',
+          'ulimit -d "$1" 2>/dev/null; ulimit -c 0 2>/dev/null; shift; exec "$@"',
+          'sh',
+          String(Math.floor(o.maxMemoryMb * 1024)),
+          process.execPath,
+          ...nodeArgs,
+        ],
+        options,
+      )
+    : spawn(process.execPath, nodeArgs, options);
   let tail = '';
   child.stderr?.setEncoding('utf8');
   child.stderr?.on('data', (s: string) => {

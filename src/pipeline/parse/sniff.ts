@@ -34,7 +34,8 @@ function sniffImage(b: Buffer): SniffedType | null {
   if (startsWith(b, [0xff, 0xd8, 0xff])) return t('image/jpeg', 'jpg');
   const ascii6 = b.toString('latin1', 0, 6);
   if (ascii6 === 'GIF87a' || ascii6 === 'GIF89a') return t('image/gif', 'gif');
-  if (startsWith(b, [0x49, 0x49, 0x2a, 0x00]) || startsWith(b, [0x4d, 0x4d, 0x00, 0x2a])) return t('image/tiff', 'tiff');
+  if (startsWith(b, [0x49, 0x49, 0x2a, 0x00]) || startsWith(b, [0x4d, 0x4d, 0x00, 0x2a]))
+    return t('image/tiff', 'tiff');
   if (b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return t('image/webp', 'webp');
   if (b.length >= 26 && b[0] === 0x42 && b[1] === 0x4d) {
     // "BM" alone is too weak (text can start with it): also require a known DIB header size
@@ -60,9 +61,28 @@ function sniffZip(b: Buffer): SniffedType {
 }
 
 const MAIL_HEADERS = new Set([
-  'from', 'to', 'cc', 'bcc', 'subject', 'date', 'message-id', 'mime-version', 'received', 'return-path',
-  'content-type', 'content-transfer-encoding', 'reply-to', 'delivered-to', 'sender', 'x-mailer',
-  'dkim-signature', 'authentication-results', 'in-reply-to', 'references', 'user-agent', 'thread-topic',
+  'from',
+  'to',
+  'cc',
+  'bcc',
+  'subject',
+  'date',
+  'message-id',
+  'mime-version',
+  'received',
+  'return-path',
+  'content-type',
+  'content-transfer-encoding',
+  'reply-to',
+  'delivered-to',
+  'sender',
+  'x-mailer',
+  'dkim-signature',
+  'authentication-results',
+  'in-reply-to',
+  'references',
+  'user-agent',
+  'thread-topic',
 ]);
 const STRONG_MAIL_HEADERS = ['from', 'subject', 'message-id', 'received', 'mime-version', 'date'];
 
@@ -81,7 +101,12 @@ function looksLikeMail(text: string): boolean {
       // Some mailers wrap a long header value without indenting the next line. Past a block
       // that can only be mail (transport headers and most of the strong ones), such a line is
       // read as a broken continuation, as mail parsers do, rather than as the end of the mail.
-      if (headerLines >= 8 && (seen.has('received') || seen.has('message-id')) && STRONG_MAIL_HEADERS.filter((h) => seen.has(h)).length >= 3) continue;
+      if (
+        headerLines >= 8 &&
+        (seen.has('received') || seen.has('message-id')) &&
+        STRONG_MAIL_HEADERS.filter((h) => seen.has(h)).length >= 3
+      )
+        continue;
       return false;
     }
     headerLines++;
@@ -93,7 +118,8 @@ function looksLikeMail(text: string): boolean {
 }
 
 const HTML_START = /^(?:<!--[\s\S]*?-->\s*)*(?:<!doctype\s+html|<html[\s>]|<head[\s>]|<body[\s>])/i;
-const HTML_TAG = /<(?:p|div|br|table|span|a\s|b|i|h[1-6]|ul|ol|li|img|body|head|html|meta|title|strong|em|font|center)[\s/>]/i;
+const HTML_TAG =
+  /<(?:p|div|br|table|span|a\s|b|i|h[1-6]|ul|ol|li|img|body|head|html|meta|title|strong|em|font|center)[\s/>]/i;
 
 function extOf(filename?: string): string {
   const m = /\.([A-Za-z0-9]{1,8})$/.exec(filename ?? '');
@@ -108,7 +134,8 @@ function sniffText(b: Buffer, filename?: string): SniffedType | null {
   if (!bom && !isValidUtf8(sample, truncated)) {
     // Legacy 8-bit text is read as Windows-1252, where only these five bytes mean nothing.
     let undefinedBytes = 0;
-    for (const byte of sample) if (byte === 0x81 || byte === 0x8d || byte === 0x8f || byte === 0x90 || byte === 0x9d) undefinedBytes++;
+    for (const byte of sample)
+      if (byte === 0x81 || byte === 0x8d || byte === 0x8f || byte === 0x90 || byte === 0x9d) undefinedBytes++;
     if (undefinedBytes > 1 + sample.length * 0.01) return null;
   }
   const text = decodeText(sample).text;

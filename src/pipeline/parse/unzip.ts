@@ -68,7 +68,8 @@ function directory(buf: Buffer): { count: number; offset: number; size: number }
   if (buf.length < EOCD_MIN) throw corrupt('too short');
   const eocd = findEocd(buf);
   if (eocd < 0) throw corrupt('no end of central directory');
-  if (buf.readUInt16LE(eocd + 4) !== 0 || buf.readUInt16LE(eocd + 6) !== 0) throw corrupt('multi-volume archives are not supported');
+  if (buf.readUInt16LE(eocd + 4) !== 0 || buf.readUInt16LE(eocd + 6) !== 0)
+    throw corrupt('multi-volume archives are not supported');
   let count = buf.readUInt16LE(eocd + 10);
   let size = buf.readUInt32LE(eocd + 12);
   let offset = buf.readUInt32LE(eocd + 16);
@@ -119,8 +120,10 @@ function readEntries(buf: Buffer, maxEntries: number, maxNameBytes: number): Map
     const nameLen = buf.readUInt16LE(p + 28);
     const extraLen = buf.readUInt16LE(p + 30);
     const commentLen = buf.readUInt16LE(p + 32);
-    if (nameLen > maxNameBytes) throw new ParseError('TOO_LARGE', `an archive entry name is ${nameLen} bytes; the limit is ${maxNameBytes}`);
-    if (p + 46 + nameLen + extraLen + commentLen > end) throw corrupt('central directory entry runs past the directory');
+    if (nameLen > maxNameBytes)
+      throw new ParseError('TOO_LARGE', `an archive entry name is ${nameLen} bytes; the limit is ${maxNameBytes}`);
+    if (p + 46 + nameLen + extraLen + commentLen > end)
+      throw corrupt('central directory entry runs past the directory');
     const flags = buf.readUInt16LE(p + 8);
     // Bit 11: UTF-8 names; otherwise CP437, whose ASCII range is all OOXML parts use.
     const name = buf.toString((flags & 0x800) !== 0 ? 'utf8' : 'latin1', p + 46, p + 46 + nameLen);
@@ -190,7 +193,7 @@ export function openZip(buf: Buffer, limits: UnzipLimits): BoundedZip {
       throw corrupt(`${name} uses compression method ${e.method} (only stored and deflate are supported)`);
     }
     inflated += out.length;
-    if ((crc32(out) >>> 0) !== e.crc) throw corrupt(`${name} fails its CRC check`);
+    if (crc32(out) >>> 0 !== e.crc) throw corrupt(`${name} fails its CRC check`);
     return out;
   }
 
