@@ -12,6 +12,9 @@ export const schedulerId = (reportId: string) => `rptsched-${reportId}`;
 /** A follow-up tick for one occurrence: the id makes it one job however often it is added. */
 export const followUpJobId = (reportId: string, at: number) => `rpttick-${reportId}-${at}`;
 
+/** How far ahead a follow-up tick is added. */
+export const FOLLOW_UP_HORIZON_MS = 86_400_000;
+
 /** Attempts of an execution's job: a failure before the last one is retried, the last one is recorded. */
 export const EXECUTION_ATTEMPTS = 3;
 
@@ -26,7 +29,12 @@ export function createReportJobs(queues: Queues) {
         removeOnComplete: true, removeOnFail: { age: 86_400 },
       });
     },
+    /**
+     * A wake-up at `at`. Only for occurrences within a day: a longer delay overflows the worker's
+     * timers, and the schedulers' re-assertion (every minute) adds it once the occurrence is near.
+     */
     async followUp(reportId: string, at: number): Promise<void> {
+      if (at - Date.now() > FOLLOW_UP_HORIZON_MS) return;
       await queue().add('tick', { kind: 'tick', reportId } satisfies ReportJob, {
         jobId: followUpJobId(reportId, at), delay: Math.max(0, at - Date.now()), attempts: 3, removeOnComplete: true, removeOnFail: { age: 86_400 },
       });

@@ -152,7 +152,7 @@ export function createReportsService(deps: ReportsServiceDeps) {
         if (!report) throw errors.notFound('Report');
         return deps.schedules.upsert(id, spec, new Date(nextOccurrence(spec, Date.now()).at), createdBy, q);
       });
-      await deps.scheduler.upsert(id, spec);
+      await deps.scheduler.upsert(id, spec, row.next_run_at);
       return { schedule: presentSchedule(row), created };
     },
 

@@ -4,10 +4,13 @@
 // the occurrence's local date and moves next_run_at past now. So however many processes tick, and
 // however late, a period runs once: two ticks of one occurrence make one execution (lock + unique
 // run key), and a worker coming back after several missed ticks runs only the latest of them.
-// The cron pattern (in the schedule's zone) only wakes the claim up; a tick that finds nothing due
-// leaves a follow-up at the exact occurrence when it is near, and the sweep claims schedules
-// whose tick never came (Redis lost its data, every worker down). Schedulers live only in Redis:
-// the process that owns them re-asserts them from the database on a timer and on reconnect.
+// Nothing else decides: the cron pattern (in the schedule's zone) and a follow-up job at the exact
+// next occurrence (added after every claim and every re-assertion, one job per occurrence by its
+// id) only wake the claim up. The follow-up covers what cron-parser gets wrong — a day whose
+// local midnight does not exist (America/Santiago, America/Havana) is skipped by cron, a
+// half-hour DST shift (Australia/Lord_Howe) can make it throw — and the sweep claims schedules
+// whose wake-ups were all lost (Redis lost its data). Schedulers live only in Redis: the process
+// that owns them re-asserts them from the database on a timer and on reconnect.
 import type { Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Db } from '../../db/client.js';
@@ -20,8 +23,8 @@ import { latestOccurrence, nextOccurrence, WEEKDAYS, type ScheduleSpec } from '.
 import type { SchedulesRepository } from './schedules.repository.js';
 
 const PREFIX = schedulerId('');
-/** A tick that finds its occurrence not yet due adds a follow-up when it is at most this far off. */
-const FOLLOW_UP_WITHIN_MS = 6 * 3_600_000;
+/** A wake-up this much early (clocks of processes differ) still claims the occurrence it was for. */
+const EARLY_MS = 5_000;
 
 export const specOf = (s: Pick<ScheduleRow, 'frequency' | 'time' | 'timezone' | 'day_of_week' | 'day_of_month'>): ScheduleSpec => ({
   frequency: s.frequency, time: s.time, timezone: s.timezone, day_of_week: s.day_of_week, day_of_month: s.day_of_month,
@@ -53,11 +56,21 @@ export interface ClaimResult {
 export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedules: SchedulesRepository; executions: ExecutionsRepository; logger: Logger }) {
   const queue = () => deps.jobs.queue();
 
-  async function upsert(reportId: string, spec: ScheduleSpec): Promise<void> {
-    await queue().upsertJobScheduler(schedulerId(reportId), { pattern: cronPattern(spec), tz: spec.timezone }, {
-      name: 'tick', data: { kind: 'tick', reportId } satisfies ReportJob,
-      opts: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
-    });
+  /**
+   * Installs (or replaces) the schedule's job scheduler and, with `nextRunAt`, the follow-up for
+   * that occurrence. A scheduler cron-parser cannot compute is logged, not thrown: the follow-ups
+   * and the sweep run the schedule without it.
+   */
+  async function upsert(reportId: string, spec: ScheduleSpec, nextRunAt?: Date): Promise<void> {
+    try {
+      await queue().upsertJobScheduler(schedulerId(reportId), { pattern: cronPattern(spec), tz: spec.timezone }, {
+        name: 'tick', data: { kind: 'tick', reportId } satisfies ReportJob,
+        opts: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
+      });
+    } catch (err) {
+      deps.logger.warn({ err, reportId }, 'could not install the report\'s job scheduler; follow-up ticks and the sweep run it');
+    }
+    if (nextRunAt) await deps.jobs.followUp(reportId, nextRunAt.getTime());
   }
 
   async function remove(reportId: string): Promise<void> {
@@ -70,9 +83,10 @@ export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedule
       const locked = await deps.schedules.lock(q, reportId);
       if (!locked) return null;
       const { schedule, report } = locked as { schedule: ScheduleRow; report: ReportRow };
-      if (schedule.next_run_at.getTime() > now) return { due: false, executionId: null, nextRunAt: schedule.next_run_at };
+      if (schedule.next_run_at.getTime() > now + EARLY_MS) return { due: false, executionId: null, nextRunAt: schedule.next_run_at };
       const spec = specOf(schedule);
-      const occ = latestOccurrence(spec, now);
+      const at = Math.max(now, schedule.next_run_at.getTime());
+      const occ = latestOccurrence(spec, at);
       const previous = latestOccurrence(spec, occ.at - 1);
       const timezone = report.data_source?.timezone ?? schedule.timezone;
       const period = resolvePeriod(report.data_source?.period, timezone, occ.at, previous.at);
@@ -81,21 +95,20 @@ export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedule
         definition: { type: report.type, name: report.name, data_source: report.data_source ?? {}, filters: report.filters ?? {}, timezone },
         periodFrom: period.from, periodTo: period.to, scheduledFor: new Date(occ.at),
       });
-      const next = new Date(nextOccurrence(spec, Math.max(now, occ.at)).at);
+      const next = new Date(nextOccurrence(spec, at).at);
       await deps.schedules.advance(q, reportId, { nextRunAt: next, lastRunAt: new Date(occ.at), periodKey: occ.key, executionId: exe?.id ?? null });
       return { due: true, executionId: exe?.id ?? null, nextRunAt: next };
     });
     // A crash between the commit and this leaves a queued execution the sweep re-queues.
     if (res?.executionId) await deps.jobs.enqueue(res.executionId);
+    if (res?.due) await deps.jobs.followUp(reportId, res.nextRunAt.getTime());
     return res;
   }
 
   /** A tick job (the scheduler's or a follow-up). */
   async function tick(job: Pick<Job<ReportJob>, 'data'>): Promise<ClaimResult | null> {
     if (job.data.kind !== 'tick') return null;
-    const res = await claim(job.data.reportId);
-    if (res && !res.due && res.nextRunAt.getTime() - Date.now() <= FOLLOW_UP_WITHIN_MS) await deps.jobs.followUp(job.data.reportId, res.nextRunAt.getTime());
-    return res;
+    return claim(job.data.reportId);
   }
 
   /** Claims schedules overdue by more than `graceMs`: their tick never came. */
@@ -116,7 +129,7 @@ export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedule
     for (;;) {
       const page = await deps.schedules.page(after, 500);
       for (const s of page) {
-        await upsert(s.report_id, specOf(s));
+        await upsert(s.report_id, specOf(s), s.next_run_at);
         keep.add(schedulerId(s.report_id));
       }
       if (page.length < 500) break;

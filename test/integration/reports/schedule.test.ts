@@ -1,6 +1,6 @@
 // Report schedules on the real BullMQ job scheduler with the clock faked (Date only: Redis and the
 // workers run for real): one execution per local date across both DST changes in Europe/Berlin
-// and America/New_York, monthly day 31 falling back to the last day of February (28 and 29),
+// and America/New_York (and a midnight that does not exist in America/Santiago), monthly day 31 falling back to the last day of February (28 and 29),
 // exactly one execution per period with two worker sets and concurrent or repeated ticks, a
 // stretch of missed ticks run once when a worker returns, and schedulers lost with Redis data
 // re-asserted from the database while the sweep claims the tick that never came.
@@ -101,6 +101,27 @@ describe('report schedules', () => {
     ]);
   });
 
+  it('America/Santiago 00:00 daily: the day whose midnight does not exist (cron skips it) still runs once, at 01:00', async () => {
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-09-04T12:00:00Z'), shouldAdvanceTime: true });
+    const { id } = await scheduled({ time: '00:00', timezone: 'America/Santiago' });
+    /** Jumps the clock to the earliest delayed job (a scheduler tick or a follow-up) and runs what is due then. */
+    const stepEarliest = async () => {
+      const delayed = (await queue().getDelayed()).filter((j) => j.id?.includes(id));
+      const dueAt = (j: { timestamp: number; delay: number }) => j.timestamp + j.delay;
+      const at = Math.min(...delayed.map(dueAt));
+      vi.setSystemTime(at + 1000);
+      // (A job the worker already found due is not delayed any more.)
+      for (const j of delayed) if (dueAt(j) <= at) await j.promote().catch(() => undefined);
+      await settled(id);
+    };
+    for (let i = 0; i < 8 && (await executions(id)).length < 3; i++) await stepEarliest();
+    expect((await executions(id)).map((e) => [e.run_key, iso(e.scheduled_for)])).toEqual([
+      ['schedule:2026-09-05', '2026-09-05T04:00:00.000Z'],
+      ['schedule:2026-09-06', '2026-09-06T04:00:00.000Z'],
+      ['schedule:2026-09-07', '2026-09-07T03:00:00.000Z'],
+    ]);
+  });
+
   it('monthly on the 31st runs on 31 January, 28 February, 31 March, and 29 February in a leap year', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2027-01-20T12:00:00Z'), shouldAdvanceTime: true });
     const { id } = await scheduled({ time: '09:00', timezone: 'Europe/Berlin', frequency: 'monthly', day_of_month: 31 });
@@ -164,12 +185,18 @@ describe('report schedules', () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-08-01T05:00:00Z'), shouldAdvanceTime: true });
     const { id } = await scheduled({ time: '07:45', timezone: 'Asia/Kolkata', frequency: 'weekly', day_of_week: 'saturday' });
     await queue().removeJobScheduler(schedulerId(id));
+    await queue().drain(true);
     await t.deps.reports.schedules.upsert('rpt_gone', { frequency: 'daily', time: '01:00', timezone: 'UTC' });
+    // (Follow-ups are added for occurrences within a day.)
+    vi.setSystemTime(Date.parse('2026-08-07T12:00:00Z'));
     expect(await t.deps.reports.schedules.reassert()).toMatchObject({ removed: 1 });
     expect(await queue().getJobScheduler(schedulerId(id))).toMatchObject({ pattern: '0 45 7 * * 6', tz: 'Asia/Kolkata' });
     expect(await queue().getJobScheduler(schedulerId('rpt_gone'))).toBeFalsy();
+    // Re-assertion also put back the follow-up for the next occurrence.
+    expect((await queue().getDelayed()).map((j) => j.id)).toContain(`rpttick-${id}-${Date.parse('2026-08-08T02:15:00Z')}`);
 
     // Redis loses everything again and nothing re-asserts before the tick: the sweep claims it.
+    await queue().drain(true);
     // (The other tests' schedules are overdue at this clock too; only this one is counted.)
     await t.testDb.db.query('DELETE FROM report_schedules WHERE report_id <> $1', [id]);
     await queue().removeJobScheduler(schedulerId(id));
