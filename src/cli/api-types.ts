@@ -1799,11 +1799,19 @@ export type components = {
             progress: number;
             failures: {
                 document_id: string;
-                error: unknown;
+                error: {
+                    stage?: string;
+                    code?: string;
+                    message?: string;
+                } | null;
             }[];
             skips: {
                 document_id: string;
-                reason: unknown;
+                reason: {
+                    stage?: string;
+                    code?: string;
+                    message?: string;
+                } | null;
             }[];
             /** Format: date-time */
             created_at: string;
@@ -2095,7 +2103,8 @@ export type components = {
             /** Format: date-time */
             updated_at?: string;
             warnings: {
-                [key: string]: unknown;
+                path: string;
+                message: string;
             }[];
         };
         WebhookSubscription: {

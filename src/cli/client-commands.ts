@@ -1,7 +1,8 @@
 import { openAsBlob } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { createApiClient, type ApiClient } from './http-client.js';
+import { STAGES, type Stage } from '../modules/documents/documents.types.js';
+import { createApiClient, errorText, type ApiClient } from './http-client.js';
 import { createProgress } from './progress.js';
 import { parseCommand, usageLines } from './usage.js';
 
@@ -52,14 +53,13 @@ async function follow(api: ApiClient, ids: string[], bar: Progress, intervalMs: 
   let pending = ids;
   while (pending.length > 0) {
     const chunk = pending.slice(0, FOLLOW_BATCH);
-    const res = await api.request<{ id: string; status: string; pipeline?: { notes?: { embed?: string } } }[]>(
-      'GET', `/documents?ids=${chunk.join(',')}&per_page=${FOLLOW_BATCH}`);
-    if (res.status >= 400 && res.status < 500) throw new Error(`following the uploads failed: ${res.status} ${res.body.error?.code ?? ''} ${res.body.error?.message ?? ''}`.trim());
+    const res = await api.call('GET', '/documents', { query: { ids: chunk.join(','), per_page: FOLLOW_BATCH } });
+    if (res.status >= 400 && res.status < 500) throw new Error(`following the uploads failed: ${errorText(res)}`);
     if (res.status === 200) {
       const seen = new Set<string>();
       for (const d of res.body.data) {
         seen.add(d.id);
-        if (TERMINAL.has(d.status)) docs.set(d.id, { status: d.status, embedNote: d.pipeline?.notes?.embed });
+        if (TERMINAL.has(d.status)) docs.set(d.id, { status: d.status, embedNote: d.pipeline.notes.embed });
       }
       // Asked for and not listed: deleted meanwhile.
       for (const id of chunk) if (!seen.has(id)) docs.set(id, { status: 'deleted' });
@@ -90,10 +90,10 @@ async function ingest(args: string[]): Promise<number> {
     if (values['allow-duplicate']) form.set('allow_duplicate', 'true');
     form.set('file', await openAsBlob(file), basename(file));
     try {
-      const res = await api.upload('/documents', form);
+      const res = await api.call('POST', '/documents', { form });
       if (res.status === 201) created.push(res.body.data.id);
-      else if (res.status === 200 && res.body.data?.duplicate) duplicates++;
-      else failures.push({ file, reason: `${res.status} ${res.body.error?.code ?? ''} ${res.body.error?.message ?? ''}`.trim() });
+      else if (res.status === 200 && res.body.data.duplicate) duplicates++;
+      else failures.push({ file, reason: errorText(res) });
     } catch (err) {
       failures.push({ file, reason: (err as Error).message });
     }
@@ -119,6 +119,13 @@ async function ingest(args: string[]): Promise<number> {
   return failures.length ? 1 : 0;
 }
 
+/** A --stage name, checked here so that a typo is named before anything is sent. */
+function stageName(s: string): Stage {
+  const found = STAGES.find((x) => x === s);
+  if (!found) throw new Error(`Unknown stage "${s}" (stages: ${STAGES.join(', ')})`);
+  return found;
+}
+
 /** `docpipe reprocess --project ID --stage S`: starts a batch and follows it to the end. */
 async function reprocess(args: string[]): Promise<number> {
   const { values } = parseCommand('reprocess', args);
@@ -128,12 +135,12 @@ async function reprocess(args: string[]): Promise<number> {
   const api = connection(values, () => bar);
   const body = {
     ...(values.project ? { project_id: values.project } : { document_ids: values.documents!.split(',').map((s) => s.trim()) }),
-    ...(values.stage ? { stages: values.stage.split(',').map((s) => s.trim()) } : {}),
-    mode: values.all ? 'all' : 'missing',
+    ...(values.stage ? { stages: values.stage.split(',').map((s) => stageName(s.trim())) } : {}),
+    mode: values.all ? ('all' as const) : ('missing' as const),
   };
-  const res = await api.request('POST', '/documents/reprocess', body);
+  const res = await api.call('POST', '/documents/reprocess', { body });
   if (res.status !== 202) {
-    console.error(`reprocess failed: ${res.status} ${res.body.error?.code}: ${res.body.error?.message}`);
+    console.error(`reprocess failed: ${errorText(res)}`);
     return 1;
   }
   let batch = res.body.data;
@@ -142,22 +149,22 @@ async function reprocess(args: string[]): Promise<number> {
   bar = createProgress('reprocessing', batch.total);
   while (batch.status !== 'completed') {
     await new Promise((r) => setTimeout(r, FOLLOW_INTERVAL_MS));
-    const res = await api.request('GET', `/batches/${batch.id}`);
-    if (res.status >= 400 && res.status < 500) throw new Error(`following the batch failed: ${res.status} ${res.body.error?.code ?? ''} ${res.body.error?.message ?? ''}`.trim());
+    const res = await api.call('GET', '/batches/{id}', { path: { id: batch.id } });
+    if (res.status >= 400 && res.status < 500) throw new Error(`following the batch failed: ${errorText(res)}`);
     if (res.status !== 200) continue; // a 5xx: ask again next interval
     batch = res.body.data;
-    bar.set(batch.completed + (batch.skipped ?? 0) + batch.failed, batch.total);
+    bar.set(batch.completed + batch.skipped + batch.failed, batch.total);
   }
   bar.finish();
-  console.log(`completed ${batch.completed}, skipped ${batch.skipped ?? 0}, failed ${batch.failed}`);
+  console.log(`completed ${batch.completed}, skipped ${batch.skipped}, failed ${batch.failed}`);
   // Skips share their cause (one missing model): one line per distinct reason, not per document.
   const reasons = new Map<string, number>();
-  for (const s of batch.skips ?? []) {
+  for (const s of batch.skips) {
     const r = `${s.reason?.stage ?? ''}: ${s.reason?.code ?? ''} ${s.reason?.message ?? ''}`.trim();
     reasons.set(r, (reasons.get(r) ?? 0) + 1);
   }
   for (const [r, n] of reasons) console.log(`  skipped ${n}: ${r}`);
-  for (const f of batch.failures ?? []) console.log(`  failed: ${f.document_id}: ${f.error?.code ?? ''} ${f.error?.message ?? ''}`);
+  for (const f of batch.failures) console.log(`  failed: ${f.document_id}: ${f.error?.code ?? ''} ${f.error?.message ?? ''}`);
   return batch.failed || batch.skipped ? 1 : 0;
 }
 

@@ -1,6 +1,6 @@
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { basename, join, relative } from 'node:path';
-import { createApiClient } from './http-client.js';
+import { createApiClient, errorText } from './http-client.js';
 import { parseCommand, usageLines } from './usage.js';
 
 const TEMPLATE_FILE = /\.(ya?ml|json)$/i;
@@ -38,16 +38,16 @@ async function importDir(args: string[]): Promise<number> {
   for (const file of files) {
     const rel = relative(root, file) || basename(file);
     const content = await readFile(file, 'utf8');
-    const res = await api.request('POST', '/templates/import', { yaml: content, name: basename(file).replace(TEMPLATE_FILE, ''), dry_run: values['dry-run'] ?? false });
+    const res = await api.call('POST', '/templates/import', { body: { yaml: content, name: basename(file).replace(TEMPLATE_FILE, ''), dry_run: values['dry-run'] ?? false } });
     if (res.status === 200 || res.status === 201) {
-      const items = res.body.data as Array<{ warnings?: Array<{ path: string; message: string }> }>;
+      const items = res.body.data;
       templates += items.length;
       const w = items[0]?.warnings ?? [];
       warnings += w.length;
       if (values.verbose) for (const x of w) console.log(`  warning: ${rel}: ${x.path} ${x.message}`);
     } else {
-      const details = (res.body.error as { details?: Array<{ field: string; message: string }> } | undefined)?.details;
-      refused.push({ file: rel, reasons: details?.length ? details.map((d) => `${d.field} ${d.message}`) : [`${res.status} ${res.body.error?.code ?? ''} ${res.body.error?.message ?? ''}`.trim()] });
+      const details = (res.body as { error?: { details?: Array<{ field: string; message: string }> } }).error?.details;
+      refused.push({ file: rel, reasons: Array.isArray(details) && details.length ? details.map((d) => `${d.field} ${d.message}`) : [errorText(res)] });
     }
   }
   const verb = values['dry-run'] ? 'would import' : 'imported';

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createApiClient, retryAfterSeconds } from '../../../src/cli/http-client.js';
+import { createApiClient, errorText, retryAfterSeconds } from '../../../src/cli/http-client.js';
 import { createProgress } from '../../../src/cli/progress.js';
 
 let server: Server | undefined;
@@ -39,7 +39,7 @@ describe('CLI HTTP client', () => {
     const waits: number[] = [];
     const api = createApiClient(url, 'svc_test_x', { onRateLimitWait: (s) => waits.push(s) });
     const started = Date.now();
-    const res = await api.request('POST', '/documents/reprocess', { mode: 'all' });
+    const res = await api.call('POST', '/documents/reprocess', { body: { mode: 'all' } });
     expect(res).toMatchObject({ status: 200, body: { data: { n: 2 } } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(seen.map((s) => [s.method, s.url, s.body])).toEqual([
@@ -52,10 +52,18 @@ describe('CLI HTTP client', () => {
 
   it('gives up after the configured number of 429s and returns the last answer', async () => {
     const { url, seen } = await serve([{ status: 429, headers: { 'retry-after': '1' } }, { status: 429, headers: { 'retry-after': '1' } }]);
-    const res = await createApiClient(url, 'k', { maxRateLimitRetries: 1 }).request('GET', '/documents');
+    const res = await createApiClient(url, 'k', { maxRateLimitRetries: 1 }).call('GET', '/documents');
     expect(res.status).toBe(429);
-    expect(res.body.error?.code).toBe('RATE_LIMITED');
+    expect(errorText(res)).toBe('429 RATE_LIMITED slow down');
     expect(seen).toHaveLength(2);
+  });
+
+  it('fills path parameters (encoded) and the query from the typed options', async () => {
+    const { url, seen } = await serve([{ status: 200 }, { status: 200 }]);
+    const api = createApiClient(`${url}/api/v1/`, 'k');
+    await api.call('GET', '/batches/{id}', { path: { id: 'bat 1/2' } });
+    await api.call('GET', '/documents', { query: { ids: 'a,b', per_page: 100, q: undefined } });
+    expect(seen.map((s) => s.url)).toEqual(['/api/v1/batches/bat%201%2F2', '/api/v1/documents?ids=a%2Cb&per_page=100']);
   });
 });
 

@@ -26,11 +26,12 @@ export const documentSchema = component('Document', t.obj({
   exports: t.arr(t.map(t.any)),
 }, ['duplicate', 'exports']));
 
+const stageProblem = t.obj({ stage: t.str, code: t.str, message: t.str }, ['stage', 'code', 'message']);
 export const batchSchema = component('Batch', t.obj({
   id: t.str, kind: t.str, status: t.enum(['running', 'completed']), stages: t.arr(t.enum(STAGES)), mode: t.str, total: t.int,
   completed: t.int, skipped: t.int, failed: t.int, pending: t.int, progress: { type: 'number', minimum: 0, maximum: 1 },
-  failures: t.arr(t.obj({ document_id: t.str, error: t.any }, [], 'Up to 100 documents that failed, with the error')),
-  skips: t.arr(t.obj({ document_id: t.str, reason: t.any }, [], 'Up to 100 documents a stage skipped, with the reason')),
+  failures: t.arr(t.obj({ document_id: t.str, error: t.nullable(stageProblem) }, [], 'Up to 100 documents that failed, with the error')),
+  skips: t.arr(t.obj({ document_id: t.str, reason: t.nullable(stageProblem) }, [], 'Up to 100 documents a stage skipped, with the reason')),
   created_at: t.time, updated_at: t.time, finished_at: t.ntime,
 }));
 

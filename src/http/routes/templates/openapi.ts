@@ -8,7 +8,7 @@ const props = {
 const template = component('Template', t.obj(props));
 const imported = component('ImportedTemplate', t.obj({
   ...props, id: { type: ['string', 'null'], description: 'null in a dry run' },
-  warnings: t.arr(t.map(t.any)),
+  warnings: t.arr(t.obj({ path: t.str, message: t.str })),
 }, ['version', 'created_at', 'updated_at'], 'A template as imported (or, in a dry run, as it would be) with the warnings of its file'));
 const example = {
   id: 'tpl_01HZX3Z9', name: 'acme', issuer: 'ACME GmbH', priority: 5, version: 1,
