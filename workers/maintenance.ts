@@ -8,6 +8,7 @@ import type { DocumentsRepository } from '../src/modules/documents/documents.rep
 import type { DocumentsService } from '../src/modules/documents/documents.service.js';
 import { enqueueStage, stageJobId } from '../src/modules/documents/flow.js';
 import type { StageRunner } from '../src/modules/documents/stage-runner.js';
+import type { IdempotencyService } from '../src/modules/idempotency/index.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 import { closeWorker } from './close.js';
 import { startMaintenanceTimers, sweepUnderLock } from './maintenance-timers.js';
@@ -35,6 +36,8 @@ export interface MaintenanceDeps {
     service: Pick<DocumentsService, 'deleteMany'>;
     classifier: Pick<ClassifierService, 'retrain'>;
   };
+  /** Idempotency-Key responses past 24 hours are deleted with the daily retention job. */
+  services?: { idempotency?: Pick<IdempotencyService, 'sweep'> };
 }
 
 /**
@@ -68,6 +71,13 @@ export async function applyRetention(deps: Pick<MaintenanceDeps, 'logger' | 'doc
   if (rows.length === 0) return 0;
   const n = await deps.documents.service.deleteMany(rows);
   deps.logger.info({ deleted: n }, 'retention deleted expired documents');
+  return n;
+}
+
+/** Deletes stored Idempotency-Key responses older than 24 hours (the key may then be used again). */
+export async function sweepIdempotencyKeys(deps: Pick<MaintenanceDeps, 'logger' | 'services'>): Promise<number> {
+  const n = (await deps.services?.idempotency?.sweep()) ?? 0;
+  if (n) deps.logger.info({ deleted: n }, 'deleted Idempotency-Key responses past 24 hours');
   return n;
 }
 
@@ -119,6 +129,7 @@ export async function startMaintenance(deps: MaintenanceDeps, opts: MaintenanceO
     if (d.kind === 'retention') {
       const deleted = await applyRetention(deps);
       await sweepOrphanFiles(deps);
+      await sweepIdempotencyKeys(deps);
       return deleted;
     }
     if (d.kind === 'retrain') return deps.documents.classifier.retrain({ orgId: d.orgId, environment: d.environment });

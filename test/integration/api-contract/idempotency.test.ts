@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { appDepsFrom, buildApp } from '../../../src/http/app.js';
+import { startMaintenance } from '../../../workers/maintenance.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
 import { multipart } from '../../helpers/multipart.js';
@@ -195,6 +196,24 @@ describe.each(dbKinds())('Idempotency-Key (%s)', (kind) => {
     expect(await t.deps.services.idempotency.sweep()).toBeGreaterThanOrEqual(1);
     expect(await left(other)).toBe(0);
     expect(await left(key)).toBe(1);
+  });
+
+  it('the daily maintenance (retention) job deletes responses past 24 hours', async () => {
+    const key = uniqueKey();
+    dataOf(await post('/projects', { name: `Swept ${key}` }, key), 201);
+    const fresh = uniqueKey();
+    dataOf(await post('/projects', { name: `Fresh ${fresh}` }, fresh), 201);
+    await t.testDb.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 minute' WHERE key = $1`, [key]);
+    const worker = await startMaintenance(t.deps, { schedulers: false });
+    try {
+      await t.deps.queues.get('maintenance').add('retention', { kind: 'retention' });
+      const left = async (k: string) => (await t.testDb.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [k])).rows.length;
+      for (let i = 0; i < 150 && (await left(key)) > 0; i++) await new Promise((r) => setTimeout(r, 100));
+      expect(await left(key)).toBe(0);
+      expect(await left(fresh)).toBe(1);
+    } finally {
+      await worker.close();
+    }
   });
 
   it('requests without the header and other methods are untouched', async () => {
