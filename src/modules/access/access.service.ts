@@ -47,9 +47,16 @@ export const DEFAULT_FAILED_LOOKUPS_PER_MINUTE = 30;
  * has changed since it was cached.
  */
 export function createAccessService(deps: {
-  orgs: OrgsRepository; apiKeys: ApiKeysRepository; refreshTokens: RefreshTokensRepository;
-  stamps: Stamps; limiter: RateLimiter; keys: RedisKeys; jwtSecret: string; planLimits?: Partial<PlanLimits>;
-  onKeyUsed?: (keyId: string) => void; now?: () => number;
+  orgs: OrgsRepository;
+  apiKeys: ApiKeysRepository;
+  refreshTokens: RefreshTokensRepository;
+  stamps: Stamps;
+  limiter: RateLimiter;
+  keys: RedisKeys;
+  jwtSecret: string;
+  planLimits?: Partial<PlanLimits>;
+  onKeyUsed?: (keyId: string) => void;
+  now?: () => number;
   /** Called for every authenticated request that was not rate limited (usage counting). */
   onRequest?: (principal: Principal) => void;
   /** See DEFAULT_FAILED_LOOKUPS_PER_MINUTE. */
@@ -66,53 +73,117 @@ export function createAccessService(deps: {
   const now = deps.now ?? Date.now;
   const planLimits = { ...DEFAULT_PLAN_LIMITS, ...deps.planLimits };
   const orgLimit = (org: Organization) =>
-    org.plan === 'enterprise' ? org.rate_limit_per_minute ?? planLimits.enterprise : planLimits[org.plan];
+    org.plan === 'enterprise' ? (org.rate_limit_per_minute ?? planLimits.enterprise) : planLimits[org.plan];
 
   async function loadApiKey(hash: string, env: Environment): Promise<CachedCredential | null> {
     const row = await deps.apiKeys.findByHash(hash);
     if (!row || row.environment !== env) return null;
     // Stamps are read before the rows they guard: a change landing in between bumps them and
     // the next request reloads.
-    const refs = [{ kind: 'key' as const, id: row.id }, { kind: 'usr' as const, id: row.created_by }, { kind: 'org' as const, id: row.org_id }];
+    const refs = [
+      { kind: 'key' as const, id: row.id },
+      { kind: 'usr' as const, id: row.created_by },
+      { kind: 'org' as const, id: row.org_id },
+    ];
     const values = await deps.stamps.read(refs);
-    const [fresh, user, org] = await Promise.all([deps.apiKeys.findByHash(hash), deps.orgs.getUser(row.created_by), deps.orgs.getOrg(row.org_id)]);
+    const [fresh, user, org] = await Promise.all([
+      deps.apiKeys.findByHash(hash),
+      deps.orgs.getUser(row.created_by),
+      deps.orgs.getOrg(row.org_id),
+    ]);
     if (!fresh || !user || !org) return null;
     if (fresh.revoked_at || org.status !== 'active' || !fresh.is_active || !user.is_active) return null;
     return {
       principal: {
-        kind: 'api_key', userId: user.id, email: user.email, orgId: org.id, orgName: org.name, role: user.role, environment: fresh.environment, plan: org.plan,
+        kind: 'api_key',
+        userId: user.id,
+        email: user.email,
+        orgId: org.id,
+        orgName: org.name,
+        role: user.role,
+        environment: fresh.environment,
+        plan: org.plan,
         orgRateLimitPerMinute: orgLimit(org),
-        apiKey: { id: fresh.id, name: fresh.name, rateLimitPerMinute: fresh.rate_limit_per_minute, rateLimitPerDay: fresh.rate_limit_per_day },
+        apiKey: {
+          id: fresh.id,
+          name: fresh.name,
+          rateLimitPerMinute: fresh.rate_limit_per_minute,
+          rateLimitPerDay: fresh.rate_limit_per_day,
+        },
       },
       stamps: refs.map((r, i) => ({ key: deps.stamps.key(r.kind, r.id), expected: values[i] })),
       expiresAt: fresh.expires_at ? fresh.expires_at.getTime() : null,
       ipMatcher: fresh.allowed_ips.length ? compileIpRules(fresh.allowed_ips) : null,
-      endpointRules: fresh.allowed_endpoints.map(parseEndpointRule).filter((r): r is EndpointRule => typeof r !== 'string'),
+      endpointRules: fresh.allowed_endpoints
+        .map(parseEndpointRule)
+        .filter((r): r is EndpointRule => typeof r !== 'string'),
       loadedAt: now(),
     };
   }
 
   async function loadSession(userId: string, orgId: string, sid: string): Promise<CachedCredential | null> {
-    const refs = [{ kind: 'usr' as const, id: userId }, { kind: 'org' as const, id: orgId }, { kind: 'sess' as const, id: sid }];
+    const refs = [
+      { kind: 'usr' as const, id: userId },
+      { kind: 'org' as const, id: orgId },
+      { kind: 'sess' as const, id: sid },
+    ];
     const values = await deps.stamps.read(refs);
-    const [user, org, revoked] = await Promise.all([deps.orgs.getUser(userId), deps.orgs.getOrg(orgId), deps.refreshTokens.familyRevoked(sid)]);
+    const [user, org, revoked] = await Promise.all([
+      deps.orgs.getUser(userId),
+      deps.orgs.getOrg(orgId),
+      deps.refreshTokens.familyRevoked(sid),
+    ]);
     if (!user || !org || revoked || !user.is_active || org.status !== 'active' || user.org_id !== org.id) return null;
     return {
-      principal: { kind: 'user', userId, email: user.email, orgId, orgName: org.name, role: user.role, environment: 'live', plan: org.plan, orgRateLimitPerMinute: orgLimit(org), sessionId: sid },
+      principal: {
+        kind: 'user',
+        userId,
+        email: user.email,
+        orgId,
+        orgName: org.name,
+        role: user.role,
+        environment: 'live',
+        plan: org.plan,
+        orgRateLimitPerMinute: orgLimit(org),
+        sessionId: sid,
+      },
       stamps: refs.map((r, i) => ({ key: deps.stamps.key(r.kind, r.id), expected: values[i] })),
-      expiresAt: null, ipMatcher: null, endpointRules: [], loadedAt: now(),
+      expiresAt: null,
+      ipMatcher: null,
+      endpointRules: [],
+      loadedAt: now(),
     };
   }
 
   function policiesFor(p: Principal): Policy[] {
     // A person clicking through the dashboard is not API usage: the plan's per-minute budget
     // (30 on free) would not survive a few pages. Their own per-person budget bounds them instead.
-    if (p.web) return [{ name: 'dashboard-minute', key: deps.keys.rate(`web:${p.userId}:m`), limit: deps.dashboardPerMinute ?? 600, windowSec: 60 }];
+    if (p.web)
+      return [
+        {
+          name: 'dashboard-minute',
+          key: deps.keys.rate(`web:${p.userId}:m`),
+          limit: deps.dashboardPerMinute ?? 600,
+          windowSec: 60,
+        },
+      ];
     const policies: Policy[] = [
       { name: 'org-minute', key: deps.keys.rate(`org:${p.orgId}:m`), limit: p.orgRateLimitPerMinute, windowSec: 60 },
     ];
-    if (p.apiKey?.rateLimitPerMinute) policies.push({ name: 'key-minute', key: deps.keys.rate(`key:${p.apiKey.id}:m`), limit: p.apiKey.rateLimitPerMinute, windowSec: 60 });
-    if (p.apiKey?.rateLimitPerDay) policies.push({ name: 'key-day', key: deps.keys.rate(`key:${p.apiKey.id}:d`), limit: p.apiKey.rateLimitPerDay, windowSec: 86_400 });
+    if (p.apiKey?.rateLimitPerMinute)
+      policies.push({
+        name: 'key-minute',
+        key: deps.keys.rate(`key:${p.apiKey.id}:m`),
+        limit: p.apiKey.rateLimitPerMinute,
+        windowSec: 60,
+      });
+    if (p.apiKey?.rateLimitPerDay)
+      policies.push({
+        name: 'key-day',
+        key: deps.keys.rate(`key:${p.apiKey.id}:d`),
+        limit: p.apiKey.rateLimitPerDay,
+        windowSec: 86_400,
+      });
     return policies;
   }
 
@@ -139,7 +210,9 @@ export function createAccessService(deps: {
 
   /** Counts a failed lookup against the IP; past the limit the IP is blocked for the rest of the window. */
   async function failedLookup(ip: string, refusal: DomainError): Promise<never> {
-    const r = await deps.limiter.check([{ name: 'failed-auth-ip', key: deps.keys.rate(`authfail:${ip}`), limit: failedLookupLimit, windowSec: 60 }]);
+    const r = await deps.limiter.check([
+      { name: 'failed-auth-ip', key: deps.keys.rate(`authfail:${ip}`), limit: failedLookupLimit, windowSec: 60 },
+    ]);
     if (r.outcome === 'limited') {
       if (blocked.size >= 10_000) blocked.delete(blocked.keys().next().value as string);
       blocked.set(ip, now() + r.retryAfterSec * 1000);
@@ -150,8 +223,10 @@ export function createAccessService(deps: {
 
   function keyRefusal(cred: CachedCredential, req: AccessRequest): DomainError | null {
     if (cred.expiresAt !== null && cred.expiresAt <= now()) return errors.unauthorized('API key has expired');
-    if (cred.ipMatcher && !cred.ipMatcher.allows(req.ip)) return errors.forbidden('This API key may not be used from this IP address');
-    if (!endpointAllowed(cred.endpointRules, req.method, req.path)) return errors.forbidden('This API key may not call this endpoint');
+    if (cred.ipMatcher && !cred.ipMatcher.allows(req.ip))
+      return errors.forbidden('This API key may not be used from this IP address');
+    if (!endpointAllowed(cred.endpointRules, req.method, req.path))
+      return errors.forbidden('This API key may not call this endpoint');
     return null;
   }
 
@@ -208,7 +283,10 @@ export function createAccessService(deps: {
     let principal = cred.principal;
     if (principal.kind === 'user') {
       const env = req.environmentHeader?.toLowerCase();
-      if (env !== undefined && env !== 'live' && env !== 'test') throw errors.validation('X-Environment must be "live" or "test"', [{ field: 'X-Environment', message: 'must be "live" or "test"' }]);
+      if (env !== undefined && env !== 'live' && env !== 'test')
+        throw errors.validation('X-Environment must be "live" or "test"', [
+          { field: 'X-Environment', message: 'must be "live" or "test"' },
+        ]);
       if (env === 'test') principal = { ...principal, environment: 'test' };
     }
 

@@ -6,7 +6,10 @@ import type { CachedCredential } from './principal.js';
  */
 export class CredentialCache {
   private readonly map = new Map<string, CachedCredential>();
-  constructor(private readonly ttlMs = 60_000, private readonly max = 10_000) {}
+  constructor(
+    private readonly ttlMs = 60_000,
+    private readonly max = 10_000,
+  ) {}
 
   get(key: string, now = Date.now()): CachedCredential | undefined {
     const hit = this.map.get(key);

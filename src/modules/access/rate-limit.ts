@@ -118,7 +118,9 @@ const MAX_BATCH = 256;
  */
 export function createRateLimiter(redis: Redis): RateLimiter {
   redis.defineCommand('docpipeRateCheck', { numberOfKeys: 0, lua: SCRIPT });
-  const call = (redis as unknown as { docpipeRateCheck(...args: (string | number)[]): Promise<(number | string)[]> }).docpipeRateCheck.bind(redis);
+  const call = (
+    redis as unknown as { docpipeRateCheck(...args: (string | number)[]): Promise<(number | string)[]> }
+  ).docpipeRateCheck.bind(redis);
 
   // Grouped by array identity: the access service hands out the same arrays for one credential.
   let pending = new Map<Policy[], Group[]>();
@@ -131,7 +133,9 @@ export function createRateLimiter(redis: Redis): RateLimiter {
     for (const p of g.policies) args.push(p.key, p.limit, p.windowSec);
     args.push(g.watch.length, ...g.watch);
     // Every waiter is settled whatever happens (a waiter already resolved ignores the reject).
-    const failAll = (err: unknown) => { for (const w of waiters) w.reject(err); };
+    const failAll = (err: unknown) => {
+      for (const w of waiters) w.reject(err);
+    };
     let reply: Promise<(number | string)[]>;
     try {
       reply = call(...args);
@@ -139,24 +143,33 @@ export function createRateLimiter(redis: Redis): RateLimiter {
       failAll(err);
       return;
     }
-    reply.then((out) => {
-      if (Number(out[0]) === -1) {
-        for (const w of waiters) w.resolve({ outcome: 'stale' });
-        return;
-      }
-      const np = Number(out[0]);
-      const size = 2 + np;
-      const first = 1 + np;
-      const watched = out.slice(first + waiters.length * size).map(String);
-      waiters.forEach((w, r) => {
-        const at = first + r * size;
-        const states = g.policies.map((policy, p) => ({
-          policy, remaining: Math.max(0, policy.limit - Number(out[at + 2 + p])), resetSec: Math.max(1, Number(out[1 + p])),
-        }));
-        const limited = Number(out[at]) === 1;
-        w.resolve({ outcome: limited ? 'limited' : 'allowed', retryAfterSec: Math.max(1, Number(out[at + 1])), states, watched });
-      });
-    }).catch(failAll);
+    reply
+      .then((out) => {
+        if (Number(out[0]) === -1) {
+          for (const w of waiters) w.resolve({ outcome: 'stale' });
+          return;
+        }
+        const np = Number(out[0]);
+        const size = 2 + np;
+        const first = 1 + np;
+        const watched = out.slice(first + waiters.length * size).map(String);
+        waiters.forEach((w, r) => {
+          const at = first + r * size;
+          const states = g.policies.map((policy, p) => ({
+            policy,
+            remaining: Math.max(0, policy.limit - Number(out[at + 2 + p])),
+            resetSec: Math.max(1, Number(out[1 + p])),
+          }));
+          const limited = Number(out[at]) === 1;
+          w.resolve({
+            outcome: limited ? 'limited' : 'allowed',
+            retryAfterSec: Math.max(1, Number(out[at + 1])),
+            states,
+            watched,
+          });
+        });
+      })
+      .catch(failAll);
   }
 
   function flush(): void {
@@ -188,9 +201,14 @@ export function createRateLimiter(redis: Redis): RateLimiter {
 }
 
 /** IETF RateLimit draft headers for every policy, plus GitHub-style X-RateLimit-* for the tightest. */
-export function rateLimitHeaders(states: PolicyState[], nowSec = Math.floor(Date.now() / 1000)): Record<string, string> {
+export function rateLimitHeaders(
+  states: PolicyState[],
+  nowSec = Math.floor(Date.now() / 1000),
+): Record<string, string> {
   if (states.length === 0) return {};
-  const tightest = states.reduce((a, b) => (b.remaining < a.remaining || (b.remaining === a.remaining && b.resetSec > a.resetSec) ? b : a));
+  const tightest = states.reduce((a, b) =>
+    b.remaining < a.remaining || (b.remaining === a.remaining && b.resetSec > a.resetSec) ? b : a,
+  );
   return {
     'RateLimit-Policy': states.map((s) => `"${s.policy.name}";q=${s.policy.limit};w=${s.policy.windowSec}`).join(', '),
     RateLimit: states.map((s) => `"${s.policy.name}";r=${s.remaining};t=${s.resetSec}`).join(', '),

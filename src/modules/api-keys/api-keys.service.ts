@@ -22,7 +22,10 @@ function checkLists(input: { allowed_ips?: string[]; allowed_endpoints?: string[
 }
 
 function refuse(issues: FieldIssue[]): never {
-  throw errors.forbidden(`An API key can only make or change keys at most as permissive as itself: ${issues.map((x) => `${x.field} ${x.message}`).join('; ')}`, issues);
+  throw errors.forbidden(
+    `An API key can only make or change keys at most as permissive as itself: ${issues.map((x) => `${x.field} ${x.message}`).join('; ')}`,
+    issues,
+  );
 }
 
 export function createApiKeysService(deps: { repo: ApiKeysRepository; stamps: Stamps; now?: () => Date }) {
@@ -44,22 +47,36 @@ export function createApiKeysService(deps: { repo: ApiKeysRepository; stamps: St
       const parent = await callerKey(scope, scope.callerKeyId);
       const wanted: BoundedFields = {
         expiresAt: input.expires_in_days ? new Date(now().getTime() + input.expires_in_days * 86_400_000) : undefined,
-        allowedIps: input.allowed_ips, allowedEndpoints: input.allowed_endpoints,
-        rateLimitPerMinute: input.rate_limit_per_minute, rateLimitPerDay: input.rate_limit_per_day,
+        allowedIps: input.allowed_ips,
+        allowedEndpoints: input.allowed_endpoints,
+        rateLimitPerMinute: input.rate_limit_per_minute,
+        rateLimitPerDay: input.rate_limit_per_day,
       };
       let v = wanted;
       if (parent) {
         const bounded = boundByParent(parent, wanted, { fill: true });
         // A sandbox key that could mint live keys would let test credentials reach live data.
-        if (environment !== scope.environment) bounded.issues.unshift({ field: 'environment', message: `must be ${scope.environment}, the creating key's mode` });
+        if (environment !== scope.environment)
+          bounded.issues.unshift({
+            field: 'environment',
+            message: `must be ${scope.environment}, the creating key's mode`,
+          });
         if (bounded.issues.length) refuse(bounded.issues);
         v = bounded.values;
       }
       const gen = generateApiKey(environment);
       const row = await deps.repo.insert({
-        orgId: scope.orgId, environment, createdBy: scope.userId, name: input.name, hash: gen.hash, masked: gen.masked,
-        rateLimitPerMinute: v.rateLimitPerMinute ?? null, rateLimitPerDay: v.rateLimitPerDay ?? null,
-        expiresAt: v.expiresAt ?? null, allowedIps: v.allowedIps ?? [], allowedEndpoints: v.allowedEndpoints ?? [],
+        orgId: scope.orgId,
+        environment,
+        createdBy: scope.userId,
+        name: input.name,
+        hash: gen.hash,
+        masked: gen.masked,
+        rateLimitPerMinute: v.rateLimitPerMinute ?? null,
+        rateLimitPerDay: v.rateLimitPerDay ?? null,
+        expiresAt: v.expiresAt ?? null,
+        allowedIps: v.allowedIps ?? [],
+        allowedEndpoints: v.allowedEndpoints ?? [],
         metadata: input.metadata ?? {},
       });
       return { ...presentApiKey(row), key: gen.secret };
@@ -81,14 +98,23 @@ export function createApiKeysService(deps: { repo: ApiKeysRepository; stamps: St
       const parent = await callerKey(scope, callerKeyId);
       if (parent) {
         // Only what the update names is checked: renaming a wider key is not widening anything.
-        const { issues } = boundByParent(parent, {
-          allowedIps: input.allowed_ips, rateLimitPerMinute: input.rate_limit_per_minute, rateLimitPerDay: input.rate_limit_per_day,
-        }, { fill: false });
+        const { issues } = boundByParent(
+          parent,
+          {
+            allowedIps: input.allowed_ips,
+            rateLimitPerMinute: input.rate_limit_per_minute,
+            rateLimitPerDay: input.rate_limit_per_day,
+          },
+          { fill: false },
+        );
         if (issues.length) refuse(issues);
       }
       const row = await deps.repo.update(scope, id, {
-        name: input.name, isActive: input.is_active, rateLimitPerMinute: input.rate_limit_per_minute,
-        rateLimitPerDay: input.rate_limit_per_day, allowedIps: input.allowed_ips,
+        name: input.name,
+        isActive: input.is_active,
+        rateLimitPerMinute: input.rate_limit_per_minute,
+        rateLimitPerDay: input.rate_limit_per_day,
+        allowedIps: input.allowed_ips,
       });
       if (!row) throw errors.notFound('API key');
       await deps.stamps.bump('key', id);

@@ -86,7 +86,11 @@ export interface BoundedFields {
  * would be more permissive than the parent. Only fields present in `wanted` or filled are
  * returned, so an update changes only what it names.
  */
-export function boundByParent(parent: ApiKeyRow, wanted: BoundedFields, opts: { fill: boolean }): { values: BoundedFields; issues: FieldIssue[] } {
+export function boundByParent(
+  parent: ApiKeyRow,
+  wanted: BoundedFields,
+  opts: { fill: boolean },
+): { values: BoundedFields; issues: FieldIssue[] } {
   const issues: FieldIssue[] = [];
   const values: BoundedFields = { ...wanted };
 
@@ -94,7 +98,10 @@ export function boundByParent(parent: ApiKeyRow, wanted: BoundedFields, opts: { 
     if (wanted.expiresAt === undefined) {
       if (opts.fill) values.expiresAt = parent.expires_at;
     } else if (wanted.expiresAt === null || wanted.expiresAt > parent.expires_at) {
-      issues.push({ field: 'expires_in_days', message: `must not end after the creating key expires (${parent.expires_at.toISOString()})` });
+      issues.push({
+        field: 'expires_in_days',
+        message: `must not end after the creating key expires (${parent.expires_at.toISOString()})`,
+      });
     }
   }
 
@@ -102,26 +109,40 @@ export function boundByParent(parent: ApiKeyRow, wanted: BoundedFields, opts: { 
     if (wanted.allowedIps === undefined) {
       if (opts.fill) values.allowedIps = parent.allowed_ips;
     } else if (wanted.allowedIps.length === 0) {
-      issues.push({ field: 'allowed_ips', message: `must not be empty: this key is itself limited to ${parent.allowed_ips.join(', ')}` });
+      issues.push({
+        field: 'allowed_ips',
+        message: `must not be empty: this key is itself limited to ${parent.allowed_ips.join(', ')}`,
+      });
     } else {
       wanted.allowedIps.forEach((ip, i) => {
-        if (!ipWithin(ip, parent.allowed_ips)) issues.push({ field: `allowed_ips[${i}]`, message: `"${ip}" is not within this key's own allowed_ips (${parent.allowed_ips.join(', ')})` });
+        if (!ipWithin(ip, parent.allowed_ips))
+          issues.push({
+            field: `allowed_ips[${i}]`,
+            message: `"${ip}" is not within this key's own allowed_ips (${parent.allowed_ips.join(', ')})`,
+          });
       });
     }
   }
 
   const parentRules = rulesOf(parent.allowed_endpoints);
-  const unrestricted = parentRules.length === 0 || parentRules.some((r) => r.method === null && r.openEnded && r.segments.length === 0);
+  const unrestricted =
+    parentRules.length === 0 || parentRules.some((r) => r.method === null && r.openEnded && r.segments.length === 0);
   if (!unrestricted) {
     if (wanted.allowedEndpoints === undefined) {
       if (opts.fill) values.allowedEndpoints = parent.allowed_endpoints;
     } else if (wanted.allowedEndpoints.length === 0) {
-      issues.push({ field: 'allowed_endpoints', message: `must not be empty: this key is itself limited to ${parent.allowed_endpoints.join(', ')}` });
+      issues.push({
+        field: 'allowed_endpoints',
+        message: `must not be empty: this key is itself limited to ${parent.allowed_endpoints.join(', ')}`,
+      });
     } else {
       wanted.allowedEndpoints.forEach((raw, i) => {
         const c = parseEndpointRule(raw);
         if (typeof c === 'string' || !parentRules.some((p) => ruleCovers(p, c))) {
-          issues.push({ field: `allowed_endpoints[${i}]`, message: `"${raw}" allows more than this key's own allowed_endpoints (${parent.allowed_endpoints.join(', ')})` });
+          issues.push({
+            field: `allowed_endpoints[${i}]`,
+            message: `"${raw}" allows more than this key's own allowed_endpoints (${parent.allowed_endpoints.join(', ')})`,
+          });
         }
       });
     }

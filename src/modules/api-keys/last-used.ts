@@ -19,9 +19,14 @@ export function createLastUsedTracker(repo: ApiKeysRepository, intervalMs = 30_0
   const timer = setInterval(() => void flush(), intervalMs);
   timer.unref();
   return {
-    mark: (id: string) => { pending.add(id); },
+    mark: (id: string) => {
+      pending.add(id);
+    },
     flush,
-    stop: async () => { clearInterval(timer); await flush(); },
+    stop: async () => {
+      clearInterval(timer);
+      await flush();
+    },
   };
 }
 

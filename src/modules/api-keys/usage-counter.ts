@@ -9,7 +9,10 @@ import type { Principal } from '../access/principal.js';
  * a process that dies loses at most one interval of counts. Dashboard sessions count under the
  * key id ''.
  */
-export function createUsageCounter(db: Db, opts: { intervalMs?: number; now?: () => number; onError?: (err: unknown) => void } = {}) {
+export function createUsageCounter(
+  db: Db,
+  opts: { intervalMs?: number; now?: () => number; onError?: (err: unknown) => void } = {},
+) {
   const now = opts.now ?? Date.now;
   let pending = new Map<string, number>();
   let flushing: Promise<void> | undefined;
@@ -18,11 +21,19 @@ export function createUsageCounter(db: Db, opts: { intervalMs?: number; now?: ()
     if (pending.size === 0) return;
     const batch = pending;
     pending = new Map();
-    const org: string[] = [], env: string[] = [], day: string[] = [], key: string[] = [], n: number[] = [];
+    const org: string[] = [],
+      env: string[] = [],
+      day: string[] = [],
+      key: string[] = [],
+      n: number[] = [];
     // The same order in every process: concurrent flushes then cannot deadlock on row locks.
     for (const [k, count] of [...batch].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
       const [o, e, d, id] = k.split('\u0000');
-      org.push(o); env.push(e); day.push(d); key.push(id); n.push(count);
+      org.push(o);
+      env.push(e);
+      day.push(d);
+      key.push(id);
+      n.push(count);
     }
     try {
       await db.query(
@@ -39,7 +50,9 @@ export function createUsageCounter(db: Db, opts: { intervalMs?: number; now?: ()
     }
   };
   const flush = (): Promise<void> => {
-    flushing ??= flushOnce().finally(() => { flushing = undefined; });
+    flushing ??= flushOnce().finally(() => {
+      flushing = undefined;
+    });
     return flushing;
   };
   const timer = setInterval(() => void flush(), opts.intervalMs ?? 30_000);

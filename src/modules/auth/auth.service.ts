@@ -18,15 +18,39 @@ export interface TokenPair {
 }
 
 export function createAuthService(deps: {
-  db: Db; orgs: OrgsRepository; refreshTokens: RefreshTokensRepository; stamps: Stamps; jwtSecret: string;
+  db: Db;
+  orgs: OrgsRepository;
+  refreshTokens: RefreshTokensRepository;
+  stamps: Stamps;
+  jwtSecret: string;
   now?: () => number;
 }) {
   const now = deps.now ?? Date.now;
-  const issue = async (userId: string, orgId: string, familyId: string, q = deps.db as Pick<Db, 'query'>, web = false): Promise<TokenPair> => {
+  const issue = async (
+    userId: string,
+    orgId: string,
+    familyId: string,
+    q = deps.db as Pick<Db, 'query'>,
+    web = false,
+  ): Promise<TokenPair> => {
     const iat = Math.floor(now() / 1000);
-    const accessToken = signAccessToken({ sub: userId, org: orgId, sid: familyId, typ: 'access', iat, exp: iat + ACCESS_TTL_SEC, ...(web ? { web: true } : {}) }, deps.jwtSecret);
+    const accessToken = signAccessToken(
+      {
+        sub: userId,
+        org: orgId,
+        sid: familyId,
+        typ: 'access',
+        iat,
+        exp: iat + ACCESS_TTL_SEC,
+        ...(web ? { web: true } : {}),
+      },
+      deps.jwtSecret,
+    );
     const refreshToken = `rt_${randomBase62(48)}`;
-    await deps.refreshTokens.insert({ userId, familyId, hash: sha256Hex(refreshToken), expiresAt: new Date(now() + REFRESH_TTL_SEC * 1000) }, q);
+    await deps.refreshTokens.insert(
+      { userId, familyId, hash: sha256Hex(refreshToken), expiresAt: new Date(now() + REFRESH_TTL_SEC * 1000) },
+      q,
+    );
     return { accessToken, refreshToken, expiresIn: ACCESS_TTL_SEC, tokenType: 'Bearer' };
   };
 

@@ -24,7 +24,11 @@ export function signAccessToken(claims: AccessClaims, secret: string): string {
  * Accepts only HS256 tokens signed with our secret; `alg: none`, other algorithms, bad
  * signatures, malformed parts and expired tokens all return null (no reason leaks to clients).
  */
-export function verifyAccessToken(token: string, secret: string, nowSec = Math.floor(Date.now() / 1000)): AccessClaims | null {
+export function verifyAccessToken(
+  token: string,
+  secret: string,
+  nowSec = Math.floor(Date.now() / 1000),
+): AccessClaims | null {
   const r = readAccessToken(token, secret, nowSec);
   return r.status === 'valid' ? r.claims : null;
 }
@@ -33,8 +37,11 @@ export function verifyAccessToken(token: string, secret: string, nowSec = Math.f
  * Like verifyAccessToken, but tells an expired token apart: only a token we signed, well formed
  * and past its `exp`, is `expired`; anything malformed or forged is `invalid` (no detail).
  */
-export function readAccessToken(token: string, secret: string, nowSec = Math.floor(Date.now() / 1000)):
-  { status: 'valid'; claims: AccessClaims } | { status: 'expired' } | { status: 'invalid' } {
+export function readAccessToken(
+  token: string,
+  secret: string,
+  nowSec = Math.floor(Date.now() / 1000),
+): { status: 'valid'; claims: AccessClaims } | { status: 'expired' } | { status: 'invalid' } {
   const claims = signedClaims(token, secret);
   if (!claims) return { status: 'invalid' };
   return claims.exp <= nowSec ? { status: 'expired' } : { status: 'valid', claims };
@@ -59,7 +66,13 @@ function signedClaims(token: string, secret: string): AccessClaims | null {
   const expected = hmacSha256(secret, `${h}.${p}`).toString('base64url');
   if (!safeEqual(expected, s)) return null;
   if (!claims || typeof claims !== 'object') return null;
-  if (claims.typ !== 'access' || typeof claims.sub !== 'string' || typeof claims.org !== 'string' || typeof claims.sid !== 'string') return null;
+  if (
+    claims.typ !== 'access' ||
+    typeof claims.sub !== 'string' ||
+    typeof claims.org !== 'string' ||
+    typeof claims.sid !== 'string'
+  )
+    return null;
   if (typeof claims.exp !== 'number') return null;
   return claims as AccessClaims;
 }

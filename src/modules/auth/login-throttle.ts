@@ -63,24 +63,44 @@ return {0, wait}
 
 export interface LoginThrottle {
   /** Waits for this attempt's slot; returns the wait, or `refused` with the seconds to retry in. */
-  admit(email: string, ip: string): Promise<{ refused: false; waitedMs: number } | { refused: true; retryAfterSec: number }>;
+  admit(
+    email: string,
+    ip: string,
+  ): Promise<{ refused: false; waitedMs: number } | { refused: true; retryAfterSec: number }>;
   /** Clears the address's attempts and remembers `ip` as one the account logs in from. */
   succeeded(email: string, ip: string): Promise<void>;
 }
 
-export function createLoginThrottle(redis: Redis, keyOf: (email: string) => string, opts: LoginThrottleOptions = {}): LoginThrottle {
+export function createLoginThrottle(
+  redis: Redis,
+  keyOf: (email: string) => string,
+  opts: LoginThrottleOptions = {},
+): LoginThrottle {
   redis.defineCommand('docpipeLoginThrottle', { numberOfKeys: 0, lua: SCRIPT });
-  const run = (redis as unknown as { docpipeLoginThrottle(...a: (string | number)[]): Promise<[number, number]> }).docpipeLoginThrottle.bind(redis);
+  const run = (
+    redis as unknown as { docpipeLoginThrottle(...a: (string | number)[]): Promise<[number, number]> }
+  ).docpipeLoginThrottle.bind(redis);
   const o = { freeFailures: 5, baseMs: 1000, maxStepMs: 30_000, maxWaitMs: 15_000, forgetAfterSec: 900, ...opts };
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const key = (email: string) => keyOf(email.trim().toLowerCase());
   return {
     async admit(email, ip) {
-      const [refused, wait] = await run(key(email), 'reserve', o.forgetAfterSec, o.freeFailures, o.baseMs, o.maxStepMs, o.maxWaitMs, ip);
+      const [refused, wait] = await run(
+        key(email),
+        'reserve',
+        o.forgetAfterSec,
+        o.freeFailures,
+        o.baseMs,
+        o.maxStepMs,
+        o.maxWaitMs,
+        ip,
+      );
       if (refused === 1) return { refused: true, retryAfterSec: Math.max(1, Math.ceil(wait / 1000)) };
       if (wait > 0) await sleep(wait);
       return { refused: false, waitedMs: wait };
     },
-    async succeeded(email, ip) { await run(key(email), 'ok', o.forgetAfterSec, 0, 0, 0, 0, ip); },
+    async succeeded(email, ip) {
+      await run(key(email), 'ok', o.forgetAfterSec, 0, 0, 0, 0, ip);
+    },
   };
 }

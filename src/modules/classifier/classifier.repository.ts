@@ -6,11 +6,17 @@ export function createClassifierRepository(db: Db) {
   return {
     /** The version of the scope's trained model; null when none was trained (the built-in one applies). */
     async version(scope: Scope): Promise<string | null> {
-      const { rows } = await db.query<{ version: string }>('SELECT version FROM classifier_models WHERE org_id = $1 AND environment = $2', [scope.orgId, scope.environment]);
+      const { rows } = await db.query<{ version: string }>(
+        'SELECT version FROM classifier_models WHERE org_id = $1 AND environment = $2',
+        [scope.orgId, scope.environment],
+      );
       return rows[0]?.version ?? null;
     },
     async get(scope: Scope): Promise<{ version: string; model: unknown } | null> {
-      const { rows } = await db.query<{ version: string; model: unknown }>('SELECT version, model FROM classifier_models WHERE org_id = $1 AND environment = $2', [scope.orgId, scope.environment]);
+      const { rows } = await db.query<{ version: string; model: unknown }>(
+        'SELECT version, model FROM classifier_models WHERE org_id = $1 AND environment = $2',
+        [scope.orgId, scope.environment],
+      );
       return rows[0] ?? null;
     },
     /** Stores the scope's model (a serialized model), replacing the previous one. */

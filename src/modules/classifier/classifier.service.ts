@@ -2,7 +2,14 @@ import { join } from 'node:path';
 import type { Logger } from '../../lib/logger.js';
 import { packageRoot } from '../../lib/package-root.js';
 import {
-  classificationText, loadBuiltinModel, loadSampleSet, parseModel, serializeModel, trainClassifier, type ClassifierModel, type SampleExample,
+  classificationText,
+  loadBuiltinModel,
+  loadSampleSet,
+  parseModel,
+  serializeModel,
+  trainClassifier,
+  type ClassifierModel,
+  type SampleExample,
 } from '../../pipeline/classify/index.js';
 import type { Scope } from '../../lib/scope.js';
 import type { DocumentsRepository } from '../documents/documents.repository.js';
@@ -65,11 +72,21 @@ export function createClassifierService(deps: {
       if (rows.length === 0) return null;
       samples ??= loadSampleSet(samplesDir);
       const base = await samples;
-      const examples = [...base.map((s) => ({ text: s.text, type: s.type })), ...rows.map((r) => ({ text: r.text, type: r.type }))];
+      const examples = [
+        ...base.map((s) => ({ text: s.text, type: s.type })),
+        ...rows.map((r) => ({ text: r.text, type: r.type })),
+      ];
       const weights = [...base.map(() => 1), ...rows.map(() => CONFIRMED_WEIGHT)];
       const model = trainClassifier(examples, { weights });
-      await deps.repo.save(scope, { version: model.version, serialized: serializeModel(model), trainedOn: rows.length });
-      deps.logger.info({ org: scope.orgId, confirmed: rows.length, version: model.version }, 'retrained organization classifier');
+      await deps.repo.save(scope, {
+        version: model.version,
+        serialized: serializeModel(model),
+        trainedOn: rows.length,
+      });
+      deps.logger.info(
+        { org: scope.orgId, confirmed: rows.length, version: model.version },
+        'retrained organization classifier',
+      );
       return { version: model.version, confirmed: rows.length };
     },
   };

@@ -8,11 +8,19 @@ export function createActivityRepository(db: Queryable) {
     async perDay(scope: Scope, tz: string, firstDay: string, projectId?: string) {
       const params: unknown[] = [scope.orgId, scope.environment, tz, firstDay];
       if (projectId) params.push(projectId);
-      const { rows } = await db.query<{ day: string; status: string; type: string; source: string; n: string | number }>(
+      const { rows } = await db.query<{
+        day: string;
+        status: string;
+        type: string;
+        source: string;
+        n: string | number;
+      }>(
         `SELECT to_char(created_at AT TIME ZONE $3, 'YYYY-MM-DD') AS day, status, COALESCE(classification->>'type', '') AS type, source, count(*) AS n
          FROM documents
          WHERE org_id = $1 AND environment = $2 AND created_at >= ($4::date)::timestamp AT TIME ZONE $3${projectId ? ' AND project_id = $5' : ''}
-         GROUP BY 1, 2, 3, 4`, params);
+         GROUP BY 1, 2, 3, 4`,
+        params,
+      );
       return rows.map((r) => ({ ...r, n: Number(r.n) }));
     },
 
@@ -26,7 +34,9 @@ export function createActivityRepository(db: Queryable) {
          FROM documents
          WHERE org_id = $1 AND environment = $2 AND status IN ('uploaded', 'processing', 'processed', 'classified', 'extracted', 'failed')
            ${projectId ? 'AND project_id = $3' : ''}
-         GROUP BY 1, 2`, params);
+         GROUP BY 1, 2`,
+        params,
+      );
       return rows.map((r) => ({ ...r, n: Number(r.n) }));
     },
   };

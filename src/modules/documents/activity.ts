@@ -32,10 +32,14 @@ function validZone(tz: string): boolean {
 
 function dayString(d: Date, tz: string): string {
   // en-CA formats as YYYY-MM-DD.
-  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+  return new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(
+    d,
+  );
 }
 
-const bump = (m: Record<string, number>, k: string, n: number) => { m[k] = (m[k] ?? 0) + n; };
+const bump = (m: Record<string, number>, k: string, n: number) => {
+  m[k] = (m[k] ?? 0) + n;
+};
 
 /**
  * What a person checks first: documents per day by status, type and source, and per stage what
@@ -49,12 +53,22 @@ export function createActivityService(repo: ActivityRepository) {
       if (!validZone(tz)) throw errors.invalidField('tz', `unknown time zone "${tz}"`);
       // Calendar days back from today's date in the zone (not 24-hour steps, which DST would skew).
       const [y, m, d] = dayString(new Date(), tz).split('-').map(Number);
-      const dates = Array.from({ length: days }, (_, i) => new Date(Date.UTC(y, m - 1, d - (days - 1 - i))).toISOString().slice(0, 10));
+      const dates = Array.from({ length: days }, (_, i) =>
+        new Date(Date.UTC(y, m - 1, d - (days - 1 - i))).toISOString().slice(0, 10),
+      );
       const first = dates[0];
-      const [perDay, stages] = await Promise.all([repo.perDay(scope, tz, first, o.projectId), repo.perStage(scope, o.projectId)]);
+      const [perDay, stages] = await Promise.all([
+        repo.perDay(scope, tz, first, o.projectId),
+        repo.perStage(scope, o.projectId),
+      ]);
       const series = new Map<string, ActivityDay>();
       for (const date of dates) series.set(date, { date, total: 0, by_status: {}, by_type: {}, by_source: {} });
-      const totals = { total: 0, by_status: {} as Record<string, number>, by_type: {} as Record<string, number>, by_source: {} as Record<string, number> };
+      const totals = {
+        total: 0,
+        by_status: {} as Record<string, number>,
+        by_type: {} as Record<string, number>,
+        by_source: {} as Record<string, number>,
+      };
       for (const r of perDay) {
         const { n } = r;
         const day = series.get(r.day);

@@ -25,7 +25,9 @@ export function documentEventData(d: EventSource, extra: Record<string, unknown>
   const out: Record<string, unknown> = {};
   for (const [key, column] of Object.entries(COPIED)) out[key] = d[column];
   // Only the verdict: the distribution and the method stay on the document.
-  out.classification = d.classification ? { type: d.classification.type, confidence: d.classification.confidence } : null;
+  out.classification = d.classification
+    ? { type: d.classification.type, confidence: d.classification.confidence }
+    : null;
   return { ...out, ...extra };
 }
 
@@ -34,7 +36,9 @@ export function documentEventData(d: EventSource, extra: Record<string, unknown>
  * jsonb expression, e.g. a parameter) merged over it.
  */
 export function documentEventSql(row: string, extra?: string): string {
-  const copied = Object.entries(COPIED).map(([key, column]) => `'${key}', ${row}.${column}`).join(', ');
+  const copied = Object.entries(COPIED)
+    .map(([key, column]) => `'${key}', ${row}.${column}`)
+    .join(', ');
   const classification = `CASE WHEN ${row}.classification IS NULL THEN NULL
     ELSE jsonb_build_object('type', ${row}.classification->'type', 'confidence', ${row}.classification->'confidence') END`;
   const base = `jsonb_build_object(${copied}, 'classification', ${classification})`;

@@ -21,8 +21,15 @@ export interface PatchDocumentInput {
 }
 
 export function createDocumentsService(deps: {
-  db: Db; docs: DocumentsRepository; projects: ProjectsRepository; batches: BatchesRepository; blobs: BlobStore; queues: Queues;
-  logger: Logger; versions: CurrentVersions; events: EventEmitter;
+  db: Db;
+  docs: DocumentsRepository;
+  projects: ProjectsRepository;
+  batches: BatchesRepository;
+  blobs: BlobStore;
+  queues: Queues;
+  logger: Logger;
+  versions: CurrentVersions;
+  events: EventEmitter;
   /** A person confirmed a document's type (the organization's classifier can be retrained). */
   onConfirmed?: (scope: Scope) => void;
 }) {
@@ -33,7 +40,12 @@ export function createDocumentsService(deps: {
   };
 
   /** Starts a new run (new version) of the given stages for one document; returns it. */
-  async function startRun(q: Queryable, doc: DocumentRow, requested: Stage[] | undefined, batchId: string | null): Promise<DocumentRow> {
+  async function startRun(
+    q: Queryable,
+    doc: DocumentRow,
+    requested: Stage[] | undefined,
+    batchId: string | null,
+  ): Promise<DocumentRow> {
     const project = await deps.projects.get({ orgId: doc.org_id, environment: doc.environment }, doc.project_id, q);
     let stages = planStages(project ?? { auto_classify: true, auto_extract: true }, requested);
     // Later stages need text: a document that was never parsed is parsed first.
@@ -62,7 +74,12 @@ export function createDocumentsService(deps: {
 
   async function deleteOne(q: Queryable, doc: DocumentRow): Promise<void> {
     await deps.docs.delete(q, doc.id);
-    await deps.events.insert(q, { orgId: doc.org_id, environment: doc.environment, type: 'document.deleted', data: documentEventData({ ...doc, status: 'deleted' as DocumentRow['status'] }) });
+    await deps.events.insert(q, {
+      orgId: doc.org_id,
+      environment: doc.environment,
+      type: 'document.deleted',
+      data: documentEventData({ ...doc, status: 'deleted' as DocumentRow['status'] }),
+    });
   }
 
   async function removeFileIfUnused(key: string): Promise<void> {
@@ -79,7 +96,12 @@ export function createDocumentsService(deps: {
     },
     async content(scope: Scope, id: string) {
       const d = await mustGet(scope, id);
-      return { stream: deps.blobs.stream(d.storage_key), mimeType: d.mime_type, filename: d.filename, size: d.size_bytes };
+      return {
+        stream: deps.blobs.stream(d.storage_key),
+        mimeType: d.mime_type,
+        filename: d.filename,
+        size: d.size_bytes,
+      };
     },
     async text(scope: Scope, id: string) {
       const t = await deps.docs.getText(scope, id);
@@ -102,8 +124,14 @@ export function createDocumentsService(deps: {
         if (input.fields) {
           const fields: Record<string, FieldValue> = { ...(doc.fields ?? {}) };
           for (const [name, raw] of Object.entries(input.fields)) {
-            if (raw === null) { delete fields[name]; continue; }
-            const value = raw !== null && typeof raw === 'object' && 'value' in (raw as object) ? (raw as { value: unknown }).value : raw;
+            if (raw === null) {
+              delete fields[name];
+              continue;
+            }
+            const value =
+              raw !== null && typeof raw === 'object' && 'value' in (raw as object)
+                ? (raw as { value: unknown }).value
+                : raw;
             fields[name] = { value, confidence: 1, method: 'manual', confirmed: true };
           }
           cols.fields = fields;
@@ -113,10 +141,23 @@ export function createDocumentsService(deps: {
           // What the machine had said (and whether it sent the document to review) is kept with
           // the correction: classification-quality reports count predicted → confirmed.
           const prior = doc.classification;
-          const predicted = prior?.predicted ?? (prior && prior.method !== 'manual'
-            ? { type: prior.type, confidence: prior.confidence, method: prior.method, needs_review: doc.status === 'needs_review' }
-            : undefined);
-          cols.classification = { type: input.classification.type, confidence: 1, method: 'manual', confirmed: true, ...(predicted ? { predicted } : {}) };
+          const predicted =
+            prior?.predicted ??
+            (prior && prior.method !== 'manual'
+              ? {
+                  type: prior.type,
+                  confidence: prior.confidence,
+                  method: prior.method,
+                  needs_review: doc.status === 'needs_review',
+                }
+              : undefined);
+          cols.classification = {
+            type: input.classification.type,
+            confidence: 1,
+            method: 'manual',
+            confirmed: true,
+            ...(predicted ? { predicted } : {}),
+          };
           cols.classified_at = new Date();
           classified = true;
         }
@@ -126,17 +167,33 @@ export function createDocumentsService(deps: {
           if (doc.status === 'needs_review') {
             const project = await deps.projects.get(scope, doc.project_id, q);
             if (project?.auto_extract) {
-              updated = await deps.docs.update(q, doc.id, { status: 'processing', version: doc.version + 1, pipeline: { ...doc.pipeline, stages: ['extract'], current: 'extract', batch_id: null } });
+              updated = await deps.docs.update(q, doc.id, {
+                status: 'processing',
+                version: doc.version + 1,
+                pipeline: { ...doc.pipeline, stages: ['extract'], current: 'extract', batch_id: null },
+              });
               resume = updated;
             } else {
-              updated = await deps.docs.update(q, doc.id, { status: 'completed', completed_at: new Date(), pipeline: { ...doc.pipeline, current: null } });
+              updated = await deps.docs.update(q, doc.id, {
+                status: 'completed',
+                completed_at: new Date(),
+                pipeline: { ...doc.pipeline, current: null },
+              });
             }
           }
-          await deps.events.insert(q, { orgId: doc.org_id, environment: doc.environment, type: 'document.classified', data: documentEventData(updated, { method: 'manual' }) });
+          await deps.events.insert(q, {
+            orgId: doc.org_id,
+            environment: doc.environment,
+            type: 'document.classified',
+            data: documentEventData(updated, { method: 'manual' }),
+          });
         }
         return updated;
       });
-      if (input.classification) { deps.events.committed(); deps.onConfirmed?.(scope); }
+      if (input.classification) {
+        deps.events.committed();
+        deps.onConfirmed?.(scope);
+      }
       if (resume) await enqueueRuns([resume]);
       return presentDocument(result);
     },
@@ -186,15 +243,38 @@ export function createDocumentsService(deps: {
      * `all_documents` and `failed_at` are for the pipeline page (every document of the scope, or
      * those that failed at a stage); the public body names a project or documents.
      */
-    async reprocessBatch(scope: Scope, input: { project_id?: string; document_ids?: string[]; stages?: Stage[]; mode?: 'missing' | 'all'; all_documents?: boolean; failed_at?: Stage }) {
-      if (!input.project_id && !input.document_ids?.length && !input.all_documents && !input.failed_at) throw errors.validation('Give project_id or document_ids', [{ field: 'project_id', message: 'or document_ids is required' }]);
-      if (input.project_id && input.document_ids?.length) throw errors.validation('Give project_id or document_ids, not both');
+    async reprocessBatch(
+      scope: Scope,
+      input: {
+        project_id?: string;
+        document_ids?: string[];
+        stages?: Stage[];
+        mode?: 'missing' | 'all';
+        all_documents?: boolean;
+        failed_at?: Stage;
+      },
+    ) {
+      if (!input.project_id && !input.document_ids?.length && !input.all_documents && !input.failed_at)
+        throw errors.validation('Give project_id or document_ids', [
+          { field: 'project_id', message: 'or document_ids is required' },
+        ]);
+      if (input.project_id && input.document_ids?.length)
+        throw errors.validation('Give project_id or document_ids, not both');
       if (input.project_id && !(await deps.projects.get(scope, input.project_id))) throw errors.notFound('Project');
       const stages = input.stages?.length ? STAGES.filter((s) => input.stages!.includes(s)) : [...STAGES];
       const mode = input.mode ?? 'missing';
-      const target: ReprocessTarget = input.failed_at ? { failedAt: input.failed_at } : input.all_documents ? { all: true }
-        : input.project_id ? { projectId: input.project_id } : { documentIds: input.document_ids! };
-      const ids = await deps.docs.idsForReprocess(scope, target, mode === 'missing' ? { stages, versions: await resolveVersions(deps.versions, scope) } : undefined);
+      const target: ReprocessTarget = input.failed_at
+        ? { failedAt: input.failed_at }
+        : input.all_documents
+          ? { all: true }
+          : input.project_id
+            ? { projectId: input.project_id }
+            : { documentIds: input.document_ids! };
+      const ids = await deps.docs.idsForReprocess(
+        scope,
+        target,
+        mode === 'missing' ? { stages, versions: await resolveVersions(deps.versions, scope) } : undefined,
+      );
       const batch = await deps.db.tx((q) => deps.batches.create(q, scope, { kind: 'reprocess', stages, mode }));
       const CHUNK = 500;
       for (let i = 0; i < ids.length; i += CHUNK) {

@@ -1,7 +1,16 @@
 import type { StoredLayout } from '../../pipeline/parse/pdf-layout.js';
 import type { Environment } from '../../lib/scope.js';
 
-export const DOCUMENT_STATUSES = ['uploaded', 'processing', 'processed', 'classified', 'extracted', 'completed', 'needs_review', 'failed'] as const;
+export const DOCUMENT_STATUSES = [
+  'uploaded',
+  'processing',
+  'processed',
+  'classified',
+  'extracted',
+  'completed',
+  'needs_review',
+  'failed',
+] as const;
 export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 /** The pipeline's stages, in order: one queue and one worker each (workers/index.ts), one entry in every per-stage table. */
 export const STAGES = ['parse', 'embed', 'classify', 'extract'] as const;
@@ -68,7 +77,10 @@ export interface DocumentRow {
 }
 
 /** A document row as a stage commit returns it to after-stage hooks: without text and vector. */
-export type CommittedDocument = Omit<DocumentRow, 'text_content' | 'embedding' | 'parser_version' | 'extractor_version'>;
+export type CommittedDocument = Omit<
+  DocumentRow,
+  'text_content' | 'embedding' | 'parser_version' | 'extractor_version'
+>;
 
 /** Where a document is in its current run, kept on the row so a sweeper can resume it. */
 export interface PipelineState {
@@ -100,15 +112,34 @@ export function presentDocument(d: DocumentRow, extra: Record<string, unknown> =
     page_count: d.page_count,
     language: d.language,
     classification: d.classification
-      ? { type: d.classification.type, confidence: d.classification.confidence, method: d.classification.method, confirmed: d.classification.confirmed ?? false }
+      ? {
+          type: d.classification.type,
+          confidence: d.classification.confidence,
+          method: d.classification.method,
+          confirmed: d.classification.confirmed ?? false,
+        }
       : null,
     fields: d.fields,
     version: d.version,
-    pipeline: { stages: d.pipeline.stages ?? [], current_stage: d.pipeline.current ?? null, notes: d.pipeline.notes ?? {} },
-    models: { embedding_model: d.embedding_model, classifier_version: d.classifier_version, template_id: d.template_id, template_version: d.template_version },
+    pipeline: {
+      stages: d.pipeline.stages ?? [],
+      current_stage: d.pipeline.current ?? null,
+      notes: d.pipeline.notes ?? {},
+    },
+    models: {
+      embedding_model: d.embedding_model,
+      classifier_version: d.classifier_version,
+      template_id: d.template_id,
+      template_version: d.template_version,
+    },
     timestamps: {
-      uploaded_at: d.created_at, parsed_at: d.parsed_at, embedded_at: d.embedded_at, classified_at: d.classified_at,
-      extracted_at: d.extracted_at, exported_at: d.exported_at, completed_at: d.completed_at,
+      uploaded_at: d.created_at,
+      parsed_at: d.parsed_at,
+      embedded_at: d.embedded_at,
+      classified_at: d.classified_at,
+      extracted_at: d.extracted_at,
+      exported_at: d.exported_at,
+      completed_at: d.completed_at,
     },
     created_at: d.created_at,
     updated_at: d.updated_at,

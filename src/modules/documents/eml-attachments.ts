@@ -4,7 +4,13 @@
 // and handed to the same intake (type, size and duplicate checks). The message stays a document
 // whose text is the message itself; every attachment document names it in its source metadata.
 import { simpleParser } from 'mailparser';
-import { ConflictError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '../../lib/errors.js';
+import {
+  ConflictError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../../lib/errors.js';
 import { MIME, sniffType } from '../../pipeline/parse/sniff.js';
 import { selectParts, senderOf, type AcceptedPart } from '../integrations/mailbox/rules/index.js';
 import type { PartOutcome } from '../integrations/mailbox/mailbox.types.js';
@@ -27,7 +33,12 @@ export const MAX_ATTACHMENT_DEPTH = 3;
  */
 export const ATTACHMENT_BUDGET = 100;
 
-const PARSE_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true } as const;
+const PARSE_OPTIONS = {
+  skipHtmlToText: true,
+  skipTextToHtml: true,
+  skipImageLinks: true,
+  skipTextLinks: true,
+} as const;
 
 function isTnef(p: AcceptedPart): boolean {
   return p.contentType === 'application/ms-tnef' || /^winmail\.dat$/i.test(p.filename);
@@ -42,12 +53,19 @@ function headerText(v: string | undefined | null): string | null {
   return s || null;
 }
 
-type Parent = Pick<DocumentRow, 'id' | 'org_id' | 'environment' | 'project_id' | 'source' | 'source_metadata' | 'uploaded_by'>;
+type Parent = Pick<
+  DocumentRow,
+  'id' | 'org_id' | 'environment' | 'project_id' | 'source' | 'source_metadata' | 'uploaded_by'
+>;
 
 /** Attachments this message may still make into documents (its share of the upload's budget). */
 export function attachmentBudget(doc: Pick<DocumentRow, 'source_metadata'>): number {
   const b = doc.source_metadata?.attachment_budget;
-  return typeof b === 'number' && Number.isInteger(b) && b >= 0 ? Math.min(b, ATTACHMENT_BUDGET) : attachmentDepth(doc) === 0 ? ATTACHMENT_BUDGET : 0;
+  return typeof b === 'number' && Number.isInteger(b) && b >= 0
+    ? Math.min(b, ATTACHMENT_BUDGET)
+    : attachmentDepth(doc) === 0
+      ? ATTACHMENT_BUDGET
+      : 0;
 }
 
 /** How deep in a chain of attached messages a document sits (0: uploaded itself). */
@@ -61,7 +79,11 @@ export function attachmentDepth(doc: Pick<DocumentRow, 'source_metadata'>): numb
  * Idempotent: a retried parse finds the documents it made before (same bytes in the project,
  * made from this parent) and reports them as created again. Returns one outcome per part.
  */
-export async function createAttachmentDocuments(deps: { intake: Pick<Intake, 'fromBuffer'> }, parent: Parent, raw: Buffer): Promise<PartOutcome[]> {
+export async function createAttachmentDocuments(
+  deps: { intake: Pick<Intake, 'fromBuffer'> },
+  parent: Parent,
+  raw: Buffer,
+): Promise<PartOutcome[]> {
   let parsed;
   try {
     parsed = await simpleParser(raw, PARSE_OPTIONS);
@@ -99,22 +121,39 @@ export async function createAttachmentDocuments(deps: { intake: Pick<Intake, 'fr
     const isMessage = sniffType(part.content, part.filename)?.mime === MIME.eml;
     try {
       const res = await deps.intake.fromBuffer(part.content, {
-        scope: { orgId: parent.org_id, environment: parent.environment }, projectId: parent.project_id, filename: part.filename,
-        source: parent.source, sourceMetadata: isMessage ? { ...sourceMetadata, attachment_budget: share } : sourceMetadata,
+        scope: { orgId: parent.org_id, environment: parent.environment },
+        projectId: parent.project_id,
+        filename: part.filename,
+        source: parent.source,
+        sourceMetadata: isMessage ? { ...sourceMetadata, attachment_budget: share } : sourceMetadata,
         uploadedBy: parent.uploaded_by ?? null,
       });
       // A duplicate made from this very parent is our own earlier, interrupted attempt.
       const ours = res.kind === 'created' || res.document.source_metadata?.parent_document_id === parent.id;
       out.push({ ...base, outcome: ours ? 'created' : 'duplicate', document_id: res.document.id });
     } catch (err) {
-      const reason = err instanceof UnsupportedMediaTypeError ? 'type_not_allowed' : err instanceof PayloadTooLargeError ? 'too_large'
-        : err instanceof ValidationError ? 'empty'
-        // The project went away or was archived while the message was parsed.
-        : err instanceof NotFoundError || err instanceof ConflictError ? 'project_unavailable' : null;
+      const reason =
+        err instanceof UnsupportedMediaTypeError
+          ? 'type_not_allowed'
+          : err instanceof PayloadTooLargeError
+            ? 'too_large'
+            : err instanceof ValidationError
+              ? 'empty'
+              : // The project went away or was archived while the message was parsed.
+                err instanceof NotFoundError || err instanceof ConflictError
+                ? 'project_unavailable'
+                : null;
       if (!reason) throw err;
       out.push({ ...base, outcome: 'skipped', reason });
     }
   }
-  for (const s of selection.skipped) out.push({ filename: s.filename, content_type: s.contentType, size_bytes: s.size, outcome: 'skipped', reason: s.reason });
+  for (const s of selection.skipped)
+    out.push({
+      filename: s.filename,
+      content_type: s.contentType,
+      size_bytes: s.size,
+      outcome: 'skipped',
+      reason: s.reason,
+    });
   return out;
 }

@@ -14,7 +14,8 @@ export function stageJobId(stage: Stage, documentId: string, version: number): s
 
 /** The stages a run goes through, in order, given the project's settings and an optional request. */
 export function planStages(project: { auto_classify: boolean; auto_extract: boolean }, requested?: Stage[]): Stage[] {
-  const enabled = (s: Stage) => (s === 'classify' ? project.auto_classify : s === 'extract' ? project.auto_extract : true);
+  const enabled = (s: Stage) =>
+    s === 'classify' ? project.auto_classify : s === 'extract' ? project.auto_extract : true;
   if (requested && requested.length) return STAGES.filter((s) => requested.includes(s));
   return STAGES.filter(enabled);
 }
@@ -28,7 +29,11 @@ export function nextStage(stages: Stage[] | undefined, current: Stage): Stage | 
 /** Stage queues use a fixed attempt budget; permanent failures bypass it (UnrecoverableError). */
 export const STAGE_ATTEMPTS = 4;
 
-export async function enqueueStage(queues: Queues, stage: Stage, doc: Pick<DocumentRow, 'id' | 'version'>): Promise<void> {
+export async function enqueueStage(
+  queues: Queues,
+  stage: Stage,
+  doc: Pick<DocumentRow, 'id' | 'version'>,
+): Promise<void> {
   const data: StageJobData = { documentId: doc.id, version: doc.version };
   await queues.get(stage).add(stage, data, {
     jobId: stageJobId(stage, doc.id, doc.version),

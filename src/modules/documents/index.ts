@@ -70,7 +70,12 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
   const docs = createDocumentsRepository(db);
   const batches = createBatchesRepository(db);
   const embedder = deps.embedder ?? createEmbedderLoader(settings.embedding);
-  const classifier = createClassifierService({ repo: createClassifierRepository(db), documents: docs, logger, cacheDir: settings.classifierCacheDir });
+  const classifier = createClassifierService({
+    repo: createClassifierRepository(db),
+    documents: docs,
+    logger,
+    cacheDir: settings.classifierCacheDir,
+  });
   const afterStageHooks = new Map<Stage, ((doc: CommittedDocument) => Promise<void>)[]>();
 
   // Both are started on first use and shared by every parse job of the process. Parsing runs in
@@ -82,13 +87,34 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
   };
   let pdf: PdfEngine | undefined;
   const getPdf = () => {
-    pdf ??= createPdfEngine({ workers: 2, maxMemoryMb: settings.parseMaxMemoryMb, maxInflatedBytes: settings.parseMaxInflatedBytes });
+    pdf ??= createPdfEngine({
+      workers: 2,
+      maxMemoryMb: settings.parseMaxMemoryMb,
+      maxInflatedBytes: settings.parseMaxInflatedBytes,
+    });
     return pdf;
   };
 
-  const intake = createIntake({ db, docs, projects, blobs, queues, logger, maxUploadBytes: settings.maxUploadBytes, events });
+  const intake = createIntake({
+    db,
+    docs,
+    projects,
+    blobs,
+    queues,
+    logger,
+    maxUploadBytes: settings.maxUploadBytes,
+    events,
+  });
   const service = createDocumentsService({
-    db, docs, projects, batches, blobs, queues, logger, events, onConfirmed: deps.onConfirmed,
+    db,
+    docs,
+    projects,
+    batches,
+    blobs,
+    queues,
+    logger,
+    events,
+    onConfirmed: deps.onConfirmed,
     versions: {
       embeddingModel: () => (embedder.status().state === 'ready' ? embedder.status().modelId : null),
       classifierVersion: (scope) => classifier.versionFor(scope),
@@ -97,15 +123,28 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     },
   });
   const runner = createStageRunner({
-    db, docs, batches, queues, logger, events,
+    db,
+    docs,
+    batches,
+    queues,
+    logger,
+    events,
     afterStage: (stage) => {
       const hooks = afterStageHooks.get(stage);
-      return hooks ? async (doc) => { for (const h of hooks) await h(doc); } : undefined;
+      return hooks
+        ? async (doc) => {
+            for (const h of hooks) await h(doc);
+          }
+        : undefined;
     },
   });
   const computes: Record<Stage, StageCompute> = {
     parse: parseStage({
-      blobs, maxPages: settings.maxPages, maxImagePixels: settings.maxImagePixels, ocr: getOcr, pdf: getPdf,
+      blobs,
+      maxPages: settings.maxPages,
+      maxImagePixels: settings.maxImagePixels,
+      ocr: getOcr,
+      pdf: getPdf,
       attachments: (doc, raw) => createAttachmentDocuments({ intake }, doc, raw),
     }),
     embed: embedStage({ embedder: () => embedder.get(), unavailableReason: () => embedder.status().reason }),
@@ -116,7 +155,16 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
 
   const activityRepo = createActivityRepository(db);
   return {
-    docs, batches, intake, service, runner, computes, classifier, embedder, activity: createActivityService(activityRepo), activityRepo,
+    docs,
+    batches,
+    intake,
+    service,
+    runner,
+    computes,
+    classifier,
+    embedder,
+    activity: createActivityService(activityRepo),
+    activityRepo,
     /** `h` runs after `stage` commits, with the document row as written (the container wires the Sheets export here). */
     onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);
@@ -129,7 +177,13 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     async checkEmbedder(log: Pick<Logger, 'warn'> = logger): Promise<boolean> {
       if (await embedder.get()) return true;
       const status = embedder.status();
-      log.warn({ model: status.modelId, code: status.code }, embeddingUnavailableWarning(status, { modelDir: settings.embedding.modelDir, allowDownload: settings.embedding.allowDownload }));
+      log.warn(
+        { model: status.modelId, code: status.code },
+        embeddingUnavailableWarning(status, {
+          modelDir: settings.embedding.modelDir,
+          allowDownload: settings.embedding.allowDownload,
+        }),
+      );
       return false;
     },
     async close() {

@@ -29,10 +29,7 @@ export interface IntakeInput {
   allowDuplicate?: boolean;
 }
 
-export type IntakeResult =
-  | { kind: 'created'; document: DocumentRow }
-  | { kind: 'duplicate'; document: DocumentRow };
-
+export type IntakeResult = { kind: 'created'; document: DocumentRow } | { kind: 'duplicate'; document: DocumentRow };
 
 /**
  * Turns stored bytes into a document: checks the project, the real type and duplicates,
@@ -40,8 +37,14 @@ export type IntakeResult =
  * uploads, e-mail and the CLI alike.
  */
 export function createIntake(deps: {
-  db: Db; docs: DocumentsRepository; projects: ProjectsRepository; blobs: BlobStore; queues: Queues; logger: Logger;
-  maxUploadBytes: number; events: EventEmitter;
+  db: Db;
+  docs: DocumentsRepository;
+  projects: ProjectsRepository;
+  blobs: BlobStore;
+  queues: Queues;
+  logger: Logger;
+  maxUploadBytes: number;
+  events: EventEmitter;
 }) {
   const keysInUse = (keys: string[]) => deps.docs.storageKeysInUse(keys);
 
@@ -58,11 +61,19 @@ export function createIntake(deps: {
     if (blob.size === 0) throw errors.invalidField('file', 'is empty');
     // Executables and archives never become text: refused now rather than failed at parse.
     const refused = unprocessableKind(blob.head);
-    if (refused) throw errors.unsupportedMedia(`The file is ${refused} (judged from its bytes), which cannot be processed; accepted types: ${ACCEPTED_TYPES_TEXT}`);
+    if (refused)
+      throw errors.unsupportedMedia(
+        `The file is ${refused} (judged from its bytes), which cannot be processed; accepted types: ${ACCEPTED_TYPES_TEXT}`,
+      );
     const sniffed = sniffType(blob.head, input.filename);
     const mime = sniffed?.mime ?? 'application/octet-stream';
-    if (project.allowed_file_types.length > 0 && (!sniffed || !matchesAllowedTypes(sniffed, project.allowed_file_types))) {
-      throw errors.unsupportedMedia(`File type ${mime} (judged from its bytes) is not allowed in this project; allowed: ${project.allowed_file_types.join(', ')}`);
+    if (
+      project.allowed_file_types.length > 0 &&
+      (!sniffed || !matchesAllowedTypes(sniffed, project.allowed_file_types))
+    ) {
+      throw errors.unsupportedMedia(
+        `File type ${mime} (judged from its bytes) is not allowed in this project; allowed: ${project.allowed_file_types.join(', ')}`,
+      );
     }
     if (!input.allowDuplicate) {
       const dup = await deps.docs.findDuplicate(project.id, blob.sha256);
@@ -72,11 +83,23 @@ export function createIntake(deps: {
     // The row and its document.uploaded event are one statement (they commit together).
     const pipeline = { stages, current: stages[0], queued_at: new Date().toISOString() };
     const row = {
-      scope: input.scope, projectId: project.id, filename: input.filename, mimeType: mime, size: blob.size, sha256: blob.sha256,
-      storageKey: blob.key, source: input.source, sourceMetadata: input.sourceMetadata ?? {}, metadata: input.metadata ?? {},
-      uploadedBy: input.uploadedBy ?? null, pipeline,
+      scope: input.scope,
+      projectId: project.id,
+      filename: input.filename,
+      mimeType: mime,
+      size: blob.size,
+      sha256: blob.sha256,
+      storageKey: blob.key,
+      source: input.source,
+      sourceMetadata: input.sourceMetadata ?? {},
+      metadata: input.metadata ?? {},
+      uploadedBy: input.uploadedBy ?? null,
+      pipeline,
     };
-    const doc = await deps.docs.insert(deps.db, row, { type: 'document.uploaded', extra: { mimeType: mime, sizeBytes: blob.size } });
+    const doc = await deps.docs.insert(deps.db, row, {
+      type: 'document.uploaded',
+      extra: { mimeType: mime, sizeBytes: blob.size },
+    });
     return { kind: 'created', document: doc };
   }
 
@@ -89,7 +112,9 @@ export function createIntake(deps: {
     try {
       result = await admit(blob, input);
     } catch (err) {
-      await discard(blob).catch((e: unknown) => deps.logger.warn({ err: e, key: blob.key }, 'could not remove the file of a refused intake'));
+      await discard(blob).catch((e: unknown) =>
+        deps.logger.warn({ err: e, key: blob.key }, 'could not remove the file of a refused intake'),
+      );
       throw err;
     }
     // Before the parse job can run: the file is certainly in place from here on.

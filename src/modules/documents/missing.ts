@@ -21,7 +21,12 @@ export interface StageVersions {
 }
 
 export async function resolveVersions(v: CurrentVersions, scope: Scope): Promise<StageVersions> {
-  return { parser: v.parserVersion, embeddingModel: v.embeddingModel(), classifier: await v.classifierVersion(scope), extractor: v.extractorVersion };
+  return {
+    parser: v.parserVersion,
+    embeddingModel: v.embeddingModel(),
+    classifier: await v.classifierVersion(scope),
+    extractor: v.extractorVersion,
+  };
 }
 
 type Param = (value: unknown) => string;
@@ -29,16 +34,27 @@ type Param = (value: unknown) => string;
 // One condition per stage: the compiler makes a new stage say what "missing" means for it.
 const MISSING: Record<Stage, (v: StageVersions, p: Param) => string> = {
   parse: (v, p) => `parsed_at IS NULL OR coalesce(parser_version, '') <> ${p(v.parser)}`,
-  embed: (v, p) => (v.embeddingModel ? `embedded_at IS NULL OR embedding_model IS DISTINCT FROM ${p(v.embeddingModel)}` : 'embedded_at IS NULL'),
-  classify: (v, p) => `classified_at IS NULL OR (classifier_version IS DISTINCT FROM ${p(v.classifier)} AND coalesce((classification->>'confirmed')::boolean, false) = false)`,
+  embed: (v, p) =>
+    v.embeddingModel
+      ? `embedded_at IS NULL OR embedding_model IS DISTINCT FROM ${p(v.embeddingModel)}`
+      : 'embedded_at IS NULL',
+  classify: (v, p) =>
+    `classified_at IS NULL OR (classifier_version IS DISTINCT FROM ${p(v.classifier)} AND coalesce((classification->>'confirmed')::boolean, false) = false)`,
   extract: (v, p) => `extracted_at IS NULL OR coalesce(extractor_version, '') <> ${p(v.extractor)}
         OR (template_id IS NOT NULL AND template_version IS DISTINCT FROM (SELECT t.version FROM templates t WHERE t.id = documents.template_id))`,
 };
 
 /** SQL (OR of conditions over `documents`) selecting documents where any of `stages` is missing; used by the repository. */
-export function missingStageSql(stages: Stage[], v: StageVersions, firstParam: number): { sql: string; params: unknown[] } {
+export function missingStageSql(
+  stages: Stage[],
+  v: StageVersions,
+  firstParam: number,
+): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
-  const p: Param = (val) => { params.push(val); return `$${firstParam + params.length - 1}`; };
+  const p: Param = (val) => {
+    params.push(val);
+    return `$${firstParam + params.length - 1}`;
+  };
   const parts = stages.map((s) => `(${MISSING[s](v, p)})`);
   return { sql: parts.join(' OR ') || 'false', params };
 }

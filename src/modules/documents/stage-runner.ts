@@ -31,10 +31,24 @@ export interface StageOutcome {
   needsReview?: boolean;
 }
 
-export type StageCompute = (doc: DocumentRow, project: StageProject | null, context: StageContext) => Promise<StageOutcome>;
+export type StageCompute = (
+  doc: DocumentRow,
+  project: StageProject | null,
+  context: StageContext,
+) => Promise<StageOutcome>;
 
-const STATUS_AFTER: Record<Stage, DocumentStatus> = { parse: 'processing', embed: 'processed', classify: 'classified', extract: 'extracted' };
-const EVENT_AFTER: Record<Stage, EventType | null> = { parse: null, embed: 'document.processed', classify: 'document.classified', extract: 'document.extracted' };
+const STATUS_AFTER: Record<Stage, DocumentStatus> = {
+  parse: 'processing',
+  embed: 'processed',
+  classify: 'classified',
+  extract: 'extracted',
+};
+const EVENT_AFTER: Record<Stage, EventType | null> = {
+  parse: null,
+  embed: 'document.processed',
+  classify: 'document.classified',
+  extract: 'document.extracted',
+};
 
 export interface RunResult {
   outcome: 'done' | 'already-done' | 'stale';
@@ -47,18 +61,29 @@ export interface RunResult {
  * (a worker killed after commit) a no-op that only makes sure the next stage is queued.
  */
 export function createStageRunner(deps: {
-  db: Db; docs: DocumentsRepository; batches: BatchesRepository; queues: Queues; logger: Logger; events: EventEmitter;
+  db: Db;
+  docs: DocumentsRepository;
+  batches: BatchesRepository;
+  queues: Queues;
+  logger: Logger;
+  events: EventEmitter;
   /**
    * Called after the given stage committed, with the row as written (e.g. queue a Sheets export
    * after extraction). Errors are logged, not thrown.
    */
   afterStage?: (stage: Stage) => ((doc: CommittedDocument) => Promise<void>) | undefined;
 }) {
-  async function finishBatch(q: Queryable, doc: Pick<DocumentRow, 'id' | 'pipeline'>, outcome: 'completed' | 'failed', error?: unknown) {
+  async function finishBatch(
+    q: Queryable,
+    doc: Pick<DocumentRow, 'id' | 'pipeline'>,
+    outcome: 'completed' | 'failed',
+    error?: unknown,
+  ) {
     if (!doc.pipeline.batch_id) return;
     // A run that reached its end with a stage skipped did not do all that was asked of it.
     const skip = outcome === 'completed' ? Object.entries(doc.pipeline.skipped ?? {})[0] : undefined;
-    if (skip) await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, 'skipped', { stage: skip[0], ...skip[1] });
+    if (skip)
+      await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, 'skipped', { stage: skip[0], ...skip[1] });
     else await deps.batches.finishItem(q, doc.pipeline.batch_id, doc.id, outcome, error);
   }
 
@@ -66,7 +91,7 @@ export function createStageRunner(deps: {
   async function settleRepeat(stage: Stage, job: StageJobData): Promise<RunResult> {
     if (!(await deps.docs.stageRecorded(job.documentId, job.version, stage))) return { outcome: 'stale', next: null };
     const doc = await deps.docs.getById(job.documentId);
-    const cur = doc && doc.version === job.version && doc.status !== 'failed' ? doc.pipeline.current ?? null : null;
+    const cur = doc && doc.version === job.version && doc.status !== 'failed' ? (doc.pipeline.current ?? null) : null;
     if (cur && doc) await enqueueStage(deps.queues, cur, doc);
     return { outcome: 'already-done', next: cur };
   }
@@ -101,7 +126,14 @@ export function createStageRunner(deps: {
     // comes back only when a hook wants it.
     const hook = deps.afterStage?.(stage);
     const commit = async (q: Queryable) => {
-      const updated = await deps.docs.commitStage(q, doc.id, cols, { guard: { version: job.version, stage }, searchText: out.searchText, event, cte: out.cte, row: hook !== undefined, startedAt });
+      const updated = await deps.docs.commitStage(q, doc.id, cols, {
+        guard: { version: job.version, stage },
+        searchText: out.searchText,
+        event,
+        cte: out.cte,
+        row: hook !== undefined,
+        startedAt,
+      });
       if (!updated) return null;
       if (next === null) await finishBatch(q, updated, 'completed');
       return { doc: updated, next };
@@ -113,7 +145,9 @@ export function createStageRunner(deps: {
     if (emitted) deps.events.committed();
     if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
     if (hook) {
-      await hook(committed.doc as CommittedDocument).catch((err) => deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'));
+      await hook(committed.doc as CommittedDocument).catch((err) =>
+        deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'),
+      );
     }
     return { outcome: 'done', next: committed.next };
   }
@@ -124,7 +158,11 @@ export function createStageRunner(deps: {
       const d = await deps.docs.getById(job.documentId, q, true);
       if (!d || d.version !== job.version || d.status === 'failed') return;
       const error = { stage, code, message: message.slice(0, 2000) };
-      const updated = await deps.docs.update(q, d.id, { status: 'failed', error, pipeline: { ...d.pipeline, current: null } });
+      const updated = await deps.docs.update(q, d.id, {
+        status: 'failed',
+        error,
+        pipeline: { ...d.pipeline, current: null },
+      });
       await finishBatch(q, updated, 'failed', error);
     });
     deps.logger.warn({ documentId: job.documentId, stage, code }, `document failed: ${message}`);

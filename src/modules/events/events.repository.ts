@@ -22,7 +22,13 @@ export function insertEventFromRowSql(from: string, e: { id: string; type: strin
 /** Inserts an outbox event; call it with the transaction that made the change (through the EventEmitter). */
 export async function insertEvent(q: Queryable, e: NewEvent): Promise<string> {
   const id = newId('evt');
-  await q.query('INSERT INTO events (id, org_id, environment, type, data) VALUES ($1, $2, $3, $4, $5)', [id, e.orgId, e.environment, e.type, JSON.stringify(e.data)]);
+  await q.query('INSERT INTO events (id, org_id, environment, type, data) VALUES ($1, $2, $3, $4, $5)', [
+    id,
+    e.orgId,
+    e.environment,
+    e.type,
+    JSON.stringify(e.data),
+  ]);
   return id;
 }
 
@@ -37,27 +43,47 @@ export async function claimUnrelayedEvents(q: Queryable, limit: number, skipLock
   const { rows } = await q.query<EventRow>(
     `UPDATE events SET relayed_at = now()
      WHERE id = ANY(ARRAY(SELECT id FROM events WHERE relayed_at IS NULL ORDER BY created_at LIMIT $1 ${skipLocked ? 'FOR UPDATE SKIP LOCKED' : ''}))
-     RETURNING *`, [limit]);
+     RETURNING *`,
+    [limit],
+  );
   return rows;
 }
 
 export function createEventsRepository(db: Queryable) {
   return {
-    async list(scope: Scope, f: { type?: string; documentId?: string; after?: Date; limit: number; offset: number }): Promise<{ rows: EventRow[]; total: number }> {
+    async list(
+      scope: Scope,
+      f: { type?: string; documentId?: string; after?: Date; limit: number; offset: number },
+    ): Promise<{ rows: EventRow[]; total: number }> {
       const where = ['org_id = $1', 'environment = $2'];
       const params: unknown[] = [scope.orgId, scope.environment];
-      if (f.type) { params.push(f.type); where.push(`type = $${params.length}`); }
-      if (f.documentId) { params.push(f.documentId); where.push(`data->>'documentId' = $${params.length}`); }
-      if (f.after) { params.push(f.after); where.push(`created_at > $${params.length}`); }
+      if (f.type) {
+        params.push(f.type);
+        where.push(`type = $${params.length}`);
+      }
+      if (f.documentId) {
+        params.push(f.documentId);
+        where.push(`data->>'documentId' = $${params.length}`);
+      }
+      if (f.after) {
+        params.push(f.after);
+        where.push(`created_at > $${params.length}`);
+      }
       const w = where.join(' AND ');
       const [page, count] = await Promise.all([
-        db.query<EventRow>(`SELECT * FROM events WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, f.limit, f.offset]),
+        db.query<EventRow>(
+          `SELECT * FROM events WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+          [...params, f.limit, f.offset],
+        ),
         db.query<{ n: number }>(`SELECT count(*) AS n FROM events WHERE ${w}`, params),
       ]);
       return { rows: page.rows, total: count.rows[0].n };
     },
     async get(scope: Scope, id: string): Promise<EventRow | null> {
-      const { rows } = await db.query<EventRow>('SELECT * FROM events WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      const { rows } = await db.query<EventRow>(
+        'SELECT * FROM events WHERE id = $1 AND org_id = $2 AND environment = $3',
+        [id, scope.orgId, scope.environment],
+      );
       return rows[0] ?? null;
     },
   };

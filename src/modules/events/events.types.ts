@@ -1,8 +1,16 @@
 import type { Environment } from '../../lib/scope.js';
 
 export const EVENT_TYPES = [
-  'document.uploaded', 'document.processed', 'document.classified', 'document.extracted', 'document.deleted',
-  'workflow.started', 'workflow.step_completed', 'workflow.completed', 'workflow.failed', 'report.completed',
+  'document.uploaded',
+  'document.processed',
+  'document.classified',
+  'document.extracted',
+  'document.deleted',
+  'workflow.started',
+  'workflow.step_completed',
+  'workflow.completed',
+  'workflow.failed',
+  'report.completed',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';

@@ -94,14 +94,18 @@ export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
     do {
       const wait = lastStart + spacing - performance.now();
       if (wait > 0) {
-        await new Promise<void>((wake) => { delayed = { timer: setTimeout(wake, wait), wake }; });
+        await new Promise<void>((wake) => {
+          delayed = { timer: setTimeout(wake, wait), wake };
+        });
         delayed = null;
       }
       lastStart = performance.now();
       again = false;
       try {
         // Keep going while batches come back full: a backlog drains without waiting for nudges.
-        while (!stopped && (await opts.runBatch()) >= batchSize) { /* next batch */ }
+        while (!stopped && (await opts.runBatch()) >= batchSize) {
+          /* next batch */
+        }
       } catch (err) {
         opts.onError?.(err);
       }
@@ -123,7 +127,12 @@ export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
   const timer = setInterval(() => {
     nudge();
     if (tick || !opts.onTick || stopped) return;
-    tick = opts.onTick().catch((err: unknown) => opts.onError?.(err)).finally(() => { tick = null; });
+    tick = opts
+      .onTick()
+      .catch((err: unknown) => opts.onError?.(err))
+      .finally(() => {
+        tick = null;
+      });
   }, opts.intervalMs ?? 2000);
   timer.unref();
 
@@ -135,7 +144,10 @@ export function createRelayLoop(opts: RelayLoopOptions): RelayLoop {
     async stop() {
       stopped = true;
       clearInterval(timer);
-      if (delayed) { clearTimeout(delayed.timer); delayed.wake(); }
+      if (delayed) {
+        clearTimeout(delayed.timer);
+        delayed.wake();
+      }
       while (running || tick) await (running ?? tick);
     },
   };

@@ -53,7 +53,18 @@ export function createIdempotencyRepository(db: Queryable) {
           WHERE credential = $1 AND environment = $2 AND key = $3
             AND (created_at < now() - make_interval(secs => $9) OR (state = 'running' AND locked_until < now()))
           RETURNING 1 AS claimed`,
-        [c.credential, c.environment, c.key, c.requestHash, c.method, c.path, c.lockToken, c.lockSeconds, c.ttlSeconds, c.orgId],
+        [
+          c.credential,
+          c.environment,
+          c.key,
+          c.requestHash,
+          c.method,
+          c.path,
+          c.lockToken,
+          c.lockSeconds,
+          c.ttlSeconds,
+          c.orgId,
+        ],
       );
       return rows.length === 1;
     },

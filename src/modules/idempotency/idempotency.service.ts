@@ -38,12 +38,12 @@ export interface StoredResponse {
 export type Begun =
   | { kind: 'replay'; response: StoredResponse }
   | {
-    kind: 'claimed';
-    /** Keeps `response` for replays (or forgets the claim when the status is not kept). */
-    finish(response: StoredResponse): Promise<void>;
-    /** Forgets the claim: the key can be used again. */
-    release(): Promise<void>;
-  };
+      kind: 'claimed';
+      /** Keeps `response` for replays (or forgets the claim when the status is not kept). */
+      finish(response: StoredResponse): Promise<void>;
+      /** Forgets the claim: the key can be used again. */
+      release(): Promise<void>;
+    };
 
 /** Statuses whose responses are not kept: a retry may succeed. */
 export function keepsResponse(status: number): boolean {
@@ -62,7 +62,10 @@ export function keyProblem(key: string): string | null {
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
-    return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(v ?? null);
 }
@@ -71,7 +74,11 @@ export function requestHash(r: Pick<IdempotentRequest, 'method' | 'path' | 'quer
   return sha256Hex(canonical([r.method.toUpperCase(), r.path, r.query ?? {}, r.body ?? null]));
 }
 
-export function createIdempotencyService(deps: { repo: IdempotencyRepository; ttlSeconds?: number; lockSeconds?: number }) {
+export function createIdempotencyService(deps: {
+  repo: IdempotencyRepository;
+  ttlSeconds?: number;
+  lockSeconds?: number;
+}) {
   const ttlSeconds = deps.ttlSeconds ?? IDEMPOTENCY_TTL_SECONDS;
   const lockSeconds = deps.lockSeconds ?? IDEMPOTENCY_LOCK_SECONDS;
   const { repo } = deps;
@@ -80,15 +87,26 @@ export function createIdempotencyService(deps: { repo: IdempotencyRepository; tt
     /** Claims the key for this request, or says what to answer instead (throws 409/422 errors). */
     async begin(r: IdempotentRequest): Promise<Begun> {
       const problem = keyProblem(r.key);
-      if (problem) throw errors.validation(`Idempotency-Key ${problem}`, [{ field: 'Idempotency-Key', message: problem, in: 'headers' }]);
+      if (problem)
+        throw errors.validation(`Idempotency-Key ${problem}`, [
+          { field: 'Idempotency-Key', message: problem, in: 'headers' },
+        ]);
       const hash = requestHash(r);
       const claim = {
-        orgId: r.scope.orgId, environment: r.scope.environment, credential: r.credential, key: r.key, requestHash: hash,
-        method: r.method.toUpperCase(), path: r.path, lockToken: randomBytes(12).toString('hex'), lockSeconds, ttlSeconds,
+        orgId: r.scope.orgId,
+        environment: r.scope.environment,
+        credential: r.credential,
+        key: r.key,
+        requestHash: hash,
+        method: r.method.toUpperCase(),
+        path: r.path,
+        lockToken: randomBytes(12).toString('hex'),
+        lockSeconds,
+        ttlSeconds,
       };
       // A row can vanish between the statements (a server error releasing it): look again, a few times.
       for (let attempt = 0; attempt < 3; attempt++) {
-        if (await repo.insert(claim) || await repo.takeOver(claim)) {
+        if ((await repo.insert(claim)) || (await repo.takeOver(claim))) {
           return {
             kind: 'claimed',
             finish: async (res) => {
@@ -102,9 +120,18 @@ export function createIdempotencyService(deps: { repo: IdempotencyRepository; tt
         if (!row) continue;
         if (row.request_hash !== hash) throw new IdempotencyKeyReusedError();
         if (row.state === 'running') {
-          throw errors.conflict('A request with this Idempotency-Key is still being processed; retry once it has finished');
+          throw errors.conflict(
+            'A request with this Idempotency-Key is still being processed; retry once it has finished',
+          );
         }
-        return { kind: 'replay', response: { status: row.response_status!, headers: row.response_headers ?? {}, body: row.response_body ?? '' } };
+        return {
+          kind: 'replay',
+          response: {
+            status: row.response_status!,
+            headers: row.response_headers ?? {},
+            body: row.response_body ?? '',
+          },
+        };
       }
       throw errors.conflict('A request with this Idempotency-Key is still being processed; retry once it has finished');
     },

@@ -43,16 +43,19 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   new Gauge({
     name: 'docpipe_mail_mailbox_connected',
     help: 'IMAP connection of a mailbox this process holds the lease of: 1 connected, 0 connecting or failing',
-    labelNames: ['mailbox_id'], registers,
+    labelNames: ['mailbox_id'],
+    registers,
     collect() {
       this.reset();
-      for (const p of pollers) for (const [id, s] of Object.entries(p.stats())) this.set({ mailbox_id: id }, s.online ? 1 : 0);
+      for (const p of pollers)
+        for (const [id, s] of Object.entries(p.stats())) this.set({ mailbox_id: id }, s.online ? 1 : 0);
     },
   });
   new Gauge({
     name: 'docpipe_mail_mailbox_leased',
     help: 'Mailboxes whose lease this process holds (1 per mailbox); summed over processes, each mailbox appears once',
-    labelNames: ['mailbox_id'], registers,
+    labelNames: ['mailbox_id'],
+    registers,
     collect() {
       this.reset();
       for (const p of pollers) for (const id of Object.keys(p.stats())) this.set({ mailbox_id: id }, 1);
@@ -61,11 +64,13 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   new Gauge({
     name: 'docpipe_mail_last_poll_timestamp_seconds',
     help: 'When this process last finished looking through a mailbox (Unix time)',
-    labelNames: ['mailbox_id'], registers,
+    labelNames: ['mailbox_id'],
+    registers,
     collect() {
       this.reset();
       for (const p of pollers) {
-        for (const [id, s] of Object.entries(p.stats())) if (s.lastPollAt !== null) this.set({ mailbox_id: id }, s.lastPollAt / 1000);
+        for (const [id, s] of Object.entries(p.stats()))
+          if (s.lastPollAt !== null) this.set({ mailbox_id: id }, s.lastPollAt / 1000);
       }
     },
   });
@@ -73,25 +78,41 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
   return {
     registry,
     httpDuration: new Histogram({
-      name: 'docpipe_http_request_duration_seconds', help: 'HTTP requests by route pattern and status, with their latency',
-      labelNames: ['method', 'route', 'status_code'], buckets: HTTP_BUCKETS, registers,
+      name: 'docpipe_http_request_duration_seconds',
+      help: 'HTTP requests by route pattern and status, with their latency',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: HTTP_BUCKETS,
+      registers,
     }),
     stageDuration: new Histogram({
-      name: 'docpipe_stage_duration_seconds', help: 'Pipeline stage jobs by stage and outcome (done, skipped, failed), with their run time',
-      labelNames: ['stage', 'outcome'], buckets: STAGE_BUCKETS, registers,
+      name: 'docpipe_stage_duration_seconds',
+      help: 'Pipeline stage jobs by stage and outcome (done, skipped, failed), with their run time',
+      labelNames: ['stage', 'outcome'],
+      buckets: STAGE_BUCKETS,
+      registers,
     }),
     stageFailures: new Counter({
-      name: 'docpipe_stage_failures_total', help: 'Failed pipeline stage attempts by error code (TRANSIENT: retried by the queue)',
-      labelNames: ['stage', 'code'], registers,
+      name: 'docpipe_stage_failures_total',
+      help: 'Failed pipeline stage attempts by error code (TRANSIENT: retried by the queue)',
+      labelNames: ['stage', 'code'],
+      registers,
     }),
     webhookDeliveries: new Counter({
-      name: 'docpipe_webhook_deliveries_total', help: 'Webhook delivery jobs by outcome (delivered, retry, failed, gone, deferred, stale, …)',
-      labelNames: ['outcome'], registers,
+      name: 'docpipe_webhook_deliveries_total',
+      help: 'Webhook delivery jobs by outcome (delivered, retry, failed, gone, deferred, stale, …)',
+      labelNames: ['outcome'],
+      registers,
     }),
-    sheetsRows: new Counter({ name: 'docpipe_sheets_rows_written_total', help: 'Rows written to Google Sheets exports', registers }),
+    sheetsRows: new Counter({
+      name: 'docpipe_sheets_rows_written_total',
+      help: 'Rows written to Google Sheets exports',
+      registers,
+    }),
     trackMailPoller(poller) {
       pollers.add(poller);
-      return () => { pollers.delete(poller); };
+      return () => {
+        pollers.delete(poller);
+      };
     },
     scrape: () => registry.metrics(),
     contentType: registry.contentType,

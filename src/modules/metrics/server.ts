@@ -12,7 +12,13 @@ export interface MetricsServer {
   close(): Promise<void>;
 }
 
-export async function startMetricsServer(o: { metrics: Pick<Metrics, 'scrape' | 'contentType'>; port: number; host: string; token?: string; logger: Logger }): Promise<MetricsServer> {
+export async function startMetricsServer(o: {
+  metrics: Pick<Metrics, 'scrape' | 'contentType'>;
+  port: number;
+  host: string;
+  token?: string;
+  logger: Logger;
+}): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (req.method !== 'GET' || path !== '/metrics') {
@@ -20,11 +26,15 @@ export async function startMetricsServer(o: { metrics: Pick<Metrics, 'scrape' | 
       return;
     }
     if (o.token && !bearerMatches(req.headers.authorization, o.token)) {
-      res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('metrics need the METRICS_TOKEN bearer token\n');
+      res
+        .writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' })
+        .end('metrics need the METRICS_TOKEN bearer token\n');
       return;
     }
     o.metrics.scrape().then(
-      (text) => { res.writeHead(200, { 'content-type': o.metrics.contentType }).end(text); },
+      (text) => {
+        res.writeHead(200, { 'content-type': o.metrics.contentType }).end(text);
+      },
       (err: unknown) => {
         o.logger.warn({ err }, 'could not collect metrics');
         res.writeHead(500, { 'content-type': 'text/plain' }).end('could not collect metrics\n');
@@ -33,13 +43,20 @@ export async function startMetricsServer(o: { metrics: Pick<Metrics, 'scrape' | 
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port, o.host, () => { server.off('error', reject); resolve(); });
+    server.listen(o.port, o.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   server.unref();
   const port = (server.address() as AddressInfo).port;
   o.logger.info(`metrics on http://${o.host}:${port}/metrics`);
   return {
     port,
-    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -18,10 +18,18 @@ export function createMembersRepository(db: Queryable) {
     },
     /** Active owners, locked for the rest of the transaction so two demotions cannot both pass the last-owner check. */
     async lockActiveOwners(orgId: string, q: Queryable): Promise<string[]> {
-      const { rows } = await q.query<{ id: string }>(`SELECT id FROM users WHERE org_id = $1 AND role = 'owner' AND is_active ORDER BY id FOR UPDATE`, [orgId]);
+      const { rows } = await q.query<{ id: string }>(
+        `SELECT id FROM users WHERE org_id = $1 AND role = 'owner' AND is_active ORDER BY id FOR UPDATE`,
+        [orgId],
+      );
       return rows.map((r) => r.id);
     },
-    async update(orgId: string, id: string, patch: { role?: Role; isActive?: boolean; name?: string | null }, q: Queryable = db): Promise<User | null> {
+    async update(
+      orgId: string,
+      id: string,
+      patch: { role?: Role; isActive?: boolean; name?: string | null },
+      q: Queryable = db,
+    ): Promise<User | null> {
       const { rows } = await q.query<User>(
         `UPDATE users SET role = COALESCE($3, role), is_active = COALESCE($4, is_active),
            name = CASE WHEN $5::boolean THEN $6 ELSE name END, updated_at = now()

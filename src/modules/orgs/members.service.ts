@@ -7,10 +7,22 @@ import type { OrgsRepository } from './orgs.repository.js';
 import { roleAtLeast, type Role, type User } from './orgs.types.js';
 
 /** Who is asking: the acting user (a person, or the creator behind an API key) and their role. */
-export interface Actor { orgId: string; userId: string; role: Role }
+export interface Actor {
+  orgId: string;
+  userId: string;
+  role: Role;
+}
 
 export function presentMember(u: User) {
-  return { id: u.id, email: u.email, name: u.name, role: u.role, is_active: u.is_active, created_at: u.created_at, updated_at: u.updated_at };
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: u.role,
+    is_active: u.is_active,
+    created_at: u.created_at,
+    updated_at: u.updated_at,
+  };
 }
 
 /**
@@ -25,7 +37,8 @@ export function createMembersService(deps: { db: Db; repo: MembersRepository; or
     return u;
   };
   const mayTouch = (actor: Actor, target: { role: Role }, newRole?: Role) => {
-    if ((target.role === 'owner' || newRole === 'owner') && actor.role !== 'owner') throw errors.forbidden('Only an owner can grant, change or remove the owner role');
+    if ((target.role === 'owner' || newRole === 'owner') && actor.role !== 'owner')
+      throw errors.forbidden('Only an owner can grant, change or remove the owner role');
     if (!roleAtLeast(actor.role, 'admin')) throw errors.forbidden('This requires the admin role or higher');
   };
   return {
@@ -43,11 +56,19 @@ export function createMembersService(deps: { db: Db; repo: MembersRepository; or
      */
     async add(actor: Actor, input: { email: string; role: Role; name?: string; password?: string }) {
       mayTouch(actor, { role: input.role });
-      if (input.password !== undefined && input.password.length < 8) throw errors.invalidField('password', 'must be at least 8 characters');
-      if (await deps.orgs.findUserByEmail(input.email)) throw errors.conflict(`A user with e-mail ${input.email} already exists`);
+      if (input.password !== undefined && input.password.length < 8)
+        throw errors.invalidField('password', 'must be at least 8 characters');
+      if (await deps.orgs.findUserByEmail(input.email))
+        throw errors.conflict(`A user with e-mail ${input.email} already exists`);
       const temporary = input.password === undefined ? randomBase62(20) : undefined;
       const passwordHash = await hashPassword(input.password ?? temporary!);
-      const user = await deps.orgs.insertUser({ orgId: actor.orgId, email: input.email, passwordHash, role: input.role, name: input.name ?? null });
+      const user = await deps.orgs.insertUser({
+        orgId: actor.orgId,
+        email: input.email,
+        passwordHash,
+        role: input.role,
+        name: input.name ?? null,
+      });
       return { ...presentMember(user), ...(temporary ? { temporary_password: temporary } : {}) };
     },
 
@@ -59,7 +80,10 @@ export function createMembersService(deps: { db: Db; repo: MembersRepository; or
         const target = await deps.repo.get(actor.orgId, id, q);
         if (!target) throw errors.notFound('Member');
         mayTouch(actor, target, patch.role);
-        const losesOwner = target.role === 'owner' && target.is_active && ((patch.role !== undefined && patch.role !== 'owner') || patch.is_active === false);
+        const losesOwner =
+          target.role === 'owner' &&
+          target.is_active &&
+          ((patch.role !== undefined && patch.role !== 'owner') || patch.is_active === false);
         if (losesOwner) {
           const owners = await deps.repo.lockActiveOwners(actor.orgId, q);
           if (owners.length <= 1) throw errors.conflict('The organization needs at least one active owner');
@@ -77,7 +101,11 @@ export function createMembersService(deps: { db: Db; repo: MembersRepository; or
         const target = await deps.repo.get(actor.orgId, id, q);
         if (!target) throw errors.notFound('Member');
         mayTouch(actor, target);
-        if (target.role === 'owner' && target.is_active && (await deps.repo.lockActiveOwners(actor.orgId, q)).length <= 1) {
+        if (
+          target.role === 'owner' &&
+          target.is_active &&
+          (await deps.repo.lockActiveOwners(actor.orgId, q)).length <= 1
+        ) {
           throw errors.conflict('The organization needs at least one active owner');
         }
         await deps.repo.delete(actor.orgId, id, q);

@@ -4,7 +4,10 @@ import type { Organization, Plan, Role, User } from './orgs.types.js';
 
 export function createOrgsRepository(db: Queryable) {
   return {
-    async insertOrg(input: { name: string; plan: Plan; rateLimitPerMinute?: number | null }, q: Queryable = db): Promise<Organization> {
+    async insertOrg(
+      input: { name: string; plan: Plan; rateLimitPerMinute?: number | null },
+      q: Queryable = db,
+    ): Promise<Organization> {
       const { rows } = await q.query<Organization>(
         `INSERT INTO organizations (id, name, plan, rate_limit_per_minute) VALUES ($1, $2, $3, $4) RETURNING *`,
         [newId('org'), input.name, input.plan, input.rateLimitPerMinute ?? null],
@@ -12,7 +15,10 @@ export function createOrgsRepository(db: Queryable) {
       return rows[0];
     },
     async findOrgByName(name: string, q: Queryable = db): Promise<Organization | null> {
-      const { rows } = await q.query<Organization>('SELECT * FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1', [name]);
+      const { rows } = await q.query<Organization>(
+        'SELECT * FROM organizations WHERE name = $1 ORDER BY created_at LIMIT 1',
+        [name],
+      );
       return rows[0] ?? null;
     },
     async getOrg(id: string): Promise<Organization | null> {
@@ -23,24 +29,37 @@ export function createOrgsRepository(db: Queryable) {
     async instanceCounts(): Promise<{ what: string; n: number }[]> {
       const { rows } = await db.query<{ what: string; n: number }>(
         `SELECT 'organizations' AS what, count(*) AS n FROM organizations UNION ALL SELECT 'users', count(*) FROM users
-         UNION ALL SELECT 'projects', count(*) FROM projects UNION ALL SELECT 'documents', count(*) FROM documents`);
+         UNION ALL SELECT 'projects', count(*) FROM projects UNION ALL SELECT 'documents', count(*) FROM documents`,
+      );
       return rows;
     },
     async countOrgs(): Promise<number> {
       const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM organizations');
       return rows[0].n;
     },
-    async updateOrg(id: string, patch: { plan?: Plan; rateLimitPerMinute?: number | null; status?: 'active' | 'suspended' }): Promise<Organization | null> {
+    async updateOrg(
+      id: string,
+      patch: { plan?: Plan; rateLimitPerMinute?: number | null; status?: 'active' | 'suspended' },
+    ): Promise<Organization | null> {
       const { rows } = await db.query<Organization>(
         `UPDATE organizations SET plan = COALESCE($2, plan),
            rate_limit_per_minute = CASE WHEN $3::boolean THEN $4::integer ELSE rate_limit_per_minute END,
            status = COALESCE($5, status), updated_at = now()
          WHERE id = $1 RETURNING *`,
-        [id, patch.plan ?? null, patch.rateLimitPerMinute !== undefined, patch.rateLimitPerMinute ?? null, patch.status ?? null],
+        [
+          id,
+          patch.plan ?? null,
+          patch.rateLimitPerMinute !== undefined,
+          patch.rateLimitPerMinute ?? null,
+          patch.status ?? null,
+        ],
       );
       return rows[0] ?? null;
     },
-    async insertUser(input: { orgId: string; email: string; passwordHash: string; role: Role; name?: string | null }, q: Queryable = db): Promise<User> {
+    async insertUser(
+      input: { orgId: string; email: string; passwordHash: string; role: Role; name?: string | null },
+      q: Queryable = db,
+    ): Promise<User> {
       const { rows } = await q.query<User>(
         `INSERT INTO users (id, org_id, email, password_hash, role, name) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
         [newId('usr'), input.orgId, input.email.toLowerCase(), input.passwordHash, input.role, input.name ?? null],

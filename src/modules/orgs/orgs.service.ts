@@ -13,10 +13,13 @@ export function createOrgsService(deps: { db: Db; repo: OrgsRepository; stamps: 
     /** Creates a user; the organization is found by name or created with the given plan. */
     async createUser(input: { email: string; password: string; orgName: string; role: Role; plan?: Plan }) {
       if (input.password.length < 8) throw errors.invalidField('password', 'must be at least 8 characters');
-      if (await deps.repo.findUserByEmail(input.email)) throw errors.conflict(`A user with e-mail ${input.email} already exists`);
+      if (await deps.repo.findUserByEmail(input.email))
+        throw errors.conflict(`A user with e-mail ${input.email} already exists`);
       const passwordHash = await hashPassword(input.password);
       return deps.db.tx(async (q) => {
-        const org = (await deps.repo.findOrgByName(input.orgName, q)) ?? (await deps.repo.insertOrg({ name: input.orgName, plan: input.plan ?? 'free' }, q));
+        const org =
+          (await deps.repo.findOrgByName(input.orgName, q)) ??
+          (await deps.repo.insertOrg({ name: input.orgName, plan: input.plan ?? 'free' }, q));
         const orgId = org.id;
         const user = await deps.repo.insertUser({ orgId, email: input.email, passwordHash, role: input.role }, q);
         return { user, orgId };
@@ -24,10 +27,21 @@ export function createOrgsService(deps: { db: Db; repo: OrgsRepository; stamps: 
     },
 
     /** First start with an empty database and BOOTSTRAP_* set: one organization and its owner. */
-    async bootstrap(input: { email?: string; password?: string; orgName?: string; plan: Plan }): Promise<'created' | 'skipped'> {
+    async bootstrap(input: {
+      email?: string;
+      password?: string;
+      orgName?: string;
+      plan: Plan;
+    }): Promise<'created' | 'skipped'> {
       if (!input.email || !input.password) return 'skipped';
       if ((await deps.repo.countOrgs()) > 0) return 'skipped';
-      await this.createUser({ email: input.email, password: input.password, orgName: input.orgName ?? 'My organization', role: 'owner', plan: input.plan });
+      await this.createUser({
+        email: input.email,
+        password: input.password,
+        orgName: input.orgName ?? 'My organization',
+        role: 'owner',
+        plan: input.plan,
+      });
       return 'created';
     },
 
@@ -35,7 +49,10 @@ export function createOrgsService(deps: { db: Db; repo: OrgsRepository; stamps: 
       const user = await deps.repo.findUserByEmail(input.email);
       if (!user) throw errors.notFound(`User ${input.email}`);
       const svc = createApiKeysService({ repo: createApiKeysRepository(deps.db), stamps: deps.stamps });
-      return svc.create({ orgId: user.org_id, environment: input.environment, userId: user.id }, { name: input.name, environment: input.environment });
+      return svc.create(
+        { orgId: user.org_id, environment: input.environment, userId: user.id },
+        { name: input.name, environment: input.environment },
+      );
     },
 
     /** Role or activation changes bump the user's stamp so cached keys and sessions see it at once. */
@@ -46,7 +63,10 @@ export function createOrgsService(deps: { db: Db; repo: OrgsRepository; stamps: 
       return user;
     },
 
-    async updateOrg(orgId: string, patch: { plan?: Plan; rateLimitPerMinute?: number | null; status?: 'active' | 'suspended' }) {
+    async updateOrg(
+      orgId: string,
+      patch: { plan?: Plan; rateLimitPerMinute?: number | null; status?: 'active' | 'suspended' },
+    ) {
       const org = await deps.repo.updateOrg(orgId, patch);
       if (!org) throw errors.notFound('Organization');
       await deps.stamps.bump('org', orgId);

@@ -31,5 +31,13 @@ export interface User {
 }
 
 export function publicUser(u: User) {
-  return { id: u.id, org_id: u.org_id, email: u.email, name: u.name, role: u.role, is_active: u.is_active, created_at: u.created_at };
+  return {
+    id: u.id,
+    org_id: u.org_id,
+    email: u.email,
+    name: u.name,
+    role: u.role,
+    is_active: u.is_active,
+    created_at: u.created_at,
+  };
 }

@@ -5,7 +5,15 @@ import type { ActivityRepository } from '../documents/activity.repository.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import { STAGES, type Stage } from '../documents/documents.types.js';
 
-export interface QueueCounts { name: QueueName; waiting: number; active: number; delayed: number; failed: number; completed: number; paused: boolean }
+export interface QueueCounts {
+  name: QueueName;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  completed: number;
+  paused: boolean;
+}
 
 /**
  * The pipeline page. Per stage, the caller's own documents in progress and failed (tenant data,
@@ -15,15 +23,29 @@ export interface QueueCounts { name: QueueName; waiting: number; active: number;
  * install (the usual self-hosted case).
  */
 export function createPipelineControl(deps: {
-  queues: Queues; activity: ActivityRepository; documents: DocumentsService; operatorOrgs: readonly string[]; countOrgs: () => Promise<number>;
+  queues: Queues;
+  activity: ActivityRepository;
+  documents: DocumentsService;
+  operatorOrgs: readonly string[];
+  countOrgs: () => Promise<number>;
 }) {
   const operatorCheck = async (orgId: string): Promise<{ allowed: boolean; reason?: string }> => {
     if (deps.operatorOrgs.length) {
-      return deps.operatorOrgs.includes(orgId) ? { allowed: true } : { allowed: false, reason: 'The queues are shared by every organization: only the operator organizations (PIPELINE_OPERATOR_ORGS) control them' };
+      return deps.operatorOrgs.includes(orgId)
+        ? { allowed: true }
+        : {
+            allowed: false,
+            reason:
+              'The queues are shared by every organization: only the operator organizations (PIPELINE_OPERATOR_ORGS) control them',
+          };
     }
     return Number(await deps.countOrgs()) === 1
       ? { allowed: true }
-      : { allowed: false, reason: 'The queues are shared by several organizations: set PIPELINE_OPERATOR_ORGS to say whose admins control them' };
+      : {
+          allowed: false,
+          reason:
+            'The queues are shared by several organizations: set PIPELINE_OPERATOR_ORGS to say whose admins control them',
+        };
   };
   const mustOperate = async (orgId: string) => {
     const c = await operatorCheck(orgId);
@@ -35,8 +57,19 @@ export function createPipelineControl(deps: {
   };
   const counts = async (name: QueueName): Promise<QueueCounts> => {
     const q = deps.queues.get(name);
-    const [c, paused] = await Promise.all([q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'), q.isPaused()]);
-    return { name, waiting: c.waiting ?? 0, active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0, completed: c.completed ?? 0, paused };
+    const [c, paused] = await Promise.all([
+      q.getJobCounts('waiting', 'active', 'delayed', 'failed', 'completed'),
+      q.isPaused(),
+    ]);
+    return {
+      name,
+      waiting: c.waiting ?? 0,
+      active: c.active ?? 0,
+      delayed: c.delayed ?? 0,
+      failed: c.failed ?? 0,
+      completed: c.completed ?? 0,
+      paused,
+    };
   };
   const stage = (s: string): Stage => {
     if (!(STAGES as readonly string[]).includes(s)) throw errors.notFound(`Stage ${s}`);
@@ -46,7 +79,10 @@ export function createPipelineControl(deps: {
   return {
     async overview(scope: Scope) {
       const perStage = await deps.activity.perStage(scope);
-      const stages = Object.fromEntries(STAGES.map((s) => [s, { in_progress: 0, failed: 0 }])) as Record<string, { in_progress: number; failed: number }>;
+      const stages = Object.fromEntries(STAGES.map((s) => [s, { in_progress: 0, failed: 0 }])) as Record<
+        string,
+        { in_progress: number; failed: number }
+      >;
       for (const r of perStage) if (r.stage && stages[r.stage]) stages[r.stage][r.state] += r.n;
       const op = await operatorCheck(scope.orgId);
       return {
@@ -79,7 +115,11 @@ export function createPipelineControl(deps: {
     /** This organization's documents that failed at `stage`, run again from that stage on. */
     async retryFailedDocuments(scope: Scope, s: string) {
       const st = stage(s);
-      return deps.documents.reprocessBatch(scope, { failed_at: st, stages: STAGES.slice(STAGES.indexOf(st)), mode: 'all' });
+      return deps.documents.reprocessBatch(scope, {
+        failed_at: st,
+        stages: STAGES.slice(STAGES.indexOf(st)),
+        mode: 'all',
+      });
     },
     /** One stage over every document of the scope: `missing` (never run, or with older versions) or `all`. */
     async reprocessStage(scope: Scope, s: string, mode: 'missing' | 'all') {

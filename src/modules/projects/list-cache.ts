@@ -20,7 +20,9 @@ export interface ProjectListCache {
   set(scope: Scope, version: string, queryKey: string, page: ProjectListPage): void;
 }
 
-export function createProjectListCache(opts: { maxScopes?: number; maxPagesPerScope?: number; maxAgeMs?: number; now?: () => number } = {}): ProjectListCache {
+export function createProjectListCache(
+  opts: { maxScopes?: number; maxPagesPerScope?: number; maxAgeMs?: number; now?: () => number } = {},
+): ProjectListCache {
   const maxScopes = opts.maxScopes ?? 1000;
   const maxPages = opts.maxPagesPerScope ?? 50;
   const maxAgeMs = opts.maxAgeMs ?? 30_000;

@@ -1,7 +1,13 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
 import type { Scope } from '../../lib/scope.js';
-import { DEFAULT_CLASSIFICATION_THRESHOLD, type CreateProjectInput, type ListProjectsQuery, type ProjectRow, type UpdateProjectInput } from './projects.types.js';
+import {
+  DEFAULT_CLASSIFICATION_THRESHOLD,
+  type CreateProjectInput,
+  type ListProjectsQuery,
+  type ProjectRow,
+  type UpdateProjectInput,
+} from './projects.types.js';
 
 const SORTS: Record<string, string> = { name: 'lower(name)', created_at: 'created_at', updated_at: 'updated_at' };
 
@@ -12,14 +18,29 @@ export function createProjectsRepository(db: Queryable) {
         `INSERT INTO projects (id, org_id, environment, name, description, color, icon, auto_classify, auto_extract,
            default_template_id, retention_days, allowed_file_types, classification_threshold)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING *`,
-        [newId('prj'), scope.orgId, scope.environment, input.name, input.description ?? null, input.color ?? null,
-          input.icon ?? null, input.auto_classify ?? true, input.auto_extract ?? true, input.default_template_id ?? null,
-          input.retention_days ?? null, JSON.stringify(input.allowed_file_types ?? []), input.classification_threshold ?? DEFAULT_CLASSIFICATION_THRESHOLD],
+        [
+          newId('prj'),
+          scope.orgId,
+          scope.environment,
+          input.name,
+          input.description ?? null,
+          input.color ?? null,
+          input.icon ?? null,
+          input.auto_classify ?? true,
+          input.auto_extract ?? true,
+          input.default_template_id ?? null,
+          input.retention_days ?? null,
+          JSON.stringify(input.allowed_file_types ?? []),
+          input.classification_threshold ?? DEFAULT_CLASSIFICATION_THRESHOLD,
+        ],
       );
       return rows[0];
     },
     async get(scope: Scope, id: string, q: Queryable = db): Promise<ProjectRow | null> {
-      const { rows } = await q.query<ProjectRow>('SELECT * FROM projects WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      const { rows } = await q.query<ProjectRow>(
+        'SELECT * FROM projects WHERE id = $1 AND org_id = $2 AND environment = $3',
+        [id, scope.orgId, scope.environment],
+      );
       return rows[0] ?? null;
     },
     async list(scope: Scope, query: ListProjectsQuery): Promise<{ rows: ProjectRow[]; total: number }> {
@@ -43,7 +64,8 @@ export function createProjectsRepository(db: Queryable) {
       let total = page.rows[0]?.total_count;
       if (total === undefined) {
         // An empty page (offset past the end) carries no count: ask separately.
-        total = (await db.query<{ n: number }>(`SELECT count(*) AS n FROM projects WHERE ${whereSql}`, params)).rows[0].n;
+        total = (await db.query<{ n: number }>(`SELECT count(*) AS n FROM projects WHERE ${whereSql}`, params)).rows[0]
+          .n;
       }
       const rows = page.rows.map(({ total_count: _t, ...r }) => r as ProjectRow);
       return { rows, total };
@@ -58,7 +80,8 @@ export function createProjectsRepository(db: Queryable) {
       }
       sets.push('updated_at = now()');
       const { rows } = await db.query<ProjectRow>(
-        `UPDATE projects SET ${sets.join(', ')} WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`, params,
+        `UPDATE projects SET ${sets.join(', ')} WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`,
+        params,
       );
       return rows[0] ?? null;
     },
@@ -71,29 +94,48 @@ export function createProjectsRepository(db: Queryable) {
       return rows[0] ?? null;
     },
     async delete(scope: Scope, id: string, q: Queryable = db): Promise<boolean> {
-      const res = await q.query('DELETE FROM projects WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      const res = await q.query('DELETE FROM projects WHERE id = $1 AND org_id = $2 AND environment = $3', [
+        id,
+        scope.orgId,
+        scope.environment,
+      ]);
       return res.rowCount > 0;
     },
     async countDocuments(projectId: string, q: Queryable = db): Promise<number> {
-      const { rows } = await q.query<{ n: number }>('SELECT count(*) AS n FROM documents WHERE project_id = $1', [projectId]);
+      const { rows } = await q.query<{ n: number }>('SELECT count(*) AS n FROM documents WHERE project_id = $1', [
+        projectId,
+      ]);
       return rows[0].n;
     },
     async moveDocuments(from: string, to: string, q: Queryable): Promise<number> {
-      const res = await q.query('UPDATE documents SET project_id = $2, updated_at = now() WHERE project_id = $1', [from, to]);
+      const res = await q.query('UPDATE documents SET project_id = $2, updated_at = now() WHERE project_id = $1', [
+        from,
+        to,
+      ]);
       return res.rowCount;
     },
     async stats(projectId: string) {
       const [byStatus, byType, totals] = await Promise.all([
-        db.query<{ status: string; n: number }>('SELECT status, count(*) AS n FROM documents WHERE project_id = $1 GROUP BY status', [projectId]),
+        db.query<{ status: string; n: number }>(
+          'SELECT status, count(*) AS n FROM documents WHERE project_id = $1 GROUP BY status',
+          [projectId],
+        ),
         db.query<{ type: string | null; n: number }>(
-          `SELECT classification->>'type' AS type, count(*) AS n FROM documents WHERE project_id = $1 AND classification IS NOT NULL GROUP BY 1`, [projectId]),
+          `SELECT classification->>'type' AS type, count(*) AS n FROM documents WHERE project_id = $1 AND classification IS NOT NULL GROUP BY 1`,
+          [projectId],
+        ),
         db.query<{ n: number; bytes: number | null; pages: number | null; last: Date | null }>(
-          `SELECT count(*) AS n, sum(size_bytes) AS bytes, sum(page_count) AS pages, max(updated_at) AS last FROM documents WHERE project_id = $1`, [projectId]),
+          `SELECT count(*) AS n, sum(size_bytes) AS bytes, sum(page_count) AS pages, max(updated_at) AS last FROM documents WHERE project_id = $1`,
+          [projectId],
+        ),
       ]);
       return { byStatus: byStatus.rows, byType: byType.rows, totals: totals.rows[0] };
     },
     async templateExists(scope: Scope, templateId: string): Promise<boolean> {
-      const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM templates WHERE id = $1 AND org_id = $2 AND environment = $3', [templateId, scope.orgId, scope.environment]);
+      const { rows } = await db.query<{ n: number }>(
+        'SELECT count(*) AS n FROM templates WHERE id = $1 AND org_id = $2 AND environment = $3',
+        [templateId, scope.orgId, scope.environment],
+      );
       return rows[0].n > 0;
     },
   };

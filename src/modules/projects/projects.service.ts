@@ -5,7 +5,12 @@ import type { Logger } from '../../lib/logger.js';
 import type { Stamps } from '../access/stamps.js';
 import type { ProjectListCache } from './list-cache.js';
 import type { ProjectsRepository } from './projects.repository.js';
-import { presentProject, type CreateProjectInput, type ListProjectsQuery, type UpdateProjectInput } from './projects.types.js';
+import {
+  presentProject,
+  type CreateProjectInput,
+  type ListProjectsQuery,
+  type UpdateProjectInput,
+} from './projects.types.js';
 import type { Scope } from '../../lib/scope.js';
 
 export interface ProjectDocumentHooks {
@@ -14,7 +19,9 @@ export interface ProjectDocumentHooks {
 }
 
 export function createProjectsService(deps: {
-  db: Db; repo: ProjectsRepository; documents?: ProjectDocumentHooks;
+  db: Db;
+  repo: ProjectsRepository;
+  documents?: ProjectDocumentHooks;
   /** Version counters: every project write bumps its scope's `prj` counter after committing. */
   stamps?: Pick<Stamps, 'bump'>;
   /** Serves repeated list queries while the scope's counter is unchanged. */
@@ -25,7 +32,9 @@ export function createProjectsService(deps: {
     if (!deps.stamps) return;
     // The write is committed: a failed bump must not turn it into an error; the cache's
     // maximum age bounds how long another process can still serve the previous list.
-    await deps.stamps.bump('prj', `${scope.orgId}:${scope.environment}`).catch((err: unknown) => deps.logger?.warn({ err }, 'could not bump the project list version'));
+    await deps.stamps
+      .bump('prj', `${scope.orgId}:${scope.environment}`)
+      .catch((err: unknown) => deps.logger?.warn({ err }, 'could not bump the project list version'));
   };
   const mustGet = async (scope: Scope, id: string) => {
     const p = await deps.repo.get(scope, id);
@@ -59,7 +68,15 @@ export function createProjectsService(deps: {
     /** `version`: the scope's project list version read with this request's rate limit, if any. */
     async list(scope: Scope, query: ListProjectsQuery, version?: string) {
       const cache = version !== undefined ? deps.listCache : undefined;
-      const queryKey = JSON.stringify([query.status, query.include_archived, query.search, query.sort, query.order, query.limit, query.offset]);
+      const queryKey = JSON.stringify([
+        query.status,
+        query.include_archived,
+        query.search,
+        query.sort,
+        query.order,
+        query.limit,
+        query.offset,
+      ]);
       // A hit returns the very same object, so the route can keep its serialised form too.
       let page = cache?.get(scope, version!, queryKey);
       if (!page) {
@@ -127,7 +144,9 @@ export function createProjectsService(deps: {
       let deleted = 0;
       if (count > 0) {
         if (!opts.deleteDocuments) {
-          throw errors.conflict(`Project has ${count} documents; pass delete_documents=true or move_to_project_id`, { document_count: count });
+          throw errors.conflict(`Project has ${count} documents; pass delete_documents=true or move_to_project_id`, {
+            document_count: count,
+          });
         }
         if (!deps.documents) throw errors.unavailable('Document deletion is not available');
         deleted = await deps.documents.deleteAllInProject(scope, id);

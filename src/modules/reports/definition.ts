@@ -29,7 +29,13 @@ const FIELD_NAME = /^[^\u0000-\u001f]{1,100}$/;
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /** A string or a list of strings, as a list. */
-function stringList(v: unknown, field: string, issues: FieldIssue[], allowed?: readonly string[], max = 50): string[] | undefined {
+function stringList(
+  v: unknown,
+  field: string,
+  issues: FieldIssue[],
+  allowed?: readonly string[],
+  max = 50,
+): string[] | undefined {
   const list = typeof v === 'string' ? [v] : v;
   if (!Array.isArray(list) || list.length === 0 || list.length > max) {
     issues.push({ field, message: `must be a string or a list of 1-${max} strings` });
@@ -37,8 +43,10 @@ function stringList(v: unknown, field: string, issues: FieldIssue[], allowed?: r
   }
   const out: string[] = [];
   list.forEach((s, i) => {
-    if (typeof s !== 'string' || s.length === 0 || s.length > 100) issues.push({ field: `${field}[${i}]`, message: 'must be a string of 1-100 characters' });
-    else if (allowed && !allowed.includes(s)) issues.push({ field: `${field}[${i}]`, message: `must be one of ${allowed.join(', ')}` });
+    if (typeof s !== 'string' || s.length === 0 || s.length > 100)
+      issues.push({ field: `${field}[${i}]`, message: 'must be a string of 1-100 characters' });
+    else if (allowed && !allowed.includes(s))
+      issues.push({ field: `${field}[${i}]`, message: `must be one of ${allowed.join(', ')}` });
     else out.push(s);
   });
   return [...new Set(out)];
@@ -64,26 +72,36 @@ function validatePeriod(v: unknown, tz: string, issues: FieldIssue[]): PeriodSpe
     return undefined;
   }
   const keys = Object.keys(v);
-  for (const k of keys) if (!['from', 'to', 'last'].includes(k)) issues.push({ field: `data_source.period.${k}`, message: 'is not an accepted field' });
+  for (const k of keys)
+    if (!['from', 'to', 'last'].includes(k))
+      issues.push({ field: `data_source.period.${k}`, message: 'is not an accepted field' });
   if ('last' in v) {
-    if ('from' in v || 'to' in v) issues.push({ field: 'data_source.period', message: 'give either last or from and to, not both' });
+    if ('from' in v || 'to' in v)
+      issues.push({ field: 'data_source.period', message: 'give either last or from and to, not both' });
     const m = typeof v.last === 'string' ? LAST_PATTERN.exec(v.last) : null;
     if (!m) {
-      issues.push({ field: 'data_source.period.last', message: 'must be a count and a unit h, d, w or m, e.g. "24h", "7d", "4w", "3m"' });
+      issues.push({
+        field: 'data_source.period.last',
+        message: 'must be a count and a unit h, d, w or m, e.g. "24h", "7d", "4w", "3m"',
+      });
       return undefined;
     }
     const n = Number(m[1]);
     const days = m[2] === 'h' ? n / 24 : m[2] === 'd' ? n : m[2] === 'w' ? n * 7 : n * 31;
-    if (days > MAX_PERIOD_DAYS) issues.push({ field: 'data_source.period.last', message: `must cover at most ${MAX_PERIOD_DAYS} days` });
+    if (days > MAX_PERIOD_DAYS)
+      issues.push({ field: 'data_source.period.last', message: `must cover at most ${MAX_PERIOD_DAYS} days` });
     return { last: v.last as string };
   }
   const from = parseBound(v.from, tz, false);
   const to = parseBound(v.to, tz, true);
-  if (from === null) issues.push({ field: 'data_source.period.from', message: 'must be an ISO 8601 date or date-time with offset' });
-  if (to === null) issues.push({ field: 'data_source.period.to', message: 'must be an ISO 8601 date or date-time with offset' });
+  if (from === null)
+    issues.push({ field: 'data_source.period.from', message: 'must be an ISO 8601 date or date-time with offset' });
+  if (to === null)
+    issues.push({ field: 'data_source.period.to', message: 'must be an ISO 8601 date or date-time with offset' });
   if (from === null || to === null) return undefined;
   if (from >= to) issues.push({ field: 'data_source.period', message: 'from must be before to' });
-  else if (to - from > MAX_PERIOD_DAYS * DAY_MS) issues.push({ field: 'data_source.period', message: `must cover at most ${MAX_PERIOD_DAYS} days` });
+  else if (to - from > MAX_PERIOD_DAYS * DAY_MS)
+    issues.push({ field: 'data_source.period', message: `must cover at most ${MAX_PERIOD_DAYS} days` });
   return { from: v.from as string, to: v.to as string };
 }
 
@@ -91,21 +109,30 @@ function validatePeriod(v: unknown, tz: string, issues: FieldIssue[]): PeriodSpe
  * Checks `data_source` and `filters` for a report of `type` and returns them normalised
  * (single values as lists, duplicates dropped). Throws a validation error listing every problem.
  */
-export function validateDefinition(type: ReportType, dataSource: unknown, filters: unknown): { data_source: DataSource; filters: Filters } {
+export function validateDefinition(
+  type: ReportType,
+  dataSource: unknown,
+  filters: unknown,
+): { data_source: DataSource; filters: Filters } {
   const issues: FieldIssue[] = [];
   const ds: DataSource = {};
   const f: Filters = {};
   if (dataSource !== undefined && dataSource !== null) {
     if (!isObject(dataSource)) issues.push({ field: 'data_source', message: 'must be an object' });
     else {
-      for (const k of Object.keys(dataSource)) if (!DATA_SOURCE_KEYS.includes(k)) issues.push({ field: `data_source.${k}`, message: 'is not an accepted field' });
+      for (const k of Object.keys(dataSource))
+        if (!DATA_SOURCE_KEYS.includes(k))
+          issues.push({ field: `data_source.${k}`, message: 'is not an accepted field' });
       if (dataSource.timezone !== undefined) {
-        if (typeof dataSource.timezone !== 'string' || !isValidTimeZone(dataSource.timezone)) issues.push({ field: 'data_source.timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
+        if (typeof dataSource.timezone !== 'string' || !isValidTimeZone(dataSource.timezone))
+          issues.push({ field: 'data_source.timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
         else ds.timezone = dataSource.timezone;
       }
       if (dataSource.project_ids !== undefined) {
         const ids = stringList(dataSource.project_ids, 'data_source.project_ids', issues, undefined, 100);
-        ids?.forEach((id, i) => { if (!ID.test(id)) issues.push({ field: `data_source.project_ids[${i}]`, message: 'is not a project id' }); });
+        ids?.forEach((id, i) => {
+          if (!ID.test(id)) issues.push({ field: `data_source.project_ids[${i}]`, message: 'is not a project id' });
+        });
         if (ids) ds.project_ids = ids;
       }
       if (dataSource.period !== undefined) {
@@ -120,19 +147,27 @@ export function validateDefinition(type: ReportType, dataSource: unknown, filter
       const applies = FILTERS_BY_TYPE[type];
       for (const k of Object.keys(filters)) {
         if (!FILTER_KEYS.includes(k)) issues.push({ field: `filters.${k}`, message: 'is not an accepted field' });
-        else if (!applies.includes(k)) issues.push({ field: `filters.${k}`, message: `does not apply to ${type} reports` });
+        else if (!applies.includes(k))
+          issues.push({ field: `filters.${k}`, message: `does not apply to ${type} reports` });
       }
-      if (applies.includes('status') && filters.status !== undefined) f.status = stringList(filters.status, 'filters.status', issues, DOCUMENT_STATUSES);
-      if (applies.includes('source') && filters.source !== undefined) f.source = stringList(filters.source, 'filters.source', issues, SOURCES);
-      if (applies.includes('classification') && filters.classification !== undefined) f.classification = stringList(filters.classification, 'filters.classification', issues);
+      if (applies.includes('status') && filters.status !== undefined)
+        f.status = stringList(filters.status, 'filters.status', issues, DOCUMENT_STATUSES);
+      if (applies.includes('source') && filters.source !== undefined)
+        f.source = stringList(filters.source, 'filters.source', issues, SOURCES);
+      if (applies.includes('classification') && filters.classification !== undefined)
+        f.classification = stringList(filters.classification, 'filters.classification', issues);
       if (applies.includes('min_confidence') && filters.min_confidence !== undefined) {
         const c = filters.min_confidence;
-        if (typeof c !== 'number' || !Number.isFinite(c) || c < 0 || c > 1) issues.push({ field: 'filters.min_confidence', message: 'must be a number from 0 to 1' });
+        if (typeof c !== 'number' || !Number.isFinite(c) || c < 0 || c > 1)
+          issues.push({ field: 'filters.min_confidence', message: 'must be a number from 0 to 1' });
         else f.min_confidence = c;
       }
       if (applies.includes('fields') && filters.fields !== undefined) {
         const names = stringList(filters.fields, 'filters.fields', issues, undefined, 100);
-        names?.forEach((n, i) => { if (!FIELD_NAME.test(n)) issues.push({ field: `filters.fields[${i}]`, message: 'must be 1-100 printable characters' }); });
+        names?.forEach((n, i) => {
+          if (!FIELD_NAME.test(n))
+            issues.push({ field: `filters.fields[${i}]`, message: 'must be 1-100 printable characters' });
+        });
         if (names) f.fields = names;
       }
     }
@@ -163,7 +198,12 @@ function shiftWall(instant: number, tz: string, unit: 'd' | 'w' | 'm', n: number
  * is 23 or 25 hours). Without a period: the span since the previous tick for scheduled runs
  * (`previousTick`), else the last 30 days.
  */
-export function resolvePeriod(spec: PeriodSpec | undefined, tz: string, end: number, previousTick?: number): { from: Date; to: Date } {
+export function resolvePeriod(
+  spec: PeriodSpec | undefined,
+  tz: string,
+  end: number,
+  previousTick?: number,
+): { from: Date; to: Date } {
   if (!spec) {
     if (previousTick !== undefined && previousTick < end) return { from: new Date(previousTick), to: new Date(end) };
     return { from: new Date(shiftWall(end, tz, 'd', 30)), to: new Date(end) };

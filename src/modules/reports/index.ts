@@ -65,10 +65,30 @@ export function createReportsModule(deps: ReportsModuleDeps, opts: ReportsModule
   const schedulesRepo = createSchedulesRepository(deps.db);
   const executions = createExecutionsRepository(deps.db);
   const jobs = createReportJobs(deps.queues);
-  const runner = createReportRunner({ db: deps.db, executions, files: deps.files, logger: deps.logger, events: deps.events, batchSize: opts.batchSize });
-  const schedules = createReportSchedules({ db: deps.db, jobs, schedules: schedulesRepo, executions, logger: deps.logger });
+  const runner = createReportRunner({
+    db: deps.db,
+    executions,
+    files: deps.files,
+    logger: deps.logger,
+    events: deps.events,
+    batchSize: opts.batchSize,
+  });
+  const schedules = createReportSchedules({
+    db: deps.db,
+    jobs,
+    schedules: schedulesRepo,
+    executions,
+    logger: deps.logger,
+  });
   const service = createReportsService({
-    db: deps.db, reports, schedules: schedulesRepo, executions, scheduler: schedules, jobs, files: deps.files, logger: deps.logger,
+    db: deps.db,
+    reports,
+    schedules: schedulesRepo,
+    executions,
+    scheduler: schedules,
+    jobs,
+    files: deps.files,
+    logger: deps.logger,
   });
   let filesSweptAt = 0;
   /**
@@ -84,13 +104,30 @@ export function createReportsModule(deps: ReportsModuleDeps, opts: ReportsModule
     };
     if (Date.now() - filesSweptAt >= 3_600_000) {
       filesSweptAt = Date.now();
-      out.files = await deps.files.sweep({ olderThanMs: 6 * 3_600_000, inUse: (keys) => executions.fileKeysInUse(keys) });
+      out.files = await deps.files.sweep({
+        olderThanMs: 6 * 3_600_000,
+        inUse: (keys) => executions.fileKeysInUse(keys),
+      });
     }
     return out;
   };
   return {
-    service, runner, schedules, jobs, sweep, repos: { reports, schedules: schedulesRepo, executions },
-    worker: { queues: deps.queues, redis: deps.redis, logger: deps.logger, keys: deps.keys, runner, schedules, sweep, options: opts } satisfies ReportWorkerDeps,
+    service,
+    runner,
+    schedules,
+    jobs,
+    sweep,
+    repos: { reports, schedules: schedulesRepo, executions },
+    worker: {
+      queues: deps.queues,
+      redis: deps.redis,
+      logger: deps.logger,
+      keys: deps.keys,
+      runner,
+      schedules,
+      sweep,
+      options: opts,
+    } satisfies ReportWorkerDeps,
   };
 }
 

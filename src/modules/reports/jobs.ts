@@ -24,9 +24,12 @@ export function createReportJobs(queues: Queues) {
     queue,
     async enqueue(executionId: string): Promise<void> {
       await queue().add('run', { kind: 'run', executionId } satisfies ReportJob, {
-        jobId: executionJobId(executionId), attempts: EXECUTION_ATTEMPTS, backoff: { type: 'exponential', delay: 2_000 },
+        jobId: executionJobId(executionId),
+        attempts: EXECUTION_ATTEMPTS,
+        backoff: { type: 'exponential', delay: 2_000 },
         // Finished jobs go at once so the sweep can add one again under the same id.
-        removeOnComplete: true, removeOnFail: { age: 86_400 },
+        removeOnComplete: true,
+        removeOnFail: { age: 86_400 },
       });
     },
     /**
@@ -36,7 +39,11 @@ export function createReportJobs(queues: Queues) {
     async followUp(reportId: string, at: number): Promise<void> {
       if (at - Date.now() > FOLLOW_UP_HORIZON_MS) return;
       await queue().add('tick', { kind: 'tick', reportId } satisfies ReportJob, {
-        jobId: followUpJobId(reportId, at), delay: Math.max(0, at - Date.now()), attempts: 3, removeOnComplete: true, removeOnFail: { age: 86_400 },
+        jobId: followUpJobId(reportId, at),
+        delay: Math.max(0, at - Date.now()),
+        attempts: 3,
+        removeOnComplete: true,
+        removeOnFail: { age: 86_400 },
       });
     },
   };

@@ -38,10 +38,16 @@ export function presentReport(r: ReportRow | ReportWithState) {
     retention_days: r.retention_days,
     environment: r.environment,
     schedule: state?.schedule ? presentSchedule(state.schedule) : null,
-    last_execution: state?.last_execution ? {
-      id: state.last_execution.id, status: state.last_execution.status, trigger: state.last_execution.trigger,
-      row_count: state.last_execution.row_count, created_at: iso(state.last_execution.created_at), finished_at: iso(state.last_execution.finished_at),
-    } : null,
+    last_execution: state?.last_execution
+      ? {
+          id: state.last_execution.id,
+          status: state.last_execution.status,
+          trigger: state.last_execution.trigger,
+          row_count: state.last_execution.row_count,
+          created_at: iso(state.last_execution.created_at),
+          finished_at: iso(state.last_execution.finished_at),
+        }
+      : null,
     created_by: r.created_by,
     created_at: iso(r.created_at),
     updated_at: iso(r.updated_at),
@@ -49,7 +55,8 @@ export function presentReport(r: ReportRow | ReportWithState) {
 }
 
 export function presentExecution(e: ExecutionRow) {
-  const durationMs = e.started_at && e.finished_at ? new Date(e.finished_at).getTime() - new Date(e.started_at).getTime() : null;
+  const durationMs =
+    e.started_at && e.finished_at ? new Date(e.finished_at).getTime() - new Date(e.started_at).getTime() : null;
   return {
     id: e.id,
     report_id: e.report_id,

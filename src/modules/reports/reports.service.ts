@@ -15,7 +15,15 @@ import { CONTENT_TYPES, csvStream, jsonStream, xlsxStream, type DownloadFormat }
 import { readResult } from './output/result-file.js';
 import { presentExecution, presentReport, presentSchedule } from './present.js';
 import type { ReportsRepository } from './reports.repository.js';
-import type { CreateReportInput, DataSource, ListExecutionsQuery, ListReportsQuery, ReportRow, ScheduleInput, UpdateReportInput } from './reports.types.js';
+import type {
+  CreateReportInput,
+  DataSource,
+  ListExecutionsQuery,
+  ListReportsQuery,
+  ReportRow,
+  ScheduleInput,
+  UpdateReportInput,
+} from './reports.types.js';
 import { nextOccurrence, TIME_PATTERN, WEEKDAYS } from './schedule-math.js';
 import type { ReportSchedules } from './schedules.js';
 import type { SchedulesRepository } from './schedules.repository.js';
@@ -37,7 +45,12 @@ export interface Download {
   filename: string;
 }
 
-const slug = (s: string) => s.normalize('NFKD').replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 80) || 'report';
+const slug = (s: string) =>
+  s
+    .normalize('NFKD')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 80) || 'report';
 
 export function createReportsService(deps: ReportsServiceDeps) {
   const mustGet = async (scope: Scope, id: string) => {
@@ -51,7 +64,13 @@ export function createReportsService(deps: ReportsServiceDeps) {
     if (!ds.project_ids?.length) return;
     const found = await deps.reports.existingProjects(scope, ds.project_ids);
     const issues: FieldIssue[] = [];
-    ds.project_ids.forEach((id, i) => { if (!found.has(id)) issues.push({ field: `data_source.project_ids[${i}]`, message: `refers to no project of this organization (${id})` }); });
+    ds.project_ids.forEach((id, i) => {
+      if (!found.has(id))
+        issues.push({
+          field: `data_source.project_ids[${i}]`,
+          message: `refers to no project of this organization (${id})`,
+        });
+    });
     if (issues.length) throw errors.validation(issues.map((i) => `${i.field} ${i.message}`).join('; '), issues);
   }
 
@@ -64,22 +83,28 @@ export function createReportsService(deps: ReportsServiceDeps) {
   function checkSchedule(input: ScheduleInput) {
     const issues: FieldIssue[] = [];
     const frequency = input.frequency ?? 'daily';
-    if (typeof input.time !== 'string' || !TIME_PATTERN.test(input.time)) issues.push({ field: 'time', message: 'must be "HH:MM", 24-hour (00:00 to 23:59)' });
+    if (typeof input.time !== 'string' || !TIME_PATTERN.test(input.time))
+      issues.push({ field: 'time', message: 'must be "HH:MM", 24-hour (00:00 to 23:59)' });
     const timezone = input.timezone ?? 'UTC';
-    if (typeof timezone !== 'string' || !isValidTimeZone(timezone)) issues.push({ field: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
+    if (typeof timezone !== 'string' || !isValidTimeZone(timezone))
+      issues.push({ field: 'timezone', message: 'must be an IANA time zone such as Europe/Berlin' });
     if (input.day_of_week !== undefined) {
       if (frequency !== 'weekly') issues.push({ field: 'day_of_week', message: 'applies to weekly schedules only' });
-      else if (!WEEKDAYS.includes(input.day_of_week)) issues.push({ field: 'day_of_week', message: `must be one of ${WEEKDAYS.join(', ')}` });
+      else if (!WEEKDAYS.includes(input.day_of_week))
+        issues.push({ field: 'day_of_week', message: `must be one of ${WEEKDAYS.join(', ')}` });
     }
     if (input.day_of_month !== undefined) {
       if (frequency !== 'monthly') issues.push({ field: 'day_of_month', message: 'applies to monthly schedules only' });
-      else if (!Number.isInteger(input.day_of_month) || input.day_of_month < 1 || input.day_of_month > 31) issues.push({ field: 'day_of_month', message: 'must be an integer from 1 to 31' });
+      else if (!Number.isInteger(input.day_of_month) || input.day_of_month < 1 || input.day_of_month > 31)
+        issues.push({ field: 'day_of_month', message: 'must be an integer from 1 to 31' });
     }
     if (issues.length) throw errors.validation(issues.map((i) => `${i.field} ${i.message}`).join('; '), issues);
     return {
-      frequency, time: input.time, timezone,
-      day_of_week: frequency === 'weekly' ? input.day_of_week ?? 'monday' : null,
-      day_of_month: frequency === 'monthly' ? input.day_of_month ?? 1 : null,
+      frequency,
+      time: input.time,
+      timezone,
+      day_of_week: frequency === 'weekly' ? (input.day_of_week ?? 'monday') : null,
+      day_of_month: frequency === 'monthly' ? (input.day_of_month ?? 1) : null,
     };
   }
 
@@ -92,7 +117,12 @@ export function createReportsService(deps: ReportsServiceDeps) {
     async create(scope: Scope, input: CreateReportInput, createdBy: string | null) {
       const def = validateDefinition(input.type, input.data_source, input.filters);
       await checkProjects(scope, def.data_source);
-      const r = await deps.reports.insert(scope, { ...input, ...def, tags: input.tags ? [...new Set(input.tags)] : [], created_by: createdBy });
+      const r = await deps.reports.insert(scope, {
+        ...input,
+        ...def,
+        tags: input.tags ? [...new Set(input.tags)] : [],
+        created_by: createdBy,
+      });
       return present(scope, r.id);
     },
 
@@ -100,12 +130,20 @@ export function createReportsService(deps: ReportsServiceDeps) {
 
     async update(scope: Scope, id: string, patch: UpdateReportInput) {
       const current = await mustGet(scope, id);
-      const def = validateDefinition(current.type, patch.data_source ?? current.data_source, patch.filters ?? current.filters);
+      const def = validateDefinition(
+        current.type,
+        patch.data_source ?? current.data_source,
+        patch.filters ?? current.filters,
+      );
       if (patch.data_source !== undefined) await checkProjects(scope, def.data_source);
       const updated = await deps.reports.update(scope, id, {
-        name: patch.name, description: patch.description, category: patch.category, tags: patch.tags ? [...new Set(patch.tags)] : undefined,
+        name: patch.name,
+        description: patch.description,
+        category: patch.category,
+        tags: patch.tags ? [...new Set(patch.tags)] : undefined,
         retention_days: patch.retention_days,
-        data_source: patch.data_source !== undefined ? def.data_source : undefined, filters: patch.filters !== undefined ? def.filters : undefined,
+        data_source: patch.data_source !== undefined ? def.data_source : undefined,
+        filters: patch.filters !== undefined ? def.filters : undefined,
       });
       if (!updated) throw errors.notFound('Report');
       return present(scope, id);
@@ -117,7 +155,8 @@ export function createReportsService(deps: ReportsServiceDeps) {
       if (!deleted) throw errors.notFound('Report');
       await deps.scheduler.remove(id);
       let files = 0;
-      for (const key of fileKeys) if (await deps.files.removeIfUnused(key, (keys) => deps.executions.fileKeysInUse(keys))) files++;
+      for (const key of fileKeys)
+        if (await deps.files.removeIfUnused(key, (keys) => deps.executions.fileKeysInUse(keys))) files++;
       return { id, deleted: true, files_removed: files };
     },
 
@@ -128,8 +167,18 @@ export function createReportsService(deps: ReportsServiceDeps) {
       const timezone = report.data_source.timezone ?? schedule?.timezone ?? 'UTC';
       const period = resolvePeriod(report.data_source.period, timezone, Date.now());
       const exe = await deps.executions.insert(deps.db, {
-        report, trigger: 'manual', definition: { type: report.type, name: report.name, data_source: report.data_source, filters: report.filters, timezone },
-        periodFrom: period.from, periodTo: period.to, requestedBy,
+        report,
+        trigger: 'manual',
+        definition: {
+          type: report.type,
+          name: report.name,
+          data_source: report.data_source,
+          filters: report.filters,
+          timezone,
+        },
+        periodFrom: period.from,
+        periodTo: period.to,
+        requestedBy,
       });
       if (!exe) throw new Error('a manual execution id collided');
       // A crash before this leaves a queued execution the sweep re-queues.
@@ -179,29 +228,56 @@ export function createReportsService(deps: ReportsServiceDeps) {
      * A completed execution's result as CSV (one section: `section`, default the first), JSON (all
      * sections) or XLSX (a worksheet per section), streamed from the stored file.
      */
-    async download(scope: Scope, id: string, executionId: string, format: DownloadFormat, section?: string): Promise<Download> {
+    async download(
+      scope: Scope,
+      id: string,
+      executionId: string,
+      format: DownloadFormat,
+      section?: string,
+    ): Promise<Download> {
       const e = await deps.executions.get(scope, id, executionId);
       if (!e) throw errors.notFound('Execution');
       if (e.status !== 'completed' || !e.file_key) {
-        throw errors.conflict(`The execution is ${e.status}; its result can be downloaded once it has completed`, { status: e.status });
+        throw errors.conflict(`The execution is ${e.status}; its result can be downloaded once it has completed`, {
+          status: e.status,
+        });
       }
       const sections = e.sections ?? [];
       if (section !== undefined && !sections.some((s) => s.name === section)) {
-        throw errors.invalidField('section', `must be one of ${sections.map((s) => s.name).join(', ') || '(none: the result is empty)'}`);
+        throw errors.invalidField(
+          'section',
+          `must be one of ${sections.map((s) => s.name).join(', ') || '(none: the result is empty)'}`,
+        );
       }
       if (!(await deps.files.exists(e.file_key))) throw errors.notFound('Result file');
       const stream = deps.files.stream(e.file_key);
       const base = `${slug(e.definition.name)}-${isoInZone(new Date(e.period_to).getTime() - 1, e.definition.timezone).slice(0, 10)}`;
-      const onError = (err: unknown) => deps.logger.warn({ err, executionId }, 'report download failed while streaming');
+      const onError = (err: unknown) =>
+        deps.logger.warn({ err, executionId }, 'report download failed while streaming');
       if (format === 'csv') {
         const name = section ?? sections[0]?.name;
-        return { stream: csvStream(readResult(stream, name ?? '')), contentType: CONTENT_TYPES.csv, filename: `${base}${section ? `-${section}` : ''}.csv` };
+        return {
+          stream: csvStream(readResult(stream, name ?? '')),
+          contentType: CONTENT_TYPES.csv,
+          filename: `${base}${section ? `-${section}` : ''}.csv`,
+        };
       }
       if (format === 'json') {
-        const head = { report: { id: e.report_id, name: e.definition.name, type: e.report_type }, execution: presentExecution(e) };
-        return { stream: jsonStream(head, readResult(stream)), contentType: CONTENT_TYPES.json, filename: `${base}.json` };
+        const head = {
+          report: { id: e.report_id, name: e.definition.name, type: e.report_type },
+          execution: presentExecution(e),
+        };
+        return {
+          stream: jsonStream(head, readResult(stream)),
+          contentType: CONTENT_TYPES.json,
+          filename: `${base}.json`,
+        };
       }
-      return { stream: xlsxStream(readResult(stream), onError), contentType: CONTENT_TYPES.xlsx, filename: `${base}.xlsx` };
+      return {
+        stream: xlsxStream(readResult(stream), onError),
+        contentType: CONTENT_TYPES.xlsx,
+        filename: `${base}.xlsx`,
+      };
     },
   };
 }

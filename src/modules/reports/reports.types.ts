@@ -1,7 +1,13 @@
 import type { Environment } from '../../lib/scope.js';
 import type { Frequency, Weekday } from './schedule-math.js';
 
-export const REPORT_TYPES = ['document_summary', 'extraction_export', 'processing_performance', 'classification_quality', 'usage'] as const;
+export const REPORT_TYPES = [
+  'document_summary',
+  'extraction_export',
+  'processing_performance',
+  'classification_quality',
+  'usage',
+] as const;
 export type ReportType = (typeof REPORT_TYPES)[number];
 
 export const EXECUTION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
@@ -145,4 +151,5 @@ export interface ListExecutionsQuery {
   per_page: number;
 }
 
-export const downloadPath = (reportId: string, executionId: string) => `/api/v1/reports/${reportId}/executions/${executionId}/download`;
+export const downloadPath = (reportId: string, executionId: string) =>
+  `/api/v1/reports/${reportId}/executions/${executionId}/download`;

@@ -48,15 +48,28 @@ export function completedEventData(e: ExecutionRow) {
 }
 
 export function createReportRunner(deps: RunnerDeps) {
-  async function writeResult(exe: ExecutionRow): Promise<{ blob: StoredBlob; summary: Record<string, unknown>; sections: { sections: SectionInfo[]; rowCount: number } }> {
+  async function writeResult(
+    exe: ExecutionRow,
+  ): Promise<{
+    blob: StoredBlob;
+    summary: Record<string, unknown>;
+    sections: { sections: SectionInfo[]; rowCount: number };
+  }> {
     const gzip = createGzip({ level: deps.gzipLevel ?? 1 });
     const stored = deps.files.put(gzip, { maxBytes: MAX_RESULT_BYTES });
     stored.catch(() => undefined); // awaited below; a failure here surfaces there
     const writer = new ResultWriter(gzip);
     try {
       const summary = await REPORT_QUERIES[exe.report_type]({
-        db: deps.db, scope: { orgId: exe.org_id, environment: exe.environment }, from: exe.period_from, to: exe.period_to,
-        timezone: exe.definition.timezone, dataSource: exe.definition.data_source, filters: exe.definition.filters, writer, batchSize: deps.batchSize,
+        db: deps.db,
+        scope: { orgId: exe.org_id, environment: exe.environment },
+        from: exe.period_from,
+        to: exe.period_to,
+        timezone: exe.definition.timezone,
+        dataSource: exe.definition.data_source,
+        filters: exe.definition.filters,
+        writer,
+        batchSize: deps.batchSize,
       });
       const sections = await writer.finish();
       return { blob: await stored, summary, sections };
@@ -69,17 +82,30 @@ export function createReportRunner(deps: RunnerDeps) {
   }
 
   async function finishFailed(id: string, err: unknown): Promise<RunOutcome> {
-    const error = err instanceof DomainError
-      ? { code: err.code, message: err.message }
-      : { code: 'REPORT_FAILED', message: (err as Error)?.message?.slice(0, 1000) || 'the report could not be computed' };
+    const error =
+      err instanceof DomainError
+        ? { code: err.code, message: err.message }
+        : {
+            code: 'REPORT_FAILED',
+            message: (err as Error)?.message?.slice(0, 1000) || 'the report could not be computed',
+          };
     const failed = await deps.db.tx(async (q) => {
       const row = await deps.executions.fail(q, id, error);
-      if (row) await deps.events.insert(q, { orgId: row.org_id, environment: row.environment, type: 'report.completed', data: completedEventData(row) });
+      if (row)
+        await deps.events.insert(q, {
+          orgId: row.org_id,
+          environment: row.environment,
+          type: 'report.completed',
+          data: completedEventData(row),
+        });
       return row;
     });
     if (!failed) return 'skipped';
     deps.events.committed();
-    deps.logger.warn({ executionId: id, reportId: failed.report_id, code: error.code }, `report execution failed: ${error.message}`);
+    deps.logger.warn(
+      { executionId: id, reportId: failed.report_id, code: error.code },
+      `report execution failed: ${error.message}`,
+    );
     return 'failed';
   }
 
@@ -99,14 +125,28 @@ export function createReportRunner(deps: RunnerDeps) {
         throw err;
       }
       const { blob, summary, sections } = result;
-      const done = await deps.db.tx(async (q) => {
-        const row = await deps.executions.complete(q, exe.id, { rowCount: sections.rowCount, summary, sections: sections.sections, fileKey: blob.key, fileBytes: blob.size });
-        if (row) await deps.events.insert(q, { orgId: row.org_id, environment: row.environment, type: 'report.completed', data: completedEventData(row) });
-        return row;
-      }).catch(async (err: unknown) => {
-        await deps.files.discard(blob, (keys) => deps.executions.fileKeysInUse(keys)).catch(() => undefined);
-        throw err;
-      });
+      const done = await deps.db
+        .tx(async (q) => {
+          const row = await deps.executions.complete(q, exe.id, {
+            rowCount: sections.rowCount,
+            summary,
+            sections: sections.sections,
+            fileKey: blob.key,
+            fileBytes: blob.size,
+          });
+          if (row)
+            await deps.events.insert(q, {
+              orgId: row.org_id,
+              environment: row.environment,
+              type: 'report.completed',
+              data: completedEventData(row),
+            });
+          return row;
+        })
+        .catch(async (err: unknown) => {
+          await deps.files.discard(blob, (keys) => deps.executions.fileKeysInUse(keys)).catch(() => undefined);
+          throw err;
+        });
       if (!done) {
         // The report (and with it the execution) was deleted while it ran.
         await deps.files.discard(blob, (keys) => deps.executions.fileKeysInUse(keys));

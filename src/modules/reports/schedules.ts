@@ -26,8 +26,14 @@ const PREFIX = schedulerId('');
 /** A wake-up this much early (clocks of processes differ) still claims the occurrence it was for. */
 const EARLY_MS = 5_000;
 
-export const specOf = (s: Pick<ScheduleRow, 'frequency' | 'time' | 'timezone' | 'day_of_week' | 'day_of_month'>): ScheduleSpec => ({
-  frequency: s.frequency, time: s.time, timezone: s.timezone, day_of_week: s.day_of_week, day_of_month: s.day_of_month,
+export const specOf = (
+  s: Pick<ScheduleRow, 'frequency' | 'time' | 'timezone' | 'day_of_week' | 'day_of_month'>,
+): ScheduleSpec => ({
+  frequency: s.frequency,
+  time: s.time,
+  timezone: s.timezone,
+  day_of_week: s.day_of_week,
+  day_of_month: s.day_of_month,
 });
 
 /**
@@ -53,7 +59,13 @@ export interface ClaimResult {
   nextRunAt: Date;
 }
 
-export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedules: SchedulesRepository; executions: ExecutionsRepository; logger: Logger }) {
+export function createReportSchedules(deps: {
+  db: Db;
+  jobs: ReportJobs;
+  schedules: SchedulesRepository;
+  executions: ExecutionsRepository;
+  logger: Logger;
+}) {
   const queue = () => deps.jobs.queue();
 
   /**
@@ -63,12 +75,20 @@ export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedule
    */
   async function upsert(reportId: string, spec: ScheduleSpec, nextRunAt?: Date): Promise<void> {
     try {
-      await queue().upsertJobScheduler(schedulerId(reportId), { pattern: cronPattern(spec), tz: spec.timezone }, {
-        name: 'tick', data: { kind: 'tick', reportId } satisfies ReportJob,
-        opts: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
-      });
+      await queue().upsertJobScheduler(
+        schedulerId(reportId),
+        { pattern: cronPattern(spec), tz: spec.timezone },
+        {
+          name: 'tick',
+          data: { kind: 'tick', reportId } satisfies ReportJob,
+          opts: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
+        },
+      );
     } catch (err) {
-      deps.logger.warn({ err, reportId }, 'could not install the report\'s job scheduler; follow-up ticks and the sweep run it');
+      deps.logger.warn(
+        { err, reportId },
+        "could not install the report's job scheduler; follow-up ticks and the sweep run it",
+      );
     }
     if (nextRunAt) await deps.jobs.followUp(reportId, nextRunAt.getTime());
   }
@@ -83,7 +103,8 @@ export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedule
       const locked = await deps.schedules.lock(q, reportId);
       if (!locked) return null;
       const { schedule, report } = locked as { schedule: ScheduleRow; report: ReportRow };
-      if (schedule.next_run_at.getTime() > now + EARLY_MS) return { due: false, executionId: null, nextRunAt: schedule.next_run_at };
+      if (schedule.next_run_at.getTime() > now + EARLY_MS)
+        return { due: false, executionId: null, nextRunAt: schedule.next_run_at };
       const spec = specOf(schedule);
       const at = Math.max(now, schedule.next_run_at.getTime());
       const occ = latestOccurrence(spec, at);
@@ -91,12 +112,27 @@ export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedule
       const timezone = report.data_source?.timezone ?? schedule.timezone;
       const period = resolvePeriod(report.data_source?.period, timezone, occ.at, previous.at);
       const exe = await deps.executions.insert(q, {
-        report, trigger: 'schedule', runKey: `schedule:${occ.key}`,
-        definition: { type: report.type, name: report.name, data_source: report.data_source ?? {}, filters: report.filters ?? {}, timezone },
-        periodFrom: period.from, periodTo: period.to, scheduledFor: new Date(occ.at),
+        report,
+        trigger: 'schedule',
+        runKey: `schedule:${occ.key}`,
+        definition: {
+          type: report.type,
+          name: report.name,
+          data_source: report.data_source ?? {},
+          filters: report.filters ?? {},
+          timezone,
+        },
+        periodFrom: period.from,
+        periodTo: period.to,
+        scheduledFor: new Date(occ.at),
       });
       const next = new Date(nextOccurrence(spec, at).at);
-      await deps.schedules.advance(q, reportId, { nextRunAt: next, lastRunAt: new Date(occ.at), periodKey: occ.key, executionId: exe?.id ?? null });
+      await deps.schedules.advance(q, reportId, {
+        nextRunAt: next,
+        lastRunAt: new Date(occ.at),
+        periodKey: occ.key,
+        executionId: exe?.id ?? null,
+      });
       return { due: true, executionId: exe?.id ?? null, nextRunAt: next };
     });
     // A crash between the commit and this leaves a queued execution the sweep re-queues.
@@ -151,15 +187,28 @@ export function createReportSchedules(deps: { db: Db; jobs: ReportJobs; schedule
     let running: Promise<unknown> | undefined;
     const again = (why: string) => {
       running ??= reassert()
-        .catch((err: unknown) => { if (!stopped) deps.logger.warn({ err, why }, 'could not re-assert the report schedulers; retrying on the next pass'); })
-        .finally(() => { running = undefined; });
+        .catch((err: unknown) => {
+          if (!stopped)
+            deps.logger.warn({ err, why }, 'could not re-assert the report schedulers; retrying on the next pass');
+        })
+        .finally(() => {
+          running = undefined;
+        });
     };
     await reassert();
-    const onReady = () => { if (!stopped) again('reconnect'); };
+    const onReady = () => {
+      if (!stopped) again('reconnect');
+    };
     redis.on('ready', onReady);
     const timer = setInterval(() => again('timer'), everyMs);
     timer.unref();
-    return { stop() { stopped = true; clearInterval(timer); redis.off('ready', onReady); } };
+    return {
+      stop() {
+        stopped = true;
+        clearInterval(timer);
+        redis.off('ready', onReady);
+      },
+    };
   }
 
   return { upsert, remove, claim, tick, catchUp, reassert, keepAsserted };

@@ -35,16 +35,30 @@ export async function traceDocument(deps: TraceDeps, scope: Scope, id: string) {
     templates_considered: defs.length,
   };
   if (doc.text_content === null) {
-    return { ...base, text_source: null, note: `the document has no text yet (status ${doc.status})`, templates: [], chosen: null };
+    return {
+      ...base,
+      text_source: null,
+      note: `the document has no text yet (status ${doc.status})`,
+      templates: [],
+      chosen: null,
+    };
   }
   const text = doc.layout ? layoutText(doc.layout, doc.text_content) : doc.text_content;
   const budget = new RegexBudget(TRACE_BUDGET_MS);
   const traces = evaluateTemplates(defs, text, { budget, full: true });
   const ranked = rankMatches(traces);
-  const fallback = ranked.length === 0 && doc.default_template_id ? defs.find((d) => d.id === doc.default_template_id) ?? null : null;
+  const fallback =
+    ranked.length === 0 && doc.default_template_id
+      ? (defs.find((d) => d.id === doc.default_template_id) ?? null)
+      : null;
   const chosen = ranked[0] ?? fallback;
   const layout = doc.layout;
-  const run = chosen ? runTemplate(chosen, text, { budget, ...(layout ? { areaText: (a: TemplateArea) => layoutAreaText(layout, a) } : {}) }) : null;
+  const run = chosen
+    ? runTemplate(chosen, text, {
+        budget,
+        ...(layout ? { areaText: (a: TemplateArea) => layoutAreaText(layout, a) } : {}),
+      })
+    : null;
   return {
     ...base,
     text_source: doc.layout ? 'layout' : 'text',
@@ -61,17 +75,23 @@ export async function traceDocument(deps: TraceDeps, scope: Scope, id: string) {
       exclude_keywords: t.exclude_keywords,
     })),
     matched: ranked.map((t) => t.id),
-    chosen: chosen && run
-      ? {
-          id: chosen.id ?? null,
-          name: chosen.name,
-          why: ranked.length > 0 ? (ranked.length > 1 ? `matched; ${ranked.length} templates matched and this one ranks first (priority, then more keywords, then age)` : 'matched') : "the project's default template (no template matched)",
-          fields: run.trace,
-          values: Object.fromEntries(Object.entries(run.fields).map(([k, f]) => [k, f.value])),
-          missing_required: run.missingRequired,
-          warnings: run.warnings,
-        }
-      : null,
+    chosen:
+      chosen && run
+        ? {
+            id: chosen.id ?? null,
+            name: chosen.name,
+            why:
+              ranked.length > 0
+                ? ranked.length > 1
+                  ? `matched; ${ranked.length} templates matched and this one ranks first (priority, then more keywords, then age)`
+                  : 'matched'
+                : "the project's default template (no template matched)",
+            fields: run.trace,
+            values: Object.fromEntries(Object.entries(run.fields).map(([k, f]) => [k, f.value])),
+            missing_required: run.missingRequired,
+            warnings: run.warnings,
+          }
+        : null,
   };
 }
 
@@ -82,15 +102,30 @@ export async function traceDocument(deps: TraceDeps, scope: Scope, id: string) {
 export async function testTemplate(deps: TraceDeps, scope: Scope, id: string, def: TemplateDef) {
   const doc = await deps.documents.getForTrace(scope, id);
   if (!doc) throw errors.notFound('Document');
-  const base = { document_id: doc.id, template: { id: (def as { id?: string }).id ?? null, name: def.name, issuer: def.issuer } };
+  const base = {
+    document_id: doc.id,
+    template: { id: (def as { id?: string }).id ?? null, name: def.name, issuer: def.issuer },
+  };
   if (doc.text_content === null) {
-    return { ...base, text_source: null, note: `the document has no text yet (status ${doc.status})`, matched: false, fields: [], values: {}, missing_required: [], warnings: [] };
+    return {
+      ...base,
+      text_source: null,
+      note: `the document has no text yet (status ${doc.status})`,
+      matched: false,
+      fields: [],
+      values: {},
+      missing_required: [],
+      warnings: [],
+    };
   }
   const text = doc.layout ? layoutText(doc.layout, doc.text_content) : doc.text_content;
   const budget = new RegexBudget(TRACE_BUDGET_MS);
   const [trace] = evaluateTemplates([def], text, { budget, full: true });
   const layout = doc.layout;
-  const run = runTemplate(def, text, { budget, ...(layout ? { areaText: (a: TemplateArea) => layoutAreaText(layout, a) } : {}) });
+  const run = runTemplate(def, text, {
+    budget,
+    ...(layout ? { areaText: (a: TemplateArea) => layoutAreaText(layout, a) } : {}),
+  });
   return {
     ...base,
     text_source: doc.layout ? 'layout' : 'text',

@@ -7,12 +7,27 @@ import { testTemplate, traceDocument, type TraceDeps } from './template-trace.js
 import type { TemplateRow, TemplatesRepository } from './templates.repository.js';
 
 function present(t: TemplateRow) {
-  return { id: t.id, name: t.name, issuer: t.issuer, priority: t.priority, version: t.version, definition: t.definition, created_at: t.created_at, updated_at: t.updated_at };
+  return {
+    id: t.id,
+    name: t.name,
+    issuer: t.issuer,
+    priority: t.priority,
+    version: t.version,
+    definition: t.definition,
+    created_at: t.created_at,
+    updated_at: t.updated_at,
+  };
 }
 
 function invalid(what: string, issues: TemplateIssue[]) {
-  const shown = issues.slice(0, 20).map((e) => `${e.path || '(root)'} ${e.message}`).join('; ');
-  return errors.validation(`${what}: ${shown}${issues.length > 20 ? `; and ${issues.length - 20} more` : ''}`, issues.map((e) => ({ field: e.path || '(root)', message: e.message })));
+  const shown = issues
+    .slice(0, 20)
+    .map((e) => `${e.path || '(root)'} ${e.message}`)
+    .join('; ');
+  return errors.validation(
+    `${what}: ${shown}${issues.length > 20 ? `; and ${issues.length - 20} more` : ''}`,
+    issues.map((e) => ({ field: e.path || '(root)', message: e.message })),
+  );
 }
 
 /** API writes are strict: a key nobody knows is a typo to report, not to ignore. */
@@ -73,7 +88,8 @@ export function createTemplatesService(deps: { repo: TemplatesRepository; trace:
     async delete(scope: Scope, id: string) {
       await mustGet(scope, id);
       const projects = await repo.projectsDefaultingTo(id);
-      if (projects.length) throw errors.conflict(`Template is the default of ${projects.length} project(s)`, { project_ids: projects });
+      if (projects.length)
+        throw errors.conflict(`Template is the default of ${projects.length} project(s)`, { project_ids: projects });
       await repo.delete(scope, id);
       return { id, deleted: true };
     },
@@ -85,11 +101,19 @@ export function createTemplatesService(deps: { repo: TemplatesRepository; trace:
     async importFiles(scope: Scope, files: TemplateFile[], opts: { dryRun?: boolean } = {}) {
       const parsed = parseFiles(files);
       if (opts.dryRun) {
-        return parsed.map(({ template, warnings }) => ({ id: null, name: template.name, issuer: template.issuer, priority: template.priority ?? 5, definition: template, warnings }));
+        return parsed.map(({ template, warnings }) => ({
+          id: null,
+          name: template.name,
+          issuer: template.issuer,
+          priority: template.priority ?? 5,
+          definition: template,
+          warnings,
+        }));
       }
       return repo.transaction(async (tx) => {
         const out = [];
-        for (const { template, warnings } of parsed) out.push({ ...present(await repo.insert(scope, template, tx)), warnings });
+        for (const { template, warnings } of parsed)
+          out.push({ ...present(await repo.insert(scope, template, tx)), warnings });
         return out;
       });
     },
@@ -103,9 +127,14 @@ export function createTemplatesService(deps: { repo: TemplatesRepository; trace:
      */
     async test(scope: Scope, documentId: string, input: { template_id?: string; template?: unknown }) {
       if ((input.template_id === undefined) === (input.template === undefined)) {
-        throw errors.validation('Give template_id or template, not both', [{ field: 'template_id', message: 'or template is required (one of them)' }]);
+        throw errors.validation('Give template_id or template, not both', [
+          { field: 'template_id', message: 'or template is required (one of them)' },
+        ]);
       }
-      const def = input.template_id !== undefined ? { ...(await mustGet(scope, input.template_id)).definition, id: input.template_id } : validate(input.template);
+      const def =
+        input.template_id !== undefined
+          ? { ...(await mustGet(scope, input.template_id)).definition, id: input.template_id }
+          : validate(input.template);
       return testTemplate(deps.trace, scope, documentId, def as TemplateDef);
     },
     /** One YAML or JSON text (kept for callers of the first version of the import). */

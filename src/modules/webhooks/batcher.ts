@@ -27,7 +27,8 @@ export function createBatcher<I, O>(run: (items: I[]) => Promise<O[]>, opts: Bat
   const runBatch = async (batch: Entry[]): Promise<void> => {
     try {
       const out = await run(batch.map((e) => e.item));
-      if (out.length !== batch.length) throw new Error(`batch returned ${out.length} results for ${batch.length} items`);
+      if (out.length !== batch.length)
+        throw new Error(`batch returned ${out.length} results for ${batch.length} items`);
       batch.forEach((e, i) => e.resolve(out[i]));
     } catch (err) {
       for (const e of batch) e.reject(err);

@@ -34,9 +34,15 @@ const FAN_OUT_SQL = `${ARRAYS_PLAN_FREE}
  * One delivery per subscription matching each event (inside the relay transaction). A second
  * relay of the same event inserts nothing; only rows inserted now come back.
  */
-export async function insertDeliveriesForEvents(q: Queryable, events: readonly EventRow[]): Promise<{ id: string; status: DeliveryStatus; dispatch_seq: number }[]> {
+export async function insertDeliveriesForEvents(
+  q: Queryable,
+  events: readonly EventRow[],
+): Promise<{ id: string; status: DeliveryStatus; dispatch_seq: number }[]> {
   const { rows } = await q.query<{ id: string; status: DeliveryStatus; dispatch_seq: number }>(FAN_OUT_SQL, [
-    events.map((e) => e.id), events.map((e) => e.org_id), events.map((e) => e.environment), events.map((e) => e.type),
+    events.map((e) => e.id),
+    events.map((e) => e.org_id),
+    events.map((e) => e.environment),
+    events.map((e) => e.type),
   ]);
   return rows;
 }
@@ -47,7 +53,8 @@ export async function overduePendingDeliveries(q: Queryable, graceMs: number, li
     `SELECT id, dispatch_seq FROM webhook_deliveries
      WHERE status = 'pending' AND next_attempt_at < now() - $1::double precision * interval '1 millisecond'
      ORDER BY next_attempt_at LIMIT $2`,
-    [graceMs, limit]);
+    [graceMs, limit],
+  );
   return rows;
 }
 
@@ -75,24 +82,43 @@ const DIRECT_DELIVERY_SQL = `
  * (created, or made active again), the event (already relayed: it goes to this URL only) and
  * the delivery, in one statement. Returns null when the workflow no longer exists.
  */
-export async function insertDirectDelivery(q: Queryable, d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown> }): Promise<{ id: string; event_id: string; dispatch_seq: number } | null> {
+export async function insertDirectDelivery(
+  q: Queryable,
+  d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown> },
+): Promise<{ id: string; event_id: string; dispatch_seq: number } | null> {
   const { rows } = await q.query<{ id: string; event_id: string; dispatch_seq: number }>(DIRECT_DELIVERY_SQL, [
-    newId('whk'), d.url, d.workflowId, newId('evt'), d.eventType, JSON.stringify(d.data), newId('dlv'),
+    newId('whk'),
+    d.url,
+    d.workflowId,
+    newId('evt'),
+    d.eventType,
+    JSON.stringify(d.data),
+    newId('dlv'),
   ]);
   return rows[0] ?? null;
 }
 
 export function createDeliveriesRepository(db: Queryable) {
   return {
-    async list(scope: Scope, subscriptionId: string, f: ListDeliveriesQuery): Promise<{ rows: DeliveryRow[]; total: number }> {
+    async list(
+      scope: Scope,
+      subscriptionId: string,
+      f: ListDeliveriesQuery,
+    ): Promise<{ rows: DeliveryRow[]; total: number }> {
       const params: unknown[] = [subscriptionId, scope.orgId, scope.environment];
       let where = 'subscription_id = $1 AND org_id = $2 AND environment = $3';
-      const add = (col: string, v: unknown): void => { params.push(v); where += ` AND ${col} = $${params.length}`; };
+      const add = (col: string, v: unknown): void => {
+        params.push(v);
+        where += ` AND ${col} = $${params.length}`;
+      };
       if (f.status) add('status', f.status);
       if (f.event_type) add('event_type', f.event_type);
       if (f.event_id) add('event_id', f.event_id);
       const [page, count] = await Promise.all([
-        db.query<DeliveryRow>(`SELECT * FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, f.limit, f.offset]),
+        db.query<DeliveryRow>(
+          `SELECT * FROM webhook_deliveries WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+          [...params, f.limit, f.offset],
+        ),
         db.query<{ n: number }>(`SELECT count(*) AS n FROM webhook_deliveries WHERE ${where}`, params),
       ]);
       return { rows: page.rows, total: Number(count.rows[0].n) };
@@ -100,12 +126,16 @@ export function createDeliveriesRepository(db: Queryable) {
 
     async get(scope: Scope, id: string): Promise<DeliveryRow | null> {
       const { rows } = await db.query<DeliveryRow>(
-        'SELECT * FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+        'SELECT * FROM webhook_deliveries WHERE id = $1 AND org_id = $2 AND environment = $3',
+        [id, scope.orgId, scope.environment],
+      );
       return rows[0] ?? null;
     },
 
     async attempts(deliveryId: string): Promise<AttemptRow[]> {
-      const { rows } = await db.query<AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id', [deliveryId]);
+      const { rows } = await db.query<AttemptRow>('SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id', [
+        deliveryId,
+      ]);
       return rows;
     },
 
@@ -118,7 +148,9 @@ export function createDeliveriesRepository(db: Queryable) {
     async releaseSuspended(subscriptionId: string, q: Queryable = db): Promise<DeliveryJob[]> {
       const { rows } = await q.query<Dispatch>(
         `UPDATE webhook_deliveries SET status = 'pending', retry_index = 0, manual = false, ${RESCHEDULE}
-         WHERE subscription_id = $1 AND status = 'suspended' RETURNING id, dispatch_seq`, [subscriptionId]);
+         WHERE subscription_id = $1 AND status = 'suspended' RETURNING id, dispatch_seq`,
+        [subscriptionId],
+      );
       return toJobs(rows);
     },
 
@@ -127,7 +159,8 @@ export function createDeliveriesRepository(db: Queryable) {
       const { rows } = await db.query<Dispatch>(
         `UPDATE webhook_deliveries SET status = 'pending', manual = true, ${RESCHEDULE}
          WHERE id = $1 AND org_id = $2 AND environment = $3 AND status <> 'pending' RETURNING id, dispatch_seq`,
-        [id, scope.orgId, scope.environment]);
+        [id, scope.orgId, scope.environment],
+      );
       return rows[0] ? toJobs(rows)[0] : null;
     },
 
@@ -136,7 +169,8 @@ export function createDeliveriesRepository(db: Queryable) {
       const { rows } = await db.query<Dispatch>(
         `UPDATE webhook_deliveries SET status = 'pending', manual = true, ${RESCHEDULE}
          WHERE subscription_id = $1 AND status = 'failed' AND created_at >= $2 AND created_at < $3 RETURNING id, dispatch_seq`,
-        [subscriptionId, since, until]);
+        [subscriptionId, since, until],
+      );
       return toJobs(rows);
     },
 
@@ -144,7 +178,10 @@ export function createDeliveriesRepository(db: Queryable) {
      * A `webhook.test` ping for one subscription: the event is stored already relayed (it must not
      * fan out to the org's other subscriptions) together with its single, manual delivery.
      */
-    async insertTestPing(sub: { id: string; org_id: string; environment: string }, data: Record<string, unknown>): Promise<{ eventId: string; job: DeliveryJob }> {
+    async insertTestPing(
+      sub: { id: string; org_id: string; environment: string },
+      data: Record<string, unknown>,
+    ): Promise<{ eventId: string; job: DeliveryJob }> {
       const eventId = newId('evt');
       const deliveryId = newId('dlv');
       await db.query(
@@ -152,7 +189,8 @@ export function createDeliveriesRepository(db: Queryable) {
            INSERT INTO events (id, org_id, environment, type, data, relayed_at) VALUES ($1, $2, $3, 'webhook.test', $4, now()) RETURNING id)
          INSERT INTO webhook_deliveries (id, org_id, environment, subscription_id, event_id, event_type, status, manual, next_attempt_at)
          SELECT $5, $2, $3, $6, e.id, 'webhook.test', 'pending', true, now() FROM e`,
-        [eventId, sub.org_id, sub.environment, JSON.stringify(data), deliveryId, sub.id]);
+        [eventId, sub.org_id, sub.environment, JSON.stringify(data), deliveryId, sub.id],
+      );
       return { eventId, job: { deliveryId, seq: 1 } };
     },
   };

@@ -135,10 +135,22 @@ export function createDeliveryStore(db: Db, opts: BatcherOptions = {}): Delivery
   const writer = createBatcher<AttemptRecord, RecordResult>(async (recs) => {
     const col = <T>(f: (r: AttemptRecord) => T): T[] => recs.map(f);
     const { rows } = await db.query<{ id: string; attempts: number; applied: boolean }>(RECORD_SQL, [
-      col((r) => r.deliveryId), col((r) => r.seq), col((r) => r.trigger), col((r) => r.statusCode),
-      col((r) => r.errorCode), col((r) => r.errorMessage), col((r) => r.durationMs), col((r) => r.responseBody),
-      col((r) => r.truncated), col((r) => r.attemptedAt), col((r) => r.lastError), col((r) => r.next.status),
-      col((r) => r.next.seq), col((r) => r.next.retryIndex), col((r) => r.next.at), col((r) => r.next.failSubscription),
+      col((r) => r.deliveryId),
+      col((r) => r.seq),
+      col((r) => r.trigger),
+      col((r) => r.statusCode),
+      col((r) => r.errorCode),
+      col((r) => r.errorMessage),
+      col((r) => r.durationMs),
+      col((r) => r.responseBody),
+      col((r) => r.truncated),
+      col((r) => r.attemptedAt),
+      col((r) => r.lastError),
+      col((r) => r.next.status),
+      col((r) => r.next.seq),
+      col((r) => r.next.retryIndex),
+      col((r) => r.next.at),
+      col((r) => r.next.failSubscription),
       col((r) => r.subscriptionId),
     ]);
     const byId = new Map(rows.map((r) => [r.id, r]));
@@ -155,7 +167,9 @@ export function createDeliveryStore(db: Db, opts: BatcherOptions = {}): Delivery
     async park(id, seq, status, reason) {
       const res = await db.query(
         `UPDATE webhook_deliveries SET status = $3, next_attempt_at = NULL, last_error = $4, updated_at = now()
-         WHERE id = $1 AND dispatch_seq = $2 AND status = 'pending'`, [id, seq, status, reason]);
+         WHERE id = $1 AND dispatch_seq = $2 AND status = 'pending'`,
+        [id, seq, status, reason],
+      );
       return res.rowCount > 0;
     },
   };

@@ -67,7 +67,11 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
     return out;
   };
 
-  const plan = (d: LoadedDelivery, res: SafeResponse, finishedAt: number): AttemptRecord['next'] & { delayMs: number | null } => {
+  const plan = (
+    d: LoadedDelivery,
+    res: SafeResponse,
+    finishedAt: number,
+  ): AttemptRecord['next'] & { delayMs: number | null } => {
     const outcome = classifyAttempt(res);
     const keep = { seq: d.dispatch_seq, retryIndex: d.retry_index, at: null, failSubscription: false, delayMs: null };
     if (outcome === 'delivered') return { ...keep, status: 'delivered' };
@@ -77,7 +81,14 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
     const base = nextDelayMs(d.retry_index + 1, deps.retryDelaysMs, deps.jitter);
     if (base === null) return { ...keep, status: 'failed', failSubscription: true };
     const delay = res.status > 0 ? honourRetryAfter(base, res.headers['retry-after'], finishedAt) : base;
-    return { status: 'pending', seq: d.dispatch_seq + 1, retryIndex: d.retry_index + 1, at: new Date(finishedAt + delay), failSubscription: false, delayMs: delay };
+    return {
+      status: 'pending',
+      seq: d.dispatch_seq + 1,
+      retryIndex: d.retry_index + 1,
+      at: new Date(finishedAt + delay),
+      failSubscription: false,
+      delayMs: delay,
+    };
   };
 
   // Where a put-off delivery goes, so that while its endpoint stays held back the job can be put
@@ -87,7 +98,12 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
   // Each put-off of the same delivery waits longer (0.1 s doubling to 5 s, or the gate's own
   // later time): a busy but quick endpoint gets its backlog back in quickly, while a hanging
   // one's backlog is not re-checked several times a second.
-  const putOff = (deliveryId: string, hint: { endpoint: string; orgId: string; manual: boolean }, wait: { reason: DeferReason; until: number }, previous: number): DeferredAttempt => {
+  const putOff = (
+    deliveryId: string,
+    hint: { endpoint: string; orgId: string; manual: boolean },
+    wait: { reason: DeferReason; until: number },
+    previous: number,
+  ): DeferredAttempt => {
     if (hints.size > 20_000) hints.clear();
     hints.set(deliveryId, { ...hint, deferrals: previous + 1 });
     const backoff = Math.min(5_000, 100 * 2 ** Math.min(previous, 10));
@@ -110,9 +126,10 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
       if (!d.manual && d.sub_status !== 'active') {
         hints.delete(job.deliveryId);
         // Failing: keep it for when the owner re-enables. Disabled: the owner switched it off.
-        const parked = d.sub_status === 'failing'
-          ? await deps.store.park(d.id, d.dispatch_seq, 'suspended', 'subscription is failing')
-          : await deps.store.park(d.id, d.dispatch_seq, 'failed', 'subscription is disabled');
+        const parked =
+          d.sub_status === 'failing'
+            ? await deps.store.park(d.id, d.dispatch_seq, 'suspended', 'subscription is failing')
+            : await deps.store.park(d.id, d.dispatch_seq, 'failed', 'subscription is disabled');
         return !parked ? 'stale' : d.sub_status === 'failing' ? 'suspended' : 'cancelled';
       }
       const endpoint = endpointKey(d.url);
@@ -125,7 +142,10 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
         admission = gate.admit(endpoint, d.org_id, { ignoreCircuit: d.manual });
       }
       if (admission && !admission.ok) {
-        deps.logger.debug({ deliveryId: d.id, reason: admission.reason, until: admission.until }, 'webhook attempt put off');
+        deps.logger.debug(
+          { deliveryId: d.id, reason: admission.reason, until: admission.until },
+          'webhook attempt put off',
+        );
         return putOff(d.id, { endpoint, orgId: d.org_id, manual: d.manual }, admission, hint?.deferrals ?? 0);
       }
       hints.delete(d.id);
@@ -134,7 +154,11 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
         sent = await send(d);
       } finally {
         // Released on every path; a throw before the request counts as a quick non-timeout.
-        admission?.done(sent ? { timedOut: sent.res.error?.code === 'TIMEOUT', durationMs: sent.res.durationMs } : { timedOut: false, durationMs: 0 });
+        admission?.done(
+          sent
+            ? { timedOut: sent.res.error?.code === 'TIMEOUT', durationMs: sent.res.durationMs }
+            : { timedOut: false, durationMs: 0 },
+        );
       }
       return record(d, sent.res, sent.startedAt);
     },
@@ -142,30 +166,71 @@ export function createDeliveryExecutor(deps: DeliveryExecutorDeps) {
 
   async function send(d: LoadedDelivery): Promise<{ res: SafeResponse; startedAt: number }> {
     // Serialise once; these exact bytes are signed and sent.
-    const body = JSON.stringify(presentEvent({
-      id: d.event_id, org_id: d.org_id, environment: d.environment, type: d.event_type as EventType,
-      data: d.event_data, created_at: d.event_created_at, relayed_at: null,
-    }));
+    const body = JSON.stringify(
+      presentEvent({
+        id: d.event_id,
+        org_id: d.org_id,
+        environment: d.environment,
+        type: d.event_type as EventType,
+        data: d.event_data,
+        created_at: d.event_created_at,
+        relayed_at: null,
+      }),
+    );
     const startedAt = now();
     const headers = buildSignatureHeaders({
-      eventId: d.event_id, eventType: d.event_type, rawBody: body, secrets: secretsOf(d, startedAt), now: new Date(startedAt),
+      eventId: d.event_id,
+      eventType: d.event_type,
+      rawBody: body,
+      secrets: secretsOf(d, startedAt),
+      now: new Date(startedAt),
     });
-    return { res: await deps.http.post(d.url, { headers, body, timeoutMs: deps.timeoutMs, allow: deps.allow }), startedAt };
+    return {
+      res: await deps.http.post(d.url, { headers, body, timeoutMs: deps.timeoutMs, allow: deps.allow }),
+      startedAt,
+    };
   }
 
   async function record(d: LoadedDelivery, res: SafeResponse, startedAt: number): Promise<AttemptResult> {
     const next = plan(d, res, now());
-    const lastError = res.error ? `${res.error.code}: ${res.error.message}` : next.status === 'delivered' ? null : `HTTP ${res.status}`;
+    const lastError = res.error
+      ? `${res.error.code}: ${res.error.message}`
+      : next.status === 'delivered'
+        ? null
+        : `HTTP ${res.status}`;
     const recorded = await deps.store.record({
-      deliveryId: d.id, subscriptionId: d.subscription_id, seq: d.dispatch_seq, trigger: d.manual ? 'manual' : 'scheduled',
-      statusCode: res.status, errorCode: res.error?.code ?? null, errorMessage: res.error ? clean(res.error.message) : null,
-      durationMs: res.durationMs, responseBody: clean(res.body), truncated: res.truncated, attemptedAt: new Date(startedAt),
-      lastError: lastError === null ? null : clean(lastError), next,
+      deliveryId: d.id,
+      subscriptionId: d.subscription_id,
+      seq: d.dispatch_seq,
+      trigger: d.manual ? 'manual' : 'scheduled',
+      statusCode: res.status,
+      errorCode: res.error?.code ?? null,
+      errorMessage: res.error ? clean(res.error.message) : null,
+      durationMs: res.durationMs,
+      responseBody: clean(res.body),
+      truncated: res.truncated,
+      attemptedAt: new Date(startedAt),
+      lastError: lastError === null ? null : clean(lastError),
+      next,
     });
-    deps.logger.debug({ deliveryId: d.id, eventId: d.event_id, attempt: recorded.attempt, status: res.status, ms: res.durationMs, outcome: next.status, applied: recorded.applied }, 'webhook attempt');
+    deps.logger.debug(
+      {
+        deliveryId: d.id,
+        eventId: d.event_id,
+        attempt: recorded.attempt,
+        status: res.status,
+        ms: res.durationMs,
+        outcome: next.status,
+        applied: recorded.applied,
+      },
+      'webhook attempt',
+    );
     if (!recorded.applied) return 'stale';
     if (next.failSubscription) {
-      deps.logger.warn({ subscriptionId: d.subscription_id, deliveryId: d.id }, 'webhook retries exhausted; subscription marked failing');
+      deps.logger.warn(
+        { subscriptionId: d.subscription_id, deliveryId: d.id },
+        'webhook retries exhausted; subscription marked failing',
+      );
     }
     if (next.status === 'pending' && next.delayMs !== null) {
       // If this enqueue is lost (crash), the row says pending with next_attempt_at set and the sweep re-adds it.

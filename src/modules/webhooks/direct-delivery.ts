@@ -23,7 +23,10 @@ export function createDirectDeliveries(deps: { dispatcher: DeliveryDispatcher; a
      * Stores the event (already relayed: it goes to this URL only) and its delivery. The event id
      * keeps the time-sortable shape of the others.
      */
-    async enqueue(q: Queryable, d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown> }): Promise<DirectDelivery> {
+    async enqueue(
+      q: Queryable,
+      d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown> },
+    ): Promise<DirectDelivery> {
       const row = await insertDirectDelivery(q, d);
       if (!row) throw new Error(`workflow ${d.workflowId} no longer exists`);
       return { deliveryId: row.id, eventId: row.event_id, seq: row.dispatch_seq };

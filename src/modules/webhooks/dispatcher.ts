@@ -48,22 +48,24 @@ export function createQueueDispatcher(queues: Queues, redis?: Redis): DeliveryDi
     async dispatch(jobs) {
       const queue = queues.get(WEBHOOKS_QUEUE);
       for (let i = 0; i < jobs.length; i += CHUNK) {
-        await queue.addBulk(jobs.slice(i, i + CHUNK).map((j) => ({
-          name: DELIVER_JOB,
-          data: { deliveryId: j.deliveryId, seq: j.seq } satisfies DeliveryJob,
-          opts: {
-            jobId: deliveryJobId(j),
-            delay: j.delayMs && j.delayMs > 0 ? Math.round(j.delayMs) : undefined,
-            // BullMQ retries cover infrastructure errors only (database down); HTTP outcomes are
-            // recorded and scheduled by the handler itself.
-            attempts: 8,
-            backoff: { type: 'exponential', delay: 1000 },
-            // Finished ids are freed at once: the delivery row keeps the history, and the sweep must
-            // be able to re-add a job whose earlier copy died without recording anything.
-            removeOnComplete: true,
-            removeOnFail: true,
-          },
-        })));
+        await queue.addBulk(
+          jobs.slice(i, i + CHUNK).map((j) => ({
+            name: DELIVER_JOB,
+            data: { deliveryId: j.deliveryId, seq: j.seq } satisfies DeliveryJob,
+            opts: {
+              jobId: deliveryJobId(j),
+              delay: j.delayMs && j.delayMs > 0 ? Math.round(j.delayMs) : undefined,
+              // BullMQ retries cover infrastructure errors only (database down); HTTP outcomes are
+              // recorded and scheduled by the handler itself.
+              attempts: 8,
+              backoff: { type: 'exponential', delay: 1000 },
+              // Finished ids are freed at once: the delivery row keeps the history, and the sweep must
+              // be able to re-add a job whose earlier copy died without recording anything.
+              removeOnComplete: true,
+              removeOnFail: true,
+            },
+          })),
+        );
       }
     },
   };

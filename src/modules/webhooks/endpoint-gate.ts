@@ -64,7 +64,11 @@ export interface EndpointGate {
   /** Admits an attempt or says until when to put it off. `ignoreCircuit`: manual attempts are sent even to an open circuit. */
   admit(endpoint: string, orgId: string, opts?: { ignoreCircuit?: boolean }): Admission;
   /** The same decision without taking a slot (to put off a job before loading it). */
-  wouldDefer(endpoint: string, orgId: string, opts?: { ignoreCircuit?: boolean }): { until: number; reason: DeferReason } | null;
+  wouldDefer(
+    endpoint: string,
+    orgId: string,
+    opts?: { ignoreCircuit?: boolean },
+  ): { until: number; reason: DeferReason } | null;
   /**
    * Resolves when an attempt of `endpoint` ends (a slot may be free) or after `maxMs`. A job
    * held back by a busy but quick endpoint waits here rather than going round the queue: its
@@ -118,14 +122,23 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
     if (t - lastForget < 60_000) return;
     lastForget = t;
     for (const [k, e] of endpoints) {
-      if (e.running.size === 0 && e.openUntil === 0 && e.timeoutsInARow === 0 && t - e.lastUsed > FORGET_AFTER_MS) endpoints.delete(k);
+      if (e.running.size === 0 && e.openUntil === 0 && e.timeoutsInARow === 0 && t - e.lastUsed > FORGET_AFTER_MS)
+        endpoints.delete(k);
     }
   };
 
   const get = (key: string, t: number): Endpoint => {
     let e = endpoints.get(key);
     if (!e) {
-      e = { limit: start, running: new Map(), timeoutsInARow: 0, openUntil: 0, openMs: baseOpenMs, probing: false, lastUsed: t };
+      e = {
+        limit: start,
+        running: new Map(),
+        timeoutsInARow: 0,
+        openUntil: 0,
+        openMs: baseOpenMs,
+        probing: false,
+        lastUsed: t,
+      };
       endpoints.set(key, e);
     }
     return e;
@@ -150,11 +163,17 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
     first();
   };
 
-  const decide = (e: Endpoint, orgId: string, t: number, ignoreCircuit: boolean): { until: number; reason: DeferReason; soon?: boolean } | { probe: boolean } => {
+  const decide = (
+    e: Endpoint,
+    orgId: string,
+    t: number,
+    ignoreCircuit: boolean,
+  ): { until: number; reason: DeferReason; soon?: boolean } | { probe: boolean } => {
     let probe = false;
     if (e.openUntil > 0 && !ignoreCircuit) {
       // Spread over a little while after the probe time, so the held-back attempts do not all return at once.
-      if (t < e.openUntil) return { until: e.openUntil + random() * Math.min(e.openMs, 5_000) / 2, reason: 'circuit-open' };
+      if (t < e.openUntil)
+        return { until: e.openUntil + (random() * Math.min(e.openMs, 5_000)) / 2, reason: 'circuit-open' };
       // Half-open: one probe at a time; the rest come back after it has had its chance.
       if (e.probing) return { until: t + spread(Math.min(o.timeoutMs, 5_000)), reason: 'circuit-open' };
       probe = true;
@@ -232,7 +251,10 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
       return new Promise<void>((resolve) => {
         let set = waiters.get(endpoint);
         if (!set) waiters.set(endpoint, (set = new Set()));
-        const wake = (): void => { clearTimeout(timer); resolve(); };
+        const wake = (): void => {
+          clearTimeout(timer);
+          resolve();
+        };
         const timer = setTimeout(() => {
           const s2 = waiters.get(endpoint);
           s2?.delete(wake);
@@ -245,7 +267,9 @@ export function createEndpointGate(o: EndpointGateOptions): EndpointGate {
 
     state(endpoint) {
       const e = endpoints.get(endpoint);
-      return e && { limit: e.limit, inFlight: e.running.size, timeoutsInARow: e.timeoutsInARow, openUntil: e.openUntil };
+      return (
+        e && { limit: e.limit, inFlight: e.running.size, timeoutsInARow: e.timeoutsInARow, openUntil: e.openUntil }
+      );
     },
   };
 }

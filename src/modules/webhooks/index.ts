@@ -28,7 +28,14 @@ export interface WebhooksModuleDeps {
   redis: Redis;
   queues: Queues;
   secretBox: SecretBox;
-  config: Pick<Config, 'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_CONNECT_TIMEOUT_MS' | 'WEBHOOK_ALLOWED_HOSTS' | 'REDIS_PREFIX'>;
+  config: Pick<
+    Config,
+    | 'WEBHOOK_RETRY_DELAYS'
+    | 'WEBHOOK_TIMEOUT_MS'
+    | 'WEBHOOK_CONNECT_TIMEOUT_MS'
+    | 'WEBHOOK_ALLOWED_HOSTS'
+    | 'REDIS_PREFIX'
+  >;
   logger: Logger;
 }
 
@@ -111,13 +118,23 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
   const fanOut = createWebhookFanOut(dispatcher);
   // One list, read by every relay pass: consumers added later (workflows) take part at once.
   const consumers: OutboxConsumer[] = [fanOut];
-  const service = createWebhooksService({ db: deps.db, subs, deliveries, secretBox: deps.secretBox, dispatcher, allow, now: opts.now });
+  const service = createWebhooksService({
+    db: deps.db,
+    subs,
+    deliveries,
+    secretBox: deps.secretBox,
+    dispatcher,
+    allow,
+    now: opts.now,
+  });
   let localRelay: LocalRelay | undefined;
 
   const nudge = (): void => {
     // A relay in this process takes the events at once; publishing too would only wake it twice.
     if (localRelay) return localRelay.nudge();
-    deps.redis.publish(channel, '1').catch((err: unknown) => deps.logger.warn({ err }, 'could not publish the outbox nudge'));
+    deps.redis
+      .publish(channel, '1')
+      .catch((err: unknown) => deps.logger.warn({ err }, 'could not publish the outbox nudge'));
   };
 
   return {
@@ -125,17 +142,31 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
     relay: {
       nudge,
       runOnce: () => relayBatch(deps.db, consumers, { batchSize: opts.relayBatchSize }),
-      addConsumer: (c) => { consumers.push(c); },
+      addConsumer: (c) => {
+        consumers.push(c);
+      },
     },
     deliveries: createDirectDeliveries({ dispatcher, allow }),
     worker: {
-      db: deps.db, redis: deps.redis, queues: deps.queues, secretBox: deps.secretBox, logger: deps.logger, dispatcher, allow,
-      retryDelaysMs: deps.config.WEBHOOK_RETRY_DELAYS, timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS, connectTimeoutMs: deps.config.WEBHOOK_CONNECT_TIMEOUT_MS,
-      channel, consumers, options: opts,
+      db: deps.db,
+      redis: deps.redis,
+      queues: deps.queues,
+      secretBox: deps.secretBox,
+      logger: deps.logger,
+      dispatcher,
+      allow,
+      retryDelaysMs: deps.config.WEBHOOK_RETRY_DELAYS,
+      timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
+      connectTimeoutMs: deps.config.WEBHOOK_CONNECT_TIMEOUT_MS,
+      channel,
+      consumers,
+      options: opts,
       sweep: () => sweepOverdueDeliveries(deps.db, dispatcher, { graceMs: opts.sweepGraceMs }),
       attachRelay(relay) {
         localRelay = relay;
-        return () => { if (localRelay === relay) localRelay = undefined; };
+        return () => {
+          if (localRelay === relay) localRelay = undefined;
+        };
       },
     },
   };

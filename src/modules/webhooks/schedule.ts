@@ -20,7 +20,11 @@ export const noJitter: Jitter = (ms) => ms;
  * Delay before the next attempt, ms, after `attemptsMade` attempts (≥ 1) have failed; `null`
  * once the schedule is exhausted (total attempts = 1 + delays.length).
  */
-export function nextDelayMs(attemptsMade: number, delays: readonly number[], jitter: Jitter = defaultJitter): number | null {
+export function nextDelayMs(
+  attemptsMade: number,
+  delays: readonly number[],
+  jitter: Jitter = defaultJitter,
+): number | null {
   if (!Number.isInteger(attemptsMade) || attemptsMade < 1) {
     throw new RangeError(`attemptsMade must be an integer >= 1, got ${attemptsMade}`);
   }
@@ -33,7 +37,10 @@ export function nextDelayMs(attemptsMade: number, delays: readonly number[], jit
  * Parses `Retry-After` (delta-seconds or HTTP-date) into ms from `nowMs`; null when absent or
  * unparseable.
  */
-export function parseRetryAfterMs(header: string | readonly string[] | undefined, nowMs: number = Date.now()): number | null {
+export function parseRetryAfterMs(
+  header: string | readonly string[] | undefined,
+  nowMs: number = Date.now(),
+): number | null {
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return null;
   if (/^\d+$/.test(value)) return Number(value) * 1000;

@@ -145,7 +145,9 @@ export function verifyWebhookSignature(
   secret: string,
   opts: VerifyOptions = {},
 ): boolean {
-  const hasStandard = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].some((n) => header(headers, n) !== undefined);
+  const hasStandard = ['webhook-id', 'webhook-timestamp', 'webhook-signature'].some(
+    (n) => header(headers, n) !== undefined,
+  );
   if (hasStandard) return verifyStandard(rawBody, headers, secret, opts);
   if (opts.requireTimestamp) return false;
   const seed = header(headers, 'x-service-signature');

@@ -15,7 +15,11 @@ export interface SweepOptions {
   limit?: number;
 }
 
-export async function sweepOverdueDeliveries(db: Queryable, dispatcher: DeliveryDispatcher, opts: SweepOptions = {}): Promise<number> {
+export async function sweepOverdueDeliveries(
+  db: Queryable,
+  dispatcher: DeliveryDispatcher,
+  opts: SweepOptions = {},
+): Promise<number> {
   const rows = await overduePendingDeliveries(db, opts.graceMs ?? 15_000, opts.limit ?? 1000);
   const jobs = rows.map((r) => ({ deliveryId: r.id, seq: r.dispatch_seq }));
   if (dispatcher.redispatchMissing) return dispatcher.redispatchMissing(jobs);

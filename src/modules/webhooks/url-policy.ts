@@ -28,9 +28,12 @@ export function checkSubscriptionUrl(raw: string, allow: AllowList): string | nu
   if (parseIp(host)) {
     if (allow.allowsAddress(host)) return null;
     const verdict = isForbiddenAddress(host);
-    return verdict.forbidden ? `points to a forbidden address (${verdict.reason ?? 'reserved'}); ${HOW_TO_ALLOW}` : null;
+    return verdict.forbidden
+      ? `points to a forbidden address (${verdict.reason ?? 'reserved'}); ${HOW_TO_ALLOW}`
+      : null;
   }
   const lower = host.toLowerCase().replace(/\.$/, '');
-  if (lower === 'localhost' || lower.endsWith('.localhost')) return `points to the local machine (localhost); ${HOW_TO_ALLOW}`;
+  if (lower === 'localhost' || lower.endsWith('.localhost'))
+    return `points to the local machine (localhost); ${HOW_TO_ALLOW}`;
   return null;
 }

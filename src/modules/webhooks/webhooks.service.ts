@@ -10,8 +10,14 @@ import { generateWebhookSecret } from './signature.js';
 import type { SubscriptionsRepository } from './subscriptions.repository.js';
 import { checkSubscriptionUrl } from './url-policy.js';
 import {
-  presentAttempt, presentDelivery, presentSubscription,
-  type CreateWebhookInput, type ListDeliveriesQuery, type ListWebhooksQuery, type SubscriptionRow, type UpdateWebhookInput,
+  presentAttempt,
+  presentDelivery,
+  presentSubscription,
+  type CreateWebhookInput,
+  type ListDeliveriesQuery,
+  type ListWebhooksQuery,
+  type SubscriptionRow,
+  type UpdateWebhookInput,
 } from './webhooks.types.js';
 
 /** Longest recovery window. */
@@ -66,8 +72,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       checkUrl(input.url);
       const secret = input.secret ?? generateWebhookSecret();
       const row = await deps.subs.insert(scope, {
-        url: input.url, events: normaliseEvents(input.events), description: input.description ?? null,
-        secretSealed: deps.secretBox.encrypt(secret), createdBy,
+        url: input.url,
+        events: normaliseEvents(input.events),
+        description: input.description ?? null,
+        secretSealed: deps.secretBox.encrypt(secret),
+        createdBy,
       });
       // The only time the secret is shown.
       return { ...present(row), secret };
@@ -85,7 +94,9 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     async update(scope: Scope, id: string, input: UpdateWebhookInput) {
       if (input.url !== undefined) checkUrl(input.url);
       const row = await deps.subs.update(scope, id, {
-        url: input.url, events: input.events ? normaliseEvents(input.events) : undefined, description: input.description,
+        url: input.url,
+        events: input.events ? normaliseEvents(input.events) : undefined,
+        description: input.description,
       });
       if (!row) throw errors.notFound('Webhook');
       if (input.status === 'disabled' && row.status !== 'disabled') {
@@ -118,7 +129,10 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
     /** Sends a `webhook.test` ping to this subscription only, whatever its status. */
     async sendTest(scope: Scope, id: string) {
       const sub = await mustGet(scope, id);
-      const { eventId, job } = await deps.deliveries.insertTestPing(sub, { webhookId: sub.id, message: 'This is a test event from docpipe.' });
+      const { eventId, job } = await deps.deliveries.insertTestPing(sub, {
+        webhookId: sub.id,
+        message: 'This is a test event from docpipe.',
+      });
       await deps.dispatcher.dispatch([job]);
       return { event_id: eventId, delivery_id: job.deliveryId };
     },
@@ -133,7 +147,11 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       const d = await deps.deliveries.get(scope, id);
       if (!d) throw errors.notFound('Delivery');
       const [attempts, event] = await Promise.all([deps.deliveries.attempts(id), deps.deliveries.event(d.event_id)]);
-      return { ...presentDelivery(d), payload: event ? presentEvent(event) : null, attempt_log: attempts.map(presentAttempt) };
+      return {
+        ...presentDelivery(d),
+        payload: event ? presentEvent(event) : null,
+        attempt_log: attempts.map(presentAttempt),
+      };
     },
 
     /** One manual attempt now, whatever the subscription's status; a pending delivery is already on its way. */
@@ -142,7 +160,9 @@ export function createWebhooksService(deps: WebhooksServiceDeps) {
       if (!job) {
         const d = await deps.deliveries.get(scope, id);
         if (!d) throw errors.notFound('Delivery');
-        throw errors.conflict('Delivery is already pending; it will be attempted at next_attempt_at', { next_attempt_at: d.next_attempt_at });
+        throw errors.conflict('Delivery is already pending; it will be attempted at next_attempt_at', {
+          next_attempt_at: d.next_attempt_at,
+        });
       }
       await deps.dispatcher.dispatch([job]);
       const d = await deps.deliveries.get(scope, id);

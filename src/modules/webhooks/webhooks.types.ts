@@ -93,7 +93,8 @@ export interface DeliveryJob {
 }
 
 export function presentSubscription(s: SubscriptionRow, now: Date = new Date()) {
-  const graceActive = s.previous_secret_sealed !== null && s.previous_secret_expires_at !== null && s.previous_secret_expires_at > now;
+  const graceActive =
+    s.previous_secret_sealed !== null && s.previous_secret_expires_at !== null && s.previous_secret_expires_at > now;
   return {
     id: s.id,
     url: s.url,

@@ -7,7 +7,9 @@ import type { Scope } from '../../lib/scope.js';
 import type { DocumentsRepository } from '../documents/documents.repository.js';
 import type { FieldValue } from '../documents/documents.types.js';
 
-export function createWorkflowDocuments(docs: Pick<DocumentsRepository, 'get' | 'getForStage' | 'applyWorkflowChange' | 'update'>) {
+export function createWorkflowDocuments(
+  docs: Pick<DocumentsRepository, 'get' | 'getForStage' | 'applyWorkflowChange' | 'update'>,
+) {
   return {
     get: (scope: Scope, id: string, q?: Queryable) => docs.get(scope, id, q),
     /** The document as the classify / extract stage reads it, without marking anything. */

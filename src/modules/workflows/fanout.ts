@@ -28,12 +28,18 @@ export function matchesFilters(f: DocumentFilters | undefined, data: Record<stri
   if (f.project_ids?.length && !f.project_ids.includes(data.projectId as string)) return false;
   if (f.sources?.length && !f.sources.includes(data.source as string)) return false;
   if (f.classification_types?.length && !(cls?.type && f.classification_types.includes(cls.type))) return false;
-  if (f.min_confidence !== undefined && !(typeof cls?.confidence === 'number' && cls.confidence >= f.min_confidence)) return false;
-  if (f.max_confidence !== undefined && !(typeof cls?.confidence === 'number' && cls.confidence <= f.max_confidence)) return false;
+  if (f.min_confidence !== undefined && !(typeof cls?.confidence === 'number' && cls.confidence >= f.min_confidence))
+    return false;
+  if (f.max_confidence !== undefined && !(typeof cls?.confidence === 'number' && cls.confidence <= f.max_confidence))
+    return false;
   return true;
 }
 
-export function createWorkflowFanOut(deps: { workflows: WorkflowsRepository; runs: RunsRepository; enqueue(ids: string[]): Promise<void> }): OutboxConsumer {
+export function createWorkflowFanOut(deps: {
+  workflows: WorkflowsRepository;
+  runs: RunsRepository;
+  enqueue(ids: string[]): Promise<void>;
+}): OutboxConsumer {
   const types = new Set<string>(DOCUMENT_TRIGGER_EVENTS);
   return {
     async fanOut(q: Queryable, events: readonly EventRow[]): Promise<AfterCommit | void> {
@@ -47,8 +53,18 @@ export function createWorkflowFanOut(deps: { workflows: WorkflowsRepository; run
         if (chain.length >= MAX_CHAIN) continue;
         for (const w of wfs) {
           if (w.org_id !== e.org_id || w.environment !== e.environment || chain.includes(w.id)) continue;
-          if (!w.trigger_config.events.includes(e.type) || !matchesFilters(w.trigger_config.filters as DocumentFilters, e.data)) continue;
-          items.push({ workflowId: w.id, eventId: e.id, eventType: e.type, documentId: (e.data.documentId as string) ?? null, chain });
+          if (
+            !w.trigger_config.events.includes(e.type) ||
+            !matchesFilters(w.trigger_config.filters as DocumentFilters, e.data)
+          )
+            continue;
+          items.push({
+            workflowId: w.id,
+            eventId: e.id,
+            eventType: e.type,
+            documentId: (e.data.documentId as string) ?? null,
+            chain,
+          });
         }
       }
       const ids = await deps.runs.insertForEvents(q, items);

@@ -84,18 +84,38 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
   const producer = createRunProducer(deps.queues);
   const documents = createWorkflowDocuments(deps.documents.docs);
   const allow = createAllowList(deps.config.WEBHOOK_ALLOWED_HOSTS);
-  const http = createSafeHttpClient({ allow, resolver: opts.resolver, timeoutMs: 30_000, connectTimeoutMs: 5_000, maxResponseBytes: 64 * 1024, userAgent: 'docpipe-workflows/1' });
+  const http = createSafeHttpClient({
+    allow,
+    resolver: opts.resolver,
+    timeoutMs: 30_000,
+    connectTimeoutMs: 5_000,
+    maxResponseBytes: 64 * 1024,
+    userAgent: 'docpipe-workflows/1',
+  });
   let evaluator: ReturnType<typeof createExpressionEvaluator> | undefined;
   const getEvaluator = () => (evaluator ??= createExpressionEvaluator(opts.evaluator));
-  const lazyEvaluator = { evaluate: (e: readonly string[], i: unknown) => getEvaluator().evaluate(e, i), get threadsStarted() { return evaluator?.threadsStarted ?? 0; }, close: async () => { await evaluator?.close(); } };
+  const lazyEvaluator = {
+    evaluate: (e: readonly string[], i: unknown) => getEvaluator().evaluate(e, i),
+    get threadsStarted() {
+      return evaluator?.threadsStarted ?? 0;
+    },
+    close: async () => {
+      await evaluator?.close();
+    },
+  };
   const checkUrl = (url: string) => deps.deliveries?.checkUrl(url) ?? null;
 
   const executors = {
-    'trigger.manual': triggerNode, 'trigger.document': triggerNode, 'trigger.schedule': triggerNode,
-    condition: conditionNode, delay: delayNode,
+    'trigger.manual': triggerNode,
+    'trigger.document': triggerNode,
+    'trigger.schedule': triggerNode,
+    condition: conditionNode,
+    delay: delayNode,
     ...documentNodes({ documents, computes: deps.documents.computes, projects: deps.projects }),
     ...outboundNodes({
-      sheets: deps.sheets, deliveries: deps.deliveries, checkUrl,
+      sheets: deps.sheets,
+      deliveries: deps.deliveries,
+      checkUrl,
       http: { request: (url, o) => http.post(url, o) },
       async secretFor(scope: Scope, workflowId: string) {
         const w = await workflows.get(scope, workflowId);
@@ -105,21 +125,50 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     }),
   };
   const runner = createRunner({
-    db: deps.db, runs, workflows, documents, evaluator: lazyEvaluator, executors, onEvent: deps.onEvent, logger: deps.logger,
-    slotWaitMs: opts.slotWaitMs, inlineRetryMaxMs: opts.inlineRetryMaxMs,
+    db: deps.db,
+    runs,
+    workflows,
+    documents,
+    evaluator: lazyEvaluator,
+    executors,
+    onEvent: deps.onEvent,
+    logger: deps.logger,
+    slotWaitMs: opts.slotWaitMs,
+    inlineRetryMaxMs: opts.inlineRetryMaxMs,
   });
   const schedules = createWorkflowSchedules({ db: deps.db, producer, workflows, runs, logger: deps.logger });
   const service = createWorkflowsService({
-    db: deps.db, workflows, runs, secretBox: deps.secretBox, onEvent: deps.onEvent,
-    enqueueRun: (id) => producer.enqueue(id), dropRun: (id) => producer.drop(id), onScheduleChange: (w) => schedules.apply(w),
+    db: deps.db,
+    workflows,
+    runs,
+    secretBox: deps.secretBox,
+    onEvent: deps.onEvent,
+    enqueueRun: (id) => producer.enqueue(id),
+    dropRun: (id) => producer.drop(id),
+    onScheduleChange: (w) => schedules.apply(w),
   });
   const fanOut = createWorkflowFanOut({ workflows, runs, enqueue: (ids) => producer.enqueueMany(ids) });
   const sweep = () => sweepRuns({ runs, producer, runner, logger: deps.logger }, opts.staleMs ?? 60_000);
 
   return {
-    service, runner, producer, schedules, fanOut, sweep, repos: { workflows, runs },
+    service,
+    runner,
+    producer,
+    schedules,
+    fanOut,
+    sweep,
+    repos: { workflows, runs },
     evaluator: lazyEvaluator,
-    worker: { queues: deps.queues, redis: deps.redis, logger: deps.logger, keys: deps.keys, runner, schedules, sweep, options: opts } satisfies WorkflowWorkerDeps,
+    worker: {
+      queues: deps.queues,
+      redis: deps.redis,
+      logger: deps.logger,
+      keys: deps.keys,
+      runner,
+      schedules,
+      sweep,
+      options: opts,
+    } satisfies WorkflowWorkerDeps,
     async close() {
       await lazyEvaluator.close();
       http.close();

@@ -16,7 +16,14 @@ export function createRunProducer(queues: Queues) {
     data: { kind: 'run', runId } satisfies WorkflowJob,
     // A run's job fails only on infrastructure errors (database down): node failures are handled
     // by the engine. Completed jobs go at once so the sweeper can re-add one under the same id.
-    opts: { jobId: runJobId(runId), attempts: 5, backoff: { type: 'exponential', delay: 1000 }, removeOnComplete: true, removeOnFail: { age: 86_400 }, ...(delay && delay > 0 ? { delay } : {}) },
+    opts: {
+      jobId: runJobId(runId),
+      attempts: 5,
+      backoff: { type: 'exponential', delay: 1000 },
+      removeOnComplete: true,
+      removeOnFail: { age: 86_400 },
+      ...(delay && delay > 0 ? { delay } : {}),
+    },
   });
   return {
     async enqueue(runId: string, delayMs?: number): Promise<void> {

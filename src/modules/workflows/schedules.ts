@@ -20,14 +20,25 @@ export function tickMillis(job: Pick<Job, 'id' | 'timestamp' | 'delay'>): number
   return m ? Number(m[1]) : job.timestamp + (job.delay ?? 0);
 }
 
-export function createWorkflowSchedules(deps: { db: Db; producer: RunProducer; workflows: WorkflowsRepository; runs: RunsRepository; logger: Logger }) {
+export function createWorkflowSchedules(deps: {
+  db: Db;
+  producer: RunProducer;
+  workflows: WorkflowsRepository;
+  runs: RunsRepository;
+  logger: Logger;
+}) {
   const queue = () => deps.producer.queue();
 
   async function upsert(id: string, cfg: { cron: string; timezone?: string }): Promise<void> {
-    await queue().upsertJobScheduler(schedulerId(id), { pattern: `0 ${cfg.cron.trim()}`, tz: cfg.timezone ?? 'UTC' }, {
-      name: 'tick', data: { kind: 'tick', workflowId: id } satisfies WorkflowJob,
-      opts: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
-    });
+    await queue().upsertJobScheduler(
+      schedulerId(id),
+      { pattern: `0 ${cfg.cron.trim()}`, tz: cfg.timezone ?? 'UTC' },
+      {
+        name: 'tick',
+        data: { kind: 'tick', workflowId: id } satisfies WorkflowJob,
+        opts: { removeOnComplete: true, removeOnFail: { age: 86_400 } },
+      },
+    );
   }
 
   /** Brings one workflow's scheduler in line with its row (after a save or a delete). */
@@ -62,8 +73,15 @@ export function createWorkflowSchedules(deps: { db: Db; producer: RunProducer; w
     if (!w || w.status !== 'active' || w.trigger_type !== 'schedule') return null;
     const at = new Date(tickMillis(job));
     const run = await deps.runs.insert(deps.db, {
-      workflowId: w.id, mode: 'execute', trigger: { type: 'schedule', scheduled_for: at.toISOString() }, triggerKey: `schedule:${at.getTime()}`,
-      documentId: null, input: {}, variables: {}, chain: [], createdBy: null,
+      workflowId: w.id,
+      mode: 'execute',
+      trigger: { type: 'schedule', scheduled_for: at.toISOString() },
+      triggerKey: `schedule:${at.getTime()}`,
+      documentId: null,
+      input: {},
+      variables: {},
+      chain: [],
+      createdBy: null,
     });
     if (!run) return null;
     await deps.producer.enqueue(run.id);
@@ -76,15 +94,28 @@ export function createWorkflowSchedules(deps: { db: Db; producer: RunProducer; w
     let running: Promise<unknown> | undefined;
     const again = (why: string) => {
       running ??= reassert()
-        .catch((err: unknown) => { if (!stopped) deps.logger.warn({ err, why }, 'could not re-assert the workflow schedulers; retrying on the next pass'); })
-        .finally(() => { running = undefined; });
+        .catch((err: unknown) => {
+          if (!stopped)
+            deps.logger.warn({ err, why }, 'could not re-assert the workflow schedulers; retrying on the next pass');
+        })
+        .finally(() => {
+          running = undefined;
+        });
     };
     await reassert();
-    const onReady = () => { if (!stopped) again('reconnect'); };
+    const onReady = () => {
+      if (!stopped) again('reconnect');
+    };
     redis.on('ready', onReady);
     const timer = setInterval(() => again('timer'), everyMs);
     timer.unref();
-    return { stop() { stopped = true; clearInterval(timer); redis.off('ready', onReady); } };
+    return {
+      stop() {
+        stopped = true;
+        clearInterval(timer);
+        redis.off('ready', onReady);
+      },
+    };
   }
 
   return { apply, reassert, tick, keepAsserted, upsert };

@@ -8,7 +8,10 @@ import type { RunsRepository } from './runs.repository.js';
 
 const LIVE = new Set(['active', 'waiting', 'delayed', 'prioritized', 'waiting-children']);
 
-export async function sweepRuns(deps: { runs: RunsRepository; producer: RunProducer; runner: Runner; logger: Logger }, staleMs: number): Promise<{ requeued: number; failed: number }> {
+export async function sweepRuns(
+  deps: { runs: RunsRepository; producer: RunProducer; runner: Runner; logger: Logger },
+  staleMs: number,
+): Promise<{ requeued: number; failed: number }> {
   let requeued = 0;
   let failed = 0;
   for (const r of await deps.runs.openRuns(staleMs)) {
@@ -25,7 +28,8 @@ export async function sweepRuns(deps: { runs: RunsRepository; producer: RunProdu
     if (LIVE.has(state)) continue;
     if (state === 'failed' && job && job.attemptsMade >= (job.opts.attempts ?? 1)) {
       const run = await deps.runs.getById(r.id);
-      if (run) await deps.runner.failRun(run, 'RUN_CRASHED', `the run's job failed: ${job.failedReason ?? 'unknown error'}`);
+      if (run)
+        await deps.runner.failRun(run, 'RUN_CRASHED', `the run's job failed: ${job.failedReason ?? 'unknown error'}`);
       await job.remove().catch(() => undefined);
       failed++;
       continue;
@@ -35,6 +39,7 @@ export async function sweepRuns(deps: { runs: RunsRepository; producer: RunProdu
     await deps.producer.enqueue(r.id, delay);
     requeued++;
   }
-  if (requeued || failed) deps.logger.warn({ requeued, failed }, 'workflow sweeper re-queued or failed runs whose jobs had vanished');
+  if (requeued || failed)
+    deps.logger.warn({ requeued, failed }, 'workflow sweeper re-queued or failed runs whose jobs had vanished');
   return { requeued, failed };
 }

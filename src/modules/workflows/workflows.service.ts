@@ -11,8 +11,17 @@ import { SPECS, type RefKind } from './nodes/specs.js';
 import type { RunsRepository } from './runs.repository.js';
 import type { WorkflowsRepository } from './workflows.repository.js';
 import {
-  presentRun, presentWorkflow, type CreateWorkflowInput, type Graph, type ListRunsQuery, type ListWorkflowsQuery, type RunRequest, type RunRow,
-  type TriggerType, type UpdateWorkflowInput, type WorkflowRow,
+  presentRun,
+  presentWorkflow,
+  type CreateWorkflowInput,
+  type Graph,
+  type ListRunsQuery,
+  type ListWorkflowsQuery,
+  type RunRequest,
+  type RunRow,
+  type TriggerType,
+  type UpdateWorkflowInput,
+  type WorkflowRow,
 } from './workflows.types.js';
 
 export interface WorkflowsServiceDeps {
@@ -29,13 +38,23 @@ export interface WorkflowsServiceDeps {
   onEvent?: () => void;
 }
 
-const REF_TABLES: Record<RefKind, 'projects' | 'sheets_exports' | 'templates'> = { project: 'projects', export: 'sheets_exports', template: 'templates' };
+const REF_TABLES: Record<RefKind, 'projects' | 'sheets_exports' | 'templates'> = {
+  project: 'projects',
+  export: 'sheets_exports',
+  template: 'templates',
+};
 const REF_NAMES: Record<RefKind, string> = { project: 'project', export: 'Sheets export', template: 'template' };
 const MAX_VARIABLES_CHARS = 32_768;
 
 function invalid(issues: GraphIssue[], what = 'The workflow graph is invalid'): never {
   const details: FieldIssue[] = issues.map((i) => ({ ...i, in: 'body' }));
-  throw errors.validation(`${what}: ${issues.slice(0, 3).map((i) => `${i.field}${i.node_id ? ` (node ${i.node_id})` : ''} ${i.message}`).join('; ')}${issues.length > 3 ? `; and ${issues.length - 3} more` : ''}`, details);
+  throw errors.validation(
+    `${what}: ${issues
+      .slice(0, 3)
+      .map((i) => `${i.field}${i.node_id ? ` (node ${i.node_id})` : ''} ${i.message}`)
+      .join('; ')}${issues.length > 3 ? `; and ${issues.length - 3} more` : ''}`,
+    details,
+  );
 }
 
 function triggerColumns(g: Graph): { triggerType: TriggerType | null; triggerConfig: Record<string, unknown> | null } {
@@ -52,28 +71,48 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
   };
 
   /** Structure, then references to the organization's projects, exports and templates. */
-  async function check(scope: Scope, g: { nodes?: unknown; edges?: unknown }, runnable: boolean): Promise<GraphIssue[]> {
+  async function check(
+    scope: Scope,
+    g: { nodes?: unknown; edges?: unknown },
+    runnable: boolean,
+  ): Promise<GraphIssue[]> {
     const issues = validateGraph(g, { runnable });
     if (issues.length > 0 || !Array.isArray(g.nodes)) return issues;
     const wanted = new Map<RefKind, { id: string; field: string; node: string }[]>();
     (g.nodes as Graph['nodes']).forEach((n, i) => {
       for (const ref of SPECS.get(n.type)?.refs ?? []) {
-        const v = ref.path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], n.config);
+        const v = ref.path
+          .split('.')
+          .reduce<unknown>((o, k) => (o as Record<string, unknown> | undefined)?.[k], n.config);
         const ids = Array.isArray(v) ? v : v === undefined ? [] : [v];
-        ids.forEach((id, k) => wanted.set(ref.kind, [...(wanted.get(ref.kind) ?? []), {
-          id: String(id), node: n.id, field: `nodes[${i}].config.${ref.path}${Array.isArray(v) ? `[${k}]` : ''}`,
-        }]));
+        ids.forEach((id, k) =>
+          wanted.set(ref.kind, [
+            ...(wanted.get(ref.kind) ?? []),
+            {
+              id: String(id),
+              node: n.id,
+              field: `nodes[${i}].config.${ref.path}${Array.isArray(v) ? `[${k}]` : ''}`,
+            },
+          ]),
+        );
       }
     });
     for (const [kind, refs] of wanted) {
       const found = await deps.workflows.existing(scope, REF_TABLES[kind], [...new Set(refs.map((r) => r.id))]);
-      for (const r of refs) if (!found.has(r.id)) issues.push({ field: r.field, node_id: r.node, message: `refers to no ${REF_NAMES[kind]} of this organization (${r.id})` });
+      for (const r of refs)
+        if (!found.has(r.id))
+          issues.push({
+            field: r.field,
+            node_id: r.node,
+            message: `refers to no ${REF_NAMES[kind]} of this organization (${r.id})`,
+          });
     }
     return issues;
   }
 
   const checkVariables = (v: Record<string, unknown> | undefined, field: string) => {
-    if (v !== undefined && JSON.stringify(v).length > MAX_VARIABLES_CHARS) throw errors.invalidField(field, `must be at most ${MAX_VARIABLES_CHARS} characters as JSON`);
+    if (v !== undefined && JSON.stringify(v).length > MAX_VARIABLES_CHARS)
+      throw errors.invalidField(field, `must be at most ${MAX_VARIABLES_CHARS} characters as JSON`);
   };
 
   async function withStats(w: WorkflowRow) {
@@ -94,8 +133,15 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
       const secret = generateWebhookSecret();
       const graph = { nodes: input.nodes ?? [], edges: input.edges ?? [] };
       const w = await deps.workflows.insert(scope, {
-        name: input.name, description: input.description ?? null, status, ...graph, settings: input.settings ?? {}, variables: input.variables ?? {},
-        ...triggerColumns(graph), secretSealed: deps.secretBox.encrypt(secret), createdBy,
+        name: input.name,
+        description: input.description ?? null,
+        status,
+        ...graph,
+        settings: input.settings ?? {},
+        variables: input.variables ?? {},
+        ...triggerColumns(graph),
+        secretSealed: deps.secretBox.encrypt(secret),
+        createdBy,
       });
       await deps.onScheduleChange?.(w);
       // The signing secret is shown here only (like an API key's).
@@ -119,9 +165,17 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
         const graph = { nodes: patch.nodes ?? current.nodes, edges: patch.edges ?? current.edges };
         const status = patch.status ?? current.status;
         const issues = await check(scope, graph, status === 'active');
-        if (issues.length) invalid(issues, status === 'active' && current.status !== 'active' ? 'The workflow cannot be activated' : undefined);
+        if (issues.length)
+          invalid(
+            issues,
+            status === 'active' && current.status !== 'active' ? 'The workflow cannot be activated' : undefined,
+          );
         return deps.workflows.update(q, id, {
-          name: patch.name, description: patch.description, status: patch.status, nodes: patch.nodes, edges: patch.edges,
+          name: patch.name,
+          description: patch.description,
+          status: patch.status,
+          nodes: patch.nodes,
+          edges: patch.edges,
           ...(patch.nodes ? triggerColumns(graph) : {}),
         });
       });
@@ -148,8 +202,15 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
         throw errors.invalidField('input.document_id', 'refers to no document of this organization');
       }
       const run = await deps.runs.insert(deps.db, {
-        workflowId: w.id, mode: req.mode ?? 'execute', trigger: { type: 'manual', user_id: userId }, triggerKey: null, documentId,
-        input, variables: req.variables ?? {}, chain: [], createdBy: userId,
+        workflowId: w.id,
+        mode: req.mode ?? 'execute',
+        trigger: { type: 'manual', user_id: userId },
+        triggerKey: null,
+        documentId,
+        input,
+        variables: req.variables ?? {},
+        chain: [],
+        createdBy: userId,
       });
       if (!run) throw errors.notFound('Workflow');
       await deps.enqueueRun(run.id);
@@ -172,8 +233,10 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
       const run = await deps.runs.get(scope, runId);
       if (!run) throw errors.notFound('Workflow run');
       const error = { code: 'CANCELLED', message: 'the run was cancelled' };
-      const done: RunRow | null = await deps.runs.finish(deps.db, run.id, 'cancelled', error, ['queued', 'running'],
-        { type: 'workflow.failed', data: runEventData(run, 'cancelled', undefined, { error }) });
+      const done: RunRow | null = await deps.runs.finish(deps.db, run.id, 'cancelled', error, ['queued', 'running'], {
+        type: 'workflow.failed',
+        data: runEventData(run, 'cancelled', undefined, { error }),
+      });
       if (!done) throw errors.conflict(`The run has already ended (${run.status})`);
       deps.onEvent?.();
       await deps.dropRun?.(run.id).catch(() => undefined);

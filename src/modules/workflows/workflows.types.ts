@@ -42,7 +42,11 @@ export interface WorkflowSettings {
   on_error?: OnError;
 }
 
-export const DEFAULT_SETTINGS: Required<WorkflowSettings> = { timeout_seconds: 3600, max_concurrent_runs: 10, on_error: 'stop' };
+export const DEFAULT_SETTINGS: Required<WorkflowSettings> = {
+  timeout_seconds: 3600,
+  max_concurrent_runs: 10,
+  on_error: 'stop',
+};
 
 export interface Graph {
   nodes: WorkflowNode[];

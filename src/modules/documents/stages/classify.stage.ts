@@ -8,29 +8,51 @@ import type { StageCompute } from '../stage-runner.js';
 /** How many confirmed documents the kNN blend compares with (the newest). */
 const MAX_NEIGHBOURS = 500;
 
-export function classifyStage(deps: { docs: Pick<DocumentsRepository, 'confirmedVectors'>; classifier: ClassifierService; useKnn: () => boolean }): StageCompute {
+export function classifyStage(deps: {
+  docs: Pick<DocumentsRepository, 'confirmedVectors'>;
+  classifier: ClassifierService;
+  useKnn: () => boolean;
+}): StageCompute {
   /** Neighbours for the kNN blend: confirmed documents of the organization, same embedding model. */
   const neighbours = async (scope: Scope, modelId: string, exclude: string): Promise<KnnNeighbour[]> =>
-    (await deps.docs.confirmedVectors(scope, modelId, exclude, MAX_NEIGHBOURS)).map((r) => ({ vector: r.embedding, type: r.type }));
+    (await deps.docs.confirmedVectors(scope, modelId, exclude, MAX_NEIGHBOURS)).map((r) => ({
+      vector: r.embedding,
+      type: r.type,
+    }));
 
   return async (doc, project, context) => {
     const scope = { orgId: doc.org_id, environment: doc.environment };
     // The stage read brings the organisation's current model version along.
     const model = await deps.classifier.modelFor(scope, context.classifierVersion);
     // A type a person confirmed outranks any model: re-running the stage keeps it.
-    if (doc.classification?.confirmed) return { cols: { classified_at: new Date(), classifier_version: model.version } };
-    const knn = deps.useKnn() && doc.embedding && doc.embedding_model
-      ? { embedding: doc.embedding as unknown as number[], neighbours: await neighbours(scope, doc.embedding_model, doc.id) }
-      : {};
+    if (doc.classification?.confirmed)
+      return { cols: { classified_at: new Date(), classifier_version: model.version } };
+    const knn =
+      deps.useKnn() && doc.embedding && doc.embedding_model
+        ? {
+            embedding: doc.embedding as unknown as number[],
+            neighbours: await neighbours(scope, doc.embedding_model, doc.id),
+          }
+        : {};
     const r = classify(model, doc.text_content ?? '', knn);
     const threshold = project?.classification_threshold ?? DEFAULT_CLASSIFICATION_THRESHOLD;
     return {
       cols: {
-        classification: { type: r.type, confidence: r.confidence, method: r.method, distribution: r.distribution, confirmed: false },
-        classified_at: new Date(), classifier_version: model.version,
+        classification: {
+          type: r.type,
+          confidence: r.confidence,
+          method: r.method,
+          distribution: r.distribution,
+          confirmed: false,
+        },
+        classified_at: new Date(),
+        classifier_version: model.version,
       },
       needsReview: r.confidence < threshold,
-      note: r.confidence < threshold ? `confidence ${r.confidence.toFixed(2)} is below the project threshold ${threshold}` : undefined,
+      note:
+        r.confidence < threshold
+          ? `confidence ${r.confidence.toFixed(2)} is below the project threshold ${threshold}`
+          : undefined,
     };
   };
 }

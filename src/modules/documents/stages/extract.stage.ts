@@ -31,23 +31,34 @@ export function extractStage(): StageCompute {
     const rows = context.templates ?? [];
     const templates = rows.map(definitionOf);
     const byId = new Map(rows.map((t) => [t.id, t]));
-    const fallback = project?.default_template_id ? templates.find((t) => t.id === project.default_template_id) ?? null : null;
+    const fallback = project?.default_template_id
+      ? (templates.find((t) => t.id === project.default_template_id) ?? null)
+      : null;
     const text = doc.text_content ?? '';
     const layout = doc.layout ?? null;
     const r = extractFields({
-      text, type: doc.classification?.type ?? 'other', templates, template: fallback,
+      text,
+      type: doc.classification?.type ?? 'other',
+      templates,
+      template: fallback,
       // Templates read the PDF as pdftotext -layout prints it, as invoice2data's do.
-      ...(layout && (templates.length > 0 || fallback) ? { templateText: layoutText(layout, text), areaText: (area: TemplateArea) => layoutAreaText(layout, area) } : {}),
+      ...(layout && (templates.length > 0 || fallback)
+        ? { templateText: layoutText(layout, text), areaText: (area: TemplateArea) => layoutAreaText(layout, area) }
+        : {}),
     });
     // Values a person confirmed survive re-extraction.
     const fields: Record<string, FieldValue> = {};
-    for (const [k, v] of Object.entries(r.fields)) fields[k] = { value: v.value, confidence: v.confidence, method: v.method };
+    for (const [k, v] of Object.entries(r.fields))
+      fields[k] = { value: v.value, confidence: v.confidence, method: v.method };
     for (const [k, v] of Object.entries(doc.fields ?? {})) if (v.confirmed) fields[k] = v;
     const used = r.templateId ? byId.get(r.templateId) : undefined;
     return {
       cols: {
-        fields, extracted_at: new Date(), extractor_version: EXTRACTOR_VERSION,
-        template_id: used?.id ?? null, template_version: used?.version ?? null,
+        fields,
+        extracted_at: new Date(),
+        extractor_version: EXTRACTOR_VERSION,
+        template_id: used?.id ?? null,
+        template_version: used?.version ?? null,
       },
       note: r.missingRequired?.length ? `template did not find: ${r.missingRequired.join(', ')}` : undefined,
     };

@@ -9,7 +9,11 @@ import type { StageCompute } from '../stage-runner.js';
 export const PARSER_VERSION = 'parse-2';
 
 export function parseStage(deps: {
-  blobs: BlobStore; maxPages: number; maxImagePixels?: number; ocr: () => Promise<Ocr | undefined>; pdf: () => PdfEngine;
+  blobs: BlobStore;
+  maxPages: number;
+  maxImagePixels?: number;
+  ocr: () => Promise<Ocr | undefined>;
+  pdf: () => PdfEngine;
   /**
    * Turns the attachments of an uploaded e-mail into documents of their own (mail intake does
    * that itself for the mail it fetches, so documents from a mailbox are left alone).
@@ -30,9 +34,13 @@ export function parseStage(deps: {
         { maxImagePixels: deps.maxImagePixels },
       );
       const cols: Record<string, unknown> = {
-        text_content: r.text, page_count: r.pages, language: r.language ?? null, mime_type: r.mimeType,
+        text_content: r.text,
+        page_count: r.pages,
+        language: r.language ?? null,
+        mime_type: r.mimeType,
         layout: r.layout ? packLayout(r.layout) : null,
-        parsed_at: new Date(), parser_version: PARSER_VERSION,
+        parsed_at: new Date(),
+        parser_version: PARSER_VERSION,
       };
       // Before the commit, so a crash in between re-runs it; it finds its own documents again.
       if (deps.attachments && r.mimeType === 'message/rfc822' && doc.source !== 'email') {

@@ -28,10 +28,13 @@ export class Signal {
         resolve();
       };
       if (ms !== undefined && Number.isFinite(ms)) {
-        timer = setTimeout(() => {
-          this.waiter = undefined;
-          resolve();
-        }, Math.max(0, ms));
+        timer = setTimeout(
+          () => {
+            this.waiter = undefined;
+            resolve();
+          },
+          Math.max(0, ms),
+        );
       }
     });
   }
@@ -41,7 +44,12 @@ export class Signal {
  * Runs `fn` over `items` with at most `limit` at a time, in order of start. After the first
  * error no new item starts; the error is rethrown once the running ones have settled.
  */
-export async function inParallel<T>(items: readonly T[], limit: number, fn: (item: T) => Promise<unknown>, stop: () => boolean): Promise<void> {
+export async function inParallel<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<unknown>,
+  stop: () => boolean,
+): Promise<void> {
   let next = 0;
   let failed = false;
   let failure: unknown;

@@ -11,7 +11,10 @@ import type { ResolvedAddress } from './imap/index.js';
 export type HostLookup = (host: string) => Promise<ResolvedAddress[]>;
 
 export const systemHostLookup: HostLookup = async (host) =>
-  (await dnsLookup(host, { all: true, verbatim: true })).map((r) => ({ address: r.address, family: r.family === 6 ? 6 : 4 }));
+  (await dnsLookup(host, { all: true, verbatim: true })).map((r) => ({
+    address: r.address,
+    family: r.family === 6 ? 6 : 4,
+  }));
 
 export interface HostPolicy {
   /** For openMailbox/testConnection: may this resolved address be dialled for `host`? */
@@ -20,7 +23,10 @@ export interface HostPolicy {
   check(host: string): Promise<string | null>;
 }
 
-export function createHostPolicy(allow: AllowList, opts: { lookup?: HostLookup; lookupTimeoutMs?: number } = {}): HostPolicy {
+export function createHostPolicy(
+  allow: AllowList,
+  opts: { lookup?: HostLookup; lookupTimeoutMs?: number } = {},
+): HostPolicy {
   const lookup = opts.lookup ?? systemHostLookup;
   const timeoutMs = opts.lookupTimeoutMs ?? 3_000;
   const verdict = (host: string, address: string): string | null => {
@@ -48,7 +54,9 @@ export function createHostPolicy(allow: AllowList, opts: { lookup?: HostLookup; 
       try {
         addrs = await Promise.race([
           lookup(host),
-          new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error('timeout')), timeoutMs); }),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+          }),
         ]);
       } catch {
         return null;
@@ -57,7 +65,8 @@ export function createHostPolicy(allow: AllowList, opts: { lookup?: HostLookup; 
       }
       if (addrs.length === 0) return null;
       const reasons = addrs.map((a) => verdict(host, a.address));
-      if (reasons.every((r) => r !== null)) return `resolves only to forbidden addresses (${reasons.join('; ')}) ${hint}`;
+      if (reasons.every((r) => r !== null))
+        return `resolves only to forbidden addresses (${reasons.join('; ')}) ${hint}`;
       return null;
     },
   };

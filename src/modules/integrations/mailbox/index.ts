@@ -67,11 +67,18 @@ export function createMailModule(deps: MailModuleDeps, opts: MailModuleOptions =
 
   const nudge = (mailboxId: string): void => {
     for (const p of local) p.nudge(mailboxId);
-    deps.redis.publish(channel, mailboxId).catch((err: unknown) => deps.logger.warn({ err }, 'could not publish the mailbox change nudge'));
+    deps.redis
+      .publish(channel, mailboxId)
+      .catch((err: unknown) => deps.logger.warn({ err }, 'could not publish the mailbox change nudge'));
   };
 
   const service = createMailboxService({
-    mailboxes, messages, projects: deps.projects, secretBox: deps.secretBox, hosts, notify: nudge,
+    mailboxes,
+    messages,
+    projects: deps.projects,
+    secretBox: deps.secretBox,
+    hosts,
+    notify: nudge,
     connect: { ...opts.poller?.connect, lookup: opts.lookup ?? opts.poller?.connect?.lookup },
   });
 
@@ -80,14 +87,23 @@ export function createMailModule(deps: MailModuleDeps, opts: MailModuleOptions =
     nudge,
     worker: {
       poller: {
-        mailboxes, messages, intake: deps.intake, redis: deps.redis, secretBox: deps.secretBox, hosts, logger: deps.logger,
-        prefix: deps.config.REDIS_PREFIX, channel,
+        mailboxes,
+        messages,
+        intake: deps.intake,
+        redis: deps.redis,
+        secretBox: deps.secretBox,
+        hosts,
+        logger: deps.logger,
+        prefix: deps.config.REDIS_PREFIX,
+        channel,
       },
       defaults: opts.poller ?? {},
       lookup: opts.lookup,
       attach(poller) {
         local.add(poller);
-        return () => { local.delete(poller); };
+        return () => {
+          local.delete(poller);
+        };
       },
     },
   };

@@ -4,7 +4,12 @@
 // escapes, so the runner can reconnect.
 import { createHash } from 'node:crypto';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { PayloadTooLargeError, PermanentError, UnsupportedMediaTypeError, ValidationError } from '../../../lib/errors.js';
+import {
+  PayloadTooLargeError,
+  PermanentError,
+  UnsupportedMediaTypeError,
+  ValidationError,
+} from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { Intake } from '../../documents/intake.js';
 import { ImapConnectorError, MessageUnavailableError, type ImapMailboxSession } from './imap/index.js';
@@ -44,12 +49,22 @@ export function isConnectionLoss(err: unknown): boolean {
 
 export function rulesOf(m: MailboxRow): MailRuleConfig {
   return {
-    allowedSenders: m.allowed_senders, subjectFilter: m.subject_filter, attachmentInclude: m.attachment_include,
-    attachmentExclude: m.attachment_exclude, consume: m.consume, includeInline: m.include_inline, maxAgeDays: m.max_age_days,
+    allowedSenders: m.allowed_senders,
+    subjectFilter: m.subject_filter,
+    attachmentInclude: m.attachment_include,
+    attachmentExclude: m.attachment_exclude,
+    consume: m.consume,
+    includeInline: m.include_inline,
+    maxAgeDays: m.max_age_days,
   };
 }
 
-const PARSE_OPTIONS = { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true, skipTextLinks: true } as const;
+const PARSE_OPTIONS = {
+  skipHtmlToText: true,
+  skipTextToHtml: true,
+  skipImageLinks: true,
+  skipTextLinks: true,
+} as const;
 
 /** Message-ID from the raw header block, for mail mailparser cannot read. */
 function rawMessageId(raw: Buffer): string | null {
@@ -63,7 +78,9 @@ function factsOf(parsed: ParsedMail | null, raw: Buffer): MessageFacts {
   const messageId = (parsed?.messageId ?? rawMessageId(raw))?.trim() || null;
   const sentAt = parsed?.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date : null;
   return {
-    messageKey: messageId ? `mid:${messageId.replace(/^<|>$/g, '')}` : `sha256:${createHash('sha256').update(raw).digest('hex')}`,
+    messageKey: messageId
+      ? `mid:${messageId.replace(/^<|>$/g, '')}`
+      : `sha256:${createHash('sha256').update(raw).digest('hex')}`,
     messageId,
     sender: parsed ? senderOf(parsed) || null : null,
     subject: parsed?.subject?.slice(0, 1000) ?? null,
@@ -77,7 +94,13 @@ function isTnef(p: AcceptedPart): boolean {
 }
 
 /** Runs the mailbox's after-processing action; a refusal is recorded, a lost connection thrown. */
-export async function applyAction(deps: Pick<IngestDeps, 'messages' | 'logger' | 'actionDone'>, ctx: MailboxContext, session: ImapMailboxSession, uid: number, recordId: string): Promise<void> {
+export async function applyAction(
+  deps: Pick<IngestDeps, 'messages' | 'logger' | 'actionDone'>,
+  ctx: MailboxContext,
+  session: ImapMailboxSession,
+  uid: number,
+  recordId: string,
+): Promise<void> {
   const m = ctx.row;
   try {
     if (m.after_processing === 'move') await session.move(uid, m.processed_folder ?? 'Processed');
@@ -101,7 +124,14 @@ async function parse(raw: Buffer): Promise<{ parsed: ParsedMail | null; error?: 
 }
 
 /** Hands the accepted files to intake; per-file refusals (type, size) become skipped parts. */
-async function deliver(deps: IngestDeps, ctx: MailboxContext, parsed: ParsedMail, raw: Buffer, facts: MessageFacts, row: MailMessageRow): Promise<PartOutcome[]> {
+async function deliver(
+  deps: IngestDeps,
+  ctx: MailboxContext,
+  parsed: ParsedMail,
+  raw: Buffer,
+  facts: MessageFacts,
+  row: MailMessageRow,
+): Promise<PartOutcome[]> {
   let selection;
   try {
     selection = selectParts(parsed, ctx.rules, { raw });
@@ -110,8 +140,13 @@ async function deliver(deps: IngestDeps, ctx: MailboxContext, parsed: ParsedMail
   }
   const m = ctx.row;
   const sourceMetadata = {
-    sender: facts.sender, sender_name: parsed.from?.value?.[0]?.name || null, subject: facts.subject, message_id: facts.messageId,
-    date: facts.sentAt?.toISOString() ?? null, mailbox_id: m.id, mailbox_message_id: row.id,
+    sender: facts.sender,
+    sender_name: parsed.from?.value?.[0]?.name || null,
+    subject: facts.subject,
+    message_id: facts.messageId,
+    date: facts.sentAt?.toISOString() ?? null,
+    mailbox_id: m.id,
+    mailbox_message_id: row.id,
   };
   const out: PartOutcome[] = [];
   for (const part of selection.accepted) {
@@ -122,31 +157,57 @@ async function deliver(deps: IngestDeps, ctx: MailboxContext, parsed: ParsedMail
     }
     try {
       const res = await deps.intake.fromBuffer(part.content, {
-        scope: { orgId: m.org_id, environment: m.environment }, projectId: m.project_id, filename: part.filename,
-        source: 'email', sourceMetadata: { ...sourceMetadata, part: part.kind }, uploadedBy: null,
+        scope: { orgId: m.org_id, environment: m.environment },
+        projectId: m.project_id,
+        filename: part.filename,
+        source: 'email',
+        sourceMetadata: { ...sourceMetadata, part: part.kind },
+        uploadedBy: null,
       });
       // A duplicate made from this very record is our own earlier, interrupted attempt.
       const ours = res.kind === 'created' || res.document.source_metadata?.mailbox_message_id === row.id;
       out.push({ ...base, outcome: ours ? 'created' : 'duplicate', document_id: res.document.id });
     } catch (err) {
-      if (err instanceof UnsupportedMediaTypeError) out.push({ ...base, outcome: 'skipped', reason: 'type_not_allowed' });
+      if (err instanceof UnsupportedMediaTypeError)
+        out.push({ ...base, outcome: 'skipped', reason: 'type_not_allowed' });
       else if (err instanceof PayloadTooLargeError) out.push({ ...base, outcome: 'skipped', reason: 'too_large' });
       else if (err instanceof ValidationError) out.push({ ...base, outcome: 'skipped', reason: 'empty' });
       // Project missing or archived: worth retrying later (it may be restored).
       else throw err;
     }
   }
-  for (const s of selection.skipped) out.push({ filename: s.filename, content_type: s.contentType, size_bytes: s.size, outcome: 'skipped', reason: s.reason });
+  for (const s of selection.skipped)
+    out.push({
+      filename: s.filename,
+      content_type: s.contentType,
+      size_bytes: s.size,
+      outcome: 'skipped',
+      reason: s.reason,
+    });
   return out;
 }
 
-async function recordFailure(deps: IngestDeps, ctx: MailboxContext, session: ImapMailboxSession, uid: number, row: MailMessageRow, err: unknown, parts?: PartOutcome[]): Promise<IngestOutcome> {
+async function recordFailure(
+  deps: IngestDeps,
+  ctx: MailboxContext,
+  session: ImapMailboxSession,
+  uid: number,
+  row: MailMessageRow,
+  err: unknown,
+  parts?: PartOutcome[],
+): Promise<IngestOutcome> {
   const attempts = row.attempts + 1;
   const final = err instanceof PermanentError || attempts > deps.retryDelaysMs.length;
   const next = final ? null : new Date(deps.now().getTime() + deps.retryDelaysMs[attempts - 1]);
   const reason = (err as Error).message || String(err);
   deps.logger.warn({ err, mailboxId: ctx.row.id, uid, attempts, final }, 'mail message failed');
-  const done = await deps.messages.finish(row.id, deps.token, { status: 'failed', reason, attempts, nextAttemptAt: next, parts });
+  const done = await deps.messages.finish(row.id, deps.token, {
+    status: 'failed',
+    reason,
+    attempts,
+    nextAttemptAt: next,
+    parts,
+  });
   // Until the last attempt the message stays where it is (unseen) so the retry can read it.
   if (done && final && ctx.row.failed_folder) {
     const newUid = await session.move(uid, ctx.row.failed_folder);
@@ -156,7 +217,12 @@ async function recordFailure(deps: IngestDeps, ctx: MailboxContext, session: Ima
 }
 
 /** Processes the message at `uid` (under the session's current UIDVALIDITY). */
-export async function ingestMessage(deps: IngestDeps, ctx: MailboxContext, session: ImapMailboxSession, uid: number): Promise<IngestOutcome> {
+export async function ingestMessage(
+  deps: IngestDeps,
+  ctx: MailboxContext,
+  session: ImapMailboxSession,
+  uid: number,
+): Promise<IngestOutcome> {
   const uidValidity = Number(session.uidValidity);
   const loc = { folder: session.folder, uidValidity, uid };
   let raw: Buffer;
@@ -166,7 +232,14 @@ export async function ingestMessage(deps: IngestDeps, ctx: MailboxContext, sessi
     if (!(err instanceof MessageUnavailableError)) throw err;
     if (err.reason === 'not_found') return 'gone';
     // Too large to download: recorded under a location-bound key (there is no Message-ID to read).
-    const facts: MessageFacts = { messageKey: `too-large:${uidValidity}:${uid}`, messageId: null, sender: null, subject: null, sentAt: null, sizeBytes: err.size ?? null };
+    const facts: MessageFacts = {
+      messageKey: `too-large:${uidValidity}:${uid}`,
+      messageId: null,
+      sender: null,
+      subject: null,
+      sentAt: null,
+      sizeBytes: err.size ?? null,
+    };
     const claim = await deps.messages.claim(ctx.row.id, loc, facts, deps.token, deps.claimTtlMs, deps.now());
     if (claim.kind !== 'claimed') return claim.kind;
     return recordFailure(deps, ctx, session, uid, claim.row, new PermanentError('TOO_LARGE', err.message));
@@ -198,7 +271,12 @@ export async function ingestMessage(deps: IngestDeps, ctx: MailboxContext, sessi
       await deps.messages.finish(row.id, deps.token, { status: 'skipped', reason, parts });
       return 'skipped';
     }
-    const done = await deps.messages.finish(row.id, deps.token, { status: 'consumed', parts, documentIds, action: ctx.row.after_processing });
+    const done = await deps.messages.finish(row.id, deps.token, {
+      status: 'consumed',
+      parts,
+      documentIds,
+      action: ctx.row.after_processing,
+    });
     // Claim lost (another worker took over after our claim lapsed): it decides the action.
     if (!done) return 'busy';
     // The action comes strictly after the documents and the record are committed.

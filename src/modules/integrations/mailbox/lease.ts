@@ -32,7 +32,10 @@ export interface LeaseStore {
   readonly ttlMs: number;
 }
 
-export function createLeaseStore(redis: Redis, opts: { prefix: string; token: string; ttlMs: number; presenceTtlMs?: number }): LeaseStore {
+export function createLeaseStore(
+  redis: Redis,
+  opts: { prefix: string; token: string; ttlMs: number; presenceTtlMs?: number },
+): LeaseStore {
   const key = (id: string) => `${opts.prefix}:mail:lease:${id}`;
   const pollersKey = `${opts.prefix}:mail:pollers`;
   const presenceTtlMs = opts.presenceTtlMs ?? opts.ttlMs;

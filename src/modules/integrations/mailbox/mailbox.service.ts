@@ -8,8 +8,13 @@ import type { MailboxesRepository, MailboxValues } from './mailboxes.repository.
 import type { MessagesRepository } from './messages.repository.js';
 import { compileSubjectFilter, InvalidSubjectFilterError } from './rules/index.js';
 import {
-  presentMailbox, presentMessage, UNREADABLE_PASSWORD,
-  type CreateMailboxInput, type ListMessagesQuery, type MailboxRow, type UpdateMailboxInput,
+  presentMailbox,
+  presentMessage,
+  UNREADABLE_PASSWORD,
+  type CreateMailboxInput,
+  type ListMessagesQuery,
+  type MailboxRow,
+  type UpdateMailboxInput,
 } from './mailbox.types.js';
 
 export interface MailboxServiceDeps {
@@ -38,17 +43,20 @@ export function createMailboxService(deps: MailboxServiceDeps) {
 
   /** Checks a complete set of values; throws a 400 naming the first bad field. */
   const validate = async (scope: Scope, v: MailboxValues, hostChanged: boolean): Promise<void> => {
-    if (!(await deps.projects.get(scope, v.project_id))) throw errors.invalidField('project_id', 'no such project in this organization and environment');
+    if (!(await deps.projects.get(scope, v.project_id)))
+      throw errors.invalidField('project_id', 'no such project in this organization and environment');
     if (hostChanged) {
       const why = await deps.hosts.check(v.host);
       if (why) throw errors.invalidField('host', why);
     }
-    if (v.after_processing === 'move' && !v.processed_folder) throw errors.invalidField('processed_folder', 'is required when after_processing is move');
+    if (v.after_processing === 'move' && !v.processed_folder)
+      throw errors.invalidField('processed_folder', 'is required when after_processing is move');
     const same = (f: string | null) => f !== null && f.toLowerCase() === v.folder.toLowerCase();
     if (same(v.processed_folder)) throw errors.invalidField('processed_folder', 'must differ from folder');
     if (same(v.failed_folder)) throw errors.invalidField('failed_folder', 'must differ from folder');
     for (const s of v.allowed_senders) {
-      if (!ADDRESS.test(s.trim()) && !DOMAIN.test(s.trim())) throw errors.invalidField('allowed_senders', `"${s}" is neither an address nor @domain`);
+      if (!ADDRESS.test(s.trim()) && !DOMAIN.test(s.trim()))
+        throw errors.invalidField('allowed_senders', `"${s}" is neither an address nor @domain`);
     }
     try {
       compileSubjectFilter(v.subject_filter);
@@ -58,18 +66,32 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     }
   };
 
-  const clean = (list: string[] | undefined): string[] => [...new Set((list ?? []).map((s) => s.trim()).filter(Boolean))];
+  const clean = (list: string[] | undefined): string[] => [
+    ...new Set((list ?? []).map((s) => s.trim()).filter(Boolean)),
+  ];
 
   return {
     async create(scope: Scope, input: CreateMailboxInput, createdBy: string | null) {
       const security = input.security ?? 'tls';
       const values: MailboxValues = {
-        project_id: input.project_id, name: input.name, host: input.host.trim(), port: input.port ?? defaultPort(security), security,
-        username: input.username, password_sealed: deps.secretBox.encrypt(input.password), folder: input.folder ?? 'INBOX',
-        after_processing: input.after_processing ?? 'mark_seen', processed_folder: input.processed_folder ?? null,
-        failed_folder: input.failed_folder ?? null, allowed_senders: clean(input.allowed_senders), subject_filter: input.subject_filter ?? null,
-        attachment_include: clean(input.attachment_include), attachment_exclude: clean(input.attachment_exclude),
-        consume: input.consume ?? 'attachments', include_inline: input.include_inline ?? false, max_age_days: input.max_age_days ?? null,
+        project_id: input.project_id,
+        name: input.name,
+        host: input.host.trim(),
+        port: input.port ?? defaultPort(security),
+        security,
+        username: input.username,
+        password_sealed: deps.secretBox.encrypt(input.password),
+        folder: input.folder ?? 'INBOX',
+        after_processing: input.after_processing ?? 'mark_seen',
+        processed_folder: input.processed_folder ?? null,
+        failed_folder: input.failed_folder ?? null,
+        allowed_senders: clean(input.allowed_senders),
+        subject_filter: input.subject_filter ?? null,
+        attachment_include: clean(input.attachment_include),
+        attachment_exclude: clean(input.attachment_exclude),
+        consume: input.consume ?? 'attachments',
+        include_inline: input.include_inline ?? false,
+        max_age_days: input.max_age_days ?? null,
         is_active: input.is_active ?? true,
       };
       await validate(scope, values, true);
@@ -91,14 +113,18 @@ export function createMailboxService(deps: MailboxServiceDeps) {
     async update(scope: Scope, id: string, input: UpdateMailboxInput) {
       const cur = await mustGet(scope, id);
       const pick = <K extends keyof UpdateMailboxInput>(k: K, fallback: NonNullable<UpdateMailboxInput[K]> | null) =>
-        (input[k] !== undefined ? input[k] : fallback);
+        input[k] !== undefined ? input[k] : fallback;
       const security = input.security ?? cur.security;
       const values: MailboxValues = {
         project_id: input.project_id ?? cur.project_id,
         name: input.name ?? cur.name,
         host: (input.host ?? cur.host).trim(),
         // A new security mode without a port moves to that mode's usual port.
-        port: input.port ?? (input.security && input.security !== cur.security && cur.port === defaultPort(cur.security) ? defaultPort(security) : cur.port),
+        port:
+          input.port ??
+          (input.security && input.security !== cur.security && cur.port === defaultPort(cur.security)
+            ? defaultPort(security)
+            : cur.port),
         security,
         username: input.username ?? cur.username,
         password_sealed: input.password !== undefined ? deps.secretBox.encrypt(input.password) : cur.password_sealed,
@@ -108,8 +134,10 @@ export function createMailboxService(deps: MailboxServiceDeps) {
         failed_folder: pick('failed_folder', cur.failed_folder) ?? null,
         allowed_senders: input.allowed_senders !== undefined ? clean(input.allowed_senders) : cur.allowed_senders,
         subject_filter: pick('subject_filter', cur.subject_filter) ?? null,
-        attachment_include: input.attachment_include !== undefined ? clean(input.attachment_include) : cur.attachment_include,
-        attachment_exclude: input.attachment_exclude !== undefined ? clean(input.attachment_exclude) : cur.attachment_exclude,
+        attachment_include:
+          input.attachment_include !== undefined ? clean(input.attachment_include) : cur.attachment_include,
+        attachment_exclude:
+          input.attachment_exclude !== undefined ? clean(input.attachment_exclude) : cur.attachment_exclude,
         consume: input.consume ?? cur.consume,
         include_inline: input.include_inline ?? cur.include_inline,
         max_age_days: pick('max_age_days', cur.max_age_days) ?? null,
@@ -166,7 +194,8 @@ export function createMailboxService(deps: MailboxServiceDeps) {
       if (!r) {
         const cur = await deps.messages.get(id, messageId);
         if (!cur) throw errors.notFound('Message');
-        if (cur.duplicate_of) throw errors.conflict(`This message repeats ${cur.duplicate_of}, which was already consumed`);
+        if (cur.duplicate_of)
+          throw errors.conflict(`This message repeats ${cur.duplicate_of}, which was already consumed`);
         throw errors.conflict(`Only failed or skipped messages can be retried; this one is ${cur.status}`);
       }
       deps.notify(id);

@@ -3,7 +3,8 @@ import type { ImapSecurity } from './imap/index.js';
 import type { ConsumeMode } from './rules/index.js';
 
 /** Shown when the sealed IMAP password no longer decrypts (ENCRYPTION_KEY changed). */
-export const UNREADABLE_PASSWORD = 'the stored password cannot be decrypted (was ENCRYPTION_KEY changed?); set the password again';
+export const UNREADABLE_PASSWORD =
+  'the stored password cannot be decrypted (was ENCRYPTION_KEY changed?); set the password again';
 
 export type AfterProcessing = 'move' | 'mark_seen' | 'flag' | 'delete';
 export type MailboxStatus = 'active' | 'error' | 'inactive';

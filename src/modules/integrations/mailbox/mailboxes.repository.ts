@@ -28,9 +28,25 @@ export interface MailboxValues {
 
 const JSON_COLUMNS = new Set(['allowed_senders', 'attachment_include', 'attachment_exclude']);
 const COLUMNS: (keyof MailboxValues)[] = [
-  'project_id', 'name', 'host', 'port', 'security', 'username', 'password_sealed', 'folder', 'after_processing',
-  'processed_folder', 'failed_folder', 'allowed_senders', 'subject_filter', 'attachment_include', 'attachment_exclude',
-  'consume', 'include_inline', 'max_age_days', 'is_active',
+  'project_id',
+  'name',
+  'host',
+  'port',
+  'security',
+  'username',
+  'password_sealed',
+  'folder',
+  'after_processing',
+  'processed_folder',
+  'failed_folder',
+  'allowed_senders',
+  'subject_filter',
+  'attachment_include',
+  'attachment_exclude',
+  'consume',
+  'include_inline',
+  'max_age_days',
+  'is_active',
 ];
 const param = (col: string, v: unknown): unknown => (JSON_COLUMNS.has(col) ? JSON.stringify(v) : v);
 
@@ -44,7 +60,14 @@ export function createMailboxesRepository(db: Queryable) {
   return {
     async insert(scope: Scope, v: MailboxValues, createdBy: string | null): Promise<MailboxRow> {
       const cols = ['id', 'org_id', 'environment', 'created_by', 'status', ...COLUMNS];
-      const values = [newId('mbx'), scope.orgId, scope.environment, createdBy, v.is_active ? 'active' : 'inactive', ...COLUMNS.map((c) => param(c, v[c]))];
+      const values = [
+        newId('mbx'),
+        scope.orgId,
+        scope.environment,
+        createdBy,
+        v.is_active ? 'active' : 'inactive',
+        ...COLUMNS.map((c) => param(c, v[c])),
+      ];
       const { rows } = await db.query<MailboxRow>(
         `INSERT INTO mailboxes (${cols.join(', ')}) VALUES (${cols.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
         values,
@@ -53,7 +76,10 @@ export function createMailboxesRepository(db: Queryable) {
     },
 
     async get(scope: Scope, id: string, q: Queryable = db): Promise<MailboxRow | null> {
-      const { rows } = await q.query<MailboxRow>('SELECT * FROM mailboxes WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      const { rows } = await q.query<MailboxRow>(
+        'SELECT * FROM mailboxes WHERE id = $1 AND org_id = $2 AND environment = $3',
+        [id, scope.orgId, scope.environment],
+      );
       return rows[0] ?? null;
     },
 
@@ -70,7 +96,10 @@ export function createMailboxesRepository(db: Queryable) {
         [scope.orgId, scope.environment, limit, offset],
       );
       if (rows.length === 0 && offset > 0) {
-        const c = await db.query<{ n: number }>('SELECT count(*) AS n FROM mailboxes WHERE org_id = $1 AND environment = $2', [scope.orgId, scope.environment]);
+        const c = await db.query<{ n: number }>(
+          'SELECT count(*) AS n FROM mailboxes WHERE org_id = $1 AND environment = $2',
+          [scope.orgId, scope.environment],
+        );
         return { rows: [], total: c.rows[0].n };
       }
       return { rows: rows.map(({ total_count: _, ...r }) => r as MailboxRow), total: rows[0]?.total_count ?? 0 };
@@ -93,13 +122,19 @@ export function createMailboxesRepository(db: Queryable) {
     },
 
     async delete(scope: Scope, id: string): Promise<boolean> {
-      const res = await db.query('DELETE FROM mailboxes WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      const res = await db.query('DELETE FROM mailboxes WHERE id = $1 AND org_id = $2 AND environment = $3', [
+        id,
+        scope.orgId,
+        scope.environment,
+      ]);
       return res.rowCount > 0;
     },
 
     /** Every mailbox the poller should hold a connection for. */
     async listActive(): Promise<ActiveMailboxRef[]> {
-      const { rows } = await db.query<ActiveMailboxRef>('SELECT id, config_version FROM mailboxes WHERE is_active ORDER BY id');
+      const { rows } = await db.query<ActiveMailboxRef>(
+        'SELECT id, config_version FROM mailboxes WHERE is_active ORDER BY id',
+      );
       return rows;
     },
 

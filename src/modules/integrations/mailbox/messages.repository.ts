@@ -44,14 +44,21 @@ const STATUS_RANK: Record<string, number> = { consumed: 0, processing: 1, failed
 /** True when a record may be (re)processed now: due for retry, or claimed by a worker whose claim lapsed. */
 export function claimable(r: Pick<MailMessageRow, 'status' | 'next_attempt_at' | 'claimed_until'>, now: Date): boolean {
   if (r.status === 'processing') return !r.claimed_until || r.claimed_until.getTime() <= now.getTime();
-  if (r.status === 'failed' || r.status === 'skipped') return r.next_attempt_at !== null && r.next_attempt_at.getTime() <= now.getTime();
+  if (r.status === 'failed' || r.status === 'skipped')
+    return r.next_attempt_at !== null && r.next_attempt_at.getTime() <= now.getTime();
   return false;
 }
 
 const isUniqueViolation = (err: unknown): boolean => (err as { code?: string }).code === '23505';
 
 export function createMessagesRepository(db: Db) {
-  const takeClaim = async (q: Queryable, id: string, token: string, until: Date, loc?: MessageLocation): Promise<MailMessageRow> => {
+  const takeClaim = async (
+    q: Queryable,
+    id: string,
+    token: string,
+    until: Date,
+    loc?: MessageLocation,
+  ): Promise<MailMessageRow> => {
     const { rows } = await q.query<MailMessageRow>(
       `UPDATE mail_messages SET status = 'processing', claimed_by = $2, claimed_until = $3,
          folder = coalesce($4, folder), uid_validity = coalesce($5, uid_validity), uid = coalesce($6, uid), updated_at = now()
@@ -61,10 +68,25 @@ export function createMessagesRepository(db: Db) {
     return rows[0];
   };
 
-  const insert = async (q: Queryable, mailboxId: string, loc: MessageLocation, f: MessageFacts, extra: Record<string, unknown>): Promise<MailMessageRow> => {
+  const insert = async (
+    q: Queryable,
+    mailboxId: string,
+    loc: MessageLocation,
+    f: MessageFacts,
+    extra: Record<string, unknown>,
+  ): Promise<MailMessageRow> => {
     const base: Record<string, unknown> = {
-      id: newId('msg'), mailbox_id: mailboxId, folder: loc.folder, uid_validity: loc.uidValidity, uid: loc.uid,
-      message_key: f.messageKey, message_id: f.messageId, sender: f.sender, subject: f.subject, sent_at: f.sentAt, size_bytes: f.sizeBytes,
+      id: newId('msg'),
+      mailbox_id: mailboxId,
+      folder: loc.folder,
+      uid_validity: loc.uidValidity,
+      uid: loc.uid,
+      message_key: f.messageKey,
+      message_id: f.messageId,
+      sender: f.sender,
+      subject: f.subject,
+      sent_at: f.sentAt,
+      size_bytes: f.sizeBytes,
       ...extra,
     };
     const cols = Object.keys(base);
@@ -77,7 +99,12 @@ export function createMessagesRepository(db: Db) {
 
   return {
     /** Records of the listed UIDs (one query per scan, so known mail is never downloaded again). */
-    async byLocation(mailboxId: string, folder: string, uidValidity: number, uids: number[]): Promise<Map<number, MailMessageRow>> {
+    async byLocation(
+      mailboxId: string,
+      folder: string,
+      uidValidity: number,
+      uids: number[],
+    ): Promise<Map<number, MailMessageRow>> {
       if (uids.length === 0) return new Map();
       const { rows } = await db.query<MailMessageRow>(
         'SELECT * FROM mail_messages WHERE mailbox_id = $1 AND folder = $2 AND uid_validity = $3 AND uid = ANY($4::bigint[])',
@@ -97,7 +124,14 @@ export function createMessagesRepository(db: Db) {
      * The partial unique index on (mailbox, message_key) for processing/consumed rows backs this
      * up against races; a violation means someone else got there first (`busy`).
      */
-    async claim(mailboxId: string, loc: MessageLocation, facts: MessageFacts, token: string, claimTtlMs: number, now = new Date()): Promise<ClaimResult> {
+    async claim(
+      mailboxId: string,
+      loc: MessageLocation,
+      facts: MessageFacts,
+      token: string,
+      claimTtlMs: number,
+      now = new Date(),
+    ): Promise<ClaimResult> {
       const until = new Date(now.getTime() + claimTtlMs);
       // Fast path, one statement: mail never seen before (neither its location nor its key).
       // Anything else, or a race lost on a unique index, goes through the careful path below.
@@ -107,8 +141,21 @@ export function createMessagesRepository(db: Db) {
          SELECT $1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'processing', $12, $13
          WHERE NOT EXISTS (SELECT 1 FROM mail_messages WHERE mailbox_id = $2 AND message_key = $6)
          ON CONFLICT DO NOTHING RETURNING *`,
-        [newId('msg'), mailboxId, loc.folder, loc.uidValidity, loc.uid, facts.messageKey, facts.messageId, facts.sender, facts.subject,
-          facts.sentAt, facts.sizeBytes, token, until],
+        [
+          newId('msg'),
+          mailboxId,
+          loc.folder,
+          loc.uidValidity,
+          loc.uid,
+          facts.messageKey,
+          facts.messageId,
+          facts.sender,
+          facts.subject,
+          facts.sentAt,
+          facts.sizeBytes,
+          token,
+          until,
+        ],
       );
       if (fresh.rows[0]) return { kind: 'claimed', row: fresh.rows[0] };
       try {
@@ -137,9 +184,22 @@ export function createMessagesRepository(db: Db) {
             if (twin) return { kind: 'busy' };
             return { kind: 'claimed', row: await takeClaim(q, here.id, token, until) };
           }
-          const same = await q.query<MailMessageRow>('SELECT * FROM mail_messages WHERE mailbox_id = $1 AND message_key = $2 FOR UPDATE', [mailboxId, facts.messageKey]);
-          const prev = same.rows.sort((a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status] || b.created_at.getTime() - a.created_at.getTime())[0];
-          if (!prev) return { kind: 'claimed', row: await insert(q, mailboxId, loc, facts, { status: 'processing', claimed_by: token, claimed_until: until }) };
+          const same = await q.query<MailMessageRow>(
+            'SELECT * FROM mail_messages WHERE mailbox_id = $1 AND message_key = $2 FOR UPDATE',
+            [mailboxId, facts.messageKey],
+          );
+          const prev = same.rows.sort(
+            (a, b) => STATUS_RANK[a.status] - STATUS_RANK[b.status] || b.created_at.getTime() - a.created_at.getTime(),
+          )[0];
+          if (!prev)
+            return {
+              kind: 'claimed',
+              row: await insert(q, mailboxId, loc, facts, {
+                status: 'processing',
+                claimed_by: token,
+                claimed_until: until,
+              }),
+            };
           const stale = prev.folder === loc.folder && Number(prev.uid_validity) !== loc.uidValidity && !prev.moved_to;
           if (stale) {
             // The folder was renumbered: this is the same mail, not new mail.
@@ -152,11 +212,23 @@ export function createMessagesRepository(db: Db) {
           }
           if (prev.status === 'processing' && !claimable(prev, now)) return { kind: 'busy' };
           if (prev.status === 'consumed' || prev.status === 'processing') {
-            const row = await insert(q, mailboxId, loc, facts, { status: 'skipped', reason: 'duplicate', duplicate_of: prev.id, processed_at: now });
+            const row = await insert(q, mailboxId, loc, facts, {
+              status: 'skipped',
+              reason: 'duplicate',
+              duplicate_of: prev.id,
+              processed_at: now,
+            });
             return { kind: 'duplicate', row, of: prev };
           }
           // A copy of a failed or skipped message is judged on its own.
-          return { kind: 'claimed', row: await insert(q, mailboxId, loc, facts, { status: 'processing', claimed_by: token, claimed_until: until }) };
+          return {
+            kind: 'claimed',
+            row: await insert(q, mailboxId, loc, facts, {
+              status: 'processing',
+              claimed_by: token,
+              claimed_until: until,
+            }),
+          };
         });
       } catch (err) {
         if (isUniqueViolation(err)) return { kind: 'busy' };
@@ -171,19 +243,34 @@ export function createMessagesRepository(db: Db) {
            attempts = coalesce($7, attempts), next_attempt_at = $8, action = coalesce($9, action),
            claimed_by = NULL, claimed_until = NULL, processed_at = now(), updated_at = now()
          WHERE id = $1 AND claimed_by = $2 AND status = 'processing' RETURNING *`,
-        [id, token, p.status, p.reason ?? null, p.parts ? JSON.stringify(p.parts) : null, p.documentIds ? JSON.stringify(p.documentIds) : null,
-          p.attempts ?? null, p.nextAttemptAt ?? null, p.action ?? null],
+        [
+          id,
+          token,
+          p.status,
+          p.reason ?? null,
+          p.parts ? JSON.stringify(p.parts) : null,
+          p.documentIds ? JSON.stringify(p.documentIds) : null,
+          p.attempts ?? null,
+          p.nextAttemptAt ?? null,
+          p.action ?? null,
+        ],
       );
       return rows[0] ?? null;
     },
 
     /** Gives a claim back at once (connection lost mid-message): the next scan takes it again. */
     async release(id: string, token: string): Promise<void> {
-      await db.query(`UPDATE mail_messages SET claimed_until = now(), updated_at = now() WHERE id = $1 AND claimed_by = $2 AND status = 'processing'`, [id, token]);
+      await db.query(
+        `UPDATE mail_messages SET claimed_until = now(), updated_at = now() WHERE id = $1 AND claimed_by = $2 AND status = 'processing'`,
+        [id, token],
+      );
     },
 
     async actionDone(id: string, action: string): Promise<void> {
-      await db.query('UPDATE mail_messages SET action = $2, action_done_at = now(), action_error = NULL, updated_at = now() WHERE id = $1', [id, action]);
+      await db.query(
+        'UPDATE mail_messages SET action = $2, action_done_at = now(), action_error = NULL, updated_at = now() WHERE id = $1',
+        [id, action],
+      );
     },
 
     /** Consumed records in this folder whose IMAP action has not been recorded as done. */
@@ -198,15 +285,26 @@ export function createMessagesRepository(db: Db) {
     /** {@link actionDone} for many records at once. */
     async actionsDone(ids: string[], action: string): Promise<void> {
       if (ids.length === 0) return;
-      await db.query('UPDATE mail_messages SET action = $2, action_done_at = now(), action_error = NULL, updated_at = now() WHERE id = ANY($1::text[])', [ids, action]);
+      await db.query(
+        'UPDATE mail_messages SET action = $2, action_done_at = now(), action_error = NULL, updated_at = now() WHERE id = ANY($1::text[])',
+        [ids, action],
+      );
     },
 
     async actionFailed(id: string, action: string, message: string): Promise<void> {
-      await db.query('UPDATE mail_messages SET action = $2, action_error = $3, updated_at = now() WHERE id = $1', [id, action, message]);
+      await db.query('UPDATE mail_messages SET action = $2, action_error = $3, updated_at = now() WHERE id = $1', [
+        id,
+        action,
+        message,
+      ]);
     },
 
     async setMoved(id: string, folder: string | null, uid: number | null): Promise<void> {
-      await db.query('UPDATE mail_messages SET moved_to = $2, moved_uid = $3, updated_at = now() WHERE id = $1', [id, folder, uid]);
+      await db.query('UPDATE mail_messages SET moved_to = $2, moved_uid = $3, updated_at = now() WHERE id = $1', [
+        id,
+        folder,
+        uid,
+      ]);
     },
 
     /** After a failed message was moved back from failed_folder: it lives at `loc` again. */
@@ -260,14 +358,20 @@ export function createMessagesRepository(db: Db) {
         where += ` AND status = $${params.length}`;
       }
       const [page, count] = await Promise.all([
-        db.query<MailMessageRow>(`SELECT * FROM mail_messages WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`, [...params, query.limit, query.offset]),
+        db.query<MailMessageRow>(
+          `SELECT * FROM mail_messages WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+          [...params, query.limit, query.offset],
+        ),
         db.query<{ n: number }>(`SELECT count(*) AS n FROM mail_messages WHERE ${where}`, params),
       ]);
       return { rows: page.rows, total: count.rows[0].n };
     },
 
     async get(mailboxId: string, id: string): Promise<MailMessageRow | null> {
-      const { rows } = await db.query<MailMessageRow>('SELECT * FROM mail_messages WHERE mailbox_id = $1 AND id = $2', [mailboxId, id]);
+      const { rows } = await db.query<MailMessageRow>('SELECT * FROM mail_messages WHERE mailbox_id = $1 AND id = $2', [
+        mailboxId,
+        id,
+      ]);
       return rows[0] ?? null;
     },
 

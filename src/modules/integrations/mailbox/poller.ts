@@ -40,7 +40,10 @@ export interface MailPollerOptions {
   /** How long a worker's claim on a message lasts before another may take it over, ms. Default 600000. */
   claimTtlMs?: number;
   /** Network timeouts, message size limit, certificate checks, name resolution for IMAP. */
-  connect?: Pick<ImapConnectOptions, 'connectTimeoutMs' | 'openTimeoutMs' | 'socketTimeoutMs' | 'maxMessageBytes' | 'tlsRejectUnauthorized' | 'lookup'>;
+  connect?: Pick<
+    ImapConnectOptions,
+    'connectTimeoutMs' | 'openTimeoutMs' | 'socketTimeoutMs' | 'maxMessageBytes' | 'tlsRejectUnauthorized' | 'lookup'
+  >;
   /** Clock for message rules and retry scheduling. Default `() => new Date()`. */
   now?: () => Date;
 }
@@ -94,7 +97,12 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
   const refreshMs = opts.refreshIntervalMs ?? 5_000;
   // A poller is counted alive while it refreshes; three missed refreshes (or a lease lifetime,
   // whichever is longer) and the others stop leaving room for it.
-  const lease: LeaseStore = createLeaseStore(deps.redis, { prefix: deps.prefix, token, ttlMs, presenceTtlMs: Math.max(ttlMs, 3 * refreshMs) });
+  const lease: LeaseStore = createLeaseStore(deps.redis, {
+    prefix: deps.prefix,
+    token,
+    ttlMs,
+    presenceTtlMs: Math.max(ttlMs, 3 * refreshMs),
+  });
   let dead = false;
   let closing = false;
   const isDead = () => dead;
@@ -104,19 +112,35 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
   const runners = new Map<string, MailboxRunner>();
   const lastRenewed = new Map<string, number>();
 
-  const newRunner = (row: NonNullable<Awaited<ReturnType<MailboxesRepository['getById']>>>) => new MailboxRunner({
-    mailboxes, messages, secretBox: deps.secretBox, hosts: deps.hosts, logger: deps.logger,
-    ingest: {
-      messages, intake, logger: deps.logger, token, claimTtlMs: opts.claimTtlMs ?? 600_000,
-      retryDelaysMs: opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, now: opts.now ?? (() => new Date()),
-    },
-    connect: { autoIdleDelayMs: opts.autoIdleDelayMs ?? 250, ...opts.connect, now: opts.now },
-    timing: {
-      pollIntervalMs: opts.pollIntervalMs ?? 60_000, reconnectBaseMs: opts.reconnectBaseMs ?? 1_000, reconnectMaxMs: opts.reconnectMaxMs ?? 60_000,
-      errorRetryMs: opts.errorRetryMs ?? 900_000, transientErrorThreshold: opts.transientErrorThreshold ?? 5,
-      concurrency: Math.max(1, opts.concurrency ?? 4),
-    },
-  }, row);
+  const newRunner = (row: NonNullable<Awaited<ReturnType<MailboxesRepository['getById']>>>) =>
+    new MailboxRunner(
+      {
+        mailboxes,
+        messages,
+        secretBox: deps.secretBox,
+        hosts: deps.hosts,
+        logger: deps.logger,
+        ingest: {
+          messages,
+          intake,
+          logger: deps.logger,
+          token,
+          claimTtlMs: opts.claimTtlMs ?? 600_000,
+          retryDelaysMs: opts.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+          now: opts.now ?? (() => new Date()),
+        },
+        connect: { autoIdleDelayMs: opts.autoIdleDelayMs ?? 250, ...opts.connect, now: opts.now },
+        timing: {
+          pollIntervalMs: opts.pollIntervalMs ?? 60_000,
+          reconnectBaseMs: opts.reconnectBaseMs ?? 1_000,
+          reconnectMaxMs: opts.reconnectMaxMs ?? 60_000,
+          errorRetryMs: opts.errorRetryMs ?? 900_000,
+          transientErrorThreshold: opts.transientErrorThreshold ?? 5,
+          concurrency: Math.max(1, opts.concurrency ?? 4),
+        },
+      },
+      row,
+    );
 
   const drop = async (id: string, release: boolean): Promise<void> => {
     const r = runners.get(id);
@@ -183,7 +207,9 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
           if (!dead) deps.logger.warn({ err }, 'mail poller: could not refresh mailboxes');
         }
       } while (again && !closing && !dead);
-    })().finally(() => { reconciling = undefined; });
+    })().finally(() => {
+      reconciling = undefined;
+    });
     return reconciling;
   };
 
@@ -198,7 +224,10 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
       } catch (err) {
         // Redis unreachable: keep going while the lease would still be ours.
         if (Date.now() - (lastRenewed.get(id) ?? 0) < ttlMs * 0.9) continue;
-        deps.logger.warn({ err, mailboxId: id }, 'mail poller: lease could not be renewed in time; stopping this mailbox here');
+        deps.logger.warn(
+          { err, mailboxId: id },
+          'mail poller: lease could not be renewed in time; stopping this mailbox here',
+        );
       }
       runners.get(id)?.abort();
       await drop(id, false);
@@ -246,7 +275,12 @@ export async function startMailPoller(deps: MailPollerDeps, opts: MailPollerOpti
       const held = [...runners.values()];
       const all = Promise.all(ids.map((id) => drop(id, true)));
       let timer: NodeJS.Timeout | undefined;
-      const late = await Promise.race([all.then(() => false), new Promise<boolean>((r) => { timer = setTimeout(() => r(true), timeoutMs); })]);
+      const late = await Promise.race([
+        all.then(() => false),
+        new Promise<boolean>((r) => {
+          timer = setTimeout(() => r(true), timeoutMs);
+        }),
+      ]);
       clearTimeout(timer);
       if (late) {
         // A message still in hand past the limit: its claim lapses and another worker redoes it.

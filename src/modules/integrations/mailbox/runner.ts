@@ -3,8 +3,23 @@
 import type { SecretBox } from '../../../lib/crypto.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { HostPolicy } from './host-policy.js';
-import { ImapConnectorError, openMailbox, toConnectorError, type ImapConnectOptions, type ImapMailboxConfig, type ImapMailboxSession } from './imap/index.js';
-import { applyAction, ingestMessage, isConnectionLoss, rulesOf, type IngestDeps, type IngestOutcome, type MailboxContext } from './ingest.js';
+import {
+  ImapConnectorError,
+  openMailbox,
+  toConnectorError,
+  type ImapConnectOptions,
+  type ImapMailboxConfig,
+  type ImapMailboxSession,
+} from './imap/index.js';
+import {
+  applyAction,
+  ingestMessage,
+  isConnectionLoss,
+  rulesOf,
+  type IngestDeps,
+  type IngestOutcome,
+  type MailboxContext,
+} from './ingest.js';
 import { UNREADABLE_PASSWORD, type MailboxRow, type MailMessageRow } from './mailbox.types.js';
 import type { MailboxesRepository } from './mailboxes.repository.js';
 import type { MessagesRepository } from './messages.repository.js';
@@ -61,7 +76,10 @@ export class MailboxRunner {
   /** Records whose IMAP action succeeded, written in batches (one UPDATE instead of one per message). */
   private actionsDone: string[] = [];
 
-  constructor(private readonly deps: RunnerDeps, readonly mailbox: MailboxRow) {
+  constructor(
+    private readonly deps: RunnerDeps,
+    readonly mailbox: MailboxRow,
+  ) {
     this.ctx = { row: mailbox, rules: rulesOf(mailbox) };
     this.ingestDeps = {
       ...deps.ingest,
@@ -80,7 +98,10 @@ export class MailboxRunner {
       await this.deps.messages.actionsDone(ids, this.mailbox.after_processing);
     } catch (err) {
       // Only the bookkeeping is lost: the actions themselves were done.
-      this.deps.logger.warn({ err, mailboxId: this.mailbox.id, records: ids.length }, 'could not record finished IMAP actions');
+      this.deps.logger.warn(
+        { err, mailboxId: this.mailbox.id, records: ids.length },
+        'could not record finished IMAP actions',
+      );
     }
   }
 
@@ -89,7 +110,9 @@ export class MailboxRunner {
   }
 
   start(): void {
-    this.done ??= this.run().catch((err) => this.deps.logger.error({ err, mailboxId: this.mailbox.id }, 'mailbox runner crashed'));
+    this.done ??= this.run().catch((err) =>
+      this.deps.logger.error({ err, mailboxId: this.mailbox.id }, 'mailbox runner crashed'),
+    );
   }
 
   /** Something changed for this mailbox (a retry was requested): look again now. */
@@ -121,12 +144,21 @@ export class MailboxRunner {
     } catch {
       throw new ImapConnectorError('auth', UNREADABLE_PASSWORD);
     }
-    return { host: m.host, port: m.port, security: m.security, username: m.username, password, folder, maxAgeDays: m.max_age_days };
+    return {
+      host: m.host,
+      port: m.port,
+      security: m.security,
+      username: m.username,
+      password,
+      folder,
+      maxAgeDays: m.max_age_days,
+    };
   }
 
   private async open(folder?: string): Promise<ImapMailboxSession> {
     return openMailbox(this.imapConfig(folder), {
-      ...this.deps.connect, addressAllowed: this.deps.hosts.addressAllowed(this.mailbox.host),
+      ...this.deps.connect,
+      addressAllowed: this.deps.hosts.addressAllowed(this.mailbox.host),
     });
   }
 
@@ -150,7 +182,8 @@ export class MailboxRunner {
         const permanent = PERMANENT.has(e.stage) || (e.stage === 'dns' && e.code === 'ENOTFOUND');
         failures++;
         this.deps.logger.warn({ mailboxId: id, stage: e.stage, err: e.message }, 'mailbox connection failed');
-        if (permanent || failures >= this.deps.timing.transientErrorThreshold) await mailboxes.setError(id, this.version, e.message).catch(() => undefined);
+        if (permanent || failures >= this.deps.timing.transientErrorThreshold)
+          await mailboxes.setError(id, this.version, e.message).catch(() => undefined);
         else await mailboxes.noteError(id, this.version, e.message).catch(() => undefined);
         // A settings problem is not retried in a tight loop; an update restarts the runner at once.
         await this.halt.wait(permanent ? this.deps.timing.errorRetryMs : this.backoff(failures));
@@ -171,7 +204,9 @@ export class MailboxRunner {
         if (this.stopping) break;
         failures++;
         this.deps.logger.warn({ err, mailboxId: id }, 'mailbox connection lost; reconnecting');
-        await mailboxes.noteError(id, this.version, `connection lost: ${(err as Error).message}`).catch(() => undefined);
+        await mailboxes
+          .noteError(id, this.version, `connection lost: ${(err as Error).message}`)
+          .catch(() => undefined);
       } finally {
         this.session = undefined;
         this.stats.online = false;
@@ -202,7 +237,9 @@ export class MailboxRunner {
         await this.flushActions();
         await this.deps.mailboxes.markChecked(this.mailbox.id, this.version);
         this.stats.lastPollAt = Date.now();
-        const dueAt = (await this.deps.messages.nextDueAt(this.mailbox.id, session.folder, Number(session.uidValidity)))?.getTime();
+        const dueAt = (
+          await this.deps.messages.nextDueAt(this.mailbox.id, session.folder, Number(session.uidValidity))
+        )?.getTime();
         let waitMs = this.deps.timing.pollIntervalMs;
         if (dueAt !== undefined) {
           const inMs = dueAt - Date.now();
@@ -241,12 +278,22 @@ export class MailboxRunner {
   private async scan(session: ImapMailboxSession, full: boolean): Promise<void> {
     const uids = await session.listUids(full ? 0 : this.highest);
     if (uids.length === 0) return;
-    const known = await this.deps.messages.byLocation(this.mailbox.id, session.folder, Number(session.uidValidity), uids);
+    const known = await this.deps.messages.byLocation(
+      this.mailbox.id,
+      session.folder,
+      Number(session.uidValidity),
+      uids,
+    );
     // Known records are skipped here; due ones are handled by retryDue.
     const fresh = uids.filter((uid) => !known.has(uid));
     if (full) await this.finishActions(session, new Set(uids));
     // Several messages in flight: one's IMAP round trips overlap another's database work.
-    await inParallel(fresh, this.deps.timing.concurrency, (uid) => this.ingest(session, uid), () => this.stopping || session.closed);
+    await inParallel(
+      fresh,
+      this.deps.timing.concurrency,
+      (uid) => this.ingest(session, uid),
+      () => this.stopping || session.closed,
+    );
     this.highest = Math.max(this.highest, uids[uids.length - 1]);
   }
 
@@ -256,7 +303,11 @@ export class MailboxRunner {
    * gone from the folder, a move or delete evidently happened.
    */
   private async finishActions(session: ImapMailboxSession, listed: Set<number>): Promise<void> {
-    const pending = await this.deps.messages.pendingActions(this.mailbox.id, session.folder, Number(session.uidValidity));
+    const pending = await this.deps.messages.pendingActions(
+      this.mailbox.id,
+      session.folder,
+      Number(session.uidValidity),
+    );
     for (const r of pending) {
       if (this.stopping || session.closed) return;
       if (listed.has(Number(r.uid))) await applyAction(this.ingestDeps, this.ctx, session, Number(r.uid), r.id);
@@ -282,7 +333,10 @@ export class MailboxRunner {
   /** A manual retry of a message parked in failed_folder: bring it back to the watched folder. */
   private async moveBack(session: ImapMailboxSession, r: MailMessageRow): Promise<number | undefined> {
     if (r.moved_uid === null) {
-      await this.deps.messages.giveUp(r.id, `message is in ${r.moved_to} but its UID there is unknown; move it back to ${session.folder} by hand`);
+      await this.deps.messages.giveUp(
+        r.id,
+        `message is in ${r.moved_to} but its UID there is unknown; move it back to ${session.folder} by hand`,
+      );
       return undefined;
     }
     let temp: ImapMailboxSession | undefined;
@@ -290,13 +344,20 @@ export class MailboxRunner {
       temp = await this.open(r.moved_to!);
       const uid = await temp.move(Number(r.moved_uid), session.folder);
       if (uid === undefined) throw new Error('the server did not report the new UID');
-      await this.deps.messages.relocate(r.id, { folder: session.folder, uidValidity: Number(session.uidValidity), uid });
+      await this.deps.messages.relocate(r.id, {
+        folder: session.folder,
+        uidValidity: Number(session.uidValidity),
+        uid,
+      });
       // The main session must see the UID before acting on it.
       await session.listUids(Math.max(0, uid - 1));
       return uid;
     } catch (err) {
       if (isConnectionLoss(err) && session.closed) throw err;
-      await this.deps.messages.giveUp(r.id, `could not move the message back from ${r.moved_to}: ${(err as Error).message}`);
+      await this.deps.messages.giveUp(
+        r.id,
+        `could not move the message back from ${r.moved_to}: ${(err as Error).message}`,
+      );
       return undefined;
     } finally {
       await temp?.close().catch(() => undefined);

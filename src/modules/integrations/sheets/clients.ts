@@ -29,7 +29,9 @@ export function createClientCache(deps: {
     try {
       creds = JSON.parse(deps.secretBox.decrypt(c.credentials_sealed)) as SheetsCredentials;
     } catch {
-      throw new ConnectionUnusableError(`connection ${c.id}: credentials cannot be decrypted (was ENCRYPTION_KEY changed?)`);
+      throw new ConnectionUnusableError(
+        `connection ${c.id}: credentials cannot be decrypted (was ENCRYPTION_KEY changed?)`,
+      );
     }
     let api: SheetsApi;
     try {
@@ -49,7 +51,9 @@ export function createClientCache(deps: {
       if (!c) throw new ConnectionUnusableError(`connection ${id} no longer exists`);
       return forConnection(c);
     },
-    forget(id: string) { cache.delete(id); },
+    forget(id: string) {
+      cache.delete(id);
+    },
   };
 }
 

@@ -8,7 +8,12 @@ import { ConnectionUnusableError, googleCall, GoogleCallError } from './google-c
 import { presentConnection, type CreateConnectionInput } from './sheets.types.js';
 import { parseConnectionCredentials } from './validation.js';
 
-export function createConnectionsService(deps: { db: Db; repo: ConnectionsRepository; secretBox: SecretBox; clients: ClientCache }) {
+export function createConnectionsService(deps: {
+  db: Db;
+  repo: ConnectionsRepository;
+  secretBox: SecretBox;
+  clients: ClientCache;
+}) {
   const mustGet = async (scope: Scope, id: string) => {
     const c = await deps.repo.get(scope, id);
     if (!c) throw errors.notFound('Connection');
@@ -19,7 +24,9 @@ export function createConnectionsService(deps: { db: Db; repo: ConnectionsReposi
     async create(scope: Scope, input: CreateConnectionInput, createdBy: string | null) {
       const { credentials, principal } = parseConnectionCredentials(input);
       const sealed = deps.secretBox.encrypt(JSON.stringify(credentials));
-      return presentConnection(await deps.repo.insert(scope, { name: input.name, type: credentials.type, sealed, principal, createdBy }));
+      return presentConnection(
+        await deps.repo.insert(scope, { name: input.name, type: credentials.type, sealed, principal, createdBy }),
+      );
     },
     async list(scope: Scope, limit: number, offset: number) {
       const { rows, total } = await deps.repo.list(scope, limit, offset);
@@ -33,7 +40,10 @@ export function createConnectionsService(deps: { db: Db; repo: ConnectionsReposi
         const c = await deps.repo.get(scope, id, q);
         if (!c) throw errors.notFound('Connection');
         const using = await deps.repo.exportsUsing(id, q);
-        if (using.length) throw errors.conflict(`Connection is used by ${using.length} export(s); delete or repoint them first`, { export_ids: using });
+        if (using.length)
+          throw errors.conflict(`Connection is used by ${using.length} export(s); delete or repoint them first`, {
+            export_ids: using,
+          });
         return deps.repo.delete(scope, id, q);
       });
       deps.clients.forget(id);
@@ -48,13 +58,25 @@ export function createConnectionsService(deps: { db: Db; repo: ConnectionsReposi
         return { ok: true as const, connection_id: id, spreadsheet_id: spreadsheetId, sheets };
       } catch (err) {
         if (err instanceof ConnectionUnusableError) {
-          return { ok: false as const, connection_id: id, spreadsheet_id: spreadsheetId, error: { status: 0, code: 'CREDENTIALS_UNUSABLE', reason: err.message, retryable: false } };
+          return {
+            ok: false as const,
+            connection_id: id,
+            spreadsheet_id: spreadsheetId,
+            error: { status: 0, code: 'CREDENTIALS_UNUSABLE', reason: err.message, retryable: false },
+          };
         }
         if (!(err instanceof GoogleCallError)) throw err;
         const cls = err.cls;
         return {
-          ok: false as const, connection_id: id, spreadsheet_id: spreadsheetId,
-          error: { status: cls.status ?? 0, code: cls.kind === 'fatal' ? cls.code ?? null : null, reason: cls.reason, retryable: cls.kind === 'retry' },
+          ok: false as const,
+          connection_id: id,
+          spreadsheet_id: spreadsheetId,
+          error: {
+            status: cls.status ?? 0,
+            code: cls.kind === 'fatal' ? (cls.code ?? null) : null,
+            reason: cls.reason,
+            retryable: cls.kind === 'retry',
+          },
         };
       }
     },

@@ -28,7 +28,13 @@ export function createDocumentExportsRepository(db: Queryable) {
      * written is left alone (a re-run job adds nothing). Upsert mode: a written version is queued
      * again, which rewrites its row in place.
      */
-    async queue(q: Queryable, exp: { id: string; mode: ExportMode }, documentId: string, version: number, context: SnapshotContext): Promise<QueueOutcome> {
+    async queue(
+      q: Queryable,
+      exp: { id: string; mode: ExportMode },
+      documentId: string,
+      version: number,
+      context: SnapshotContext,
+    ): Promise<QueueOutcome> {
       const inserted = await q.query(
         `INSERT INTO document_exports (export_id, document_id, document_version, status, context)
          VALUES ($1, $2, $3, 'pending', $4) ON CONFLICT DO NOTHING`,
@@ -56,7 +62,10 @@ export function createDocumentExportsRepository(db: Queryable) {
      * one statement for the whole list (the hot path after extraction), with the same rules as
      * {@link queue}. Returns, per item, the exports that got a row to write.
      */
-    async queueForProjects(q: Queryable, items: readonly { projectId: string; documentId: string; version: number; context: SnapshotContext }[]): Promise<string[][]> {
+    async queueForProjects(
+      q: Queryable,
+      items: readonly { projectId: string; documentId: string; version: number; context: SnapshotContext }[],
+    ): Promise<string[][]> {
       // One statement may not touch a row twice: the same version listed twice is queued once.
       const unique = [...new Map(items.map((i) => [`${i.documentId}:${i.version}`, i])).values()];
       const { rows } = await q.query<{ export_id: string; document_id: string; document_version: number }>(
@@ -71,7 +80,16 @@ export function createDocumentExportsRepository(db: Queryable) {
              AND EXISTS (SELECT 1 FROM sheets_exports x WHERE x.id = document_exports.export_id AND x.mode = 'upsert')
          RETURNING export_id, document_id, document_version`,
         // One JSON parameter: a jsonb[] array literal costs the server far more to parse.
-        [JSON.stringify(unique.map((i) => ({ project_id: i.projectId, document_id: i.documentId, version: i.version, context: i.context })))],
+        [
+          JSON.stringify(
+            unique.map((i) => ({
+              project_id: i.projectId,
+              document_id: i.documentId,
+              version: i.version,
+              context: i.context,
+            })),
+          ),
+        ],
       );
       const byKey = new Map<string, string[]>();
       for (const r of rows) {
@@ -85,7 +103,11 @@ export function createDocumentExportsRepository(db: Queryable) {
      * The next rows to write, oldest first, marked `writing`. Call only while holding the
      * export's lease. `wasWriting` tells which rows an earlier attempt may already have sent.
      */
-    async claim(q: Queryable, exportId: string, limit: number): Promise<(DocumentExportRow & { wasWriting: boolean })[]> {
+    async claim(
+      q: Queryable,
+      exportId: string,
+      limit: number,
+    ): Promise<(DocumentExportRow & { wasWriting: boolean })[]> {
       const { rows } = await q.query<DocumentExportRow>(
         `SELECT * FROM document_exports WHERE export_id = $1 AND status IN ('pending', 'writing') ORDER BY seq LIMIT $2`,
         [exportId, limit],
@@ -108,13 +130,26 @@ export function createDocumentExportsRepository(db: Queryable) {
            context = NULL, error = NULL, updated_at = now()
          FROM unnest($2::text[], $3::int[], $4::text[], $5::int[]) AS v(document_id, version, range, row)
          WHERE d.export_id = $1 AND d.document_id = v.document_id AND d.document_version = v.version`,
-        [exportId, written.map((w) => w.documentId), written.map((w) => w.version), written.map((w) => w.range), written.map((w) => w.row)],
+        [
+          exportId,
+          written.map((w) => w.documentId),
+          written.map((w) => w.version),
+          written.map((w) => w.range),
+          written.map((w) => w.row),
+        ],
       );
-      await q.query('UPDATE documents SET exported_at = now() WHERE id = ANY($1::text[])', [[...new Set(written.map((w) => w.documentId))]]);
+      await q.query('UPDATE documents SET exported_at = now() WHERE id = ANY($1::text[])', [
+        [...new Set(written.map((w) => w.documentId))],
+      ]);
     },
 
     /** Older versions whose row a newer version of the same document took over (upsert). */
-    async markSuperseded(q: Queryable, exportId: string, keys: readonly RowKey[], byVersion: Map<string, number>): Promise<void> {
+    async markSuperseded(
+      q: Queryable,
+      exportId: string,
+      keys: readonly RowKey[],
+      byVersion: Map<string, number>,
+    ): Promise<void> {
       if (keys.length === 0) return;
       await q.query(
         `UPDATE document_exports d SET status = 'superseded', context = NULL, updated_at = now(),
@@ -129,7 +164,12 @@ export function createDocumentExportsRepository(db: Queryable) {
      * Rows go back to `pending` (the request was refused, so nothing reached the sheet), or stay
      * `writing` when Google may have applied it; either way the reason is recorded.
      */
-    async release(exportId: string, keys: readonly RowKey[], error: string | null, opts: { maybeWritten: boolean }): Promise<void> {
+    async release(
+      exportId: string,
+      keys: readonly RowKey[],
+      error: string | null,
+      opts: { maybeWritten: boolean },
+    ): Promise<void> {
       if (keys.length === 0) return;
       await db.query(
         `UPDATE document_exports d SET status = CASE WHEN $4::boolean THEN 'writing' ELSE 'pending' END, error = $5, updated_at = now()
@@ -140,20 +180,33 @@ export function createDocumentExportsRepository(db: Queryable) {
     },
 
     async countByStatus(exportId: string): Promise<Record<string, number>> {
-      const { rows } = await db.query<{ status: string; n: number }>('SELECT status, count(*) AS n FROM document_exports WHERE export_id = $1 GROUP BY status', [exportId]);
+      const { rows } = await db.query<{ status: string; n: number }>(
+        'SELECT status, count(*) AS n FROM document_exports WHERE export_id = $1 GROUP BY status',
+        [exportId],
+      );
       const out: Record<string, number> = { pending: 0, writing: 0, exported: 0, superseded: 0 };
       for (const r of rows) out[r.status] = r.n;
       return out;
     },
 
     async hasQueued(exportId: string): Promise<boolean> {
-      const { rows } = await db.query(`SELECT 1 FROM document_exports WHERE export_id = $1 AND status IN ('pending', 'writing') LIMIT 1`, [exportId]);
+      const { rows } = await db.query(
+        `SELECT 1 FROM document_exports WHERE export_id = $1 AND status IN ('pending', 'writing') LIMIT 1`,
+        [exportId],
+      );
       return rows.length > 0;
     },
 
     /** Status per export target of one document, newest version first. */
     async forDocument(scope: Scope, documentId: string) {
-      const { rows } = await db.query<DocumentExportRow & { spreadsheet_id: string; sheet_name: string; export_status: string; export_error: string | null }>(
+      const { rows } = await db.query<
+        DocumentExportRow & {
+          spreadsheet_id: string;
+          sheet_name: string;
+          export_status: string;
+          export_error: string | null;
+        }
+      >(
         `SELECT d.export_id, d.document_id, d.document_version, d.seq, d.status, d.attempts, d.queued_at, d.exported_at, d.range,
            d.row_number, d.error, d.updated_at, e.spreadsheet_id, e.sheet_name, e.status AS export_status, e.last_error AS export_error
          FROM document_exports d JOIN sheets_exports e ON e.id = d.export_id
@@ -182,7 +235,11 @@ export function createDocumentExportsRepository(db: Queryable) {
      * an active after-extraction export of their project was created) but never reached that
      * export's buffer.
      */
-    async extractionsNotBuffered(graceMs: number, lookbackMs: number, limit: number): Promise<{ id: string; version: number }[]> {
+    async extractionsNotBuffered(
+      graceMs: number,
+      lookbackMs: number,
+      limit: number,
+    ): Promise<{ id: string; version: number }[]> {
       const { rows } = await db.query<{ id: string; version: number }>(
         `SELECT DISTINCT d.id, d.version FROM stage_runs s
          JOIN documents d ON d.id = s.document_id AND d.version = s.version

@@ -4,7 +4,17 @@ import type { Scope } from '../../../lib/scope.js';
 import type { ExportRow, ListQuery } from './sheets.types.js';
 
 /** Config columns a PUT may change. */
-export const EXPORT_CONFIG_COLUMNS = ['project_id', 'connection_id', 'spreadsheet_id', 'sheet_name', 'columns', 'mode', 'write_header', 'trigger', 'is_active'] as const;
+export const EXPORT_CONFIG_COLUMNS = [
+  'project_id',
+  'connection_id',
+  'spreadsheet_id',
+  'sheet_name',
+  'columns',
+  'mode',
+  'write_header',
+  'trigger',
+  'is_active',
+] as const;
 export type ExportConfig = Pick<ExportRow, (typeof EXPORT_CONFIG_COLUMNS)[number]>;
 
 const jsonCol = (k: string, v: unknown) => (k === 'columns' ? JSON.stringify(v) : v);
@@ -16,22 +26,40 @@ export function createExportsRepository(db: Queryable) {
         `INSERT INTO sheets_exports (id, org_id, environment, project_id, connection_id, spreadsheet_id, sheet_name, columns, mode,
            write_header, trigger, is_active, created_by)
          VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING *`,
-        [newId('shx'), scope.orgId, scope.environment, c.project_id, c.connection_id, c.spreadsheet_id, c.sheet_name,
-          JSON.stringify(c.columns), c.mode, c.write_header, c.trigger, c.is_active, createdBy],
+        [
+          newId('shx'),
+          scope.orgId,
+          scope.environment,
+          c.project_id,
+          c.connection_id,
+          c.spreadsheet_id,
+          c.sheet_name,
+          JSON.stringify(c.columns),
+          c.mode,
+          c.write_header,
+          c.trigger,
+          c.is_active,
+          createdBy,
+        ],
       );
       return rows[0];
     },
     async list(scope: Scope, f: ListQuery): Promise<{ rows: ExportRow[]; total: number }> {
       const params: unknown[] = [scope.orgId, scope.environment];
       let where = 'org_id = $1 AND environment = $2';
-      if (f.project_id) { params.push(f.project_id); where += ` AND project_id = $${params.length}`; }
+      if (f.project_id) {
+        params.push(f.project_id);
+        where += ` AND project_id = $${params.length}`;
+      }
       const { rows } = await db.query<ExportRow & { total_count: number }>(
         `SELECT *, count(*) OVER () AS total_count FROM sheets_exports WHERE ${where}
          ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, f.limit, f.offset],
       );
       let total = rows[0]?.total_count;
-      if (total === undefined) total = (await db.query<{ n: number }>(`SELECT count(*) AS n FROM sheets_exports WHERE ${where}`, params)).rows[0].n;
+      if (total === undefined)
+        total = (await db.query<{ n: number }>(`SELECT count(*) AS n FROM sheets_exports WHERE ${where}`, params))
+          .rows[0].n;
       return { rows: rows.map(({ total_count: _t, ...r }) => r as ExportRow), total };
     },
     async get(scope: Scope, id: string, q: Queryable = db, forUpdate = false): Promise<ExportRow | null> {
@@ -53,15 +81,28 @@ export function createExportsRepository(db: Queryable) {
       const keys = Object.keys(patch).filter((k) => (EXPORT_CONFIG_COLUMNS as readonly string[]).includes(k));
       const sets = keys.map((k, i) => `${k} = $${i + 2}`);
       const { rows } = await q.query<ExportRow>(
-        `UPDATE sheets_exports SET ${[...sets, `status = 'active'`, 'last_error = NULL', 'error_at = NULL', 'consecutive_failures = 0',
-          'retry_at = NULL', 'header_verified_for = NULL', 'header_verified_at = NULL', 'config_version = config_version + 1', 'updated_at = now()'].join(', ')}
+        `UPDATE sheets_exports SET ${[
+          ...sets,
+          `status = 'active'`,
+          'last_error = NULL',
+          'error_at = NULL',
+          'consecutive_failures = 0',
+          'retry_at = NULL',
+          'header_verified_for = NULL',
+          'header_verified_at = NULL',
+          'config_version = config_version + 1',
+          'updated_at = now()',
+        ].join(', ')}
          WHERE id = $1 RETURNING *`,
         [id, ...keys.map((k) => jsonCol(k, patch[k as keyof ExportConfig]))],
       );
       return rows[0];
     },
     async delete(scope: Scope, id: string, q: Queryable = db): Promise<ExportRow | null> {
-      const { rows } = await q.query<ExportRow>('DELETE FROM sheets_exports WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *', [id, scope.orgId, scope.environment]);
+      const { rows } = await q.query<ExportRow>(
+        'DELETE FROM sheets_exports WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *',
+        [id, scope.orgId, scope.environment],
+      );
       return rows[0] ?? null;
     },
     /** Active exports of a project, optionally only those with a given trigger. */
@@ -95,7 +136,10 @@ export function createExportsRepository(db: Queryable) {
       return res.rowCount > 0;
     },
     async releaseLease(id: string, owner: string): Promise<void> {
-      await db.query('UPDATE sheets_exports SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [id, owner]);
+      await db.query(
+        'UPDATE sheets_exports SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2',
+        [id, owner],
+      );
     },
     /**
      * A permanent failure: stop writing until the export is updated. `configStamp` is the
@@ -127,7 +171,10 @@ export function createExportsRepository(db: Queryable) {
       );
     },
     async markHeaderVerified(id: string, fingerprint: string): Promise<void> {
-      await db.query('UPDATE sheets_exports SET header_verified_for = $2, header_verified_at = now() WHERE id = $1', [id, fingerprint]);
+      await db.query('UPDATE sheets_exports SET header_verified_for = $2, header_verified_at = now() WHERE id = $1', [
+        id,
+        fingerprint,
+      ]);
     },
   };
 }

@@ -9,7 +9,13 @@ import type { DocumentExportsRepository, QueueOutcome } from './document-exports
 import type { ExportConfig, ExportsRepository } from './exports.repository.js';
 import type { ExportProducer } from './producer.js';
 import {
-  presentDocumentExport, presentExport, type ExportInput, type ExportRow, type ListQuery, type SnapshotContext, type UpdateExportInput,
+  presentDocumentExport,
+  presentExport,
+  type ExportInput,
+  type ExportRow,
+  type ListQuery,
+  type SnapshotContext,
+  type UpdateExportInput,
 } from './sheets.types.js';
 import { createCoalescer } from './coalesce.js';
 import { snapshotDocument } from './snapshot.js';
@@ -26,7 +32,11 @@ export interface ExportsServiceDeps {
   producer: ExportProducer;
 }
 
-type SnapshotDoc = Parameters<typeof snapshotDocument>[0] & { org_id: string; environment: string; pipeline: DocumentRow['pipeline'] };
+type SnapshotDoc = Parameters<typeof snapshotDocument>[0] & {
+  org_id: string;
+  environment: string;
+  pipeline: DocumentRow['pipeline'];
+};
 
 export function createExportsService(deps: ExportsServiceDeps) {
   const mustGet = async (scope: Scope, id: string) => {
@@ -38,7 +48,8 @@ export function createExportsService(deps: ExportsServiceDeps) {
   /** Checks the references and the mapping of a full configuration (after merging an update). */
   async function checkConfig(scope: Scope, c: ExportConfig): Promise<void> {
     if (!(await deps.projects.get(scope, c.project_id))) throw errors.invalidField('project_id', 'no such project');
-    if (!(await deps.connections.get(scope, c.connection_id))) throw errors.invalidField('connection_id', 'no such connection');
+    if (!(await deps.connections.get(scope, c.connection_id)))
+      throw errors.invalidField('connection_id', 'no such connection');
     validateColumns(c.columns, c.mode);
   }
 
@@ -50,15 +61,23 @@ export function createExportsService(deps: ExportsServiceDeps) {
   }
 
   async function flushQueued(results: { export: ExportRow; outcome: QueueOutcome }[]) {
-    for (const r of results) if (r.outcome === 'queued' || r.outcome === 'requeued') await deps.producer.scheduleFlush(r.export.id);
+    for (const r of results)
+      if (r.outcome === 'queued' || r.outcome === 'requeued') await deps.producer.scheduleFlush(r.export.id);
   }
 
   // Concurrent hooks share one INSERT (see coalesce.ts).
-  const buffer = createCoalescer((items: { projectId: string; documentId: string; version: number; context: SnapshotContext }[]) =>
-    deps.rows.queueForProjects(deps.db, items));
+  const buffer = createCoalescer(
+    (items: { projectId: string; documentId: string; version: number; context: SnapshotContext }[]) =>
+      deps.rows.queueForProjects(deps.db, items),
+  );
 
   async function bufferExtracted(doc: Parameters<typeof snapshotDocument>[0]): Promise<number> {
-    const queued = await buffer({ projectId: doc.project_id, documentId: doc.id, version: doc.version, context: snapshotDocument(doc) });
+    const queued = await buffer({
+      projectId: doc.project_id,
+      documentId: doc.id,
+      version: doc.version,
+      context: snapshotDocument(doc),
+    });
     for (const id of queued) await deps.producer.scheduleFlush(id);
     return queued.length;
   }
@@ -66,9 +85,15 @@ export function createExportsService(deps: ExportsServiceDeps) {
   return {
     async create(scope: Scope, input: ExportInput, createdBy: string | null) {
       const config: ExportConfig = {
-        project_id: input.project_id, connection_id: input.connection_id, spreadsheet_id: input.spreadsheet_id, sheet_name: input.sheet_name,
-        columns: input.columns.map((c) => ({ header: c.header, field: c.field })), mode: input.mode ?? 'append',
-        write_header: input.write_header ?? true, trigger: input.trigger ?? 'after_extraction', is_active: input.is_active ?? true,
+        project_id: input.project_id,
+        connection_id: input.connection_id,
+        spreadsheet_id: input.spreadsheet_id,
+        sheet_name: input.sheet_name,
+        columns: input.columns.map((c) => ({ header: c.header, field: c.field })),
+        mode: input.mode ?? 'append',
+        write_header: input.write_header ?? true,
+        trigger: input.trigger ?? 'after_extraction',
+        is_active: input.is_active ?? true,
       };
       await checkConfig(scope, config);
       return presentExport(await deps.repo.insert(scope, config, createdBy));
@@ -103,11 +128,13 @@ export function createExportsService(deps: ExportsServiceDeps) {
     async exportDocument(scope: Scope, documentId: string, exportId?: string) {
       const doc = await deps.documents.get(scope, documentId);
       if (!doc) throw errors.notFound('Document');
-      if (doc.pipeline?.current) throw errors.conflict('The document is being processed; export it when its run has finished');
+      if (doc.pipeline?.current)
+        throw errors.conflict('The document is being processed; export it when its run has finished');
       let targets: ExportRow[];
       if (exportId) {
         const e = await mustGet(scope, exportId);
-        if (e.project_id !== doc.project_id) throw errors.invalidField('export_id', 'the export belongs to another project');
+        if (e.project_id !== doc.project_id)
+          throw errors.invalidField('export_id', 'the export belongs to another project');
         if (!e.is_active) throw errors.conflict('The export is not active');
         targets = [e];
       } else {
@@ -119,7 +146,12 @@ export function createExportsService(deps: ExportsServiceDeps) {
       return {
         document_id: doc.id,
         version: doc.version,
-        exports: results.map((r) => ({ export_id: r.export.id, outcome: r.outcome, export_status: r.export.status, last_error: r.export.last_error })),
+        exports: results.map((r) => ({
+          export_id: r.export.id,
+          outcome: r.outcome,
+          export_status: r.export.status,
+          last_error: r.export.last_error,
+        })),
       };
     },
 
@@ -145,7 +177,6 @@ export function createExportsService(deps: ExportsServiceDeps) {
       }
       return (await deps.rows.forDocument(scope, documentId)).map(presentDocumentExport);
     },
-
   };
 }
 

@@ -55,7 +55,10 @@ export type FlushResult =
   | { outcome: 'written'; rows: number; calls: number }
   | { outcome: 'idle' | 'inactive' | 'busy' | 'waiting' | 'error' | 'retry' };
 
-const keyOf = (r: { document_id: string; document_version: number }): RowKey => ({ documentId: r.document_id, version: r.document_version });
+const keyOf = (r: { document_id: string; document_version: number }): RowKey => ({
+  documentId: r.document_id,
+  version: r.document_version,
+});
 
 /** In upsert mode only the newest queued version of a document is written; older ones are superseded. */
 function newestPerDocument(rows: (DocumentExportRow & { wasWriting: boolean })[]) {
@@ -75,7 +78,9 @@ export function createFlusher(deps: FlusherDeps, opts: FlushOptions = {}) {
   const headerRecheck = opts.headerRecheckMs ?? 600_000;
 
   const headerFresh = (e: ExportRow) =>
-    e.header_verified_for === headerFingerprint(e) && e.header_verified_at !== null && Date.now() - e.header_verified_at.getTime() < headerRecheck;
+    e.header_verified_for === headerFingerprint(e) &&
+    e.header_verified_at !== null &&
+    Date.now() - e.header_verified_at.getTime() < headerRecheck;
 
   async function fail(exp: ExportRow, reason: string, keys: RowKey[], unverified: RowKey[]): Promise<FlushResult> {
     // Rows first: whoever sees the export in error also sees its rows held (pending, with the
@@ -88,10 +93,15 @@ export function createFlusher(deps: FlusherDeps, opts: FlushOptions = {}) {
     return { outcome: 'error' };
   }
 
-  async function retryLater(exp: ExportRow, err: GoogleCallError, keys: RowKey[], maybeWritten: RowKey[]): Promise<FlushResult> {
+  async function retryLater(
+    exp: ExportRow,
+    err: GoogleCallError,
+    keys: RowKey[],
+    maybeWritten: RowKey[],
+  ): Promise<FlushResult> {
     const reason = describeGoogleError(err);
     const backoff = Math.min(retryMax, retryBase * 2 ** Math.min(exp.consecutive_failures, 30));
-    const retryAfter = err.cls.kind === 'retry' ? err.cls.retryAfterMs ?? 0 : 0;
+    const retryAfter = err.cls.kind === 'retry' ? (err.cls.retryAfterMs ?? 0) : 0;
     const delay = Math.min(Math.max(backoff, retryAfter), Math.max(retryMax, retryAfter));
     await deps.rows.release(exp.id, keys, reason, { maybeWritten: false });
     await deps.rows.release(exp.id, maybeWritten, reason, { maybeWritten: true });
@@ -102,19 +112,37 @@ export function createFlusher(deps: FlusherDeps, opts: FlushOptions = {}) {
   }
 
   /** One claimed batch: header, lookups, writes, commits. Returns calls made. */
-  async function writeBatch(exp: ExportRow, api: SheetsApi, claimed: (DocumentExportRow & { wasWriting: boolean })[], state: { verified: Set<string> }) {
-    const { keep, superseded, newest } = exp.mode === 'upsert' ? newestPerDocument(claimed) : { keep: claimed, superseded: [], newest: new Map<string, number>() };
+  async function writeBatch(
+    exp: ExportRow,
+    api: SheetsApi,
+    claimed: (DocumentExportRow & { wasWriting: boolean })[],
+    state: { verified: Set<string> },
+  ) {
+    const { keep, superseded, newest } =
+      exp.mode === 'upsert'
+        ? newestPerDocument(claimed)
+        : { keep: claimed, superseded: [], newest: new Map<string, number>() };
     if (superseded.length) await deps.rows.markSuperseded(deps.db, exp.id, superseded, newest);
     const toWrite: RowToWrite[] = keep.map((r) => ({
-      documentId: r.document_id, version: r.document_version, maybeInSheet: r.wasWriting,
-      context: r.context ?? { document: { id: r.document_id, version: r.document_version }, classification: null, fields: null },
+      documentId: r.document_id,
+      version: r.document_version,
+      maybeInSheet: r.wasWriting,
+      context: r.context ?? {
+        document: { id: r.document_id, version: r.document_version },
+        classification: null,
+        fields: null,
+      },
     }));
     const onPlaced = async (placed: Placed[]) => {
       await opts.hooks?.afterGoogleWrite?.({ exportId: exp.id, rows: placed.length });
       // A write went through: the rows and the end of any retry state commit together, so no one
       // sees exported rows under an export that still reports the failure before them.
       await deps.db.tx(async (q) => {
-        await deps.rows.markExported(q, exp.id, placed.map((p) => ({ documentId: p.documentId, version: p.version, range: p.range, row: p.row })));
+        await deps.rows.markExported(
+          q,
+          exp.id,
+          placed.map((p) => ({ documentId: p.documentId, version: p.version, range: p.range, row: p.row })),
+        );
         await deps.exports.clearFailures(exp.id, q);
       });
       for (const p of placed) state.verified.add(`${p.documentId}:${p.version}`);
@@ -162,7 +190,13 @@ export function createFlusher(deps: FlusherDeps, opts: FlushOptions = {}) {
           if (exp.write_header && !headerFresh(exp)) {
             const h = await ensureHeader(api, exp);
             calls += 1 + (h.ok && h.created ? 1 : 0);
-            if (!h.ok) return await fail(exp, h.reason, claimed.filter((r) => !r.wasWriting).map(keyOf), claimed.filter((r) => r.wasWriting).map(keyOf));
+            if (!h.ok)
+              return await fail(
+                exp,
+                h.reason,
+                claimed.filter((r) => !r.wasWriting).map(keyOf),
+                claimed.filter((r) => r.wasWriting).map(keyOf),
+              );
             await deps.exports.markHeaderVerified(exp.id, headerFingerprint(exp));
             exp.header_verified_for = headerFingerprint(exp);
             exp.header_verified_at = new Date();
@@ -176,7 +210,8 @@ export function createFlusher(deps: FlusherDeps, opts: FlushOptions = {}) {
           // that were not found yet: both keep `writing`, so the next attempt looks first.
           const ambiguous = left.filter((r) => r.wasWriting || err.mayHaveApplied);
           const clean = left.filter((r) => !ambiguous.includes(r));
-          if (err.cls.kind === 'fatal') return await fail(exp, describeGoogleError(err), clean.map(keyOf), ambiguous.map(keyOf));
+          if (err.cls.kind === 'fatal')
+            return await fail(exp, describeGoogleError(err), clean.map(keyOf), ambiguous.map(keyOf));
           return await retryLater(exp, err, clean.map(keyOf), ambiguous.map(keyOf));
         }
         await deps.exports.clearFailures(exp.id);
@@ -190,7 +225,9 @@ export function createFlusher(deps: FlusherDeps, opts: FlushOptions = {}) {
       if (await deps.rows.hasQueued(exp.id)) await deps.producer.scheduleFlush(exp.id);
       return written ? { outcome: 'written', rows: written, calls } : { outcome: 'idle' };
     } finally {
-      await deps.exports.releaseLease(exp.id, owner).catch((err: unknown) => deps.logger.warn({ err, exportId }, 'could not release the sheets export lease'));
+      await deps.exports
+        .releaseLease(exp.id, owner)
+        .catch((err: unknown) => deps.logger.warn({ err, exportId }, 'could not release the sheets export lease'));
     }
   }
 

@@ -7,7 +7,11 @@ import { classifyGoogleError, type GoogleErrorClass } from './client/errors.js';
  * carried may be in the sheet.
  */
 export class GoogleCallError extends Error {
-  constructor(readonly call: string, readonly cls: GoogleErrorClass, readonly mayHaveApplied: boolean) {
+  constructor(
+    readonly call: string,
+    readonly cls: GoogleErrorClass,
+    readonly mayHaveApplied: boolean,
+  ) {
     super(`${call}: ${cls.reason}`);
     this.name = 'GoogleCallError';
   }
@@ -32,7 +36,9 @@ export async function googleCall<T>(call: string, write: boolean, fn: () => Prom
 /** A human-readable reason for the export's `last_error`. */
 export function describeGoogleError(e: GoogleCallError): string {
   const c = e.cls;
-  const status = c.status ? `Google ${c.status}${c.kind === 'fatal' && c.code ? ` ${c.code}` : ''}` : 'Google request failed';
+  const status = c.status
+    ? `Google ${c.status}${c.kind === 'fatal' && c.code ? ` ${c.code}` : ''}`
+    : 'Google request failed';
   return `${status} on ${e.call}: ${c.reason}`;
 }
 

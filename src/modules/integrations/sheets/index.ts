@@ -75,23 +75,56 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
   const connectionsRepo = createConnectionsRepository(deps.db);
   const exportsRepo = createExportsRepository(deps.db);
   const rowsRepo = createDocumentExportsRepository(deps.db);
-  const producer = createExportProducer(deps.queues, { flushDelayMs: opts.flushDelayMs, attempts: opts.jobAttempts, backoffMs: opts.jobBackoffMs });
+  const producer = createExportProducer(deps.queues, {
+    flushDelayMs: opts.flushDelayMs,
+    attempts: opts.jobAttempts,
+    backoffMs: opts.jobBackoffMs,
+  });
   const clients = createClientCache({
-    connections: connectionsRepo, secretBox: deps.secretBox, factory: opts.clientFactory,
+    connections: connectionsRepo,
+    secretBox: deps.secretBox,
+    factory: opts.clientFactory,
     clientOptions: {
-      rootUrl: deps.config.GOOGLE_API_ROOT_URL, tokenUrl: deps.config.GOOGLE_OAUTH_TOKEN_URL,
-      timeoutMs: opts.requestTimeoutMs, serviceAccountAuth: opts.serviceAccountAuth,
+      rootUrl: deps.config.GOOGLE_API_ROOT_URL,
+      tokenUrl: deps.config.GOOGLE_OAUTH_TOKEN_URL,
+      timeoutMs: opts.requestTimeoutMs,
+      serviceAccountAuth: opts.serviceAccountAuth,
     },
   });
-  const connections = createConnectionsService({ db: deps.db, repo: connectionsRepo, secretBox: deps.secretBox, clients });
-  const exports = createExportsService({ db: deps.db, repo: exportsRepo, rows: rowsRepo, connections: connectionsRepo, projects: deps.projects, documents: deps.documents, producer });
-  const flusher = createFlusher({ db: deps.db, exports: exportsRepo, rows: rowsRepo, producer, clientFor: (id) => clients.byId(id), logger: deps.logger }, opts.flush);
+  const connections = createConnectionsService({
+    db: deps.db,
+    repo: connectionsRepo,
+    secretBox: deps.secretBox,
+    clients,
+  });
+  const exports = createExportsService({
+    db: deps.db,
+    repo: exportsRepo,
+    rows: rowsRepo,
+    connections: connectionsRepo,
+    projects: deps.projects,
+    documents: deps.documents,
+    producer,
+  });
+  const flusher = createFlusher(
+    {
+      db: deps.db,
+      exports: exportsRepo,
+      rows: rowsRepo,
+      producer,
+      clientFor: (id) => clients.byId(id),
+      logger: deps.logger,
+    },
+    opts.flush,
+  );
 
   // Runs in the extract worker after the stage committed (the container hooks it up). Buffering
   // is one INSERT, so it is done there rather than through a job per document; if it fails (or
   // the process dies first), the sweep finds the extraction without a buffered row and queues a
   // `document` job for it.
-  const onExtracted = async (doc: CommittedDocument) => { await exports.bufferExtracted(doc); };
+  const onExtracted = async (doc: CommittedDocument) => {
+    await exports.bufferExtracted(doc);
+  };
 
   const sweep = () => sweepExports(rowsRepo, producer, opts.sweep);
 
@@ -109,8 +142,14 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
     flushNow: (exportId: string) => flusher.flush(exportId),
     sweep,
     worker: {
-      queues: deps.queues, logger: deps.logger, sweep, sweepIntervalMs: opts.sweepIntervalMs ?? 30_000,
-      handlers: { queueDocument: (id: string, version: number) => exports.queueExtracted(id, version), flush: (id: string) => flusher.flush(id) },
+      queues: deps.queues,
+      logger: deps.logger,
+      sweep,
+      sweepIntervalMs: opts.sweepIntervalMs ?? 30_000,
+      handlers: {
+        queueDocument: (id: string, version: number) => exports.queueExtracted(id, version),
+        flush: (id: string) => flusher.flush(id),
+      },
     } satisfies ExportWorkerDeps,
   };
 }

@@ -96,9 +96,7 @@ export interface ListQuery {
 }
 
 /** Jobs on the `export` queue. */
-export type ExportJob =
-  | { kind: 'document'; documentId: string; version: number }
-  | { kind: 'flush'; exportId: string };
+export type ExportJob = { kind: 'document'; documentId: string; version: number } | { kind: 'flush'; exportId: string };
 
 export function presentConnection(c: ConnectionRow) {
   return {
@@ -134,9 +132,17 @@ export function presentExport(e: ExportRow, extra: Record<string, unknown> = {})
   };
 }
 
-export function presentDocumentExport(d: DocumentExportRow & { spreadsheet_id: string; sheet_name: string; export_status: string; export_error: string | null }) {
+export function presentDocumentExport(
+  d: DocumentExportRow & {
+    spreadsheet_id: string;
+    sheet_name: string;
+    export_status: string;
+    export_error: string | null;
+  },
+) {
   // A buffered row of an export in error state is waiting on that error: say so.
-  const waitingOn = d.status !== 'exported' && d.status !== 'superseded' && d.export_status === 'error' ? d.export_error : null;
+  const waitingOn =
+    d.status !== 'exported' && d.status !== 'superseded' && d.export_status === 'error' ? d.export_error : null;
   return {
     export_id: d.export_id,
     document_version: d.document_version,

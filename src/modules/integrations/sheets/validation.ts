@@ -32,8 +32,10 @@ export function parseConnectionCredentials(input: CreateConnectionInput): Parsed
   }
   const key = input.service_account_key as Record<string, unknown>;
   const issues: FieldIssue[] = [];
-  if (key.type !== undefined && key.type !== 'service_account') issues.push({ field: 'service_account_key.type', message: 'must be "service_account"' });
-  if (!nonEmpty(key.client_email) || !key.client_email.includes('@')) issues.push({ field: 'service_account_key.client_email', message: 'must be the service account e-mail' });
+  if (key.type !== undefined && key.type !== 'service_account')
+    issues.push({ field: 'service_account_key.type', message: 'must be "service_account"' });
+  if (!nonEmpty(key.client_email) || !key.client_email.includes('@'))
+    issues.push({ field: 'service_account_key.client_email', message: 'must be the service account e-mail' });
   if (!nonEmpty(key.private_key)) {
     issues.push({ field: 'service_account_key.private_key', message: 'is required' });
   } else {
@@ -43,13 +45,18 @@ export function parseConnectionCredentials(input: CreateConnectionInput): Parsed
       issues.push({ field: 'service_account_key.private_key', message: 'is not a PEM private key' });
     }
   }
-  if (key.private_key_id !== undefined && typeof key.private_key_id !== 'string') issues.push({ field: 'service_account_key.private_key_id', message: 'must be a string' });
+  if (key.private_key_id !== undefined && typeof key.private_key_id !== 'string')
+    issues.push({ field: 'service_account_key.private_key_id', message: 'must be a string' });
   if (issues.length) throw errors.validation(`${issues[0].field}: ${issues[0].message}`, issues);
   const email = key.client_email as string;
   return {
     credentials: {
       type: 'service_account',
-      key: { client_email: email, private_key: key.private_key as string, ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}) },
+      key: {
+        client_email: email,
+        private_key: key.private_key as string,
+        ...(typeof key.private_key_id === 'string' ? { private_key_id: key.private_key_id } : {}),
+      },
     },
     principal: email,
   };
@@ -62,12 +69,16 @@ export function validateColumns(columns: readonly ColumnMapping[], mode: ExportM
     if (c.header.trim() === '') issues.push({ field: `columns[${i}].header`, message: 'must not be blank' });
     const parsed = parseFieldPath(c.field);
     if (!parsed.ok) issues.push({ field: `columns[${i}].field`, message: `column "${c.header}": ${parsed.error}` });
-    if (c.header.trim().toLowerCase() === ROW_KEY_HEADER) issues.push({ field: `columns[${i}].header`, message: `"${ROW_KEY_HEADER}" is reserved` });
+    if (c.header.trim().toLowerCase() === ROW_KEY_HEADER)
+      issues.push({ field: `columns[${i}].header`, message: `"${ROW_KEY_HEADER}" is reserved` });
   });
   if (issues.length) throw errors.validation(`${issues[0].field}: ${issues[0].message}`, issues);
   const idColumn = columns.findIndex((c) => c.field === 'document.id');
   if (mode === 'upsert' && idColumn === -1) {
-    throw errors.invalidField('columns', 'upsert mode finds rows by document id: add a column with field "document.id"');
+    throw errors.invalidField(
+      'columns',
+      'upsert mode finds rows by document id: add a column with field "document.id"',
+    );
   }
   return idColumn;
 }

@@ -23,15 +23,34 @@ export interface WorkflowExportPlan {
 
 export type PlanResult = { ok: true; plan: WorkflowExportPlan } | { ok: false; code: string; message: string };
 
-export function createWorkflowExport(deps: { repo: ExportsRepository; rows: DocumentExportsRepository; producer: ExportProducer }) {
+export function createWorkflowExport(deps: {
+  repo: ExportsRepository;
+  rows: DocumentExportsRepository;
+  producer: ExportProducer;
+}) {
   return {
     /** `doc`: the document as the run sees it (in a dry run, with the changes earlier steps would make). */
-    async plan(scope: Scope, exportId: string, doc: SnapshotSource & { id: string; version: number }): Promise<PlanResult> {
+    async plan(
+      scope: Scope,
+      exportId: string,
+      doc: SnapshotSource & { id: string; version: number },
+    ): Promise<PlanResult> {
       const exp = await deps.repo.get(scope, exportId);
       if (!exp) return { ok: false, code: 'EXPORT_NOT_FOUND', message: `Sheets export ${exportId} does not exist` };
-      if (!exp.is_active) return { ok: false, code: 'EXPORT_INACTIVE', message: `Sheets export ${exportId} is not active` };
+      if (!exp.is_active)
+        return { ok: false, code: 'EXPORT_INACTIVE', message: `Sheets export ${exportId} is not active` };
       const context = snapshotDocument(doc);
-      return { ok: true, plan: { export: exp, documentId: doc.id, version: doc.version, context, row: buildRow(exp.columns, context), header: headerRow(exp.columns) } };
+      return {
+        ok: true,
+        plan: {
+          export: exp,
+          documentId: doc.id,
+          version: doc.version,
+          context,
+          row: buildRow(exp.columns, context),
+          header: headerRow(exp.columns),
+        },
+      };
     },
     /** Buffers the planned row (inside the step's transaction). */
     queue(q: Queryable, p: WorkflowExportPlan): Promise<QueueOutcome> {

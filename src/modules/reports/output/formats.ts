@@ -40,15 +40,21 @@ export function csvCell(v: unknown): string {
 
 /** CSV (RFC 4180, CRLF) of one section: a header row of column keys, then the rows. */
 export function csvStream(items: AsyncIterable<ResultItem>): Readable {
-  return Readable.from((async function* () {
-    let buf = '';
-    for await (const item of items) {
-      if (item.kind === 'section') buf += `${item.section.columns.map((c) => csvCell(c.key)).join(',')}\r\n`;
-      else buf += `${item.values.map(csvCell).join(',')}\r\n`;
-      if (buf.length >= CHUNK) { yield buf; buf = ''; }
-    }
-    if (buf) yield buf;
-  })(), { objectMode: false });
+  return Readable.from(
+    (async function* () {
+      let buf = '';
+      for await (const item of items) {
+        if (item.kind === 'section') buf += `${item.section.columns.map((c) => csvCell(c.key)).join(',')}\r\n`;
+        else buf += `${item.values.map(csvCell).join(',')}\r\n`;
+        if (buf.length >= CHUNK) {
+          yield buf;
+          buf = '';
+        }
+      }
+      if (buf) yield buf;
+    })(),
+    { objectMode: false },
+  );
 }
 
 /**
@@ -56,32 +62,43 @@ export function csvStream(items: AsyncIterable<ResultItem>): Readable {
  * section with its columns and rows as objects keyed by column.
  */
 export function jsonStream(head: Record<string, unknown>, items: AsyncIterable<ResultItem>): Readable {
-  return Readable.from((async function* () {
-    const open = JSON.stringify(head);
-    let buf = `${open.slice(0, -1)}${open.length > 2 ? ',' : ''}"sections":[`;
-    let keys: string[] = [];
-    let sections = 0;
-    let rows = 0;
-    for await (const item of items) {
-      if (item.kind === 'section') {
-        keys = item.section.columns.map((c) => c.key);
-        const { name, title, columns } = item.section;
-        buf += `${sections++ > 0 ? ']},' : ''}${JSON.stringify({ name, title, columns }).slice(0, -1)},"rows":[`;
-        rows = 0;
-      } else {
-        const obj: Record<string, unknown> = {};
-        for (let i = 0; i < keys.length; i++) obj[keys[i]] = item.values[i] ?? null;
-        buf += `${rows++ > 0 ? ',' : ''}${JSON.stringify(obj)}`;
+  return Readable.from(
+    (async function* () {
+      const open = JSON.stringify(head);
+      let buf = `${open.slice(0, -1)}${open.length > 2 ? ',' : ''}"sections":[`;
+      let keys: string[] = [];
+      let sections = 0;
+      let rows = 0;
+      for await (const item of items) {
+        if (item.kind === 'section') {
+          keys = item.section.columns.map((c) => c.key);
+          const { name, title, columns } = item.section;
+          buf += `${sections++ > 0 ? ']},' : ''}${JSON.stringify({ name, title, columns }).slice(0, -1)},"rows":[`;
+          rows = 0;
+        } else {
+          const obj: Record<string, unknown> = {};
+          for (let i = 0; i < keys.length; i++) obj[keys[i]] = item.values[i] ?? null;
+          buf += `${rows++ > 0 ? ',' : ''}${JSON.stringify(obj)}`;
+        }
+        if (buf.length >= CHUNK) {
+          yield buf;
+          buf = '';
+        }
       }
-      if (buf.length >= CHUNK) { yield buf; buf = ''; }
-    }
-    yield `${buf}${sections > 0 ? ']}' : ''}]}`;
-  })(), { objectMode: false });
+      yield `${buf}${sections > 0 ? ']}' : ''}]}`;
+    })(),
+    { objectMode: false },
+  );
 }
 
 /** Worksheet names: at most 31 characters, none of []:*?/\, unique in the workbook. */
 function sheetName(title: string, used: Set<string>): string {
-  const base = title.replace(/[[\]:*?/\\]/g, ' ').replace(/\s+/g, ' ').trim().slice(0, 28) || 'Sheet';
+  const base =
+    title
+      .replace(/[[\]:*?/\\]/g, ' ')
+      .replace(/\s+/g, ' ')
+      .trim()
+      .slice(0, 28) || 'Sheet';
   let name = base;
   for (let i = 2; used.has(name.toLowerCase()); i++) name = `${base} ${i}`;
   used.add(name.toLowerCase());
@@ -131,7 +148,9 @@ export function xlsxStream(items: AsyncIterable<ResultItem>, onError: (err: unkn
       }
       if (inSheet >= MAX_SHEET_ROWS) startSheet();
       const cols = columns;
-      (ws as unknown as ExcelJS.Worksheet).addRow(item.values.map((v, i) => xlsxCell(v, cols[i]?.type ?? 'string'))).commit();
+      (ws as unknown as ExcelJS.Worksheet)
+        .addRow(item.values.map((v, i) => xlsxCell(v, cols[i]?.type ?? 'string')))
+        .commit();
       inSheet++;
       // exceljs does not apply backpressure: stop producing rows while the client is behind.
       if (++sinceCheck >= 500) {

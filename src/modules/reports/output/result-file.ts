@@ -76,7 +76,8 @@ export class ResultWriter {
   }
 }
 
-export type ResultItem = { kind: 'section'; section: SectionStart } | { kind: 'row'; section: string; values: unknown[] };
+export type ResultItem =
+  { kind: 'section'; section: SectionStart } | { kind: 'row'; section: string; values: unknown[] };
 
 /** Splits a byte stream into lines without decoding a partial character at a chunk edge. */
 async function* lines(source: AsyncIterable<Buffer>): AsyncGenerator<string> {
@@ -107,7 +108,8 @@ export async function* readResult(gzipped: Readable, only?: string): AsyncGenera
       if (line.charCodeAt(0) === 123 /* { */) {
         const h = JSON.parse(line) as { section: string; title: string; columns: ColumnSpec[] };
         current = h.section;
-        if (!only || only === current) yield { kind: 'section', section: { name: h.section, title: h.title, columns: h.columns } };
+        if (!only || only === current)
+          yield { kind: 'section', section: { name: h.section, title: h.title, columns: h.columns } };
       } else if (!only || only === current) {
         yield { kind: 'row', section: current, values: JSON.parse(line) as unknown[] };
       }

@@ -20,22 +20,38 @@ export const classificationQuality: ReportQuery = async (ctx) => {
   const docs = `(${DOC_SQL(documentScope(ctx, p))}) x`;
   const [buckets, types, corrections] = await Promise.all([
     ctx.db.query<{ bucket: number; n: number }>(
-      `SELECT least(floor(confidence * 10), 9)::int AS bucket, count(*) AS n FROM ${docs} WHERE confidence IS NOT NULL GROUP BY 1 ORDER BY 1`, p.values),
-    ctx.db.query<{ type: string; n: number; mean: number | null; reviewed: number; confirmed: number; corrected: number }>(
+      `SELECT least(floor(confidence * 10), 9)::int AS bucket, count(*) AS n FROM ${docs} WHERE confidence IS NOT NULL GROUP BY 1 ORDER BY 1`,
+      p.values,
+    ),
+    ctx.db.query<{
+      type: string;
+      n: number;
+      mean: number | null;
+      reviewed: number;
+      confirmed: number;
+      corrected: number;
+    }>(
       `SELECT predicted_type AS type, count(*) AS n, avg(confidence) AS mean, count(*) FILTER (WHERE reviewed) AS reviewed,
          count(*) FILTER (WHERE confirmed) AS confirmed, count(*) FILTER (WHERE confirmed AND final_type <> predicted_type) AS corrected
-       FROM ${docs} WHERE predicted_type IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1`, p.values),
+       FROM ${docs} WHERE predicted_type IS NOT NULL GROUP BY 1 ORDER BY n DESC, 1`,
+      p.values,
+    ),
     ctx.db.query<{ predicted: string | null; confirmed: string; n: number }>(
       `SELECT predicted_type AS predicted, final_type AS confirmed, count(*) AS n FROM ${docs}
-       WHERE confirmed GROUP BY 1, 2 ORDER BY n DESC, 1, 2`, p.values),
+       WHERE confirmed GROUP BY 1, 2 ORDER BY n DESC, 1, 2`,
+      p.values,
+    ),
   ]);
 
   const total = buckets.rows.reduce((a, r) => a + r.n, 0);
   await ctx.writer.section({
-    name: 'confidence', title: 'Confidence distribution',
+    name: 'confidence',
+    title: 'Confidence distribution',
     columns: [
-      { key: 'from', label: 'From', type: 'number' }, { key: 'to', label: 'To', type: 'number' },
-      { key: 'documents', label: 'Documents', type: 'integer' }, { key: 'share', label: 'Share', type: 'number' },
+      { key: 'from', label: 'From', type: 'number' },
+      { key: 'to', label: 'To', type: 'number' },
+      { key: 'documents', label: 'Documents', type: 'integer' },
+      { key: 'share', label: 'Share', type: 'number' },
     ],
   });
   const counts = new Map(buckets.rows.map((r) => [r.bucket, r.n]));
@@ -45,34 +61,57 @@ export const classificationQuality: ReportQuery = async (ctx) => {
   }
 
   await ctx.writer.section({
-    name: 'types', title: 'By predicted type',
+    name: 'types',
+    title: 'By predicted type',
     columns: [
-      { key: 'type', label: 'Predicted type', type: 'string' }, { key: 'documents', label: 'Documents', type: 'integer' },
-      { key: 'mean_confidence', label: 'Mean confidence', type: 'number' }, { key: 'needs_review', label: 'Sent to review', type: 'integer' },
-      { key: 'review_rate', label: 'Review rate', type: 'number' }, { key: 'confirmed', label: 'Confirmed by a person', type: 'integer' },
-      { key: 'corrected', label: 'Corrected by a person', type: 'integer' }, { key: 'correction_rate', label: 'Correction rate', type: 'number' },
+      { key: 'type', label: 'Predicted type', type: 'string' },
+      { key: 'documents', label: 'Documents', type: 'integer' },
+      { key: 'mean_confidence', label: 'Mean confidence', type: 'number' },
+      { key: 'needs_review', label: 'Sent to review', type: 'integer' },
+      { key: 'review_rate', label: 'Review rate', type: 'number' },
+      { key: 'confirmed', label: 'Confirmed by a person', type: 'integer' },
+      { key: 'corrected', label: 'Corrected by a person', type: 'integer' },
+      { key: 'correction_rate', label: 'Correction rate', type: 'number' },
     ],
   });
   for (const r of types.rows) {
-    await ctx.writer.row([r.type, r.n, round(r.mean, 4), r.reviewed, round(r.reviewed / r.n, 4), r.confirmed, r.corrected, round(r.corrected / r.n, 4)]);
+    await ctx.writer.row([
+      r.type,
+      r.n,
+      round(r.mean, 4),
+      r.reviewed,
+      round(r.reviewed / r.n, 4),
+      r.confirmed,
+      r.corrected,
+      round(r.corrected / r.n, 4),
+    ]);
   }
 
   await ctx.writer.section({
-    name: 'corrections', title: 'Corrections (predicted → confirmed)',
+    name: 'corrections',
+    title: 'Corrections (predicted → confirmed)',
     columns: [
-      { key: 'predicted_type', label: 'Predicted', type: 'string' }, { key: 'confirmed_type', label: 'Confirmed', type: 'string' },
-      { key: 'documents', label: 'Documents', type: 'integer' }, { key: 'changed', label: 'Changed', type: 'string' },
+      { key: 'predicted_type', label: 'Predicted', type: 'string' },
+      { key: 'confirmed_type', label: 'Confirmed', type: 'string' },
+      { key: 'documents', label: 'Documents', type: 'integer' },
+      { key: 'changed', label: 'Changed', type: 'string' },
     ],
   });
-  for (const r of corrections.rows) await ctx.writer.row([r.predicted, r.confirmed, r.n, r.predicted === r.confirmed ? 'no' : 'yes']);
+  for (const r of corrections.rows)
+    await ctx.writer.row([r.predicted, r.confirmed, r.n, r.predicted === r.confirmed ? 'no' : 'yes']);
 
   const predicted = types.rows.reduce((a, r) => a + r.n, 0);
   const reviewed = types.rows.reduce((a, r) => a + r.reviewed, 0);
   const corrected = types.rows.reduce((a, r) => a + r.corrected, 0);
   const meanAll = predicted ? types.rows.reduce((a, r) => a + (r.mean ?? 0) * r.n, 0) / predicted : null;
   return {
-    classified: predicted, mean_confidence: round(meanAll, 4), needs_review: reviewed, review_rate: predicted ? round(reviewed / predicted, 4) : null,
-    confirmed: corrections.rows.reduce((a, r) => a + r.n, 0), corrected, correction_rate: predicted ? round(corrected / predicted, 4) : null,
+    classified: predicted,
+    mean_confidence: round(meanAll, 4),
+    needs_review: reviewed,
+    review_rate: predicted ? round(reviewed / predicted, 4) : null,
+    confirmed: corrections.rows.reduce((a, r) => a + r.n, 0),
+    corrected,
+    correction_rate: predicted ? round(corrected / predicted, 4) : null,
     manual_only: corrections.rows.filter((r) => r.predicted === null).reduce((a, r) => a + r.n, 0),
   };
 };

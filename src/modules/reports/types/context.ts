@@ -37,15 +37,19 @@ export class Params {
 export function documentScope(ctx: ReportContext, p: Params, alias = 'd'): string {
   const a = alias;
   const where = [
-    `${a}.org_id = ${p.add(ctx.scope.orgId)}`, `${a}.environment = ${p.add(ctx.scope.environment)}`,
-    `${a}.created_at >= ${p.add(ctx.from)}`, `${a}.created_at < ${p.add(ctx.to)}`,
+    `${a}.org_id = ${p.add(ctx.scope.orgId)}`,
+    `${a}.environment = ${p.add(ctx.scope.environment)}`,
+    `${a}.created_at >= ${p.add(ctx.from)}`,
+    `${a}.created_at < ${p.add(ctx.to)}`,
   ];
   const f = ctx.filters;
-  if (ctx.dataSource.project_ids?.length) where.push(`${a}.project_id = ANY(${p.add(ctx.dataSource.project_ids)}::text[])`);
+  if (ctx.dataSource.project_ids?.length)
+    where.push(`${a}.project_id = ANY(${p.add(ctx.dataSource.project_ids)}::text[])`);
   if (f.status?.length) where.push(`${a}.status = ANY(${p.add(f.status)}::text[])`);
   if (f.source?.length) where.push(`${a}.source = ANY(${p.add(f.source)}::text[])`);
   if (f.classification?.length) where.push(`${a}.classification->>'type' = ANY(${p.add(f.classification)}::text[])`);
-  if (f.min_confidence !== undefined) where.push(`(${a}.classification->>'confidence')::float8 >= ${p.add(f.min_confidence)}`);
+  if (f.min_confidence !== undefined)
+    where.push(`(${a}.classification->>'confidence')::float8 >= ${p.add(f.min_confidence)}`);
   return where.join(' AND ');
 }
 
@@ -53,4 +57,6 @@ export function documentScope(ctx: ReportContext, p: Params, alias = 'd'): strin
 export const isoSql = (col: string) => `to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 export const round = (n: number | null | undefined, digits = 1): number | null =>
-  n === null || n === undefined || !Number.isFinite(Number(n)) ? null : Math.round(Number(n) * 10 ** digits) / 10 ** digits;
+  n === null || n === undefined || !Number.isFinite(Number(n))
+    ? null
+    : Math.round(Number(n) * 10 ** digits) / 10 ** digits;

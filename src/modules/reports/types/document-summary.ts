@@ -56,29 +56,47 @@ export const documentSummary: ReportQuery = async (ctx) => {
   const projects: { id: string; name: string; documents: number }[] = [];
   let grand = { documents: 0, pages: 0, bytes: 0 };
   for (const r of rows) {
-    if (r.g === 0b11111) { grand = { documents: r.n, pages: r.pages ?? 0, bytes: r.bytes ?? 0 }; continue; }
+    if (r.g === 0b11111) {
+      grand = { documents: r.n, pages: r.pages ?? 0, bytes: r.bytes ?? 0 };
+      continue;
+    }
     const dim = dimensionOf(r);
     const [key, label] = keyLabel(r, dim);
     if ((r.g & 0b10000) === 0) daily.push({ day: r.day as string, dim, key, label, n: r.n, pages: r.pages ?? 0 });
     else if (dim === 'project') projects.push({ id: r.project_id as string, name: label, documents: r.n });
     else totals[dim][key ?? UNCLASSIFIED] = r.n;
   }
-  daily.sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : order.indexOf(a.dim) - order.indexOf(b.dim) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0)));
+  daily.sort((a, b) =>
+    a.day < b.day
+      ? -1
+      : a.day > b.day
+        ? 1
+        : order.indexOf(a.dim) - order.indexOf(b.dim) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0),
+  );
   projects.sort((a, b) => b.documents - a.documents || (a.name < b.name ? -1 : 1));
 
   await ctx.writer.section({
-    name: 'daily', title: 'Documents per day',
+    name: 'daily',
+    title: 'Documents per day',
     columns: [
-      { key: 'day', label: 'Day', type: 'date' }, { key: 'dimension', label: 'Dimension', type: 'string' },
-      { key: 'key', label: 'Key', type: 'string' }, { key: 'label', label: 'Label', type: 'string' },
-      { key: 'documents', label: 'Documents', type: 'integer' }, { key: 'pages', label: 'Pages', type: 'integer' },
+      { key: 'day', label: 'Day', type: 'date' },
+      { key: 'dimension', label: 'Dimension', type: 'string' },
+      { key: 'key', label: 'Key', type: 'string' },
+      { key: 'label', label: 'Label', type: 'string' },
+      { key: 'documents', label: 'Documents', type: 'integer' },
+      { key: 'pages', label: 'Pages', type: 'integer' },
     ],
   });
   for (const r of daily) await ctx.writer.row([r.day, r.dim, r.key, r.label, r.n, r.pages]);
 
   return {
-    documents: grand.documents, pages: grand.pages, bytes: grand.bytes,
+    documents: grand.documents,
+    pages: grand.pages,
+    bytes: grand.bytes,
     days_with_documents: new Set(daily.map((r) => r.day)).size,
-    by_status: totals.status, by_type: totals.type, by_source: totals.source, by_project: projects,
+    by_status: totals.status,
+    by_type: totals.type,
+    by_source: totals.source,
+    by_project: projects,
   };
 };

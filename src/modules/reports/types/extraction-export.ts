@@ -33,7 +33,9 @@ async function discoverFields(ctx: ReportContext): Promise<string[]> {
   const { rows } = await ctx.db.query<{ k: string }>(
     `SELECT k FROM (SELECT DISTINCT jsonb_object_keys(d.fields) AS k FROM documents d
        WHERE ${documentScope(ctx, p)} AND jsonb_typeof(d.fields) = 'object') x
-     ORDER BY k LIMIT ${MAX_DISCOVERED_FIELDS}`, p.values);
+     ORDER BY k LIMIT ${MAX_DISCOVERED_FIELDS}`,
+    p.values,
+  );
   return rows.map((r) => r.k);
 }
 
@@ -48,20 +50,27 @@ export function fieldColumns(fields: string[]): { field: string; value: ColumnSp
   };
   return fields.map((f) => {
     const value = unique(f);
-    return { field: f, value: { key: value, label: f, type: 'json' }, confidence: { key: unique(`${value}_confidence`), label: `${f} confidence`, type: 'number' } };
+    return {
+      field: f,
+      value: { key: value, label: f, type: 'json' },
+      confidence: { key: unique(`${value}_confidence`), label: `${f} confidence`, type: 'number' },
+    };
   });
 }
 
 /** Several json_build_array calls joined into one JSON array's text. */
 function jsonArraySql(exprs: string[]): string {
   const parts: string[] = [];
-  for (let i = 0; i < exprs.length; i += ARGS_PER_CALL) parts.push(`json_build_array(${exprs.slice(i, i + ARGS_PER_CALL).join(', ')})::text`);
+  for (let i = 0; i < exprs.length; i += ARGS_PER_CALL)
+    parts.push(`json_build_array(${exprs.slice(i, i + ARGS_PER_CALL).join(', ')})::text`);
   if (parts.length === 1) return parts[0];
-  return parts.map((part, i) => {
-    if (i === 0) return `left(${part}, -1)`;
-    if (i === parts.length - 1) return `right(${part}, -1)`;
-    return `left(right(${part}, -1), -1)`;
-  }).join(` || ',' || `);
+  return parts
+    .map((part, i) => {
+      if (i === 0) return `left(${part}, -1)`;
+      if (i === parts.length - 1) return `right(${part}, -1)`;
+      return `left(right(${part}, -1), -1)`;
+    })
+    .join(` || ',' || `);
 }
 
 type PageRow = { c_ts: string; c_id: string; line: string };
@@ -70,20 +79,30 @@ export const extractionExport: ReportQuery = async (ctx) => {
   const fields = ctx.filters.fields ?? (await discoverFields(ctx));
   const fcols = fieldColumns(fields);
   await ctx.writer.section({
-    name: 'documents', title: 'Extracted fields',
+    name: 'documents',
+    title: 'Extracted fields',
     columns: [...BASE_COLUMNS, ...fcols.flatMap((f) => [f.value, f.confidence]), ...LINK_COLUMNS],
   });
 
   const p = new Params();
   const where = documentScope(ctx, p);
   const exprs = [
-    'd.id', 'd.filename', 'd.project_id', 'p.name', 'd.status', 'd.source', `d.classification->'type'`, `d.classification->'confidence'`,
-    isoSql('d.created_at'), isoSql('d.extracted_at'),
+    'd.id',
+    'd.filename',
+    'd.project_id',
+    'p.name',
+    'd.status',
+    'd.source',
+    `d.classification->'type'`,
+    `d.classification->'confidence'`,
+    isoSql('d.created_at'),
+    isoSql('d.extracted_at'),
     ...fcols.flatMap((f) => {
       const k = p.add(f.field);
       return [`d.fields->${k}::text->'value'`, `d.fields->${k}::text->'confidence'`];
     }),
-    `'/api/v1/documents/' || d.id`, `'/api/v1/documents/' || d.id || '/content'`,
+    `'/api/v1/documents/' || d.id`,
+    `'/api/v1/documents/' || d.id || '/content'`,
   ];
   const line = jsonArraySql(exprs);
   const limit = p.add(ctx.batchSize ?? 5000);
@@ -98,7 +117,10 @@ export const extractionExport: ReportQuery = async (ctx) => {
   let cursor: { ts: string; id: string } | null = null;
   let documents = 0;
   for (;;) {
-    const page: { rows: PageRow[] } = await ctx.db.query<PageRow>(cursor ? next : first, cursor ? [...p.values, cursor.ts, cursor.id] : p.values);
+    const page: { rows: PageRow[] } = await ctx.db.query<PageRow>(
+      cursor ? next : first,
+      cursor ? [...p.values, cursor.ts, cursor.id] : p.values,
+    );
     const rows = page.rows;
     if (rows.length === 0) break;
     await ctx.writer.rawRows(rows.map((r) => r.line));

@@ -36,7 +36,9 @@ export const processingPerformance: ReportQuery = async (ctx) => {
        percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.95) WITHIN GROUP (ORDER BY ms) AS p95,
        avg(ms) AS mean, max(ms) AS max,
        percentile_cont(0.5) WITHIN GROUP (ORDER BY wait) AS wait_p50, percentile_cont(0.95) WITHIN GROUP (ORDER BY wait) AS wait_p95
-     FROM t GROUP BY stage`, p.values);
+     FROM t GROUP BY stage`,
+    p.values,
+  );
 
   const q2 = new Params();
   const where2 = documentScope(ctx, q2);
@@ -45,21 +47,41 @@ export const processingPerformance: ReportQuery = async (ctx) => {
        percentile_cont(0.5) WITHIN GROUP (ORDER BY ms) AS p50, percentile_cont(0.95) WITHIN GROUP (ORDER BY ms) AS p95,
        avg(ms) AS mean, max(ms) AS max, NULL::float8 AS wait_p50, NULL::float8 AS wait_p95
      FROM (SELECT extract(epoch FROM d.completed_at - d.created_at) * 1000 AS ms FROM documents d
-           WHERE ${where2} AND d.completed_at IS NOT NULL AND d.version = 1) x`, q2.values);
+           WHERE ${where2} AND d.completed_at IS NOT NULL AND d.version = 1) x`,
+    q2.values,
+  );
 
   const byStage = new Map(stages.rows.map((r) => [r.stage, r]));
-  const stageRows = [...STAGES.map((s) => byStage.get(s)).filter((r): r is StageRow => !!r), ...stages.rows.filter((r) => !(STAGES as readonly string[]).includes(r.stage))];
+  const stageRows = [
+    ...STAGES.map((s) => byStage.get(s)).filter((r): r is StageRow => !!r),
+    ...stages.rows.filter((r) => !(STAGES as readonly string[]).includes(r.stage)),
+  ];
   if (total.rows[0] && total.rows[0].runs > 0) stageRows.push(total.rows[0]);
   await ctx.writer.section({
-    name: 'stages', title: 'Stage durations',
+    name: 'stages',
+    title: 'Stage durations',
     columns: [
-      { key: 'stage', label: 'Stage', type: 'string' }, { key: 'runs', label: 'Runs', type: 'integer' },
-      { key: 'p50_ms', label: 'p50 (ms)', type: 'number' }, { key: 'p95_ms', label: 'p95 (ms)', type: 'number' },
-      { key: 'mean_ms', label: 'Mean (ms)', type: 'number' }, { key: 'max_ms', label: 'Max (ms)', type: 'number' },
-      { key: 'wait_p50_ms', label: 'Queue wait p50 (ms)', type: 'number' }, { key: 'wait_p95_ms', label: 'Queue wait p95 (ms)', type: 'number' },
+      { key: 'stage', label: 'Stage', type: 'string' },
+      { key: 'runs', label: 'Runs', type: 'integer' },
+      { key: 'p50_ms', label: 'p50 (ms)', type: 'number' },
+      { key: 'p95_ms', label: 'p95 (ms)', type: 'number' },
+      { key: 'mean_ms', label: 'Mean (ms)', type: 'number' },
+      { key: 'max_ms', label: 'Max (ms)', type: 'number' },
+      { key: 'wait_p50_ms', label: 'Queue wait p50 (ms)', type: 'number' },
+      { key: 'wait_p95_ms', label: 'Queue wait p95 (ms)', type: 'number' },
     ],
   });
-  for (const r of stageRows) await ctx.writer.row([r.stage, r.runs, round(r.p50), round(r.p95), round(r.mean), round(r.max), round(r.wait_p50), round(r.wait_p95)]);
+  for (const r of stageRows)
+    await ctx.writer.row([
+      r.stage,
+      r.runs,
+      round(r.p50),
+      round(r.p95),
+      round(r.mean),
+      round(r.max),
+      round(r.wait_p50),
+      round(r.wait_p95),
+    ]);
 
   // Hours are UTC hours (each exactly an hour, never ambiguous), labelled in the report's zone.
   const q3 = new Params();
@@ -70,7 +92,9 @@ export const processingPerformance: ReportQuery = async (ctx) => {
      UNION ALL
      SELECT date_trunc('hour', d.completed_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC', 'completed', count(*)
      FROM documents d WHERE ${where3} AND d.completed_at IS NOT NULL GROUP BY 1
-     ORDER BY 1`, q3.values);
+     ORDER BY 1`,
+    q3.values,
+  );
   const hours = new Map<number, Record<string, number>>();
   for (const r of hourly.rows) {
     const k = new Date(r.hour).getTime();
@@ -80,10 +104,16 @@ export const processingPerformance: ReportQuery = async (ctx) => {
   }
   const counted = [...STAGES, 'completed'];
   await ctx.writer.section({
-    name: 'throughput', title: 'Throughput per hour',
+    name: 'throughput',
+    title: 'Throughput per hour',
     columns: [
-      { key: 'hour', label: 'Hour (UTC start)', type: 'datetime' }, { key: 'hour_local', label: 'Hour (local)', type: 'string' },
-      ...counted.map((s) => ({ key: s, label: s === 'completed' ? 'Documents completed' : `${s} runs`, type: 'integer' as const })),
+      { key: 'hour', label: 'Hour (UTC start)', type: 'datetime' },
+      { key: 'hour_local', label: 'Hour (local)', type: 'string' },
+      ...counted.map((s) => ({
+        key: s,
+        label: s === 'completed' ? 'Documents completed' : `${s} runs`,
+        type: 'integer' as const,
+      })),
     ],
   });
   let busiest = 0;
@@ -93,19 +123,31 @@ export const processingPerformance: ReportQuery = async (ctx) => {
   }
 
   const q4 = new Params();
-  const failures = await ctx.db.query<{ stage: string | null; code: string | null; n: number; example: string | null; last_at: Date }>(
+  const failures = await ctx.db.query<{
+    stage: string | null;
+    code: string | null;
+    n: number;
+    example: string | null;
+    last_at: Date;
+  }>(
     `SELECT d.error->>'stage' AS stage, d.error->>'code' AS code, count(*) AS n, min(d.error->>'message') AS example, max(d.updated_at) AS last_at
      FROM documents d WHERE ${documentScope(ctx, q4)} AND d.status = 'failed'
-     GROUP BY 1, 2 ORDER BY n DESC, 1, 2`, q4.values);
+     GROUP BY 1, 2 ORDER BY n DESC, 1, 2`,
+    q4.values,
+  );
   await ctx.writer.section({
-    name: 'failures', title: 'Failures by code',
+    name: 'failures',
+    title: 'Failures by code',
     columns: [
-      { key: 'stage', label: 'Stage', type: 'string' }, { key: 'code', label: 'Code', type: 'string' },
-      { key: 'documents', label: 'Documents', type: 'integer' }, { key: 'example_message', label: 'Example message', type: 'string' },
+      { key: 'stage', label: 'Stage', type: 'string' },
+      { key: 'code', label: 'Code', type: 'string' },
+      { key: 'documents', label: 'Documents', type: 'integer' },
+      { key: 'example_message', label: 'Example message', type: 'string' },
       { key: 'last_failed_at', label: 'Last failure', type: 'datetime' },
     ],
   });
-  for (const r of failures.rows) await ctx.writer.row([r.stage, r.code, r.n, r.example?.slice(0, 500) ?? null, new Date(r.last_at).toISOString()]);
+  for (const r of failures.rows)
+    await ctx.writer.row([r.stage, r.code, r.n, r.example?.slice(0, 500) ?? null, new Date(r.last_at).toISOString()]);
 
   const summaryStages: Record<string, { p50_ms: number | null; p95_ms: number | null; runs: number }> = {};
   for (const r of stageRows) summaryStages[r.stage] = { p50_ms: round(r.p50), p95_ms: round(r.p95), runs: r.runs };

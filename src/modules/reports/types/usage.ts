@@ -9,45 +9,82 @@ export const usageReport: ReportQuery = async (ctx) => {
   const DAY = 86_400_000;
   const fromDay = new Date(Math.ceil(ctx.from.getTime() / DAY) * DAY).toISOString().slice(0, 10);
   const toDay = new Date(Math.ceil(ctx.to.getTime() / DAY) * DAY - DAY).toISOString().slice(0, 10);
-  const api = await ctx.db.query<{ day: string; key_id: string; name: string | null; masked: string | null; requests: number }>(
+  const api = await ctx.db.query<{
+    day: string;
+    key_id: string;
+    name: string | null;
+    masked: string | null;
+    requests: number;
+  }>(
     `SELECT to_char(u.day, 'YYYY-MM-DD') AS day, u.key_id, k.name, k.masked_key AS masked, u.requests
      FROM api_usage_daily u LEFT JOIN api_keys k ON k.id = u.key_id
      WHERE u.org_id = $1 AND u.environment = $2 AND u.day >= $3::date AND u.day <= $4::date
-     ORDER BY u.day, u.key_id`, [orgId, environment, fromDay, toDay]);
+     ORDER BY u.day, u.key_id`,
+    [orgId, environment, fromDay, toDay],
+  );
   await ctx.writer.section({
-    name: 'api_requests', title: 'API requests per key and day',
+    name: 'api_requests',
+    title: 'API requests per key and day',
     columns: [
-      { key: 'day', label: 'Day (UTC)', type: 'date' }, { key: 'key_id', label: 'Key', type: 'string' },
-      { key: 'key_name', label: 'Key name', type: 'string' }, { key: 'key_display', label: 'Key', type: 'string' },
+      { key: 'day', label: 'Day (UTC)', type: 'date' },
+      { key: 'key_id', label: 'Key', type: 'string' },
+      { key: 'key_name', label: 'Key name', type: 'string' },
+      { key: 'key_display', label: 'Key', type: 'string' },
       { key: 'requests', label: 'Requests', type: 'integer' },
     ],
   });
   const perKey: Record<string, number> = {};
   for (const r of api.rows) {
     const key = r.key_id || null;
-    await ctx.writer.row([r.day, key, key ? r.name ?? '(deleted key)' : 'dashboard sessions', r.masked, r.requests]);
+    await ctx.writer.row([r.day, key, key ? (r.name ?? '(deleted key)') : 'dashboard sessions', r.masked, r.requests]);
     perKey[r.key_id || 'sessions'] = (perKey[r.key_id || 'sessions'] ?? 0) + r.requests;
   }
 
   const p = new Params();
-  const where = [`d.org_id = ${p.add(orgId)}`, `d.environment = ${p.add(environment)}`, `d.created_at >= ${p.add(ctx.from)}`, `d.created_at < ${p.add(ctx.to)}`];
-  if (ctx.dataSource.project_ids?.length) where.push(`d.project_id = ANY(${p.add(ctx.dataSource.project_ids)}::text[])`);
+  const where = [
+    `d.org_id = ${p.add(orgId)}`,
+    `d.environment = ${p.add(environment)}`,
+    `d.created_at >= ${p.add(ctx.from)}`,
+    `d.created_at < ${p.add(ctx.to)}`,
+  ];
+  if (ctx.dataSource.project_ids?.length)
+    where.push(`d.project_id = ANY(${p.add(ctx.dataSource.project_ids)}::text[])`);
   const tz = p.add(ctx.timezone);
-  const docs = await ctx.db.query<{ month: string; n: number; pages: number | null; bytes: number | null; failed: number }>(
+  const docs = await ctx.db.query<{
+    month: string;
+    n: number;
+    pages: number | null;
+    bytes: number | null;
+    failed: number;
+  }>(
     `SELECT to_char(d.created_at AT TIME ZONE ${tz}, 'YYYY-MM') AS month, count(*) AS n, sum(d.page_count) AS pages, sum(d.size_bytes) AS bytes,
        count(*) FILTER (WHERE d.status = 'failed') AS failed
-     FROM documents d WHERE ${where.join(' AND ')} GROUP BY 1 ORDER BY 1`, p.values);
+     FROM documents d WHERE ${where.join(' AND ')} GROUP BY 1 ORDER BY 1`,
+    p.values,
+  );
   await ctx.writer.section({
-    name: 'documents', title: 'Documents and pages per month',
+    name: 'documents',
+    title: 'Documents and pages per month',
     columns: [
-      { key: 'month', label: 'Month', type: 'string' }, { key: 'documents', label: 'Documents', type: 'integer' },
-      { key: 'pages', label: 'Pages', type: 'integer' }, { key: 'bytes', label: 'Bytes', type: 'integer' },
+      { key: 'month', label: 'Month', type: 'string' },
+      { key: 'documents', label: 'Documents', type: 'integer' },
+      { key: 'pages', label: 'Pages', type: 'integer' },
+      { key: 'bytes', label: 'Bytes', type: 'integer' },
       { key: 'failed', label: 'Failed', type: 'integer' },
     ],
   });
   for (const r of docs.rows) await ctx.writer.row([r.month, r.n, r.pages ?? 0, r.bytes ?? 0, r.failed]);
 
-  const hooks = await ctx.db.query<{ day: string; deliveries: number; delivered: number; failed: number; pending: number; other: number; attempts: number; failed_attempts: number }>(
+  const hooks = await ctx.db.query<{
+    day: string;
+    deliveries: number;
+    delivered: number;
+    failed: number;
+    pending: number;
+    other: number;
+    attempts: number;
+    failed_attempts: number;
+  }>(
     `WITH dl AS (
        SELECT to_char(w.created_at AT TIME ZONE $5, 'YYYY-MM-DD') AS day, count(*) AS deliveries,
          count(*) FILTER (WHERE w.status = 'delivered') AS delivered, count(*) FILTER (WHERE w.status = 'failed') AS failed,
@@ -62,17 +99,34 @@ export const usageReport: ReportQuery = async (ctx) => {
      SELECT coalesce(dl.day, at.day) AS day, coalesce(dl.deliveries, 0) AS deliveries, coalesce(dl.delivered, 0) AS delivered,
        coalesce(dl.failed, 0) AS failed, coalesce(dl.pending, 0) AS pending, coalesce(dl.other, 0) AS other,
        coalesce(at.attempts, 0) AS attempts, coalesce(at.failed_attempts, 0) AS failed_attempts
-     FROM dl FULL JOIN at ON at.day = dl.day ORDER BY 1`, [orgId, environment, ctx.from, ctx.to, ctx.timezone]);
+     FROM dl FULL JOIN at ON at.day = dl.day ORDER BY 1`,
+    [orgId, environment, ctx.from, ctx.to, ctx.timezone],
+  );
   await ctx.writer.section({
-    name: 'webhooks', title: 'Webhook deliveries per day',
+    name: 'webhooks',
+    title: 'Webhook deliveries per day',
     columns: [
-      { key: 'day', label: 'Day', type: 'date' }, { key: 'deliveries', label: 'Deliveries created', type: 'integer' },
-      { key: 'delivered', label: 'Delivered', type: 'integer' }, { key: 'failed', label: 'Failed', type: 'integer' },
-      { key: 'pending', label: 'Pending', type: 'integer' }, { key: 'suspended_or_gone', label: 'Suspended or gone', type: 'integer' },
-      { key: 'attempts', label: 'Attempts', type: 'integer' }, { key: 'failed_attempts', label: 'Failed attempts', type: 'integer' },
+      { key: 'day', label: 'Day', type: 'date' },
+      { key: 'deliveries', label: 'Deliveries created', type: 'integer' },
+      { key: 'delivered', label: 'Delivered', type: 'integer' },
+      { key: 'failed', label: 'Failed', type: 'integer' },
+      { key: 'pending', label: 'Pending', type: 'integer' },
+      { key: 'suspended_or_gone', label: 'Suspended or gone', type: 'integer' },
+      { key: 'attempts', label: 'Attempts', type: 'integer' },
+      { key: 'failed_attempts', label: 'Failed attempts', type: 'integer' },
     ],
   });
-  for (const r of hooks.rows) await ctx.writer.row([r.day, r.deliveries, r.delivered, r.failed, r.pending, r.other, r.attempts, r.failed_attempts]);
+  for (const r of hooks.rows)
+    await ctx.writer.row([
+      r.day,
+      r.deliveries,
+      r.delivered,
+      r.failed,
+      r.pending,
+      r.other,
+      r.attempts,
+      r.failed_attempts,
+    ]);
 
   const org = await ctx.db.query<{ plan: string }>('SELECT plan FROM organizations WHERE id = $1', [orgId]);
   const sum = <T>(rows: T[], f: (r: T) => number) => rows.reduce((a, r) => a + f(r), 0);

@@ -10,7 +10,12 @@ export interface StepSummary {
 }
 
 /** `data` of every workflow.* event: `{workflowId, runId, mode, status, step?, documentId?}`. */
-export function runEventData(run: Pick<RunRow, 'workflow_id' | 'id' | 'mode' | 'document_id'>, status: string, step?: StepSummary, extra: Record<string, unknown> = {}) {
+export function runEventData(
+  run: Pick<RunRow, 'workflow_id' | 'id' | 'mode' | 'document_id'>,
+  status: string,
+  step?: StepSummary,
+  extra: Record<string, unknown> = {},
+) {
   return {
     workflowId: run.workflow_id,
     runId: run.id,

@@ -29,7 +29,11 @@ export interface EvaluatorOptions {
 
 /** Why an expression produced no value; `code` is stable. */
 export class ExpressionError extends Error {
-  constructor(readonly code: string, message: string, readonly position?: number) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly position?: number,
+  ) {
     super(message);
     this.name = 'ExpressionError';
   }
@@ -67,7 +71,12 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   const maxInput = opts.maxInputChars ?? 1_000_000;
   const maxOutput = opts.maxOutputChars ?? 1_000_000;
   const heap = opts.maxHeapMb ?? 64;
-  const slots: Slot[] = Array.from({ length: Math.max(1, opts.threads ?? 2) }, () => ({ worker: null, online: null, busy: null, timer: null }));
+  const slots: Slot[] = Array.from({ length: Math.max(1, opts.threads ?? 2) }, () => ({
+    worker: null,
+    online: null,
+    busy: null,
+    timer: null,
+  }));
   const queue: Pending[] = [];
   let nextId = 1;
   let started = 0;
@@ -96,13 +105,22 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   const spawn = (slot: Slot): Worker => {
     const w = new Worker(ENTRY, {
       execArgv: FROM_SOURCE ? ['--import', LOADER] : [],
-      resourceLimits: { maxOldGenerationSizeMb: heap, maxYoungGenerationSizeMb: Math.max(8, Math.floor(heap / 4)), stackSizeMb: 4 },
+      resourceLimits: {
+        maxOldGenerationSizeMb: heap,
+        maxYoungGenerationSizeMb: Math.max(8, Math.floor(heap / 4)),
+        stackSizeMb: 4,
+      },
     });
     started++;
     w.unref();
     // The thread says `ready` once its modules have loaded (see worker.ts).
     slot.online = new Promise<void>((resolve) => {
-      const onReady = (m: unknown) => { if ((m as { ready?: boolean })?.ready) { w.off('message', onReady); resolve(); } };
+      const onReady = (m: unknown) => {
+        if ((m as { ready?: boolean })?.ready) {
+          w.off('message', onReady);
+          resolve();
+        }
+      };
       w.on('message', onReady);
       w.once('exit', () => resolve());
     });
@@ -147,7 +165,9 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
           slot.busy = null;
           slot.timer = null;
           void w.terminate();
-          p.reject(new ExpressionError('EXPRESSION_TIMEOUT', `the expression ran longer than ${timeoutMs} ms and was stopped`));
+          p.reject(
+            new ExpressionError('EXPRESSION_TIMEOUT', `the expression ran longer than ${timeoutMs} ms and was stopped`),
+          );
           setImmediate(pump);
         }, timeoutMs + 100);
         w.postMessage(p.req);
@@ -157,19 +177,32 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   };
 
   return {
-    get threadsStarted() { return started; },
+    get threadsStarted() {
+      return started;
+    },
     async evaluate(exprs, input) {
       if (exprs.length === 0) return [];
       if (closed) throw new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed');
       const json = JSON.stringify(input ?? null);
       if (json.length > maxInput) {
-        throw new ExpressionError('EXPRESSION_INPUT_TOO_LARGE', `the expression input is ${json.length} characters; at most ${maxInput} are evaluated`);
+        throw new ExpressionError(
+          'EXPRESSION_INPUT_TOO_LARGE',
+          `the expression input is ${json.length} characters; at most ${maxInput} are evaluated`,
+        );
       }
-      const outcomes = (await here(exprs, json)) ?? await new Promise<EvalOutcome[]>((resolve, reject) => {
-        const req: EvalRequest = { id: nextId++, exprs: [...exprs], input: json, timeoutMs, maxOutputChars: maxOutput };
-        queue.push({ req, resolve, reject });
-        pump();
-      });
+      const outcomes =
+        (await here(exprs, json)) ??
+        (await new Promise<EvalOutcome[]>((resolve, reject) => {
+          const req: EvalRequest = {
+            id: nextId++,
+            exprs: [...exprs],
+            input: json,
+            timeoutMs,
+            maxOutputChars: maxOutput,
+          };
+          queue.push({ req, resolve, reject });
+          pump();
+        }));
       return outcomes.map((o) => {
         if (!o.ok) throw new ExpressionError(o.code, o.message, o.position);
         return o.json === null ? undefined : JSON.parse(o.json);
@@ -178,14 +211,16 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
     async close() {
       closed = true;
       for (const p of queue.splice(0)) p.reject(new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed'));
-      await Promise.all(slots.map(async (s) => {
-        if (s.timer) clearTimeout(s.timer);
-        s.busy?.reject(new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed'));
-        s.busy = null;
-        const w = s.worker;
-        s.worker = null;
-        if (w) await w.terminate();
-      }));
+      await Promise.all(
+        slots.map(async (s) => {
+          if (s.timer) clearTimeout(s.timer);
+          s.busy?.reject(new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed'));
+          s.busy = null;
+          const w = s.worker;
+          s.worker = null;
+          if (w) await w.terminate();
+        }),
+      );
     },
   };
 }

@@ -46,7 +46,9 @@ function simple(n: unknown, inPath = false): boolean {
   const keys = KEYS[node.type];
   if (!keys || Object.entries(node).some(([k, v]) => v !== undefined && !keys.includes(k))) return false;
   switch (node.type) {
-    case 'string': case 'number': case 'value':
+    case 'string':
+    case 'number':
+    case 'value':
       return true;
     case 'name':
       return true;
@@ -54,15 +56,26 @@ function simple(n: unknown, inPath = false): boolean {
       // `$` (the input) only at the start of a path; no other variables exist here.
       return node.value === '' && inPath;
     case 'path':
-      return Array.isArray(node.steps) && node.steps.length > 0
-        && node.steps.every((s, i) => ((s as Ast)?.type === 'name' || (i === 0 && (s as Ast)?.type === 'variable')) && simple(s, true));
+      return (
+        Array.isArray(node.steps) &&
+        node.steps.length > 0 &&
+        node.steps.every(
+          (s, i) => ((s as Ast)?.type === 'name' || (i === 0 && (s as Ast)?.type === 'variable')) && simple(s, true),
+        )
+      );
     case 'binary':
       return BINARY.has(node.value as string) && simple(node.lhs) && simple(node.rhs);
     case 'unary':
       if (node.value === '-') return simple(node.expression);
       if (node.value === '[') return Array.isArray(node.expressions) && node.expressions.every((e) => simple(e));
       if (node.value === '{') {
-        return Array.isArray(node.lhs) && node.lhs.every((pair) => Array.isArray(pair) && pair.length === 2 && (pair[0] as Ast)?.type === 'string' && simple(pair[1]));
+        return (
+          Array.isArray(node.lhs) &&
+          node.lhs.every(
+            (pair) =>
+              Array.isArray(pair) && pair.length === 2 && (pair[0] as Ast)?.type === 'string' && simple(pair[1]),
+          )
+        );
       }
       return false;
     case 'condition':
@@ -71,8 +84,15 @@ function simple(n: unknown, inPath = false): boolean {
       return Array.isArray(node.expressions) && node.expressions.length === 1 && simple(node.expressions[0]);
     case 'function': {
       const p = node.procedure as Ast | undefined;
-      return node.value === '(' && p?.type === 'variable' && Object.entries(p).every(([k, v]) => v === undefined || KEYS.variable.includes(k))
-        && FUNCTIONS.has(p.value as string) && Array.isArray(node.arguments) && node.arguments.length <= 2 && node.arguments.every((a) => simple(a));
+      return (
+        node.value === '(' &&
+        p?.type === 'variable' &&
+        Object.entries(p).every(([k, v]) => v === undefined || KEYS.variable.includes(k)) &&
+        FUNCTIONS.has(p.value as string) &&
+        Array.isArray(node.arguments) &&
+        node.arguments.length <= 2 &&
+        node.arguments.every((a) => simple(a))
+      );
     }
     default:
       return false;

@@ -6,11 +6,19 @@ import type { EvalOutcome } from './protocol.js';
 function describe(err: unknown): { code: string; message: string; position?: number } {
   const e = err as { code?: string; message?: string; position?: number };
   const code = e?.code === 'D1012' ? 'EXPRESSION_TIMEOUT' : 'EXPRESSION_FAILED';
-  return { code, message: String(e?.message ?? err), ...(typeof e?.position === 'number' ? { position: e.position } : {}) };
+  return {
+    code,
+    message: String(e?.message ?? err),
+    ...(typeof e?.position === 'number' ? { position: e.position } : {}),
+  };
 }
 
 /** `compile` runs inside the guard too: a syntax error becomes an outcome like any other error. */
-export async function evaluateOne(compile: () => jsonata.Expression, input: unknown, maxOutputChars: number): Promise<EvalOutcome> {
+export async function evaluateOne(
+  compile: () => jsonata.Expression,
+  input: unknown,
+  maxOutputChars: number,
+): Promise<EvalOutcome> {
   try {
     const value: unknown = await compile().evaluate(input);
     if (value === undefined) return { ok: true, json: null };
@@ -18,7 +26,11 @@ export async function evaluateOne(compile: () => jsonata.Expression, input: unkn
     const json = JSON.stringify(value);
     if (json === undefined) return { ok: true, json: null };
     if (json.length > maxOutputChars) {
-      return { ok: false, code: 'EXPRESSION_OUTPUT_TOO_LARGE', message: `the result is larger than ${maxOutputChars} characters` };
+      return {
+        ok: false,
+        code: 'EXPRESSION_OUTPUT_TOO_LARGE',
+        message: `the result is larger than ${maxOutputChars} characters`,
+      };
     }
     return { ok: true, json };
   } catch (err) {

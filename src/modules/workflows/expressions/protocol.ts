@@ -11,8 +11,7 @@ export interface EvalRequest {
 
 /** `json`: the result as JSON text, or null when the expression produced nothing. */
 export type EvalOutcome =
-  | { ok: true; json: string | null }
-  | { ok: false; code: string; message: string; position?: number };
+  { ok: true; json: string | null } | { ok: false; code: string; message: string; position?: number };
 
 export interface EvalResponse {
   id: number;

@@ -26,7 +26,8 @@ parentPort!.on('message', (req: EvalRequest) => {
   void (async () => {
     const input: unknown = JSON.parse(req.input);
     const results: EvalOutcome[] = [];
-    for (const expr of req.exprs) results.push(await evaluateOne(() => compiled(expr, req.timeoutMs), input, req.maxOutputChars));
+    for (const expr of req.exprs)
+      results.push(await evaluateOne(() => compiled(expr, req.timeoutMs), input, req.maxOutputChars));
     const res: EvalResponse = { id: req.id, results };
     parentPort!.postMessage(res);
   })();

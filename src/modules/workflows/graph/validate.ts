@@ -24,34 +24,53 @@ const EDGE_KEYS = new Set(['source', 'target', 'when']);
 const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false });
 const configValidators = new Map([...SPECS.values()].map((s) => [s.type, ajv.compile(s.config)]));
 const retryValidator = ajv.compile({
-  type: 'object', additionalProperties: false, required: ['max_tries'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['max_tries'],
   properties: {
     max_tries: { type: 'integer', minimum: 1, maximum: 10 },
     backoff: {
-      type: 'object', additionalProperties: false, required: ['type', 'delay_ms'],
-      properties: { type: { enum: ['fixed', 'exponential'] }, delay_ms: { type: 'integer', minimum: 0, maximum: 3_600_000 } },
+      type: 'object',
+      additionalProperties: false,
+      required: ['type', 'delay_ms'],
+      properties: {
+        type: { enum: ['fixed', 'exponential'] },
+        delay_ms: { type: 'integer', minimum: 0, maximum: 3_600_000 },
+      },
     },
   },
 });
 
 function ajvIssues(errs: ErrorObject[] | null | undefined, base: string, nodeId?: string): GraphIssue[] {
-  return (errs ?? []).filter((e) => !['if', 'anyOf', 'oneOf'].includes(e.keyword)).map((e) => {
-    const p = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[]; limit?: number };
-    const rel = e.instancePath.replace(/^\//, '').replace(/\/(\d+)(?=\/|$)/g, '[$1]').replace(/\//g, '.');
-    const leaf = p.missingProperty ?? p.additionalProperty;
-    const field = [base, rel, leaf].filter(Boolean).join('.').replace(/\.\[/g, '[');
-    let message = e.message ?? 'is invalid';
-    if (e.keyword === 'required') message = 'is required';
-    else if (e.keyword === 'additionalProperties') message = 'is not an accepted field';
-    else if (e.keyword === 'enum') message = `must be one of ${(p.allowedValues ?? []).map(String).join(', ')}`;
-    else if (e.keyword === 'minProperties' && p.limit === 1) message = 'must set at least one entry';
-    else if (e.keyword === 'maxProperties' && p.limit === 1) message = 'must set only one entry';
-    return { field, message, ...(nodeId ? { node_id: nodeId } : {}) };
-  });
+  return (errs ?? [])
+    .filter((e) => !['if', 'anyOf', 'oneOf'].includes(e.keyword))
+    .map((e) => {
+      const p = e.params as {
+        missingProperty?: string;
+        additionalProperty?: string;
+        allowedValues?: unknown[];
+        limit?: number;
+      };
+      const rel = e.instancePath
+        .replace(/^\//, '')
+        .replace(/\/(\d+)(?=\/|$)/g, '[$1]')
+        .replace(/\//g, '.');
+      const leaf = p.missingProperty ?? p.additionalProperty;
+      const field = [base, rel, leaf].filter(Boolean).join('.').replace(/\.\[/g, '[');
+      let message = e.message ?? 'is invalid';
+      if (e.keyword === 'required') message = 'is required';
+      else if (e.keyword === 'additionalProperties') message = 'is not an accepted field';
+      else if (e.keyword === 'enum') message = `must be one of ${(p.allowedValues ?? []).map(String).join(', ')}`;
+      else if (e.keyword === 'minProperties' && p.limit === 1) message = 'must set at least one entry';
+      else if (e.keyword === 'maxProperties' && p.limit === 1) message = 'must set only one entry';
+      return { field, message, ...(nodeId ? { node_id: nodeId } : {}) };
+    });
 }
 
 const at = (config: Record<string, unknown>, path: string): unknown =>
-  path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), config);
+  path
+    .split('.')
+    .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), config);
 
 /** Syntax of the expressions and templates a node's config holds. */
 function expressionIssues(spec: NodeSpec, config: Record<string, unknown>, base: string, nodeId: string): GraphIssue[] {
@@ -87,21 +106,38 @@ function semanticIssues(n: WorkflowNode, base: string): GraphIssue[] {
   const c = n.config;
   if (n.type === 'trigger.schedule' && typeof c.cron === 'string') {
     const tz = typeof c.timezone === 'string' ? c.timezone : 'UTC';
-    if (!validTimeZone(tz)) out.push({ field: `${base}.timezone`, message: `is not an IANA time zone (such as Europe/Berlin)`, node_id: n.id });
+    if (!validTimeZone(tz))
+      out.push({
+        field: `${base}.timezone`,
+        message: `is not an IANA time zone (such as Europe/Berlin)`,
+        node_id: n.id,
+      });
     const fields = c.cron.trim().split(/\s+/);
     if (fields.length !== 5) {
-      out.push({ field: `${base}.cron`, message: 'must have 5 fields: minute hour day-of-month month day-of-week', node_id: n.id });
+      out.push({
+        field: `${base}.cron`,
+        message: 'must have 5 fields: minute hour day-of-month month day-of-week',
+        node_id: n.id,
+      });
     } else {
       try {
         CronExpressionParser.parse(`0 ${c.cron.trim()}`, { tz: validTimeZone(tz) ? tz : 'UTC' });
       } catch (err) {
-        out.push({ field: `${base}.cron`, message: `is not a valid cron expression: ${(err as Error).message}`, node_id: n.id });
+        out.push({
+          field: `${base}.cron`,
+          message: `is not a valid cron expression: ${(err as Error).message}`,
+          node_id: n.id,
+        });
       }
     }
   }
   if (n.type === 'trigger.document') {
     const f = (c.filters ?? {}) as { min_confidence?: number; max_confidence?: number };
-    if (typeof f.min_confidence === 'number' && typeof f.max_confidence === 'number' && f.min_confidence > f.max_confidence) {
+    if (
+      typeof f.min_confidence === 'number' &&
+      typeof f.max_confidence === 'number' &&
+      f.min_confidence > f.max_confidence
+    ) {
       out.push({ field: `${base}.filters.min_confidence`, message: 'must not exceed max_confidence', node_id: n.id });
     }
   }
@@ -155,20 +191,40 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
   const triggers: { node: WorkflowNode; index: number }[] = [];
   rawNodes.forEach((raw: unknown, i) => {
     const base = `nodes[${i}]`;
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) { issues.push({ field: base, message: 'must be an object' }); return; }
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      issues.push({ field: base, message: 'must be an object' });
+      return;
+    }
     const n = raw as Record<string, unknown>;
     const nodeId = typeof n.id === 'string' ? n.id : undefined;
     const tag = nodeId ? { node_id: nodeId } : {};
-    for (const k of Object.keys(n)) if (!NODE_KEYS.has(k)) issues.push({ field: `${base}.${k}`, message: 'is not an accepted field', ...tag });
+    for (const k of Object.keys(n))
+      if (!NODE_KEYS.has(k)) issues.push({ field: `${base}.${k}`, message: 'is not an accepted field', ...tag });
     if (typeof n.id !== 'string') issues.push({ field: `${base}.id`, message: 'is required (a string)' });
-    else if (!NODE_ID.test(n.id)) issues.push({ field: `${base}.id`, message: 'must start with a letter and have at most 64 letters, digits, _ or -', ...tag });
-    else if (nodes.has(n.id)) issues.push({ field: `${base}.id`, message: `duplicates the id of another node`, ...tag });
-    if (n.name !== undefined && (typeof n.name !== 'string' || n.name.length > 200)) issues.push({ field: `${base}.name`, message: 'must be a string of at most 200 characters', ...tag });
-    if (n.on_error !== undefined && n.on_error !== 'stop' && n.on_error !== 'continue') issues.push({ field: `${base}.on_error`, message: 'must be one of stop, continue', ...tag });
-    if (n.retry !== undefined && !retryValidator(n.retry)) issues.push(...ajvIssues(retryValidator.errors, `${base}.retry`, nodeId));
+    else if (!NODE_ID.test(n.id))
+      issues.push({
+        field: `${base}.id`,
+        message: 'must start with a letter and have at most 64 letters, digits, _ or -',
+        ...tag,
+      });
+    else if (nodes.has(n.id))
+      issues.push({ field: `${base}.id`, message: `duplicates the id of another node`, ...tag });
+    if (n.name !== undefined && (typeof n.name !== 'string' || n.name.length > 200))
+      issues.push({ field: `${base}.name`, message: 'must be a string of at most 200 characters', ...tag });
+    if (n.on_error !== undefined && n.on_error !== 'stop' && n.on_error !== 'continue')
+      issues.push({ field: `${base}.on_error`, message: 'must be one of stop, continue', ...tag });
+    if (n.retry !== undefined && !retryValidator(n.retry))
+      issues.push(...ajvIssues(retryValidator.errors, `${base}.retry`, nodeId));
     const spec = typeof n.type === 'string' ? SPECS.get(n.type) : undefined;
     if (!spec) {
-      issues.push({ field: `${base}.type`, message: typeof n.type === 'string' ? `is not a known node type (known: ${NODE_TYPES.join(', ')})` : 'is required (a string)', ...tag });
+      issues.push({
+        field: `${base}.type`,
+        message:
+          typeof n.type === 'string'
+            ? `is not a known node type (known: ${NODE_TYPES.join(', ')})`
+            : 'is required (a string)',
+        ...tag,
+      });
     }
     const config = n.config === undefined ? {} : n.config;
     if (!config || typeof config !== 'object' || Array.isArray(config)) {
@@ -178,7 +234,12 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
       if (!v(config)) issues.push(...ajvIssues(v.errors, `${base}.config`, nodeId));
       else if (nodeId) {
         issues.push(...expressionIssues(spec, config as Record<string, unknown>, `${base}.config`, nodeId));
-        issues.push(...semanticIssues({ ...(n as unknown as WorkflowNode), config: config as Record<string, unknown> }, `${base}.config`));
+        issues.push(
+          ...semanticIssues(
+            { ...(n as unknown as WorkflowNode), config: config as Record<string, unknown> },
+            `${base}.config`,
+          ),
+        );
       }
     }
     if (nodeId && NODE_ID.test(nodeId) && !nodes.has(nodeId)) {
@@ -192,33 +253,63 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
   const seen = new Set<string>();
   rawEdges.forEach((raw: unknown, j) => {
     const base = `edges[${j}]`;
-    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) { issues.push({ field: base, message: 'must be an object' }); return; }
+    if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
+      issues.push({ field: base, message: 'must be an object' });
+      return;
+    }
     const e = raw as Record<string, unknown>;
-    for (const k of Object.keys(e)) if (!EDGE_KEYS.has(k)) issues.push({ field: `${base}.${k}`, message: 'is not an accepted field' });
+    for (const k of Object.keys(e))
+      if (!EDGE_KEYS.has(k)) issues.push({ field: `${base}.${k}`, message: 'is not an accepted field' });
     let ok = true;
     for (const end of ['source', 'target'] as const) {
       const v = e[end];
-      if (typeof v !== 'string') { issues.push({ field: `${base}.${end}`, message: 'is required (a node id)' }); ok = false; }
-      else if (!nodes.has(v)) { issues.push({ field: `${base}.${end}`, message: `refers to no node (no node has the id "${v.slice(0, 64)}")`, node_id: v.slice(0, 64) }); ok = false; }
+      if (typeof v !== 'string') {
+        issues.push({ field: `${base}.${end}`, message: 'is required (a node id)' });
+        ok = false;
+      } else if (!nodes.has(v)) {
+        issues.push({
+          field: `${base}.${end}`,
+          message: `refers to no node (no node has the id "${v.slice(0, 64)}")`,
+          node_id: v.slice(0, 64),
+        });
+        ok = false;
+      }
     }
     if (!ok) return;
     const source = nodes.get(e.source as string)!;
     const target = nodes.get(e.target as string)!;
-    if (source.id === target.id) { issues.push({ field: base, message: 'connects a node to itself', node_id: source.id }); return; }
-    if (SPECS.get(target.type)?.kind === 'trigger') { issues.push({ field: `${base}.target`, message: 'a trigger cannot have incoming edges', node_id: target.id }); return; }
+    if (source.id === target.id) {
+      issues.push({ field: base, message: 'connects a node to itself', node_id: source.id });
+      return;
+    }
+    if (SPECS.get(target.type)?.kind === 'trigger') {
+      issues.push({ field: `${base}.target`, message: 'a trigger cannot have incoming edges', node_id: target.id });
+      return;
+    }
     const branches = SPECS.get(source.type)?.branches;
     if (e.when !== undefined) {
       const allowed = [...(branches ?? []), 'error'];
       if (typeof e.when !== 'string' || !allowed.includes(e.when)) {
-        issues.push({ field: `${base}.when`, message: `must be one of ${allowed.join(', ')} for a ${source.type} node`, node_id: source.id });
+        issues.push({
+          field: `${base}.when`,
+          message: `must be one of ${allowed.join(', ')} for a ${source.type} node`,
+          node_id: source.id,
+        });
         return;
       }
     } else if (branches) {
-      issues.push({ field: `${base}.when`, message: `is required on edges leaving a ${source.type} node (one of ${[...branches, 'error'].join(', ')})`, node_id: source.id });
+      issues.push({
+        field: `${base}.when`,
+        message: `is required on edges leaving a ${source.type} node (one of ${[...branches, 'error'].join(', ')})`,
+        node_id: source.id,
+      });
       return;
     }
     const key = `${source.id}\u0000${target.id}\u0000${String(e.when ?? '')}`;
-    if (seen.has(key)) { issues.push({ field: base, message: 'duplicates another edge', node_id: source.id }); return; }
+    if (seen.has(key)) {
+      issues.push({ field: base, message: 'duplicates another edge', node_id: source.id });
+      return;
+    }
     seen.add(key);
     good.push({ source: source.id, target: target.id, ...(e.when !== undefined ? { when: e.when as string } : {}) });
   });
@@ -227,23 +318,49 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
   if (cycle) {
     const [from, to] = [cycle[cycle.length - 2], cycle[cycle.length - 1]];
     const j = (rawEdges as Record<string, unknown>[]).findIndex((e) => e && e.source === from && e.target === to);
-    issues.push({ field: `edges[${j}]`, message: `closes a cycle: ${cycle.join(' → ')} (workflows must be acyclic)`, node_id: to });
+    issues.push({
+      field: `edges[${j}]`,
+      message: `closes a cycle: ${cycle.join(' → ')} (workflows must be acyclic)`,
+      node_id: to,
+    });
   }
 
   if (opts.runnable) {
-    if (triggers.length === 0) issues.push({ field: 'nodes', message: 'needs exactly one trigger node (trigger.manual, trigger.document or trigger.schedule); it has none' });
-    for (const t of triggers.slice(1)) issues.push({ field: `nodes[${t.index}].type`, message: `is a second trigger; a workflow has exactly one (the first is "${triggers[0].node.id}")`, node_id: t.node.id });
+    if (triggers.length === 0)
+      issues.push({
+        field: 'nodes',
+        message: 'needs exactly one trigger node (trigger.manual, trigger.document or trigger.schedule); it has none',
+      });
+    for (const t of triggers.slice(1))
+      issues.push({
+        field: `nodes[${t.index}].type`,
+        message: `is a second trigger; a workflow has exactly one (the first is "${triggers[0].node.id}")`,
+        node_id: t.node.id,
+      });
     if (triggers.length === 1 && !cycle) {
       const reach = new Set([triggers[0].node.id]);
       const todo = [triggers[0].node.id];
       while (todo.length) {
         const v = todo.pop()!;
-        for (const e of good) if (e.source === v && !reach.has(e.target)) { reach.add(e.target); todo.push(e.target); }
+        for (const e of good)
+          if (e.source === v && !reach.has(e.target)) {
+            reach.add(e.target);
+            todo.push(e.target);
+          }
       }
       rawNodes.forEach((n: unknown, i) => {
         const nid = (n as { id?: unknown })?.id;
-        if (typeof nid === 'string' && nodes.has(nid) && !reach.has(nid) && SPECS.get(nodes.get(nid)!.type)?.kind !== 'trigger') {
-          issues.push({ field: `nodes[${i}]`, message: `is not reachable from the trigger "${triggers[0].node.id}"`, node_id: nid });
+        if (
+          typeof nid === 'string' &&
+          nodes.has(nid) &&
+          !reach.has(nid) &&
+          SPECS.get(nodes.get(nid)!.type)?.kind !== 'trigger'
+        ) {
+          issues.push({
+            field: `nodes[${i}]`,
+            message: `is not reachable from the trigger "${triggers[0].node.id}"`,
+            node_id: nid,
+          });
         }
       });
     }

@@ -7,7 +7,15 @@ const MAX_DELAY_MS = 7 * 86_400_000;
 export const triggerNode: NodeExecutor = async (ctx) => {
   const t = ctx.run.trigger;
   if (t.type === 'schedule') return { output: { trigger: 'schedule', scheduled_for: t.scheduled_for ?? null } };
-  if (t.type === 'document') return { output: { trigger: 'document', event_type: t.event_type ?? null, event_id: t.event_id ?? null, document_id: ctx.run.document_id } };
+  if (t.type === 'document')
+    return {
+      output: {
+        trigger: 'document',
+        event_type: t.event_type ?? null,
+        event_id: t.event_id ?? null,
+        document_id: ctx.run.document_id,
+      },
+    };
   return { output: { trigger: 'manual', input: ctx.run.input, document_id: ctx.run.document_id } };
 };
 
@@ -33,16 +41,22 @@ export const delayNode: NodeExecutor = async (ctx) => {
   const now = ctx.now();
   // The resume time is fixed when the step first runs and kept on the step, so a resumed run
   // waits for the same moment.
-  const earlier = ctx.previous?.status === 'waiting' ? toDate((ctx.previous.output as { until?: string } | null)?.until) : null;
+  const earlier =
+    ctx.previous?.status === 'waiting' ? toDate((ctx.previous.output as { until?: string } | null)?.until) : null;
   let until = earlier;
   if (!until) {
     if (c.seconds !== undefined) until = new Date(now.getTime() + c.seconds * 1000);
     else {
       const [v] = await ctx.evaluate([c.until!]);
       until = toDate(v);
-      if (!until) throw new StepError('INVALID_DELAY', `until evaluated to ${JSON.stringify(v) ?? 'nothing'}, not a time (ISO 8601 text or epoch milliseconds)`);
+      if (!until)
+        throw new StepError(
+          'INVALID_DELAY',
+          `until evaluated to ${JSON.stringify(v) ?? 'nothing'}, not a time (ISO 8601 text or epoch milliseconds)`,
+        );
     }
-    if (until.getTime() - now.getTime() > MAX_DELAY_MS) throw new StepError('INVALID_DELAY', 'a delay may last at most 7 days');
+    if (until.getTime() - now.getTime() > MAX_DELAY_MS)
+      throw new StepError('INVALID_DELAY', 'a delay may last at most 7 days');
   }
   const input = c.seconds !== undefined ? { seconds: c.seconds } : { until: c.until };
   if (ctx.dryRun) return { input, output: { would_wait_until: until.toISOString() } };

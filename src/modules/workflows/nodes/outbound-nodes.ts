@@ -13,7 +13,15 @@ export interface OutboundNodeDeps {
   sheets?: WorkflowExport;
   deliveries?: DirectDeliveries;
   http: {
-    request(url: string, o: { method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<SafeResponse>;
+    request(
+      url: string,
+      o: {
+        method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+        headers: Record<string, string>;
+        body: string;
+        timeoutMs: number;
+      },
+    ): Promise<SafeResponse>;
   };
   /** The workflow's signing secret, in clear. */
   secretFor(scope: Scope, workflowId: string): Promise<string>;
@@ -22,13 +30,29 @@ export interface OutboundNodeDeps {
 }
 
 // Headers the service sets itself on a signed request; a node cannot override them.
-const RESERVED = new Set(['content-type', 'content-length', 'x-service-signature', 'x-service-event-id', 'x-service-event-type',
-  'webhook-id', 'webhook-timestamp', 'webhook-signature', 'idempotency-key', 'x-workflow-id', 'x-workflow-run-id', 'host']);
+const RESERVED = new Set([
+  'content-type',
+  'content-length',
+  'x-service-signature',
+  'x-service-event-id',
+  'x-service-event-type',
+  'webhook-id',
+  'webhook-timestamp',
+  'webhook-signature',
+  'idempotency-key',
+  'x-workflow-id',
+  'x-workflow-run-id',
+  'host',
+]);
 const MAX_BODY_CHARS = 1_000_000;
 
 function jsonOrText(body: string, headers: Record<string, string>): unknown {
   if (/json/i.test(headers['content-type'] ?? '')) {
-    try { return JSON.parse(body); } catch { /* kept as text */ }
+    try {
+      return JSON.parse(body);
+    } catch {
+      /* kept as text */
+    }
   }
   return body;
 }
@@ -39,15 +63,25 @@ export const requestIdOf = (ctx: NodeContext) => `${ctx.run.id}.${ctx.node.id}`;
 export function outboundNodes(deps: OutboundNodeDeps): Record<string, NodeExecutor> {
   return {
     async export_sheets(ctx) {
-      if (!deps.sheets) throw new StepError('SHEETS_UNAVAILABLE', 'Sheets export is not configured in this installation');
-      if (!ctx.document) throw new StepError('NO_DOCUMENT', 'export_sheets needs a document: start the run from a document trigger or pass input.document_id');
+      if (!deps.sheets)
+        throw new StepError('SHEETS_UNAVAILABLE', 'Sheets export is not configured in this installation');
+      if (!ctx.document)
+        throw new StepError(
+          'NO_DOCUMENT',
+          'export_sheets needs a document: start the run from a document trigger or pass input.document_id',
+        );
       const exportId = ctx.node.config.export_id as string;
       const planned = await deps.sheets.plan(ctx.scope, exportId, ctx.document);
       if (!planned.ok) throw new StepError(planned.code, planned.message);
       const p = planned.plan;
       const output = {
-        export_id: p.export.id, spreadsheet_id: p.export.spreadsheet_id, sheet_name: p.export.sheet_name, mode: p.export.mode,
-        document_version: p.version, header: p.header, row: p.row,
+        export_id: p.export.id,
+        spreadsheet_id: p.export.spreadsheet_id,
+        sheet_name: p.export.sheet_name,
+        mode: p.export.mode,
+        document_version: p.version,
+        header: p.header,
+        row: p.row,
       };
       if (ctx.dryRun) return { input: { export_id: exportId }, output: { ...output, would_append: true } };
       let outcome = '';
@@ -55,14 +89,24 @@ export function outboundNodes(deps: OutboundNodeDeps): Record<string, NodeExecut
         input: { export_id: exportId },
         output,
         effects: {
-          async db(q) { outcome = await deps.sheets!.queue(q, p); },
-          async after() { if (outcome === 'queued' || outcome === 'requeued') await deps.sheets!.flush(p.export.id); },
+          async db(q) {
+            outcome = await deps.sheets!.queue(q, p);
+          },
+          async after() {
+            if (outcome === 'queued' || outcome === 'requeued') await deps.sheets!.flush(p.export.id);
+          },
         },
       };
     },
 
     async http_request(ctx) {
-      const c = ctx.node.config as { method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'; url: string; headers?: Record<string, string>; body?: string; timeout_seconds?: number };
+      const c = ctx.node.config as {
+        method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+        url: string;
+        headers?: Record<string, string>;
+        body?: string;
+        timeout_seconds?: number;
+      };
       const method = c.method ?? 'POST';
       const names = Object.keys(c.headers ?? {});
       const rendered = await ctx.render([c.url, ...names.map((n) => c.headers![n])]);
@@ -71,11 +115,21 @@ export function outboundNodes(deps: OutboundNodeDeps): Record<string, NodeExecut
       if (bad) throw new StepError('INVALID_URL', `url ${bad}`);
       const [bodyValue] = c.body ? await ctx.evaluate([c.body]) : [undefined];
       const body = bodyValue === undefined ? '' : JSON.stringify(bodyValue);
-      if (body.length > MAX_BODY_CHARS) throw new StepError('BODY_TOO_LARGE', `the request body is larger than ${MAX_BODY_CHARS} characters`);
+      if (body.length > MAX_BODY_CHARS)
+        throw new StepError('BODY_TOO_LARGE', `the request body is larger than ${MAX_BODY_CHARS} characters`);
       const userHeaders: Record<string, string> = {};
-      names.forEach((n, i) => { if (!RESERVED.has(n.toLowerCase())) userHeaders[n] = rendered[i + 1]; });
+      names.forEach((n, i) => {
+        if (!RESERVED.has(n.toLowerCase())) userHeaders[n] = rendered[i + 1];
+      });
       const requestId = requestIdOf(ctx);
-      const request = { method, url, headers: userHeaders, body: bodyValue ?? null, request_id: requestId, timeout_seconds: c.timeout_seconds ?? 30 };
+      const request = {
+        method,
+        url,
+        headers: userHeaders,
+        body: bodyValue ?? null,
+        request_id: requestId,
+        timeout_seconds: c.timeout_seconds ?? 30,
+      };
       if (ctx.dryRun) return { input: request, output: { would_send: request } };
       return {
         input: request,
@@ -85,14 +139,51 @@ export function outboundNodes(deps: OutboundNodeDeps): Record<string, NodeExecut
             const secret = await deps.secretFor(ctx.scope, ctx.run.workflow_id);
             // The request id doubles as the signature's message id and as Idempotency-Key: a
             // receiver sees the same id however often a crash makes the step send again.
-            const signed = buildSignatureHeaders({ rawBody: body, secrets: [secret], eventId: requestId, eventType: 'workflow.http_request' });
-            const headers = { ...userHeaders, ...signed, 'Idempotency-Key': requestId, 'X-Workflow-Id': ctx.run.workflow_id, 'X-Workflow-Run-Id': ctx.run.id };
-            const res = await deps.http.request(url, { method, headers, body, timeoutMs: (c.timeout_seconds ?? 30) * 1000 });
-            const response = { status: res.status, headers: res.headers, body: jsonOrText(res.body, res.headers), truncated: res.truncated, duration_ms: res.durationMs };
+            const signed = buildSignatureHeaders({
+              rawBody: body,
+              secrets: [secret],
+              eventId: requestId,
+              eventType: 'workflow.http_request',
+            });
+            const headers = {
+              ...userHeaders,
+              ...signed,
+              'Idempotency-Key': requestId,
+              'X-Workflow-Id': ctx.run.workflow_id,
+              'X-Workflow-Run-Id': ctx.run.id,
+            };
+            const res = await deps.http.request(url, {
+              method,
+              headers,
+              body,
+              timeoutMs: (c.timeout_seconds ?? 30) * 1000,
+            });
+            const response = {
+              status: res.status,
+              headers: res.headers,
+              body: jsonOrText(res.body, res.headers),
+              truncated: res.truncated,
+              duration_ms: res.durationMs,
+            };
             const output = { request_id: requestId, response };
-            if (res.error) return { output, error: { code: `HTTP_${res.error.code}`, message: res.error.message, retryable: res.error.code !== 'FORBIDDEN_ADDRESS' && res.error.code !== 'INVALID_URL' } };
+            if (res.error)
+              return {
+                output,
+                error: {
+                  code: `HTTP_${res.error.code}`,
+                  message: res.error.message,
+                  retryable: res.error.code !== 'FORBIDDEN_ADDRESS' && res.error.code !== 'INVALID_URL',
+                },
+              };
             if (res.status < 200 || res.status >= 300) {
-              return { output, error: { code: 'HTTP_STATUS', message: `the server answered ${res.status}`, retryable: res.status >= 500 || res.status === 429 || res.status === 408 } };
+              return {
+                output,
+                error: {
+                  code: 'HTTP_STATUS',
+                  message: `the server answered ${res.status}`,
+                  retryable: res.status >= 500 || res.status === 429 || res.status === 408,
+                },
+              };
             }
             return { output };
           },
@@ -101,28 +192,42 @@ export function outboundNodes(deps: OutboundNodeDeps): Record<string, NodeExecut
     },
 
     async send_webhook_event(ctx) {
-      if (!deps.deliveries) throw new StepError('WEBHOOKS_UNAVAILABLE', 'webhook delivery is not configured in this installation');
+      if (!deps.deliveries)
+        throw new StepError('WEBHOOKS_UNAVAILABLE', 'webhook delivery is not configured in this installation');
       const c = ctx.node.config as { url: string; event?: string; payload?: string };
       const [url] = await ctx.render([c.url]);
       const bad = deps.deliveries.checkUrl(url);
       if (bad) throw new StepError('INVALID_URL', `url ${bad}`);
       const [value] = c.payload ? await ctx.evaluate([c.payload]) : [undefined];
-      const base = { workflowId: ctx.run.workflow_id, runId: ctx.run.id, mode: ctx.run.mode, documentId: ctx.run.document_id };
-      const data = value === undefined ? base : value !== null && typeof value === 'object' && !Array.isArray(value) ? value as Record<string, unknown> : { value };
+      const base = {
+        workflowId: ctx.run.workflow_id,
+        runId: ctx.run.id,
+        mode: ctx.run.mode,
+        documentId: ctx.run.document_id,
+      };
+      const data =
+        value === undefined
+          ? base
+          : value !== null && typeof value === 'object' && !Array.isArray(value)
+            ? (value as Record<string, unknown>)
+            : { value };
       const eventType = c.event ?? 'workflow.event';
       const input = { url, event: eventType, data };
       if (ctx.dryRun) return { input, output: { would_deliver: input } };
       let sent: Awaited<ReturnType<DirectDeliveries['enqueue']>> | undefined;
       const output: Record<string, unknown> = { url, event: eventType };
       return {
-        input, output,
+        input,
+        output,
         effects: {
           async db(q) {
             sent = await deps.deliveries!.enqueue(q, { workflowId: ctx.run.workflow_id, url, eventType, data });
             output.delivery_id = sent.deliveryId;
             output.event_id = sent.eventId;
           },
-          async after() { if (sent) await deps.deliveries!.dispatch(sent); },
+          async after() {
+            if (sent) await deps.deliveries!.dispatch(sent);
+          },
         },
       };
     },

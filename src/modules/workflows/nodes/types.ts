@@ -25,7 +25,10 @@ export interface NodeContext {
 /** Changes a step makes outside the run; never called in a dry run. */
 export interface StepEffects {
   /** An outbound call, made before the step is committed; its result joins the output. */
-  external?: () => Promise<{ output: Record<string, unknown>; error?: { code: string; message: string; retryable: boolean } }>;
+  external?: () => Promise<{
+    output: Record<string, unknown>;
+    error?: { code: string; message: string; retryable: boolean };
+  }>;
   /** Database writes in the step's own transaction; may return the document as written. */
   db?: (q: Queryable) => Promise<DocumentRow | null | void>;
   /** Work after the commit (enqueue a flush, dispatch a delivery); failures are swept up later. */
@@ -48,7 +51,11 @@ export interface NodeOutcome {
 
 /** A failure of a node; `retryable` failures use the node's retry policy. */
 export class StepError extends Error {
-  constructor(readonly code: string, message: string, readonly retryable = false) {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly retryable = false,
+  ) {
     super(message);
     this.name = 'StepError';
   }

@@ -27,7 +27,10 @@ export function withTimeout<T>(p: Promise<T>, ms: number, onTimeout: () => Error
  * returned IP (with the host name kept for SNI and certificate checks), so a DNS answer that
  * changes between check and connect cannot sneak past the policy.
  */
-export async function resolveTarget(host: string, opts: ImapConnectOptions): Promise<ResolvedAddress & { servername?: string }> {
+export async function resolveTarget(
+  host: string,
+  opts: ImapConnectOptions,
+): Promise<ResolvedAddress & { servername?: string }> {
   const literal = isIP(host);
   let addrs: ResolvedAddress[];
   if (literal) {
@@ -36,16 +39,21 @@ export async function resolveTarget(host: string, opts: ImapConnectOptions): Pro
     const timeout = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     try {
       addrs = await withTimeout((opts.lookup ?? systemLookup)(host), timeout, () =>
-        Object.assign(new Error(`DNS lookup of ${host} timed out`), { code: 'EAI_AGAIN' }));
+        Object.assign(new Error(`DNS lookup of ${host} timed out`), { code: 'EAI_AGAIN' }),
+      );
     } catch (err) {
       const code = (err as { code?: string }).code ?? 'ENOTFOUND';
       throw new ImapConnectorError('dns', `host name could not be resolved: ${host} (${code})`, code, { cause: err });
     }
-    if (addrs.length === 0) throw new ImapConnectorError('dns', `host name could not be resolved: ${host}`, 'ENOTFOUND');
+    if (addrs.length === 0)
+      throw new ImapConnectorError('dns', `host name could not be resolved: ${host}`, 'ENOTFOUND');
   }
   const allowed = opts.addressAllowed ? addrs.filter((a) => opts.addressAllowed!(a)) : addrs;
   if (allowed.length === 0) {
-    throw new ImapConnectorError('blocked', `host address is not allowed: ${host} (${addrs.map((a) => a.address).join(', ')})`);
+    throw new ImapConnectorError(
+      'blocked',
+      `host address is not allowed: ${host} (${addrs.map((a) => a.address).join(', ')})`,
+    );
   }
   return { ...allowed[0], servername: literal ? undefined : host };
 }

@@ -87,7 +87,8 @@ class Session implements ImapMailboxSession {
    */
   private must<T>(res: T | false | undefined, what: string): T {
     if (res !== false && res !== undefined) return res;
-    if (!this.client.usable || this.isClosed) throw new ImapConnectorError('connect', `${what}: IMAP connection lost`, 'NoConnection');
+    if (!this.client.usable || this.isClosed)
+      throw new ImapConnectorError('connect', `${what}: IMAP connection lost`, 'NoConnection');
     throw new ImapConnectorError('protocol', `${what}: server refused the command`);
   }
 
@@ -118,13 +119,18 @@ class Session implements ImapMailboxSession {
 
   fetchMeta(uid: number): ReturnType<ImapMailboxSession['fetchMeta']> {
     return this.run(async () => {
-      const m = await this.client.fetchOne(String(uid), { uid: true, size: true, internalDate: true, flags: true }, { uid: true });
+      const m = await this.client.fetchOne(
+        String(uid),
+        { uid: true, size: true, internalDate: true, flags: true },
+        { uid: true },
+      );
       if (!m) {
         if (!this.client.usable) this.must(m, 'UID FETCH');
         return null;
       }
       if (m.uid !== uid) return null;
-      const internalDate = m.internalDate instanceof Date ? m.internalDate : m.internalDate ? new Date(m.internalDate) : undefined;
+      const internalDate =
+        m.internalDate instanceof Date ? m.internalDate : m.internalDate ? new Date(m.internalDate) : undefined;
       return { uid, internalDate, size: m.size ?? 0, flags: [...(m.flags ?? [])] };
     });
   }

@@ -24,7 +24,11 @@ export class MessageUnavailableError extends Error {
     readonly reason: 'not_found' | 'too_large',
     readonly size?: number,
   ) {
-    super(reason === 'not_found' ? `message UID ${uid} no longer exists` : `message UID ${uid} is too large (${size} bytes)`);
+    super(
+      reason === 'not_found'
+        ? `message UID ${uid} no longer exists`
+        : `message UID ${uid} is too large (${size} bytes)`,
+    );
     this.name = 'MessageUnavailableError';
   }
 }
@@ -42,18 +46,41 @@ interface ErrorLike {
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'ENODATA', 'ESERVFAIL', 'ENONAME']);
 const CONNECT_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE', 'EADDRNOTAVAIL',
-  'CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'ETIMEOUT', 'NoConnection', 'EConnectionClosed',
-  'ClosedAfterConnectText', 'StateLogout',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EADDRNOTAVAIL',
+  'CONNECT_TIMEOUT',
+  'GREETING_TIMEOUT',
+  'ETIMEOUT',
+  'NoConnection',
+  'EConnectionClosed',
+  'ClosedAfterConnectText',
+  'StateLogout',
 ]);
-const AUTH_CODES = new Set(['AUTHENTICATIONFAILED', 'AUTHORIZATIONFAILED', 'EXPIRED', 'PRIVACYREQUIRED', 'CONTACTADMIN']);
+const AUTH_CODES = new Set([
+  'AUTHENTICATIONFAILED',
+  'AUTHORIZATIONFAILED',
+  'EXPIRED',
+  'PRIVACYREQUIRED',
+  'CONTACTADMIN',
+]);
 const FOLDER_CODES = new Set(['NONEXISTENT', 'NotFound', 'NOPERM']);
 
 function isTlsError(e: ErrorLike): boolean {
   const code = e.code ?? '';
-  return Boolean(e.tlsFailed)
-    || code === 'ClosedAfterConnectTLS' || code === 'UPGRADE_TIMEOUT' || code === 'STARTTLS_INJECTION' || code === 'EPROTO'
-    || /^ERR_(SSL|TLS)_/.test(code) || /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|HOSTNAME_MISMATCH|ERR_TLS/.test(code);
+  return (
+    Boolean(e.tlsFailed) ||
+    code === 'ClosedAfterConnectTLS' ||
+    code === 'UPGRADE_TIMEOUT' ||
+    code === 'STARTTLS_INJECTION' ||
+    code === 'EPROTO' ||
+    /^ERR_(SSL|TLS)_/.test(code) ||
+    /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|HOSTNAME_MISMATCH|ERR_TLS/.test(code)
+  );
 }
 
 /**

@@ -16,7 +16,10 @@ function fail(err: unknown, during: 'connect' | 'folder'): TestConnectionResult 
  * then STATUS on the folder. STATUS does not select the folder, so no flag (not even \Recent)
  * changes and nothing is consumed. Never throws; never takes longer than `openTimeoutMs`.
  */
-export async function testConnection(cfg: ImapMailboxConfig, opts: ImapConnectOptions = {}): Promise<TestConnectionResult> {
+export async function testConnection(
+  cfg: ImapMailboxConfig,
+  opts: ImapConnectOptions = {},
+): Promise<TestConnectionResult> {
   const folder = cfg.folder || 'INBOX';
   let client: ImapFlow | undefined;
   let during: 'connect' | 'folder' = 'connect';
@@ -31,7 +34,13 @@ export async function testConnection(cfg: ImapMailboxConfig, opts: ImapConnectOp
       during = 'folder';
       const st = await client.status(folder, { messages: true, unseen: true, uidValidity: true });
       if (!st) return { ok: false, stage: 'folder', message: `folder could not be opened: ${folder}` };
-      return { ok: true, folder, messages: st.messages ?? 0, unseen: st.unseen ?? 0, uidValidity: String(st.uidValidity ?? '') };
+      return {
+        ok: true,
+        folder,
+        messages: st.messages ?? 0,
+        unseen: st.unseen ?? 0,
+        uidValidity: String(st.uidValidity ?? ''),
+      };
     } catch (err) {
       return fail(err, during);
     }

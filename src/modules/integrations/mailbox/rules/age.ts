@@ -5,7 +5,11 @@ const DAY_MS = 86_400_000;
  * undefined, 0 or negative) or an unknown/invalid date never counts as too old: the IMAP
  * SINCE search already bounds the listing, and dropping undated mail silently is worse.
  */
-export function messageTooOld(date: Date | null | undefined, maxAgeDays: number | null | undefined, now: Date): boolean {
+export function messageTooOld(
+  date: Date | null | undefined,
+  maxAgeDays: number | null | undefined,
+  now: Date,
+): boolean {
   if (!maxAgeDays || maxAgeDays <= 0) return false;
   if (!date || Number.isNaN(date.getTime())) return false;
   return now.getTime() - date.getTime() > maxAgeDays * DAY_MS;

@@ -40,12 +40,20 @@ export function sanitizeFilename(name: string | undefined | null): string {
   if (!name) return '';
   let n = name.normalize('NFC');
   n = n.split(/[\\/]/).pop() ?? '';
-  n = n.replace(/\ufffd/g, '').replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_').replace(/\s+/g, ' ').trim();
+  n = n
+    .replace(/\ufffd/g, '')
+    .replace(/[\u0000-\u001f\u007f<>:"|?*]/g, '_')
+    .replace(/\s+/g, ' ')
+    .trim();
   n = n.replace(/^\.+/, '').trim();
   if (Array.from(n).length > MAX_NAME_CHARS) {
     const dot = n.lastIndexOf('.');
     const ext = dot > 0 && n.length - dot <= 12 ? n.slice(dot) : '';
-    n = Array.from(n.slice(0, n.length - ext.length)).slice(0, MAX_NAME_CHARS - ext.length).join('').trim() + ext;
+    n =
+      Array.from(n.slice(0, n.length - ext.length))
+        .slice(0, MAX_NAME_CHARS - ext.length)
+        .join('')
+        .trim() + ext;
   }
   return n;
 }

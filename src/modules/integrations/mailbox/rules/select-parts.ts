@@ -64,7 +64,13 @@ export function selectParts(parsed: ParsedMail, cfg: MailRuleConfig, input: Sele
   if (consume === 'eml' || consume === 'both') {
     if (!input.raw) throw new Error(`selectParts: consume=${consume} needs the raw message bytes`);
     const filename = uniqueName(emlFilename(parsed), taken);
-    out.accepted.push({ filename, content: input.raw, contentType: 'message/rfc822', size: input.raw.length, kind: 'eml' });
+    out.accepted.push({
+      filename,
+      content: input.raw,
+      contentType: 'message/rfc822',
+      size: input.raw.length,
+      kind: 'eml',
+    });
   }
   if (consume === 'eml') return out;
 
@@ -95,7 +101,13 @@ export function selectParts(parsed: ParsedMail, cfg: MailRuleConfig, input: Sele
     if (exclude.length > 0 && matchesAnyGlob(filename, exclude)) return skip('excluded_by_filter');
     if (maxBytes !== null && size > maxBytes) return skip('too_large');
     if (out.accepted.length >= maxParts) return skip('too_many');
-    const part: AcceptedPart = { filename: uniqueName(filename, taken), content, contentType, size, kind: 'attachment' };
+    const part: AcceptedPart = {
+      filename: uniqueName(filename, taken),
+      content,
+      contentType,
+      size,
+      kind: 'attachment',
+    };
     out.accepted.push(part);
   });
   return out;

@@ -23,7 +23,9 @@ const REGEX_FORM = /^\/(.*)\/([dgimsuy]*)$/s;
  * refused. Anything else is a case-insensitive substring.
  * Throws {@link InvalidSubjectFilterError} for a pattern that cannot run, so validate on save.
  */
-export function compileSubjectFilter(filter: string | null | undefined): (subject: string | null | undefined) => boolean {
+export function compileSubjectFilter(
+  filter: string | null | undefined,
+): (subject: string | null | undefined) => boolean {
   const f = (filter ?? '').trim();
   if (!f) return () => true;
   const m = REGEX_FORM.exec(f);

@@ -16,9 +16,21 @@ export type GoogleErrorClass =
 // Node and fetch error codes that mean "the request may not have reached Google or the reply
 // was lost": safe to try again later.
 const NETWORK_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'ENOTFOUND', 'EAI_AGAIN',
-  'ENETUNREACH', 'EHOSTUNREACH', 'TimeoutError', 'UND_ERR_SOCKET', 'UND_ERR_CONNECT_TIMEOUT',
-  'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'TimeoutError',
+  'UND_ERR_SOCKET',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_HEADERS_TIMEOUT',
+  'UND_ERR_BODY_TIMEOUT',
+  'UND_ERR_CLOSED',
   // The client's timeout surfaces as an abort; SheetsApi takes no caller signal, so an abort
   // can only be that timeout.
   'AbortError',
@@ -33,7 +45,11 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== 
 
 function parseBody(data: unknown): Rec | undefined {
   if (typeof data === 'string') {
-    try { return rec(JSON.parse(data)); } catch { return undefined; }
+    try {
+      return rec(JSON.parse(data));
+    } catch {
+      return undefined;
+    }
   }
   return rec(data);
 }
@@ -43,7 +59,8 @@ function header(headers: unknown, name: string): string | undefined {
   if (!h) return undefined;
   // A fetch Headers object (checked by shape: it may come from another realm) or a plain object.
   if (typeof h.get === 'function') return (h.get as (n: string) => string | null).call(h, name) ?? undefined;
-  for (const [k, v] of Object.entries(h)) if (k.toLowerCase() === name) return Array.isArray(v) ? String(v[0]) : String(v);
+  for (const [k, v] of Object.entries(h))
+    if (k.toLowerCase() === name) return Array.isArray(v) ? String(v[0]) : String(v);
   return undefined;
 }
 
@@ -69,8 +86,14 @@ function retryInfoMs(details: unknown): number | undefined {
 
 function reasons(err: Rec): string[] {
   const out: string[] = [];
-  for (const e of Array.isArray(err.errors) ? err.errors : []) { const r = str(rec(e)?.reason); if (r) out.push(r); }
-  for (const d of Array.isArray(err.details) ? err.details : []) { const r = str(rec(d)?.reason); if (r) out.push(r); }
+  for (const e of Array.isArray(err.errors) ? err.errors : []) {
+    const r = str(rec(e)?.reason);
+    if (r) out.push(r);
+  }
+  for (const d of Array.isArray(err.details) ? err.details : []) {
+    const r = str(rec(d)?.reason);
+    if (r) out.push(r);
+  }
   return out;
 }
 
@@ -104,10 +127,13 @@ export function classifyGoogleError(error: unknown): GoogleErrorClass {
   const message = str(apiErr?.message) ?? str(body?.error_description) ?? str(e.message) ?? `HTTP ${status}`;
   const why = apiErr ? reasons(apiErr) : [];
   const retryAfterMs = parseRetryAfter(header(response.headers, 'retry-after')) ?? retryInfoMs(apiErr?.details);
-  const retryable = status === 408 || status === 429 || status >= 500 || (status === 403 && why.some((r) => RATE_LIMIT_REASONS.has(r)));
+  const retryable =
+    status === 408 || status === 429 || status >= 500 || (status === 403 && why.some((r) => RATE_LIMIT_REASONS.has(r)));
   if (retryable) {
     const reason = code ? `${code}: ${message}` : message;
-    return retryAfterMs === undefined ? { kind: 'retry', status, reason } : { kind: 'retry', status, reason, retryAfterMs };
+    return retryAfterMs === undefined
+      ? { kind: 'retry', status, reason }
+      : { kind: 'retry', status, reason, retryAfterMs };
   }
   return code ? { kind: 'fatal', reason: message, status, code } : { kind: 'fatal', reason: message, status };
 }

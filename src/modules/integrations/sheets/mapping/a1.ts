@@ -50,7 +50,10 @@ export function quoteSheetName(name: string): string {
   return `'${name.replace(/'/g, "''")}'`;
 }
 
-interface CellRef { col: number | null; row: number | null }
+interface CellRef {
+  col: number | null;
+  row: number | null;
+}
 
 const REF = /^([A-Za-z]{1,3})?(\d+)?$/;
 
@@ -95,7 +98,11 @@ export function parseA1Range(range: string): A1Range {
       const q = text.indexOf("'", i);
       if (q === -1) throw new RangeError(`unterminated sheet name in range: ${range}`);
       name += text.slice(i, q);
-      if (text[q + 1] === "'") { name += "'"; i = q + 2; continue; }
+      if (text[q + 1] === "'") {
+        name += "'";
+        i = q + 2;
+        continue;
+      }
       i = q + 1;
       break;
     }

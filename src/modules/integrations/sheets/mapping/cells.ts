@@ -81,7 +81,12 @@ export function typedCell(value: unknown): SheetCell {
   if (Array.isArray(value)) {
     const scalars = value.every((v) => v === null || typeof v !== 'object' || v instanceof Date);
     if (scalars) {
-      return literalText(value.map(scalarText).filter((t) => t !== '').join(', '));
+      return literalText(
+        value
+          .map(scalarText)
+          .filter((t) => t !== '')
+          .join(', '),
+      );
     }
     return literalText(safeJson(value));
   }

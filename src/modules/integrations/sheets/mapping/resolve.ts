@@ -12,9 +12,7 @@ export interface MappingContext {
 export const FIELD_ROOTS = ['document', 'classification', 'fields'] as const;
 export type FieldRoot = (typeof FIELD_ROOTS)[number];
 
-export type ParsedFieldPath =
-  | { ok: true; root: FieldRoot; segments: string[] }
-  | { ok: false; error: string };
+export type ParsedFieldPath = { ok: true; root: FieldRoot; segments: string[] } | { ok: false; error: string };
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const FORBIDDEN = new Set(['__proto__', 'prototype', 'constructor']);

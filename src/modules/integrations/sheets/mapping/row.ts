@@ -35,14 +35,18 @@ export type HeaderCheck =
       mismatches: HeaderMismatch[];
     };
 
-const norm = (v: unknown): string => (v === null || v === undefined ? '' : String(v)).trim().replace(/\s+/g, ' ').toLowerCase();
+const norm = (v: unknown): string =>
+  (v === null || v === undefined ? '' : String(v)).trim().replace(/\s+/g, ' ').toLowerCase();
 
 /**
  * Compares the sheet's first row with the mapping. Case and surrounding whitespace are ignored
  * (people retype headers); extra columns to the right of ours are allowed, because appending
  * only writes our columns and users keep notes beside the export.
  */
-export function headerMatches(existing: readonly unknown[] | null | undefined, columns: readonly ColumnMapping[]): HeaderCheck {
+export function headerMatches(
+  existing: readonly unknown[] | null | undefined,
+  columns: readonly ColumnMapping[],
+): HeaderCheck {
   const expected = columns.map((c) => c.header);
   const actual = (existing ?? []).map((v) => (v === null || v === undefined ? '' : String(v)));
   if (actual.every((a) => a.trim() === '')) {
