@@ -1,17 +1,19 @@
 // Executions end to end on the hand-counted fixture (test/helpers/reports-fixture.ts): each type
 // run through POST /reports/{id}/run by the worker role, its numbers as in types.test.ts, the
 // downloads parsed back (CSV by csv-parse, XLSX by exceljs, JSON), report.completed in the outbox
-// for completed and failed executions, 409 before completion, stuck executions re-queued by the
-// sweep, retention and report deletion removing executions with their files.
+// for completed and failed executions, 409 before completion, an execution whose worker died run
+// again after its job lock lapsed, stuck executions re-queued by the sweep, retention and report
+// deletion removing executions with their files.
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse/sync';
+import { Worker } from 'bullmq';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createActor, type Actor, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
 import { FIXTURE, seedReportsFixture } from '../../helpers/reports-fixture.js';
 import { createReportsStack, until, type ReportsStack } from '../../helpers/reports-harness.js';
-import { executionJobId } from '../../../src/modules/reports/jobs.js';
+import { executionJobId, REPORTS_QUEUE } from '../../../src/modules/reports/jobs.js';
 
 /** 1-2 March 2026 in Berlin: the fixture's period. */
 const PERIOD = { from: '2026-03-01', to: '2026-03-02' };
@@ -26,10 +28,11 @@ describe.each(dbKinds())('report executions on %s', (kind) => {
     expect(res.statusCode, res.body).toBe(201);
     return body(res).data.id as string;
   };
-  const finished = (reportId: string, exeId: string) => until(async () => {
-    const e = body(await call('GET', `/reports/${reportId}/executions/${exeId}`)).data;
-    return e.status === 'completed' || e.status === 'failed' ? e : false;
-  }, `execution ${exeId}`);
+  /** Waits for the execution to end (watching the database), then reads it through the API. */
+  const finished = async (reportId: string, exeId: string) => {
+    await until(async () => ['completed', 'failed'].includes((await t.deps.reports.repos.executions.statusOf(exeId)) ?? ''), `execution ${exeId}`);
+    return body(await call('GET', `/reports/${reportId}/executions/${exeId}`)).data;
+  };
   const runToEnd = async (reportId: string) => {
     const res = await call('POST', `/reports/${reportId}/run`);
     expect(res.statusCode, res.body).toBe(202);
@@ -46,6 +49,9 @@ describe.each(dbKinds())('report executions on %s', (kind) => {
     // The fixture's organization A, signed in as a user of it.
     const actor = await createActor(t as unknown as TestApp);
     await t.testDb.db.query('UPDATE users SET org_id = $1 WHERE id = $2', [FIXTURE.orgA, actor.userId]);
+    // The fixture's plan is pro, whose 120 requests a minute these tests exceed: enterprise here,
+    // with a limit of its own (the usage report shows the plan).
+    await t.testDb.db.query(`UPDATE organizations SET plan = 'enterprise', rate_limit_per_minute = 1000000 WHERE id = $1`, [FIXTURE.orgA]);
     const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: actor.email, password: actor.password } });
     owner = { ...actor, orgId: FIXTURE.orgA, auth: { authorization: `Bearer ${res.json().data.accessToken}` } };
   });
@@ -130,7 +136,7 @@ describe.each(dbKinds())('report executions on %s', (kind) => {
 
     const usage = await runToEnd(await create({ name: 'Usage', type: 'usage' }));
     expect(usage.summary).toEqual({
-      plan: 'pro', api_requests: 18, api_requests_by_key: { key_fixA: 15, sessions: 3 }, documents: 5, pages: 7,
+      plan: 'enterprise', api_requests: 18, api_requests_by_key: { key_fixA: 15, sessions: 3 }, documents: 5, pages: 7,
       webhook_deliveries: 3, webhook_deliveries_failed: 1, webhook_attempts: 4, webhook_attempts_failed: 3,
     });
     // The same report in test mode counts the test environment only.
@@ -140,10 +146,8 @@ describe.each(dbKinds())('report executions on %s', (kind) => {
     });
     const testId = body(testRes).data.id;
     const run = body(await t.app.inject({ method: 'POST', url: `/api/v1/reports/${testId}/run`, headers: { ...owner.auth, 'x-environment': 'test' } })).data;
-    const done = await until(async () => {
-      const e = body(await t.app.inject({ url: `/api/v1/reports/${testId}/executions/${run.id}`, headers: { ...owner.auth, 'x-environment': 'test' } })).data;
-      return e.status === 'completed' ? e : false;
-    }, 'test-mode execution');
+    await until(async () => (await t.deps.reports.repos.executions.statusOf(run.id)) === 'completed', 'test-mode execution');
+    const done = body(await t.app.inject({ url: `/api/v1/reports/${testId}/executions/${run.id}`, headers: { ...owner.auth, 'x-environment': 'test' } })).data;
     expect(done.summary).toMatchObject({ documents: 1, pages: 50 });
     expect((await events(run.id))[0]).toMatchObject({ environment: 'test' });
   });
@@ -189,6 +193,28 @@ describe.each(dbKinds())('report executions on %s', (kind) => {
       await t.startWorkers();
     }
     expect((await finished(id, exeId!)).status).toBe('completed');
+  });
+
+  it('an execution whose worker died mid-run runs again elsewhere once its job lock lapses; one result, one event', async () => {
+    const id = await create({ name: 'Crashed', type: 'usage' });
+    await t.stopWorkers();
+    // A worker that takes the job, starts the execution and then never answers again (as if its
+    // process had been killed): its job lock is not renewed once it is closed without waiting.
+    let taken!: () => void;
+    const tookIt = new Promise<void>((r) => { taken = r; });
+    const doomed = new Worker(REPORTS_QUEUE, async (job) => {
+      await t.deps.reports.repos.executions.start(job.data.executionId);
+      taken();
+      return new Promise(() => undefined);
+    }, { connection: t.deps.queues.workerConnection(), prefix: t.deps.queues.prefix, lockDuration: 1000, stalledInterval: 500 });
+    const exeId = body(await call('POST', `/reports/${id}/run`)).data.id as string;
+    await tookIt;
+    expect(body(await call('GET', `/reports/${id}/executions/${exeId}`)).data.status).toBe('running');
+    await doomed.close(true);
+    await t.startWorkers();
+    const e = await finished(id, exeId);
+    expect(e).toMatchObject({ status: 'completed', attempts: 2, error: null });
+    expect(await events(exeId)).toHaveLength(1);
   });
 
   it('retention and deletion remove executions with their result files', async () => {
