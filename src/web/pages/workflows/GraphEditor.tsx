@@ -94,6 +94,26 @@ function FitOnGrow({ count, newest }: { count: number; newest?: string }) {
   return null;
 }
 
+/** A step selected from outside the canvas (the list, a problem) is panned into view if it is off screen. */
+function RevealSelected({ id }: { id?: string }) {
+  const flow = useReactFlow();
+  const width = useStore((st) => st.width);
+  const height = useStore((st) => st.height);
+  useEffect(() => {
+    if (!id) return;
+    const n = flow.getInternalNode(id);
+    if (!n) return;
+    const { x, y, zoom } = flow.getViewport();
+    const w = n.measured.width ?? 200;
+    const h = n.measured.height ?? 60;
+    const left = n.internals.positionAbsolute.x * zoom + x;
+    const top = n.internals.positionAbsolute.y * zoom + y;
+    if (left >= 0 && top >= 0 && left + w * zoom <= width && top + h * zoom <= height) return;
+    void flow.setCenter(n.internals.positionAbsolute.x + w / 2, n.internals.positionAbsolute.y + h / 2, { zoom, duration: 200 });
+  }, [id, flow, width, height]);
+  return null;
+}
+
 export interface GraphEditorProps {
   storageKey: string;
   nodes: WorkflowNode[];
@@ -221,6 +241,7 @@ export default function GraphEditor(p: GraphEditorProps) {
         }}
       >
         <FitOnGrow count={rfNodes.length} newest={p.nodes[p.nodes.length - 1]?.id} />
+        <RevealSelected id={p.selection?.kind === 'node' ? p.selection.id : undefined} />
         <Background gap={20} />
         <Controls showInteractive={false} />
       </ReactFlow>
