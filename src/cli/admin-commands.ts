@@ -42,7 +42,9 @@ export async function executeAdminCommand(ctx: AdminContext, args: readonly stri
     const command = `admin ${sub}`;
     if (!(command in COMMANDS)) return fail(ADMIN_USAGE, 2);
     // Each subcommand accepts exactly the flags its usage line shows.
-    const values = parseCommand(command as CommandName, rest).values as Partial<Record<'email' | 'password' | 'org' | 'role' | 'plan' | 'name' | 'environment', string>>;
+    const values = parseCommand(command as CommandName, rest).values as Partial<
+      Record<'email' | 'password' | 'org' | 'role' | 'plan' | 'name' | 'environment', string>
+    >;
     const orgs = createOrgsService({ db: ctx.db, repo: createOrgsRepository(ctx.db), stamps: ctx.stamps });
     switch (sub) {
       case 'create-user': {
@@ -51,14 +53,22 @@ export async function executeAdminCommand(ctx: AdminContext, args: readonly stri
         const plan = (values.plan ?? 'free') as Plan;
         if (!PLANS.includes(plan)) return fail(`--plan must be one of ${PLANS.join(', ')}`);
         const { user, orgId } = await orgs.createUser({
-          email: need(values.email, 'email'), password: need(values.password, 'password'), orgName: need(values.org, 'org'), role, plan,
+          email: need(values.email, 'email'),
+          password: need(values.password, 'password'),
+          orgName: need(values.org, 'org'),
+          role,
+          plan,
         });
         return ok(`Created user ${user.email} (${user.id}) with role ${user.role} in organization ${orgId}`);
       }
       case 'create-api-key': {
         const environment = (values.environment ?? 'live') as Environment;
         if (environment !== 'live' && environment !== 'test') return fail('--environment must be live or test');
-        const key = await orgs.createApiKeyFor({ email: need(values.email, 'email'), name: need(values.name, 'name'), environment });
+        const key = await orgs.createApiKeyFor({
+          email: need(values.email, 'email'),
+          name: need(values.name, 'name'),
+          environment,
+        });
         return ok(`Created API key ${key.id} (${key.environment}). Store it now; it is not shown again:\n${key.key}`);
       }
       case 'status': {
@@ -71,7 +81,8 @@ export async function executeAdminCommand(ctx: AdminContext, args: readonly stri
   } catch (err) {
     if (err instanceof DomainError) return fail(err.message);
     // parseArgs reports unknown or malformed options with a code of its own.
-    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) return fail(`${(err as Error).message}\n${ADMIN_USAGE}`, 2);
+    if ((err as { code?: string }).code?.startsWith('ERR_PARSE_ARGS'))
+      return fail(`${(err as Error).message}\n${ADMIN_USAGE}`, 2);
     throw err;
   }
 }

@@ -27,9 +27,16 @@ export interface AdminSocket {
  * Serves admin commands on `path` until closed. Resolves undefined (with a warning) where a
  * socket cannot be made — the CLI then refuses with a message instead of writing beside us.
  */
-export async function serveAdminSocket(path: string, handle: (args: string[]) => Promise<AdminResult>, logger: Logger): Promise<AdminSocket | undefined> {
+export async function serveAdminSocket(
+  path: string,
+  handle: (args: string[]) => Promise<AdminResult>,
+  logger: Logger,
+): Promise<AdminSocket | undefined> {
   if (process.platform === 'win32' || Buffer.byteLength(path) > MAX_SOCKET_PATH) {
-    logger.warn({ path }, 'no admin socket (unsupported platform or DATA_DIR path too long): `docpipe admin` will refuse while this process runs');
+    logger.warn(
+      { path },
+      'no admin socket (unsupported platform or DATA_DIR path too long): `docpipe admin` will refuse while this process runs',
+    );
     return undefined;
   }
   const dir = join(path, '..');
@@ -37,9 +44,16 @@ export async function serveAdminSocket(path: string, handle: (args: string[]) =>
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     chmodSync(dir, 0o700);
     // We hold the database lock, so a socket file here is a leftover of a killed server.
-    try { unlinkSync(path); } catch { /* none */ }
+    try {
+      unlinkSync(path);
+    } catch {
+      /* none */
+    }
   } catch (err) {
-    logger.warn({ err, path }, 'could not prepare the admin socket directory: `docpipe admin` will refuse while this process runs');
+    logger.warn(
+      { err, path },
+      'could not prepare the admin socket directory: `docpipe admin` will refuse while this process runs',
+    );
     return undefined;
   }
   const server: Server = createServer((sock) => {
@@ -63,11 +77,16 @@ export async function serveAdminSocket(path: string, handle: (args: string[]) =>
         let result: AdminResult;
         try {
           const req = JSON.parse(buf.slice(0, nl)) as { args?: unknown };
-          if (!Array.isArray(req.args) || !req.args.every((a) => typeof a === 'string')) throw new SyntaxError('args must be a list of strings');
+          if (!Array.isArray(req.args) || !req.args.every((a) => typeof a === 'string'))
+            throw new SyntaxError('args must be a list of strings');
           result = await handle(req.args as string[]);
         } catch (err) {
           if (!(err instanceof SyntaxError)) logger.error({ err }, 'admin command failed');
-          result = { code: 1, stdout: '', stderr: err instanceof SyntaxError ? `bad request: ${err.message}` : `failed: ${(err as Error).message}` };
+          result = {
+            code: 1,
+            stdout: '',
+            stderr: err instanceof SyntaxError ? `bad request: ${err.message}` : `failed: ${(err as Error).message}`,
+          };
         }
         sock.end(`${JSON.stringify(result)}\n`);
       })();
@@ -76,7 +95,10 @@ export async function serveAdminSocket(path: string, handle: (args: string[]) =>
   try {
     await new Promise<void>((ok, fail) => {
       server.once('error', fail);
-      server.listen(path, () => { server.off('error', fail); ok(); });
+      server.listen(path, () => {
+        server.off('error', fail);
+        ok();
+      });
     });
     chmodSync(path, 0o600);
   } catch (err) {
@@ -88,7 +110,11 @@ export async function serveAdminSocket(path: string, handle: (args: string[]) =>
     path,
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
-      try { unlinkSync(path); } catch { /* already gone */ }
+      try {
+        unlinkSync(path);
+      } catch {
+        /* already gone */
+      }
     },
   };
 }
@@ -122,7 +148,12 @@ export function callAdminSocket(path: string, args: readonly string[], timeoutMs
     });
     sock.on('close', () => {
       const line = buf.split('\n')[0];
-      if (!line) return reject(connected ? new Error('the server closed the connection without an answer') : new AdminSocketUnavailableError('closed'));
+      if (!line)
+        return reject(
+          connected
+            ? new Error('the server closed the connection without an answer')
+            : new AdminSocketUnavailableError('closed'),
+        );
       try {
         resolveResult(JSON.parse(line) as AdminResult);
       } catch {

@@ -14,7 +14,9 @@ export async function runMigrate(config: Config): Promise<number> {
     db = await openDatabase(config);
   } catch (err) {
     if (!(err instanceof DataDirLockedError)) throw err;
-    console.error(`${err.message}\nThe server that holds it applied the migrations when it started; stop it to run \`docpipe migrate\` by hand.`);
+    console.error(
+      `${err.message}\nThe server that holds it applied the migrations when it started; stop it to run \`docpipe migrate\` by hand.`,
+    );
     return 1;
   }
   try {
@@ -67,7 +69,9 @@ export async function runAdmin(config: Config, args: string[]): Promise<number> 
     return print(await callAdminSocket(socket, args));
   } catch (err) {
     if (!(err instanceof AdminSocketUnavailableError)) {
-      console.error(`The server holding the database stopped answering (${(err as Error).message}); the command may or may not have been applied. Check with \`docpipe admin status\`.`);
+      console.error(
+        `The server holding the database stopped answering (${(err as Error).message}); the command may or may not have been applied. Check with \`docpipe admin status\`.`,
+      );
       return 1;
     }
   }
@@ -77,8 +81,10 @@ export async function runAdmin(config: Config, args: string[]): Promise<number> 
   } catch (err) {
     if (!(err instanceof DataDirLockedError)) throw err;
   }
-  console.error(`${locked.message}\nIts admin socket (${socket}) does not answer, so nothing was done. ` +
-    'If that server is still starting, try again in a moment. Otherwise stop it and run the command again; ' +
-    `if no docpipe process is running at all, remove ${locked.lockFile}.`);
+  console.error(
+    `${locked.message}\nIts admin socket (${socket}) does not answer, so nothing was done. ` +
+      'If that server is still starting, try again in a moment. Otherwise stop it and run the command again; ' +
+      `if no docpipe process is running at all, remove ${locked.lockFile}.`,
+  );
   return 1;
 }

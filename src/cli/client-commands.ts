@@ -22,9 +22,11 @@ async function collectFiles(paths: string[]): Promise<string[]> {
 
 async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
   let i = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (i < items.length) await fn(items[i++]);
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (i < items.length) await fn(items[i++]);
+    }),
+  );
 }
 
 type Progress = ReturnType<typeof createProgress>;
@@ -100,7 +102,9 @@ async function ingest(args: string[]): Promise<number> {
     bar!.tick();
   });
   bar.finish();
-  console.log(`uploaded ${created.length}, duplicates ${duplicates}, failed ${failures.length} (of ${files.length} files)`);
+  console.log(
+    `uploaded ${created.length}, duplicates ${duplicates}, failed ${failures.length} (of ${files.length} files)`,
+  );
   for (const f of failures.slice(0, 50)) console.log(`  failed: ${f.file}: ${f.reason}`);
   if (values.wait && created.length) {
     bar = createProgress('processing', created.length);
@@ -110,9 +114,14 @@ async function ingest(args: string[]): Promise<number> {
     const skippedEmbedding = new Map<string, number>();
     for (const d of docs.values()) {
       counts[d.status] = (counts[d.status] ?? 0) + 1;
-      if (d.embedNote?.startsWith('embedding skipped')) skippedEmbedding.set(d.embedNote, (skippedEmbedding.get(d.embedNote) ?? 0) + 1);
+      if (d.embedNote?.startsWith('embedding skipped'))
+        skippedEmbedding.set(d.embedNote, (skippedEmbedding.get(d.embedNote) ?? 0) + 1);
     }
-    console.log(`processed: ${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+    console.log(
+      `processed: ${Object.entries(counts)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(', ')}`,
+    );
     for (const [note, n] of skippedEmbedding) console.log(`  ${n} without embeddings (${note})`);
     if (counts.failed) return 1;
   }
@@ -134,7 +143,9 @@ async function reprocess(args: string[]): Promise<number> {
   let bar: Progress | undefined;
   const api = connection(values, () => bar);
   const body = {
-    ...(values.project ? { project_id: values.project } : { document_ids: values.documents!.split(',').map((s) => s.trim()) }),
+    ...(values.project
+      ? { project_id: values.project }
+      : { document_ids: values.documents!.split(',').map((s) => s.trim()) }),
     ...(values.stage ? { stages: values.stage.split(',').map((s) => stageName(s.trim())) } : {}),
     mode: values.all ? ('all' as const) : ('missing' as const),
   };
@@ -164,7 +175,8 @@ async function reprocess(args: string[]): Promise<number> {
     reasons.set(r, (reasons.get(r) ?? 0) + 1);
   }
   for (const [r, n] of reasons) console.log(`  skipped ${n}: ${r}`);
-  for (const f of batch.failures) console.log(`  failed: ${f.document_id}: ${f.error?.code ?? ''} ${f.error?.message ?? ''}`);
+  for (const f of batch.failures)
+    console.log(`  failed: ${f.document_id}: ${f.error?.code ?? ''} ${f.error?.message ?? ''}`);
   return batch.failed || batch.skipped ? 1 : 0;
 }
 
@@ -172,7 +184,9 @@ export async function runClientCommand(cmd: string, args: string[]): Promise<num
   try {
     return cmd === 'ingest' ? await ingest(args) : await reprocess(args);
   } catch (err) {
-    const usage = ((err as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS') ? `\n\nUsage:\n${usageLines(cmd)}` : '';
+    const usage = ((err as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS')
+      ? `\n\nUsage:\n${usageLines(cmd)}`
+      : '';
     console.error((err as Error).message + usage);
     return 2;
   }

@@ -9,10 +9,16 @@ const PREFIX = '/api/v1';
 
 /** The paths under /api/v1 that take `M`, spelled as in the document (`/batches/{id}`). */
 export type ApiPath<M extends HttpMethod> = {
-  [K in Prefixed]: K extends `${typeof PREFIX}${infer P}` ? ([NonNullable<paths[K][Lowercase<M>]>] extends [never] ? never : P) : never;
+  [K in Prefixed]: K extends `${typeof PREFIX}${infer P}`
+    ? [NonNullable<paths[K][Lowercase<M>]>] extends [never]
+      ? never
+      : P
+    : never;
 }[Prefixed];
 
-export type Operation<M extends HttpMethod, P extends ApiPath<M>> = NonNullable<paths[`${typeof PREFIX}${P}` & Prefixed][Lowercase<M>]>;
+export type Operation<M extends HttpMethod, P extends ApiPath<M>> = NonNullable<
+  paths[`${typeof PREFIX}${P}` & Prefixed][Lowercase<M>]
+>;
 
 type Params<O> = O extends { parameters: infer X } ? X : never;
 type JsonBody<O> = O extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
@@ -35,11 +41,17 @@ type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : Er
  * body was not JSON).
  */
 export type Answer<O> =
-  | (O extends { responses: infer R } ? { [S in keyof R & number]: { status: S; body: JsonOf<R[S]> } }[keyof R & number] : never)
+  | (O extends { responses: infer R }
+      ? { [S in keyof R & number]: { status: S; body: JsonOf<R[S]> } }[keyof R & number]
+      : never)
   | { status: 500 | 502 | 503 | 504; body: ErrorBody };
 
 export interface ApiClient {
-  call<M extends HttpMethod, P extends ApiPath<M>>(method: M, path: P, opts?: CallOptions<Operation<M, P>>): Promise<Answer<Operation<M, P>>>;
+  call<M extends HttpMethod, P extends ApiPath<M>>(
+    method: M,
+    path: P,
+    opts?: CallOptions<Operation<M, P>>,
+  ): Promise<Answer<Operation<M, P>>>;
 }
 
 export interface ApiClientOptions {
@@ -70,7 +82,11 @@ export function retryAfterSeconds(header: string | null, now = Date.now()): numb
 }
 
 /** `/batches/{id}` with `{id: 'bat_1'}` → `/batches/bat_1`, plus the query string. */
-function target(path: string, params: Record<string, unknown> | undefined, query: Record<string, unknown> | undefined): string {
+function target(
+  path: string,
+  params: Record<string, unknown> | undefined,
+  query: Record<string, unknown> | undefined,
+): string {
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const v = params?.[name];
     if (v === undefined) throw new Error(`${path}: the path parameter ${name} is missing`);
@@ -91,7 +107,10 @@ export function createApiClient(baseUrl: string, apiKey: string, opts: ApiClient
     try {
       return JSON.parse(text);
     } catch {
-      return { success: false, error: { code: 'BAD_RESPONSE', message: text.slice(0, 200), request_id: res.headers.get('x-request-id') ?? '' } };
+      return {
+        success: false,
+        error: { code: 'BAD_RESPONSE', message: text.slice(0, 200), request_id: res.headers.get('x-request-id') ?? '' },
+      };
     }
   };
 
@@ -132,12 +151,21 @@ export function createApiClient(baseUrl: string, apiKey: string, opts: ApiClient
   };
   return {
     async call(method, path, o) {
-      const options = (o ?? {}) as { path?: Record<string, unknown>; query?: Record<string, unknown>; body?: unknown; form?: FormData };
+      const options = (o ?? {}) as {
+        path?: Record<string, unknown>;
+        query?: Record<string, unknown>;
+        body?: unknown;
+        form?: FormData;
+      };
       const url = target(path, options.path, options.query);
       const init = (): RequestInit => {
         if (options.form) return { method, headers, body: options.form };
         if (options.body === undefined) return { method, headers };
-        return { method, headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(options.body) };
+        return {
+          method,
+          headers: { ...headers, 'content-type': 'application/json' },
+          body: JSON.stringify(options.body),
+        };
       };
       // The shape of each status's body is the document's promise, checked by the server's tests.
       return (await send(init, url)) as never;

@@ -16,13 +16,19 @@ export type Role = 'start' | 'api' | 'worker';
  * Runs one process role until SIGTERM/SIGINT. Shutdown order: stop accepting HTTP, let workers
  * finish their current jobs (bounded), close queues and connections; a second signal exits now.
  */
-export async function runServer(config: Config, role: Role, opts: { queues?: string[]; concurrency?: number } = {}): Promise<void> {
+export async function runServer(
+  config: Config,
+  role: Role,
+  opts: { queues?: string[]; concurrency?: number } = {},
+): Promise<void> {
   const logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   // The database first: an embedded one is this process's alone (and so is the private Redis
   // beside it), so a second server on the same DATA_DIR stops here, before touching anything.
   const db = await openDatabase(config, { lockWaitMs: 10_000 }).catch((err: unknown) => {
     if (err instanceof DataDirLockedError) {
-      throw new Error(`${err.message}\nStop the other process, or give this one its own DATA_DIR; several processes over one database need DATABASE_URL (PostgreSQL).`);
+      throw new Error(
+        `${err.message}\nStop the other process, or give this one its own DATA_DIR; several processes over one database need DATABASE_URL (PostgreSQL).`,
+      );
     }
     throw err;
   });
@@ -30,7 +36,9 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
   let managed: Awaited<ReturnType<typeof startManagedRedis>> | undefined;
   if (!redisUrl) {
     if (role !== 'start') {
-      throw new Error(`docpipe ${role} needs REDIS_URL: separate API and worker processes must share one Redis. Only \`docpipe start\` runs a private redis-server.`);
+      throw new Error(
+        `docpipe ${role} needs REDIS_URL: separate API and worker processes must share one Redis. Only \`docpipe start\` runs a private redis-server.`,
+      );
     }
     managed = await startManagedRedis(config.dataDir);
     redisUrl = managed.url;
@@ -39,23 +47,36 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
   const deps = await createDeps(config, { db, redisUrl, logger });
   if (role !== 'worker') {
     const boot = await deps.services.orgs.bootstrap({
-      email: config.BOOTSTRAP_ADMIN_EMAIL, password: config.BOOTSTRAP_ADMIN_PASSWORD, orgName: config.BOOTSTRAP_ORG_NAME, plan: config.BOOTSTRAP_PLAN,
+      email: config.BOOTSTRAP_ADMIN_EMAIL,
+      password: config.BOOTSTRAP_ADMIN_PASSWORD,
+      orgName: config.BOOTSTRAP_ORG_NAME,
+      plan: config.BOOTSTRAP_PLAN,
     });
-    if (boot === 'created') logger.info({ email: config.BOOTSTRAP_ADMIN_EMAIL }, 'created the first organization and its owner');
+    if (boot === 'created')
+      logger.info({ email: config.BOOTSTRAP_ADMIN_EMAIL }, 'created the first organization and its owner');
   }
 
   // `docpipe admin …` cannot open an embedded database this process holds: it sends its
   // commands here instead.
-  const adminSocket = db.kind === 'pglite'
-    ? await serveAdminSocket(adminSocketPath(config.dataDir), (args) => executeAdminCommand({ db, stamps: deps.stamps }, args), logger)
-    : undefined;
+  const adminSocket =
+    db.kind === 'pglite'
+      ? await serveAdminSocket(
+          adminSocketPath(config.dataDir),
+          (args) => executeAdminCommand({ db, stamps: deps.stamps }, args),
+          logger,
+        )
+      : undefined;
 
   // Queue depths come from the shared Redis and read the same everywhere: the API processes
   // report them; workers report only what they do themselves.
   if (role !== 'worker') trackQueues(deps.metrics.registry, deps.queues, QUEUE_NAMES);
   let workers: WorkerHandle | undefined;
   if (role !== 'api') {
-    workers = await startWorkers(deps, { queues: opts.queues, concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY, schedulers: true });
+    workers = await startWorkers(deps, {
+      queues: opts.queues,
+      concurrency: opts.concurrency ?? config.WORKER_CONCURRENCY,
+      schedulers: true,
+    });
   }
   // Said once at start-up by the processes that embed, instead of only in /ready and notes.
   if (role !== 'api' && (!opts.queues || opts.queues.includes('embed'))) void deps.documents.checkEmbedder();
@@ -66,9 +87,16 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
   }
 
   // Last: a metrics listener that answers means this process is serving.
-  const metricsServer = config.METRICS_PORT !== undefined
-    ? await startMetricsServer({ metrics: deps.metrics, port: config.METRICS_PORT, host: config.METRICS_HOST, token: config.METRICS_TOKEN, logger })
-    : undefined;
+  const metricsServer =
+    config.METRICS_PORT !== undefined
+      ? await startMetricsServer({
+          metrics: deps.metrics,
+          port: config.METRICS_PORT,
+          host: config.METRICS_HOST,
+          token: config.METRICS_TOKEN,
+          logger,
+        })
+      : undefined;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -78,7 +106,10 @@ export async function runServer(config: Config, role: Role, opts: { queues?: str
     }
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const hardStop = setTimeout(() => { logger.error('shutdown took over 30 s; exiting'); process.exit(1); }, 30_000);
+    const hardStop = setTimeout(() => {
+      logger.error('shutdown took over 30 s; exiting');
+      process.exit(1);
+    }, 30_000);
     hardStop.unref();
     try {
       await app?.close();

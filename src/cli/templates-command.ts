@@ -38,7 +38,9 @@ async function importDir(args: string[]): Promise<number> {
   for (const file of files) {
     const rel = relative(root, file) || basename(file);
     const content = await readFile(file, 'utf8');
-    const res = await api.call('POST', '/templates/import', { body: { yaml: content, name: basename(file).replace(TEMPLATE_FILE, ''), dry_run: values['dry-run'] ?? false } });
+    const res = await api.call('POST', '/templates/import', {
+      body: { yaml: content, name: basename(file).replace(TEMPLATE_FILE, ''), dry_run: values['dry-run'] ?? false },
+    });
     if (res.status === 200 || res.status === 201) {
       const items = res.body.data;
       templates += items.length;
@@ -47,12 +49,21 @@ async function importDir(args: string[]): Promise<number> {
       if (values.verbose) for (const x of w) console.log(`  warning: ${rel}: ${x.path} ${x.message}`);
     } else {
       const details = (res.body as { error?: { details?: Array<{ field: string; message: string }> } }).error?.details;
-      refused.push({ file: rel, reasons: Array.isArray(details) && details.length ? details.map((d) => `${d.field} ${d.message}`) : [errorText(res)] });
+      refused.push({
+        file: rel,
+        reasons:
+          Array.isArray(details) && details.length ? details.map((d) => `${d.field} ${d.message}`) : [errorText(res)],
+      });
     }
   }
   const verb = values['dry-run'] ? 'would import' : 'imported';
-  console.log(`${verb} ${templates} template(s) from ${files.length - refused.length} of ${files.length} file(s); ${refused.length} refused; ${warnings} warning(s)${values.verbose ? '' : ' (--verbose lists them)'}`);
-  for (const r of refused) console.log(`  refused: ${r.file}: ${r.reasons.slice(0, 5).join('; ')}${r.reasons.length > 5 ? `; and ${r.reasons.length - 5} more` : ''}`);
+  console.log(
+    `${verb} ${templates} template(s) from ${files.length - refused.length} of ${files.length} file(s); ${refused.length} refused; ${warnings} warning(s)${values.verbose ? '' : ' (--verbose lists them)'}`,
+  );
+  for (const r of refused)
+    console.log(
+      `  refused: ${r.file}: ${r.reasons.slice(0, 5).join('; ')}${r.reasons.length > 5 ? `; and ${r.reasons.length - 5} more` : ''}`,
+    );
   return refused.length > 0 ? 1 : 0;
 }
 
@@ -63,7 +74,9 @@ export async function runTemplatesCommand(args: string[]): Promise<number> {
     console.error(`Usage:\n${usageLines('templates')}`);
     return 2;
   } catch (err) {
-    const usage = ((err as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS') ? `\n\nUsage:\n${usageLines('templates import-dir')}` : '';
+    const usage = ((err as { code?: string }).code ?? '').startsWith('ERR_PARSE_ARGS')
+      ? `\n\nUsage:\n${usageLines('templates import-dir')}`
+      : '';
     console.error((err as Error).message + usage);
     return 2;
   }

@@ -26,15 +26,21 @@ export const COMMANDS = {
   api: { usage: 'api', summary: 'HTTP API only (needs REDIS_URL)', options: {} },
   worker: {
     usage: 'worker [--queues a,b] [--concurrency N]',
-    summary: 'pipeline workers only (needs REDIS_URL); --queues picks stage queues (parse, embed, classify, extract, …)',
+    summary:
+      'pipeline workers only (needs REDIS_URL); --queues picks stage queues (parse, embed, classify, extract, …)',
     options: { queues: { type: 'string' }, concurrency: { type: 'string' } },
   },
   migrate: { usage: 'migrate', summary: 'apply database migrations', options: {} },
   'admin create-user': {
-    usage: 'admin create-user --email E --password P --org NAME [--role owner|admin|member|viewer] [--plan free|pro|enterprise]',
+    usage:
+      'admin create-user --email E --password P --org NAME [--role owner|admin|member|viewer] [--plan free|pro|enterprise]',
     summary: 'create a user (and the organization when it does not exist)',
     options: {
-      email: { type: 'string' }, password: { type: 'string' }, org: { type: 'string' }, role: { type: 'string' }, plan: { type: 'string' },
+      email: { type: 'string' },
+      password: { type: 'string' },
+      org: { type: 'string' },
+      role: { type: 'string' },
+      plan: { type: 'string' },
     },
   },
   'admin create-api-key': {
@@ -44,21 +50,34 @@ export const COMMANDS = {
   },
   'admin status': {
     usage: 'admin status',
-    summary: 'counts of organizations, users, projects, documents\n(admin commands go through a running server that holds the embedded database)',
+    summary:
+      'counts of organizations, users, projects, documents\n(admin commands go through a running server that holds the embedded database)',
     options: {},
   },
   ingest: {
     usage: 'ingest PATH... --project ID [--wait] [--allow-duplicate] [--concurrency N] [--url URL] [--key KEY]',
     summary: 'upload files and folders; --wait follows them until processed',
-    options: { project: { type: 'string' }, wait: { type: 'boolean' }, 'allow-duplicate': { type: 'boolean' }, concurrency: { type: 'string' }, ...CLIENT },
+    options: {
+      project: { type: 'string' },
+      wait: { type: 'boolean' },
+      'allow-duplicate': { type: 'boolean' },
+      concurrency: { type: 'string' },
+      ...CLIENT,
+    },
     positionals: true,
   },
   reprocess: {
-    usage: 'reprocess --project ID|--documents ID,ID [--stage S[,S]] [--missing|--all] [--no-wait] [--url URL] [--key KEY]',
+    usage:
+      'reprocess --project ID|--documents ID,ID [--stage S[,S]] [--missing|--all] [--no-wait] [--url URL] [--key KEY]',
     summary: 're-run stages as a batch and follow it (default: every stage, --missing)',
     options: {
-      project: { type: 'string' }, documents: { type: 'string' }, stage: { type: 'string' }, missing: { type: 'boolean' },
-      all: { type: 'boolean' }, 'no-wait': { type: 'boolean' }, ...CLIENT,
+      project: { type: 'string' },
+      documents: { type: 'string' },
+      stage: { type: 'string' },
+      missing: { type: 'boolean' },
+      all: { type: 'boolean' },
+      'no-wait': { type: 'boolean' },
+      ...CLIENT,
     },
   },
   'templates import-dir': {
@@ -113,8 +132,16 @@ export type CommandValues<K extends CommandName> = {
 };
 
 /** Parses a command's arguments with exactly the options its usage line shows (unknown flags throw). */
-export function parseCommand<K extends CommandName>(name: K, args: readonly string[]): { values: CommandValues<K>; positionals: string[] } {
+export function parseCommand<K extends CommandName>(
+  name: K,
+  args: readonly string[],
+): { values: CommandValues<K>; positionals: string[] } {
   const spec: CommandSpec = COMMANDS[name];
-  const { values, positionals } = parseArgs({ args: [...args], options: spec.options, allowPositionals: spec.positionals === true, strict: true });
+  const { values, positionals } = parseArgs({
+    args: [...args],
+    options: spec.options,
+    allowPositionals: spec.positionals === true,
+    strict: true,
+  });
   return { values: values as CommandValues<K>, positionals };
 }

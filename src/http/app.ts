@@ -41,26 +41,57 @@ export interface AppDeps extends RouteDeps {
 export function appDepsFrom(deps: Deps): AppDeps {
   const { services, documents } = deps;
   return {
-    logger: deps.logger, trustProxy: deps.config.TRUST_PROXY, maxUploadBytes: deps.config.MAX_UPLOAD_MB * 1024 * 1024,
-    access: services.access, auth: services.auth, loginThrottle: services.loginThrottle, apiKeys: services.apiKeys, projects: services.projects,
-    templates: services.templates, events: deps.repos.events, redisKeys: deps.keys,
-    documents: documents.service, intake: documents.intake, documentExports: (scope, id) => deps.sheets.exportsForDocument(scope, id), activity: documents.activity,
-    webhooks: deps.webhooks.service, mailboxes: deps.mail.service, sheets: { connections: deps.sheets.connections, exports: deps.sheets.exports },
-    workflows: deps.workflows.service, reports: deps.reports.service, members: services.members, pipeline: services.pipeline,
+    logger: deps.logger,
+    trustProxy: deps.config.TRUST_PROXY,
+    maxUploadBytes: deps.config.MAX_UPLOAD_MB * 1024 * 1024,
+    access: services.access,
+    auth: services.auth,
+    loginThrottle: services.loginThrottle,
+    apiKeys: services.apiKeys,
+    projects: services.projects,
+    templates: services.templates,
+    events: deps.repos.events,
+    redisKeys: deps.keys,
+    documents: documents.service,
+    intake: documents.intake,
+    documentExports: (scope, id) => deps.sheets.exportsForDocument(scope, id),
+    activity: documents.activity,
+    webhooks: deps.webhooks.service,
+    mailboxes: deps.mail.service,
+    sheets: { connections: deps.sheets.connections, exports: deps.sheets.exports },
+    workflows: deps.workflows.service,
+    reports: deps.reports.service,
+    members: services.members,
+    pipeline: services.pipeline,
     idempotency: services.idempotency,
     // With METRICS_PORT the metrics stay off this port (the separate listener serves them).
-    metrics: { metrics: deps.metrics, token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined },
+    metrics: {
+      metrics: deps.metrics,
+      token: deps.config.METRICS_PORT === undefined ? deps.config.METRICS_TOKEN : undefined,
+    },
     health: {
-      db: () => deps.db.ping(), redis: async () => { await deps.redis.ping(); }, version: VERSION,
+      db: () => deps.db.ping(),
+      redis: async () => {
+        await deps.redis.ping();
+      },
+      version: VERSION,
       components: () => {
         const e = documents.embedder.status();
-        return { embeddings: { status: e.state === 'ready' ? 'ok' : e.state, model: e.modelId, ...(e.reason ? { reason: e.reason } : {}) } };
+        return {
+          embeddings: {
+            status: e.state === 'ready' ? 'ok' : e.state,
+            model: e.modelId,
+            ...(e.reason ? { reason: e.reason } : {}),
+          },
+        };
       },
     },
   };
 }
 
-function parseTrustProxy(v: string | undefined): boolean | string | ((addr: string, hop: number) => boolean) | undefined {
+function parseTrustProxy(
+  v: string | undefined,
+): boolean | string | ((addr: string, hop: number) => boolean) | undefined {
   if (v === undefined || v === '' || v === 'false') return undefined;
   if (v === 'true') return true;
   if (/^\d+$/.test(v)) {
@@ -113,14 +144,18 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('X-Request-Id', req.id);
     // A fragment is never part of a request target (RFC 9110 §7.1); the router would cut the path
     // at it. Refused rather than guessed at.
-    if (req.url.includes('#')) return done(errors.validation('The request target must not contain "#" (encode it as %23)'));
+    if (req.url.includes('#'))
+      return done(errors.validation('The request target must not contain "#" (encode it as %23)'));
     done();
   });
   const logAt = deps.logRequests === false ? 'debug' : 'info';
   app.addHook('onResponse', (req, reply, done) => {
     // Skip building the line when the level is off (pino loggers can tell).
     if ((req.log as { isLevelEnabled?: (l: string) => boolean }).isLevelEnabled?.(logAt) !== false) {
-      req.log[logAt]({ method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+      req.log[logAt](
+        { method: req.method, url: req.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+        'request',
+      );
     }
     done();
   });

@@ -4,7 +4,12 @@ export function ok<T>(data: T, message = 'OK') {
 }
 
 export function offsetPage<T>(items: T[], total: number, limit: number, offset: number, message = 'OK') {
-  return { success: true as const, data: items, pagination: { total, limit, offset, has_more: offset + items.length < total }, message };
+  return {
+    success: true as const,
+    data: items,
+    pagination: { total, limit, offset, has_more: offset + items.length < total },
+    message,
+  };
 }
 
 export function numberedPage<T>(items: T[], total: number, page: number, perPage: number, message = 'OK') {
@@ -19,7 +24,9 @@ export function numberedPage<T>(items: T[], total: number, page: number, perPage
 // Reusable JSON-schema fragments for route schemas (also feed the OpenAPI document).
 export const schemas = {
   idParam: (name = 'id') => ({
-    type: 'object', required: [name], additionalProperties: false,
+    type: 'object',
+    required: [name],
+    additionalProperties: false,
     properties: { [name]: { type: 'string', minLength: 1, maxLength: 64 } },
   }),
   envelope: (dataSchema: object = { type: 'object', additionalProperties: true }) => ({

@@ -3,9 +3,19 @@
 import type { DomainError } from '../lib/errors.js';
 
 export type ErrorCode =
-  | 'UNAUTHORIZED' | 'FORBIDDEN' | 'NOT_FOUND' | 'VALIDATION_ERROR' | 'CONFLICT' | 'METHOD_NOT_ALLOWED'
-  | 'PAYLOAD_TOO_LARGE' | 'UNSUPPORTED_MEDIA_TYPE' | 'RATE_LIMITED' | 'INTERNAL_ERROR'
-  | 'SERVICE_UNAVAILABLE' | 'TOKEN_EXPIRED' | 'IDEMPOTENCY_KEY_REUSED';
+  | 'UNAUTHORIZED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'VALIDATION_ERROR'
+  | 'CONFLICT'
+  | 'METHOD_NOT_ALLOWED'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'RATE_LIMITED'
+  | 'INTERNAL_ERROR'
+  | 'SERVICE_UNAVAILABLE'
+  | 'TOKEN_EXPIRED'
+  | 'IDEMPOTENCY_KEY_REUSED';
 
 /** HTTP status of each domain error code; a code missing here is a bug and answers 500. */
 export const STATUS_OF_CODE: Readonly<Record<string, number>> = {

@@ -13,7 +13,11 @@ type LevelAware = FastifyBaseLogger & { isLevelEnabled?: (l: string) => boolean 
  */
 class LazyChildLogger {
   private real?: FastifyBaseLogger;
-  constructor(private readonly parent: LevelAware, private readonly bindings: Bindings, private readonly opts: ChildLoggerOptions) {}
+  constructor(
+    private readonly parent: LevelAware,
+    private readonly bindings: Bindings,
+    private readonly opts: ChildLoggerOptions,
+  ) {}
 
   private child$(): FastifyBaseLogger {
     this.real ??= this.parent.child(this.bindings, this.opts);
@@ -24,20 +28,46 @@ class LazyChildLogger {
     (this.child$()[level] as (...a: unknown[]) => void)(...args);
   }
 
-  get level(): string { return this.real?.level ?? this.parent.level; }
-  set level(l: string) { this.child$().level = l; }
-  isLevelEnabled(l: string): boolean { return this.parent.isLevelEnabled?.(l) ?? true; }
-  fatal(...a: unknown[]): void { this.write('fatal', a); }
-  error(...a: unknown[]): void { this.write('error', a); }
-  warn(...a: unknown[]): void { this.write('warn', a); }
-  info(...a: unknown[]): void { this.write('info', a); }
-  debug(...a: unknown[]): void { this.write('debug', a); }
-  trace(...a: unknown[]): void { this.write('trace', a); }
-  silent(): void { /* nothing */ }
-  child(bindings: Bindings, opts?: ChildLoggerOptions): FastifyBaseLogger { return this.child$().child(bindings, opts); }
+  get level(): string {
+    return this.real?.level ?? this.parent.level;
+  }
+  set level(l: string) {
+    this.child$().level = l;
+  }
+  isLevelEnabled(l: string): boolean {
+    return this.parent.isLevelEnabled?.(l) ?? true;
+  }
+  fatal(...a: unknown[]): void {
+    this.write('fatal', a);
+  }
+  error(...a: unknown[]): void {
+    this.write('error', a);
+  }
+  warn(...a: unknown[]): void {
+    this.write('warn', a);
+  }
+  info(...a: unknown[]): void {
+    this.write('info', a);
+  }
+  debug(...a: unknown[]): void {
+    this.write('debug', a);
+  }
+  trace(...a: unknown[]): void {
+    this.write('trace', a);
+  }
+  silent(): void {
+    /* nothing */
+  }
+  child(bindings: Bindings, opts?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.child$().child(bindings, opts);
+  }
 }
 
-export function lazyChildLoggerFactory(logger: FastifyBaseLogger, bindings: Bindings, opts: ChildLoggerOptions): FastifyBaseLogger {
+export function lazyChildLoggerFactory(
+  logger: FastifyBaseLogger,
+  bindings: Bindings,
+  opts: ChildLoggerOptions,
+): FastifyBaseLogger {
   // A route with its own log level needs a real child: the parent's level would not apply.
   if (opts?.level !== undefined) return logger.child(bindings, opts);
   return new LazyChildLogger(logger as LevelAware, bindings, opts) as unknown as FastifyBaseLogger;

@@ -16,9 +16,18 @@ function inert(path: string): unknown {
 }
 
 export async function openApiDocument(): Promise<Record<string, unknown>> {
-  const deps = new Proxy({ logger: createLogger({ level: 'silent', pretty: false }), maxUploadBytes: 50 * 1024 * 1024, webDir: '/nonexistent', trustProxy: undefined, logRequests: false } as Partial<AppDeps>, {
-    get: (t, key) => (key in t ? t[key as keyof AppDeps] : inert(`deps.${String(key)}`)),
-  }) as AppDeps;
+  const deps = new Proxy(
+    {
+      logger: createLogger({ level: 'silent', pretty: false }),
+      maxUploadBytes: 50 * 1024 * 1024,
+      webDir: '/nonexistent',
+      trustProxy: undefined,
+      logRequests: false,
+    } as Partial<AppDeps>,
+    {
+      get: (t, key) => (key in t ? t[key as keyof AppDeps] : inert(`deps.${String(key)}`)),
+    },
+  ) as AppDeps;
   const app: FastifyInstance = await buildApp(deps);
   await app.ready();
   const doc = app.swagger() as unknown as Record<string, unknown>;

@@ -53,15 +53,27 @@ export const t = {
   bool: { type: 'boolean' } as Schema,
   any: {} as Schema,
   /** A JSON object with free-form keys. */
-  map: (values: Schema = {}, description?: string): Schema => ({ type: 'object', additionalProperties: values, ...(description ? { description } : {}) }),
+  map: (values: Schema = {}, description?: string): Schema => ({
+    type: 'object',
+    additionalProperties: values,
+    ...(description ? { description } : {}),
+  }),
   arr: (items: Schema): Schema => ({ type: 'array', items }),
-  enum: (values: readonly string[], nullable = false): Schema => (nullable ? { type: ['string', 'null'], enum: [...values, null] } : { type: 'string', enum: [...values] }),
+  enum: (values: readonly string[], nullable = false): Schema =>
+    nullable ? { type: ['string', 'null'], enum: [...values, null] } : { type: 'string', enum: [...values] },
   nullable: (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] }),
   obj: (properties: Record<string, Schema>, optional: string[] = [], description?: string): Schema => ({
-    type: 'object', required: Object.keys(properties).filter((k) => !optional.includes(k)), properties, ...(description ? { description } : {}),
+    type: 'object',
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+    properties,
+    ...(description ? { description } : {}),
   }),
   /** `{id, deleted: true}`-style answers of deletions. */
-  gone: (flag = 'deleted'): Schema => ({ type: 'object', required: ['id', flag], properties: { id: { type: 'string' }, [flag]: { type: 'boolean', const: true } } }),
+  gone: (flag = 'deleted'): Schema => ({
+    type: 'object',
+    required: ['id', flag],
+    properties: { id: { type: 'string' }, [flag]: { type: 'boolean', const: true } },
+  }),
 };
 
 const named: Record<string, Schema> = {};
@@ -77,4 +89,3 @@ export function component(name: string, schema: Schema): Schema {
 export function componentSchemas(): Readonly<Record<string, Schema>> {
   return named;
 }
-

@@ -64,9 +64,16 @@ export function pagingQuery(spec: ListPaging): Record<string, object> {
   const alias = page ? 'Alternative spelling (limit/offset): ' : 'Alternative spelling (page/per_page): ';
   return {
     page: { type: 'integer', minimum: 1, description: `${page ? '' : alias}1-based page number (default 1).` },
-    per_page: { type: 'integer', minimum: 1, maximum: max, description: `${page ? '' : alias}Items per page (default ${size}, at most ${max}).` },
+    per_page: {
+      type: 'integer',
+      minimum: 1,
+      maximum: max,
+      description: `${page ? '' : alias}Items per page (default ${size}, at most ${max}).`,
+    },
     limit: {
-      type: 'integer', minimum: 1, maximum: max,
+      type: 'integer',
+      minimum: 1,
+      maximum: max,
       description: `${page && !spec.pageWithLimit ? alias : ''}Items to return (default ${size}, at most ${max}).${spec.pageWithLimit ? ' With `page`, the page size.' : ''}`,
     },
     offset: { type: 'integer', minimum: 0, description: `${page ? alias : ''}Items to skip (default 0).` },
@@ -79,9 +86,16 @@ export const paginationSchema = {
   required: ['total', 'limit', 'offset', 'has_more', 'page', 'per_page', 'total_pages', 'next', 'prev'],
   properties: {
     total: { type: 'integer', description: 'Items matching the request, over all pages' },
-    limit: { type: 'integer' }, offset: { type: 'integer' }, has_more: { type: 'boolean' },
-    page: { type: 'integer', description: '1-based' }, per_page: { type: 'integer' }, total_pages: { type: 'integer' },
-    next: { type: ['string', 'null'], description: 'Path and query of the next page, in the spelling the request used' },
+    limit: { type: 'integer' },
+    offset: { type: 'integer' },
+    has_more: { type: 'boolean' },
+    page: { type: 'integer', description: '1-based' },
+    per_page: { type: 'integer' },
+    total_pages: { type: 'integer' },
+    next: {
+      type: ['string', 'null'],
+      description: 'Path and query of the next page, in the spelling the request used',
+    },
     prev: { type: ['string', 'null'], description: 'Path and query of the previous page' },
   },
 };
@@ -97,7 +111,13 @@ export function readPaging(query: unknown, spec: ListPaging): Paging {
   const q = (query ?? {}) as Query;
   const size = spec.defaultSize ?? 20;
   // The contract's own `page` + `limit` (limit as the page size), on the lists that use it.
-  if (spec.pageWithLimit && q.page !== undefined && q.limit !== undefined && q.offset === undefined && q.per_page === undefined) {
+  if (
+    spec.pageWithLimit &&
+    q.page !== undefined &&
+    q.limit !== undefined &&
+    q.offset === undefined &&
+    q.per_page === undefined
+  ) {
     const perPage = q.limit as number;
     const page = q.page as number;
     return { style: 'page', page, perPage, limit: perPage, offset: (page - 1) * perPage, sizeParam: 'limit' };
@@ -142,11 +162,22 @@ export function pagination(p: Paging, total: number, count: number, url: string)
     if (p.page > 1) prev = link(url, { page: Math.min(p.page - 1, Math.max(totalPages, 1)), [sizeKey]: p.perPage });
   } else {
     if (hasMore) next = link(url, { limit: p.limit, offset: p.offset + p.limit });
-    if (p.offset > 0) prev = link(url, { limit: p.limit, offset: Math.max(0, Math.min(p.offset - p.limit, Math.max(total - p.limit, 0))) });
+    if (p.offset > 0)
+      prev = link(url, {
+        limit: p.limit,
+        offset: Math.max(0, Math.min(p.offset - p.limit, Math.max(total - p.limit, 0))),
+      });
   }
   return {
-    total, limit: p.limit, offset: p.offset, has_more: hasMore,
-    page: p.page, per_page: p.perPage, total_pages: totalPages, next, prev,
+    total,
+    limit: p.limit,
+    offset: p.offset,
+    has_more: hasMore,
+    page: p.page,
+    per_page: p.perPage,
+    total_pages: totalPages,
+    next,
+    prev,
   };
 }
 
@@ -159,7 +190,10 @@ export function paged<T>(req: Pick<FastifyRequest, 'url'>, p: Paging, items: T[]
  * Items `offset .. offset+limit` from a source that only pages by page number and size: one
  * page when the offset falls on a page boundary, else the two pages that cover the window.
  */
-export async function pageWindow<T>(p: Paging, fetch: (page: number, perPage: number) => Promise<{ items: T[]; total: number }>): Promise<{ items: T[]; total: number }> {
+export async function pageWindow<T>(
+  p: Paging,
+  fetch: (page: number, perPage: number) => Promise<{ items: T[]; total: number }>,
+): Promise<{ items: T[]; total: number }> {
   if (p.offset % p.limit === 0) return fetch(p.offset / p.limit + 1, p.limit);
   const first = Math.floor(p.offset / p.limit) + 1;
   const a = await fetch(first, p.limit);
@@ -174,5 +208,8 @@ export async function pageWindow<T>(p: Paging, fetch: (page: number, perPage: nu
  */
 export function listPaging(req: Pick<FastifyRequest, 'url' | 'query'>, spec: ListPaging) {
   const paging = readPaging(req.query, spec);
-  return { paging, answer: <T>(items: T[], total: number, message?: string) => paged(req, paging, items, total, message) };
+  return {
+    paging,
+    answer: <T>(items: T[], total: number, message?: string) => paged(req, paging, items, total, message),
+  };
 }

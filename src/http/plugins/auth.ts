@@ -28,13 +28,18 @@ export function installAuth(app: FastifyInstance, access: AccessService): void {
     const env = req.headers['x-environment'];
     // Failures throw domain errors; a 429 carries its rate-limit headers on the error itself.
     const { principal, headers, projectsVersion } = await access.authenticate({
-      authorization: auth, environmentHeader: Array.isArray(env) ? env[0] : env, ip: req.ip, method: req.method, path,
+      authorization: auth,
+      environmentHeader: Array.isArray(env) ? env[0] : env,
+      ip: req.ip,
+      method: req.method,
+      path,
     });
     reply.headers(headers);
     const needed = requiredRole(req.method, cfg);
     if (!roleAtLeast(principal.role, needed)) throw errors.forbidden(`This requires the ${needed} role or higher`);
     // Like the role, decided before anything is looked up.
-    if (cfg.liveOnly && principal.environment !== 'live') throw errors.forbidden('This works in live mode only (test-mode credentials cannot use it)');
+    if (cfg.liveOnly && principal.environment !== 'live')
+      throw errors.forbidden('This works in live mode only (test-mode credentials cannot use it)');
     req.principal = principal;
     req.scope = { orgId: principal.orgId, environment: principal.environment };
     req.projectsVersion = projectsVersion;

@@ -20,19 +20,37 @@ interface Asset {
 }
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
-  '.ico': 'image/x-icon', '.woff2': 'font/woff2', '.txt': 'text/plain; charset=utf-8', '.map': 'application/json',
-  '.wasm': 'application/wasm', '.bcmap': 'application/octet-stream', '.pfb': 'application/octet-stream',
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.woff2': 'font/woff2',
+  '.txt': 'text/plain; charset=utf-8',
+  '.map': 'application/json',
+  '.wasm': 'application/wasm',
+  '.bcmap': 'application/octet-stream',
+  '.pfb': 'application/octet-stream',
 };
 const COMPRESSIBLE = /^(text\/|application\/(json|wasm)|image\/svg)/;
 
 // Inline styles are needed by the chart and canvas libraries; scripts only from this origin.
 // blob: images are originals fetched with the session's token; pdf.js runs in a worker from 'self'.
 export const DASHBOARD_CSP = [
-  "default-src 'self'", "script-src 'self'", "style-src 'self' 'unsafe-inline'", "img-src 'self' data: blob:",
-  "font-src 'self'", "connect-src 'self'", "worker-src 'self' blob:", "object-src 'none'", "base-uri 'none'",
-  "form-action 'self'", "frame-ancestors 'none'",
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "worker-src 'self' blob:",
+  "object-src 'none'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
 ].join('; ');
 
 const HTML_HEADERS = {
@@ -69,7 +87,8 @@ export function loadDashboard(dir: string): Dashboard | null {
     const body = readFileSync(file);
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     files.set(`/${rel}`, {
-      body, type,
+      body,
+      type,
       etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
       // Vite names everything under assets/ by content hash.
       immutable: rel.startsWith('assets/'),
@@ -108,18 +127,27 @@ export function wantsApp(req: FastifyRequest): boolean {
   return /\btext\/html\b/.test(String(req.headers.accept ?? ''));
 }
 
-export function installDashboard(app: FastifyInstance, loaded: Dashboard | null): (req: FastifyRequest, reply: FastifyReply) => unknown {
+export function installDashboard(
+  app: FastifyInstance,
+  loaded: Dashboard | null,
+): (req: FastifyRequest, reply: FastifyReply) => unknown {
   let dash = loaded;
   const serveIndex = (req: FastifyRequest, reply: FastifyReply) => {
     // A rebuild while the service runs (development) replaces the files: pick them up.
     if (dash) {
       try {
         if (statSync(join(dash.dir, 'index.html')).mtimeMs !== dash.builtAt) dash = loadDashboard(dash.dir) ?? dash;
-      } catch { /* mid-rebuild: keep serving what is in memory */ }
+      } catch {
+        /* mid-rebuild: keep serving what is in memory */
+      }
     }
     if (!dash) {
-      return reply.code(503).type('text/plain; charset=utf-8')
-        .send('The dashboard has not been built. Run `npm run build` (it builds the API and the dashboard into dist/).\n');
+      return reply
+        .code(503)
+        .type('text/plain; charset=utf-8')
+        .send(
+          'The dashboard has not been built. Run `npm run build` (it builds the API and the dashboard into dist/).\n',
+        );
     }
     return send(req, reply, dash.index, HTML_HEADERS);
   };

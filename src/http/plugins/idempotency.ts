@@ -13,8 +13,12 @@ type Claim = Extract<Awaited<ReturnType<IdempotencyService['begin']>>, { kind: '
 
 /** The OpenAPI description of the header, for POST operations. */
 const headerSchema = {
-  type: 'string', minLength: 1, maxLength: IDEMPOTENCY_KEY_MAX, pattern: '^[\\x21-\\x7e](?:[\\x20-\\x7e]*[\\x21-\\x7e])?$',
-  description: 'Makes a retry safe: the first request with a key runs; for 24 hours a repeat with the same key and the same request gets the stored response again (header `Idempotent-Replayed: true`), a different request with the key is a 422 and a repeat while the first still runs a 409. Server errors are not stored. 1–255 printable ASCII characters, per credential and environment. Not accepted on multipart uploads (an upload of the same file to the same project is already recognised as a duplicate).',
+  type: 'string',
+  minLength: 1,
+  maxLength: IDEMPOTENCY_KEY_MAX,
+  pattern: '^[\\x21-\\x7e](?:[\\x20-\\x7e]*[\\x21-\\x7e])?$',
+  description:
+    'Makes a retry safe: the first request with a key runs; for 24 hours a repeat with the same key and the same request gets the stored response again (header `Idempotent-Replayed: true`), a different request with the key is a 422 and a repeat while the first still runs a 409. Server errors are not stored. 1–255 printable ASCII characters, per credential and environment. Not accepted on multipart uploads (an upload of the same file to the same project is already recognised as a duplicate).',
 };
 
 function headerValue(req: FastifyRequest): string | undefined {
@@ -31,7 +35,11 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
     if (![route.method].flat().includes('POST') || !route.config?.auth) return;
     const schema = (route.schema ??= {}) as { headers?: { type?: string; properties?: Record<string, unknown> } };
     const headers = schema.headers ?? { type: 'object' };
-    schema.headers = { ...headers, type: 'object', properties: { ...headers.properties, 'Idempotency-Key': headerSchema } };
+    schema.headers = {
+      ...headers,
+      type: 'object',
+      properties: { ...headers.properties, 'Idempotency-Key': headerSchema },
+    };
   });
 
   app.addHook('preHandler', async (req, reply) => {
@@ -48,8 +56,13 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
     }
     const p = req.principal;
     const begun = await service.begin({
-      scope: req.scope, credential: p.apiKey ? `key:${p.apiKey.id}` : `user:${p.userId}`, key,
-      method: req.method, path: req.url.split('?')[0], query: req.query, body: req.body,
+      scope: req.scope,
+      credential: p.apiKey ? `key:${p.apiKey.id}` : `user:${p.userId}`,
+      key,
+      method: req.method,
+      path: req.url.split('?')[0],
+      query: req.query,
+      body: req.body,
     });
     if (begun.kind === 'claimed') {
       claims.set(req, begun);

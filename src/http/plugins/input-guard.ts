@@ -12,7 +12,8 @@ export type InputProblem = { field: string; message: string };
  * recurses past MAX_DEPTH, so a hostile body cannot exhaust the stack here either.
  */
 export function inputProblem(value: unknown, field = '(root)', depth = 0): InputProblem | null {
-  if (typeof value === 'string') return value.includes('\u0000') ? { field, message: 'must not contain NUL (\\u0000) characters' } : null;
+  if (typeof value === 'string')
+    return value.includes('\u0000') ? { field, message: 'must not contain NUL (\\u0000) characters' } : null;
   if (value === null || typeof value !== 'object') return null;
   if (depth >= MAX_DEPTH) return { field, message: `is nested more than ${MAX_DEPTH} levels deep` };
   if (Array.isArray(value)) {
@@ -24,7 +25,8 @@ export function inputProblem(value: unknown, field = '(root)', depth = 0): Input
   }
   for (const [k, v] of Object.entries(value)) {
     const name = field === '(root)' ? k : `${field}.${k}`;
-    if (k.includes('\u0000')) return { field: name.replace(/\u0000/g, '\\u0000'), message: 'must not contain NUL (\\u0000) characters' };
+    if (k.includes('\u0000'))
+      return { field: name.replace(/\u0000/g, '\\u0000'), message: 'must not contain NUL (\\u0000) characters' };
     const p = inputProblem(v, name, depth + 1);
     if (p) return p;
   }
@@ -34,7 +36,10 @@ export function inputProblem(value: unknown, field = '(root)', depth = 0): Input
 /** Throws the 400 envelope for a problem in `value` (`where`: body, querystring, params, a form field). */
 export function assertCleanInput(value: unknown, where: string, field?: string): void {
   const p = inputProblem(value, field);
-  if (p) throw errors.validation(`Invalid ${where}: ${p.field} ${p.message}`, [{ field: p.field, message: p.message, in: where }]);
+  if (p)
+    throw errors.validation(`Invalid ${where}: ${p.field} ${p.message}`, [
+      { field: p.field, message: p.message, in: where },
+    ]);
 }
 
 /**

@@ -31,7 +31,7 @@ export function installHttpMetrics(app: FastifyInstance, o: HttpMetricsOptions):
   };
   app.addHook('onResponse', (req, reply, done) => {
     const url = req.routeOptions.url;
-    const key = url ? (req.routeOptions.config as object | undefined) ?? UNMATCHED : UNMATCHED;
+    const key = url ? ((req.routeOptions.config as object | undefined) ?? UNMATCHED) : UNMATCHED;
     childFor(key, req.method, url ?? 'unmatched', reply.statusCode).observe(reply.elapsedTime / 1000);
     done();
   });

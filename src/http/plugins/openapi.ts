@@ -22,15 +22,22 @@ const str = { type: 'string' };
 const int = { type: 'integer' };
 
 const ERROR_ENVELOPE = {
-  type: 'object', required: ['success', 'error'],
+  type: 'object',
+  required: ['success', 'error'],
   properties: {
     success: { type: 'boolean', const: false },
     error: {
-      type: 'object', required: ['code', 'message', 'request_id'],
+      type: 'object',
+      required: ['code', 'message', 'request_id'],
       properties: {
-        code: { type: 'string', description: 'Stable machine-readable code, e.g. VALIDATION_ERROR, NOT_FOUND, RATE_LIMITED' },
+        code: {
+          type: 'string',
+          description: 'Stable machine-readable code, e.g. VALIDATION_ERROR, NOT_FOUND, RATE_LIMITED',
+        },
         message: { type: 'string', description: 'What went wrong, for people' },
-        details: { description: 'Per-field problems for VALIDATION_ERROR (`[{field, message, in}]`), other context elsewhere' },
+        details: {
+          description: 'Per-field problems for VALIDATION_ERROR (`[{field, message, in}]`), other context elsewhere',
+        },
         request_id: { type: 'string', description: 'Also in the X-Request-Id header' },
       },
     },
@@ -44,31 +51,91 @@ const RATE_HEADERS = {
 };
 
 const err = (code: string, message: string, details?: unknown) => ({
-  success: false, error: { code, message, ...(details !== undefined ? { details } : {}), request_id: 'req_01HZX3Q8J6M2N4P5R7S9T0V1W2' },
+  success: false,
+  error: { code, message, ...(details !== undefined ? { details } : {}), request_id: 'req_01HZX3Q8J6M2N4P5R7S9T0V1W2' },
 });
 
 /** One shared response per error status, all with the error envelope. */
-const ERROR_RESPONSES: Record<number, { name: string; description: string; example: unknown; headers?: Record<string, unknown> }> = {
-  400: { name: 'BadRequest', description: 'Invalid input; `details` names each field', example: err('VALIDATION_ERROR', 'Invalid body: name must NOT have fewer than 1 characters', [{ field: 'name', message: 'must NOT have fewer than 1 characters', in: 'body' }]) },
-  401: { name: 'Unauthorized', description: 'Missing, invalid, expired or revoked credentials', example: err('UNAUTHORIZED', 'Missing or invalid credentials') },
-  403: { name: 'Forbidden', description: 'The role, the key’s restrictions (addresses, endpoints) or the mode do not allow this', example: err('FORBIDDEN', 'This requires the admin role or higher') },
-  404: { name: 'NotFound', description: 'No such resource in the caller’s organization and environment', example: err('NOT_FOUND', 'Project not found') },
-  409: { name: 'Conflict', description: 'The current state refuses the request', example: err('CONFLICT', 'A resource with these values already exists') },
-  413: { name: 'PayloadTooLarge', description: 'The body or the uploaded file is larger than allowed', example: err('PAYLOAD_TOO_LARGE', 'Request body is too large') },
-  415: { name: 'UnsupportedMediaType', description: 'The Content-Type (or the uploaded file type) is not accepted', example: err('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type') },
-  422: { name: 'UnprocessableEntity', description: 'The Idempotency-Key was already used with a different request', example: err('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used with a different request (method, path or body); use a new key for a new request') },
+const ERROR_RESPONSES: Record<
+  number,
+  { name: string; description: string; example: unknown; headers?: Record<string, unknown> }
+> = {
+  400: {
+    name: 'BadRequest',
+    description: 'Invalid input; `details` names each field',
+    example: err('VALIDATION_ERROR', 'Invalid body: name must NOT have fewer than 1 characters', [
+      { field: 'name', message: 'must NOT have fewer than 1 characters', in: 'body' },
+    ]),
+  },
+  401: {
+    name: 'Unauthorized',
+    description: 'Missing, invalid, expired or revoked credentials',
+    example: err('UNAUTHORIZED', 'Missing or invalid credentials'),
+  },
+  403: {
+    name: 'Forbidden',
+    description: 'The role, the key’s restrictions (addresses, endpoints) or the mode do not allow this',
+    example: err('FORBIDDEN', 'This requires the admin role or higher'),
+  },
+  404: {
+    name: 'NotFound',
+    description: 'No such resource in the caller’s organization and environment',
+    example: err('NOT_FOUND', 'Project not found'),
+  },
+  409: {
+    name: 'Conflict',
+    description: 'The current state refuses the request',
+    example: err('CONFLICT', 'A resource with these values already exists'),
+  },
+  413: {
+    name: 'PayloadTooLarge',
+    description: 'The body or the uploaded file is larger than allowed',
+    example: err('PAYLOAD_TOO_LARGE', 'Request body is too large'),
+  },
+  415: {
+    name: 'UnsupportedMediaType',
+    description: 'The Content-Type (or the uploaded file type) is not accepted',
+    example: err('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type'),
+  },
+  422: {
+    name: 'UnprocessableEntity',
+    description: 'The Idempotency-Key was already used with a different request',
+    example: err(
+      'IDEMPOTENCY_KEY_REUSED',
+      'This Idempotency-Key was used with a different request (method, path or body); use a new key for a new request',
+    ),
+  },
   429: {
-    name: 'RateLimited', description: 'Too many requests; retry after `Retry-After` seconds', example: err('RATE_LIMITED', 'Rate limit exceeded'),
+    name: 'RateLimited',
+    description: 'Too many requests; retry after `Retry-After` seconds',
+    example: err('RATE_LIMITED', 'Rate limit exceeded'),
     headers: { 'Retry-After': { description: 'Seconds to wait before retrying', schema: int }, ...RATE_HEADERS },
   },
-  503: { name: 'ServiceUnavailable', description: 'A dependency is not available', example: err('SERVICE_UNAVAILABLE', 'Not ready') },
+  503: {
+    name: 'ServiceUnavailable',
+    description: 'A dependency is not available',
+    example: err('SERVICE_UNAVAILABLE', 'Not ready'),
+  },
 };
 
 type Operation = {
-  summary?: string; description?: string; security?: unknown[]; parameters?: { in: string; name: string }[]; tags?: string[];
+  summary?: string;
+  description?: string;
+  security?: unknown[];
+  parameters?: { in: string; name: string }[];
+  tags?: string[];
   requestBody?: { content?: Record<string, { schema?: Schema; example?: unknown }>; required?: boolean };
-  responses?: Record<string, { description?: string; content?: Record<string, { schema?: Schema; example?: unknown }>; headers?: unknown; $ref?: string }>;
-  operationId?: string; 'x-docpipe'?: OperationDoc;
+  responses?: Record<
+    string,
+    {
+      description?: string;
+      content?: Record<string, { schema?: Schema; example?: unknown }>;
+      headers?: unknown;
+      $ref?: string;
+    }
+  >;
+  operationId?: string;
+  'x-docpipe'?: OperationDoc;
 };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
@@ -76,21 +143,39 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options'];
 function successSchema(d: OperationDoc, data: Schema | undefined): Schema {
   if (d.list) {
     return {
-      type: 'object', required: ['success', 'data', 'pagination', 'message'],
-      properties: { success: { type: 'boolean', const: true }, data: { type: 'array', items: data ?? { type: 'object' } }, pagination: { $ref: '#/components/schemas/Pagination' }, message: str },
+      type: 'object',
+      required: ['success', 'data', 'pagination', 'message'],
+      properties: {
+        success: { type: 'boolean', const: true },
+        data: { type: 'array', items: data ?? { type: 'object' } },
+        pagination: { $ref: '#/components/schemas/Pagination' },
+        message: str,
+      },
     };
   }
   return {
-    type: 'object', required: ['success', 'data', 'message'],
-    properties: { success: { type: 'boolean', const: true }, data: data ?? { type: 'object', additionalProperties: true }, message: str },
+    type: 'object',
+    required: ['success', 'data', 'message'],
+    properties: {
+      success: { type: 'boolean', const: true },
+      data: data ?? { type: 'object', additionalProperties: true },
+      message: str,
+    },
   };
 }
 
 /** `GET /api/v1/documents/{id}` → `getDocumentsById`: unique and stable while the path is. */
 function operationId(method: string, path: string): string {
-  const parts = path.replace(/^\/api\/v1\//, '').split('/').filter(Boolean);
+  const parts = path
+    .replace(/^\/api\/v1\//, '')
+    .split('/')
+    .filter(Boolean);
   const words = parts.map((p) => (p.startsWith('{') ? `by_${p.slice(1, -1)}` : p));
-  const camel = words.join('_').split(/[_-]+/).map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1))).join('');
+  const camel = words
+    .join('_')
+    .split(/[_-]+/)
+    .map((w, i) => (i === 0 ? w : w.charAt(0).toUpperCase() + w.slice(1)))
+    .join('');
   return method + camel.charAt(0).toUpperCase() + camel.slice(1);
 }
 
@@ -107,18 +192,46 @@ function completeOperation(method: string, path: string, op: Operation): void {
   }
   const status = String(d.status ?? 200);
   if (d.binary) {
-    responses[status] = { description: d.description ?? 'The file', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } };
+    responses[status] = {
+      description: d.description ?? 'The file',
+      content: {
+        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
+      },
+    };
   } else if (d.status === 204) {
     responses[status] = { description: d.description ?? 'Done; no body' };
   } else if (!responses[status] || d.data) {
     const media: { schema: Schema; example?: unknown } = { schema: successSchema(d, d.data) };
-    if (d.example !== undefined) media.example = { success: true, data: d.list ? [d.example] : d.example, ...(d.list ? { pagination: { total: 1, limit: 20, offset: 0, has_more: false, page: 1, per_page: 20, total_pages: 1, next: null, prev: null } } : {}), message: 'OK' };
+    if (d.example !== undefined)
+      media.example = {
+        success: true,
+        data: d.list ? [d.example] : d.example,
+        ...(d.list
+          ? {
+              pagination: {
+                total: 1,
+                limit: 20,
+                offset: 0,
+                has_more: false,
+                page: 1,
+                per_page: 20,
+                total_pages: 1,
+                next: null,
+                prev: null,
+              },
+            }
+          : {}),
+        message: 'OK',
+      };
     responses[status] = { description: d.description ?? 'OK', content: { 'application/json': media } };
   } else if (responses[status].description === 'Default Response') {
     responses[status].description = d.description ?? 'OK';
   }
   for (const [code, a] of Object.entries(d.also ?? {})) {
-    responses[code] = { description: a.description, content: { 'application/json': { schema: successSchema({}, a.data ?? d.data) } } };
+    responses[code] = {
+      description: a.description,
+      content: { 'application/json': { schema: successSchema({}, a.data ?? d.data) } },
+    };
   }
 
   if (d.requestBody) op.requestBody = { required: true, content: d.requestBody as never };
@@ -138,11 +251,19 @@ function completeOperation(method: string, path: string, op: Operation): void {
   const extra: Record<number, string> = { ...d.errors };
   // Idempotency-Key (plugins/idempotency.ts declares the header on the operations that take it).
   if (params.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key')) {
-    const both = (code: number, text: string) => { extra[code] = extra[code] ? `${extra[code]}; or: ${text.toLowerCase()}` : text; };
+    const both = (code: number, text: string) => {
+      extra[code] = extra[code] ? `${extra[code]}; or: ${text.toLowerCase()}` : text;
+    };
     both(409, 'A request with this Idempotency-Key is still running');
     both(422, 'This Idempotency-Key was used for a different request in the last 24 hours');
     for (const [code, r] of Object.entries(responses)) {
-      if (Number(code) < 300 && r.content) r.headers = { 'Idempotent-Replayed': { description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } } };
+      if (Number(code) < 300 && r.content)
+        r.headers = {
+          'Idempotent-Replayed': {
+            description: '`true` when this is the stored answer to an earlier request with the same Idempotency-Key',
+            schema: { type: 'string', enum: ['true'] },
+          },
+        };
     }
   }
   for (const code of Object.keys(extra)) codes.add(Number(code));
@@ -150,7 +271,11 @@ function completeOperation(method: string, path: string, op: Operation): void {
     const shared = ERROR_RESPONSES[code];
     if (!shared) throw new Error(`${method.toUpperCase()} ${path}: no shared response for ${code}`);
     responses[String(code)] = extra[code]
-      ? { description: extra[code], content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } }, ...(shared.headers ? { headers: shared.headers } : {}) }
+      ? {
+          description: extra[code],
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+          ...(shared.headers ? { headers: shared.headers } : {}),
+        }
       : { $ref: `#/components/responses/${shared.name}` };
   }
   op.responses = responses;
@@ -162,12 +287,23 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     openapi: {
       openapi: '3.1.0',
       info: {
-        title: 'docpipe API', version: '1.0.0', license: { name: 'MIT', identifier: 'MIT' },
-        description: 'Document processing: projects, documents, API keys, webhooks and more. Every answer is a JSON envelope: '
-          + '`{success: true, data, message}` (lists add `pagination`) or `{success: false, error: {code, message, details?, request_id}}`.',
+        title: 'docpipe API',
+        version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
+        description:
+          'Document processing: projects, documents, API keys, webhooks and more. Every answer is a JSON envelope: ' +
+          '`{success: true, data, message}` (lists add `pagination`) or `{success: false, error: {code, message, details?, request_id}}`.',
       },
       servers: [{ url: '/', description: 'This server' }],
-      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'API key (svc_live_… / svc_test_…) or JWT access token' } } },
+      components: {
+        securitySchemes: {
+          bearer: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'API key (svc_live_… / svc_test_…) or JWT access token',
+          },
+        },
+      },
       security: [{ bearer: [] }],
     },
     transform: ({ schema, url, route }) => {
@@ -175,7 +311,8 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       const cfg = route.config as { auth?: boolean; role?: Role; liveOnly?: boolean } | undefined;
       const method = String(Array.isArray(route.method) ? route.method[0] : route.method).toUpperCase();
       const described = OPERATION_DOCS[`${method} ${url.startsWith(API_PREFIX) ? url.slice(API_PREFIX.length) : url}`];
-      const out: typeof schema = described && !schema['x-docpipe'] ? { ...schema, 'x-docpipe': described } : { ...schema };
+      const out: typeof schema =
+        described && !schema['x-docpipe'] ? { ...schema, 'x-docpipe': described } : { ...schema };
       // Routes without authentication take no credentials: say so instead of inheriting bearer.
       if (!cfg?.auth) return { schema: { ...out, security: out.security ?? [] }, url };
       // Each operation says which role it needs (the role check runs before anything is looked up).
@@ -184,17 +321,36 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
     },
     transformObject: (documentObject) => {
       const doc = (documentObject as { openapiObject: Record<string, unknown> }).openapiObject as {
-        paths: Record<string, Record<string, Operation>>; components: Record<string, Record<string, unknown>>; tags?: unknown[];
+        paths: Record<string, Record<string, Operation>>;
+        components: Record<string, Record<string, unknown>>;
+        tags?: unknown[];
       };
       for (const [path, item] of Object.entries(doc.paths ?? {})) {
         for (const method of METHODS) if (item[method]) completeOperation(method, path, item[method]);
       }
-      doc.components.schemas = { ...(doc.components.schemas ?? {}), Error: ERROR_ENVELOPE, Pagination: paginationSchema, ...componentSchemas() };
-      const used = new Set(JSON.stringify(doc.paths).match(/#\/components\/responses\/\w+/g)?.map((r) => r.split('/').pop()));
-      doc.components.responses = Object.fromEntries(Object.values(ERROR_RESPONSES).filter((r) => used.has(r.name)).map((r) => [r.name, {
-        description: r.description, ...(r.headers ? { headers: r.headers } : {}),
-        content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: r.example } },
-      }]));
+      doc.components.schemas = {
+        ...(doc.components.schemas ?? {}),
+        Error: ERROR_ENVELOPE,
+        Pagination: paginationSchema,
+        ...componentSchemas(),
+      };
+      const used = new Set(
+        JSON.stringify(doc.paths)
+          .match(/#\/components\/responses\/\w+/g)
+          ?.map((r) => r.split('/').pop()),
+      );
+      doc.components.responses = Object.fromEntries(
+        Object.values(ERROR_RESPONSES)
+          .filter((r) => used.has(r.name))
+          .map((r) => [
+            r.name,
+            {
+              description: r.description,
+              ...(r.headers ? { headers: r.headers } : {}),
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' }, example: r.example } },
+            },
+          ]),
+      );
       return doc as never;
     },
   });

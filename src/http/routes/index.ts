@@ -71,7 +71,12 @@ export function registerRoutes(api: FastifyInstance, deps: RouteDeps): void {
   registerProjectRoutes(api, deps.projects);
   registerEventRoutes(api, deps.events);
   registerDocumentRoutes(api, {
-    documents: deps.documents, intake: deps.intake, projects: deps.projects, maxUploadBytes: deps.maxUploadBytes, documentExports: deps.documentExports, activity: deps.activity,
+    documents: deps.documents,
+    intake: deps.intake,
+    projects: deps.projects,
+    maxUploadBytes: deps.maxUploadBytes,
+    documentExports: deps.documentExports,
+    activity: deps.activity,
   });
   registerTemplateRoutes(api, deps.templates);
   registerMailboxRoutes(api, deps.mailboxes);

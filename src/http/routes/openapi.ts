@@ -17,6 +17,17 @@ import { webhooksDocs } from './webhooks/openapi.js';
 import { workflowsDocs } from './workflows/openapi.js';
 
 export const OPERATION_DOCS: OperationDocs = {
-  ...authDocs, ...apiKeysDocs, ...projectsDocs, ...eventsDocs, ...documentsDocs, ...templatesDocs, ...mailboxesDocs,
-  ...webhooksDocs, ...sheetsDocs, ...workflowsDocs, ...membersDocs, ...pipelineDocs, ...reportsDocs,
+  ...authDocs,
+  ...apiKeysDocs,
+  ...projectsDocs,
+  ...eventsDocs,
+  ...documentsDocs,
+  ...templatesDocs,
+  ...mailboxesDocs,
+  ...webhooksDocs,
+  ...sheetsDocs,
+  ...workflowsDocs,
+  ...membersDocs,
+  ...pipelineDocs,
+  ...reportsDocs,
 };

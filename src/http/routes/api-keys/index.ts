@@ -4,7 +4,11 @@ import type { CreateApiKeyInput, UpdateApiKeyInput } from '../../../modules/api-
 import { ok, schemas } from '../../envelope.js';
 import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
 
-const strList = (max: number) => ({ type: 'array', maxItems: max, items: { type: 'string', minLength: 1, maxLength: 200 } });
+const strList = (max: number) => ({
+  type: 'array',
+  maxItems: max,
+  items: { type: 'string', minLength: 1, maxLength: 200 },
+});
 const limitField = { type: ['integer', 'null'], minimum: 1, maximum: 10_000_000 };
 const TAGS = ['api-keys'];
 // The contract: limit (default 50, at most 100) and offset.
@@ -14,61 +18,104 @@ export function registerApiKeyRoutes(api: FastifyInstance, keys: ApiKeysService)
   const admin = { auth: true, role: 'admin' as const };
   type Id = { Params: { api_key_id: string } };
 
-  api.get('/api-keys', {
-    config: admin,
-    schema: {
-      tags: TAGS, summary: 'List API keys (secrets masked)',
-      querystring: { type: 'object', additionalProperties: false, properties: pagingQuery(PAGING) },
+  api.get(
+    '/api-keys',
+    {
+      config: admin,
+      schema: {
+        tags: TAGS,
+        summary: 'List API keys (secrets masked)',
+        querystring: { type: 'object', additionalProperties: false, properties: pagingQuery(PAGING) },
+      },
     },
-  }, async (req) => {
-    const { paging, answer } = listPaging(req, PAGING);
-    const { items, total } = await keys.list(req.scope, paging.limit, paging.offset);
-    return answer(items, total);
-  });
+    async (req) => {
+      const { paging, answer } = listPaging(req, PAGING);
+      const { items, total } = await keys.list(req.scope, paging.limit, paging.offset);
+      return answer(items, total);
+    },
+  );
 
-  api.post<{ Body: CreateApiKeyInput }>('/api-keys', {
-    config: admin,
-    schema: {
-      tags: TAGS, summary: 'Create an API key; the response shows the secret once (`key`)',
-      body: {
-        type: 'object', required: ['name'], additionalProperties: false,
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 200 },
-          environment: { type: 'string', enum: ['live', 'test'] },
-          rate_limit_per_minute: { type: 'integer', minimum: 1, maximum: 1_000_000 },
-          rate_limit_per_day: { type: 'integer', minimum: 1, maximum: 100_000_000 },
-          expires_in_days: { type: 'integer', minimum: 1, maximum: 3650 },
-          allowed_ips: strList(100),
-          allowed_endpoints: strList(100),
-          metadata: { type: 'object', additionalProperties: true },
+  api.post<{ Body: CreateApiKeyInput }>(
+    '/api-keys',
+    {
+      config: admin,
+      schema: {
+        tags: TAGS,
+        summary: 'Create an API key; the response shows the secret once (`key`)',
+        body: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+            environment: { type: 'string', enum: ['live', 'test'] },
+            rate_limit_per_minute: { type: 'integer', minimum: 1, maximum: 1_000_000 },
+            rate_limit_per_day: { type: 'integer', minimum: 1, maximum: 100_000_000 },
+            expires_in_days: { type: 'integer', minimum: 1, maximum: 3650 },
+            allowed_ips: strList(100),
+            allowed_endpoints: strList(100),
+            metadata: { type: 'object', additionalProperties: true },
+          },
         },
       },
     },
-  }, async (req, reply) => {
-    const created = await keys.create({ ...req.scope, userId: req.principal.userId, callerKeyId: req.principal.apiKey?.id }, req.body);
-    reply.status(201);
-    return ok(created, 'API key created; store the key now, it will not be shown again');
-  });
+    async (req, reply) => {
+      const created = await keys.create(
+        { ...req.scope, userId: req.principal.userId, callerKeyId: req.principal.apiKey?.id },
+        req.body,
+      );
+      reply.status(201);
+      return ok(created, 'API key created; store the key now, it will not be shown again');
+    },
+  );
 
-  api.get<Id>('/api-keys/:api_key_id', {
-    config: admin, schema: { tags: TAGS, summary: 'Get an API key', params: schemas.idParam('api_key_id') },
-  }, async (req) => ok(await keys.get(req.scope, req.params.api_key_id)));
+  api.get<Id>(
+    '/api-keys/:api_key_id',
+    {
+      config: admin,
+      schema: { tags: TAGS, summary: 'Get an API key', params: schemas.idParam('api_key_id') },
+    },
+    async (req) => ok(await keys.get(req.scope, req.params.api_key_id)),
+  );
 
-  api.put<Id & { Body: UpdateApiKeyInput }>('/api-keys/:api_key_id', {
-    config: admin,
-    schema: {
-      tags: TAGS, summary: 'Update an API key', params: schemas.idParam('api_key_id'),
-      body: {
-        type: 'object', additionalProperties: false,
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 200 }, is_active: { type: 'boolean' },
-          rate_limit_per_minute: limitField, rate_limit_per_day: limitField, allowed_ips: strList(100),
+  api.put<Id & { Body: UpdateApiKeyInput }>(
+    '/api-keys/:api_key_id',
+    {
+      config: admin,
+      schema: {
+        tags: TAGS,
+        summary: 'Update an API key',
+        params: schemas.idParam('api_key_id'),
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+            is_active: { type: 'boolean' },
+            rate_limit_per_minute: limitField,
+            rate_limit_per_day: limitField,
+            allowed_ips: strList(100),
+          },
         },
       },
     },
-  }, async (req) => ok(await keys.update(req.scope, req.params.api_key_id, req.body ?? {}, req.principal.apiKey?.id), 'API key updated'));
+    async (req) =>
+      ok(
+        await keys.update(req.scope, req.params.api_key_id, req.body ?? {}, req.principal.apiKey?.id),
+        'API key updated',
+      ),
+  );
 
-  api.delete<Id>('/api-keys/:api_key_id', {
-    config: admin, schema: { tags: TAGS, summary: 'Revoke an API key (takes effect on the next request)', params: schemas.idParam('api_key_id') },
-  }, async (req) => ok(await keys.revoke(req.scope, req.params.api_key_id), 'API key revoked'));
+  api.delete<Id>(
+    '/api-keys/:api_key_id',
+    {
+      config: admin,
+      schema: {
+        tags: TAGS,
+        summary: 'Revoke an API key (takes effect on the next request)',
+        params: schemas.idParam('api_key_id'),
+      },
+    },
+    async (req) => ok(await keys.revoke(req.scope, req.params.api_key_id), 'API key revoked'),
+  );
 }

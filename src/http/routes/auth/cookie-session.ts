@@ -56,20 +56,26 @@ export function hasCsrfCookie(req: FastifyRequest): boolean {
 /** Throws 403 unless the request proves it comes from the dashboard's own pages. */
 export function checkCsrf(req: FastifyRequest, refreshToken?: string): void {
   const site = req.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') throw errors.forbidden('Cross-site session requests are refused');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none')
+    throw errors.forbidden('Cross-site session requests are refused');
   const origin = req.headers.origin;
   if (origin !== undefined) {
     let host: string | null = null;
     try {
       host = new URL(origin).host;
-    } catch { /* "null" or garbage: refused below */ }
-    if (host === null || host.toLowerCase() !== String(req.host).toLowerCase()) throw errors.forbidden('Cross-origin session requests are refused');
+    } catch {
+      /* "null" or garbage: refused below */
+    }
+    if (host === null || host.toLowerCase() !== String(req.host).toLowerCase())
+      throw errors.forbidden('Cross-origin session requests are refused');
   }
   const header = req.headers[CSRF_HEADER];
   const given = Array.isArray(header) ? header[0] : header;
   const cookie = parseCookies(req.headers.cookie)[CSRF_COOKIE];
-  if (!given || !cookie || !sameString(given, cookie)) throw errors.forbidden(`Cookie sessions need the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
-  if (refreshToken !== undefined && !sameString(given, csrfTokenFor(refreshToken))) throw errors.forbidden('The CSRF token does not belong to this session');
+  if (!given || !cookie || !sameString(given, cookie))
+    throw errors.forbidden(`Cookie sessions need the ${CSRF_HEADER} header equal to the ${CSRF_COOKIE} cookie`);
+  if (refreshToken !== undefined && !sameString(given, csrfTokenFor(refreshToken)))
+    throw errors.forbidden('The CSRF token does not belong to this session');
 }
 
 const BASE = 'Secure; SameSite=Strict';

@@ -22,8 +22,19 @@ const meResponse = {
       data: {
         type: 'object',
         properties: {
-          user: { type: 'object', properties: { id: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } } },
-          organization: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, plan: { type: 'string' }, rate_limit_per_minute: { type: 'integer' } } },
+          user: {
+            type: 'object',
+            properties: { id: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+          },
+          organization: {
+            type: 'object',
+            properties: {
+              id: { type: 'string' },
+              name: { type: 'string' },
+              plan: { type: 'string' },
+              rate_limit_per_minute: { type: 'integer' },
+            },
+          },
           environment: { type: 'string', enum: ['live', 'test'] },
           auth_method: { type: 'string', enum: ['user', 'api_key'] },
           api_key: { type: ['object', 'null'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
@@ -45,89 +56,134 @@ export interface AuthRouteDeps {
 export function registerAuthRoutes(api: FastifyInstance, deps: AuthRouteDeps): void {
   const { access, auth, redisKeys, loginThrottle } = deps;
 
-  api.post<{ Body: { email: string; password: string; mode?: 'json' | 'cookie' } }>('/auth/login', {
-    schema: {
-      tags: ['auth'], summary: 'Exchange e-mail and password for a token pair', security: [],
-      description: 'With `mode: "cookie"` (the dashboard) the refresh token is not in the body: it is set as an HttpOnly cookie '
-        + 'that only POST /auth/refresh receives, with a readable CSRF cookie whose value (also returned as `csrfToken`) '
-        + 'must be sent as `X-CSRF-Token` to refresh and log out.',
-      body: {
-        type: 'object', required: ['email', 'password'], additionalProperties: false,
-        properties: {
-          email: { type: 'string', minLength: 3, maxLength: 320 }, password: { type: 'string', minLength: 1, maxLength: 1024 },
-          mode: { type: 'string', enum: ['json', 'cookie'], default: 'json', description: 'Where the refresh token goes' },
+  api.post<{ Body: { email: string; password: string; mode?: 'json' | 'cookie' } }>(
+    '/auth/login',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Exchange e-mail and password for a token pair',
+        security: [],
+        description:
+          'With `mode: "cookie"` (the dashboard) the refresh token is not in the body: it is set as an HttpOnly cookie ' +
+          'that only POST /auth/refresh receives, with a readable CSRF cookie whose value (also returned as `csrfToken`) ' +
+          'must be sent as `X-CSRF-Token` to refresh and log out.',
+        body: {
+          type: 'object',
+          required: ['email', 'password'],
+          additionalProperties: false,
+          properties: {
+            email: { type: 'string', minLength: 3, maxLength: 320 },
+            password: { type: 'string', minLength: 1, maxLength: 1024 },
+            mode: {
+              type: 'string',
+              enum: ['json', 'cookie'],
+              default: 'json',
+              description: 'Where the refresh token goes',
+            },
+          },
         },
       },
     },
-  }, async (req, reply) => {
-    const headers = await access.limitAnonymous([
-      { name: 'login-ip', key: redisKeys.rate(`login:ip:${req.ip}`), limit: LOGIN_PER_IP, windowSec: 60 },
-    ]);
-    reply.headers(headers);
-    const { email, password } = req.body;
-    const turn = await loginThrottle.admit(email, req.ip);
-    if (turn.refused) throw errors.rateLimited(turn.retryAfterSec);
-    const pair = await auth.login(email, password, { web: req.body.mode === 'cookie' });
-    await loginThrottle.succeeded(email, req.ip);
-    if (req.body.mode === 'cookie') {
+    async (req, reply) => {
+      const headers = await access.limitAnonymous([
+        { name: 'login-ip', key: redisKeys.rate(`login:ip:${req.ip}`), limit: LOGIN_PER_IP, windowSec: 60 },
+      ]);
+      reply.headers(headers);
+      const { email, password } = req.body;
+      const turn = await loginThrottle.admit(email, req.ip);
+      if (turn.refused) throw errors.rateLimited(turn.retryAfterSec);
+      const pair = await auth.login(email, password, { web: req.body.mode === 'cookie' });
+      await loginThrottle.succeeded(email, req.ip);
+      if (req.body.mode === 'cookie') {
+        const { refreshToken, ...rest } = pair;
+        return ok({ ...rest, csrfToken: setSessionCookies(reply, refreshToken, REFRESH_TTL_SEC) }, 'Logged in');
+      }
+      return ok(pair, 'Logged in');
+    },
+  );
+
+  api.post<{ Body: { refreshToken?: string } | undefined }>(
+    '/auth/refresh',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Rotate a refresh token for a new token pair',
+        security: [],
+        description:
+          '`refreshToken` is required unless the request carries the session cookie of a cookie-mode login ' +
+          '(then `X-CSRF-Token` must equal the CSRF cookie, and the new refresh token is set as a cookie again).',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } },
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(
+        await access.limitAnonymous([
+          { name: 'refresh-ip', key: redisKeys.rate(`refresh:ip:${req.ip}`), limit: REFRESH_PER_IP, windowSec: 60 },
+        ]),
+      );
+      const given = req.body?.refreshToken;
+      if (given !== undefined) return ok(await auth.refresh(given), 'Token refreshed');
+      const fromCookie = refreshCookie(req);
+      if (fromCookie === undefined) throw errors.invalidField('refreshToken', 'is required');
+      checkCsrf(req, fromCookie);
+      let pair;
+      try {
+        pair = await auth.refresh(fromCookie, { web: true });
+      } catch (err) {
+        // A dead session's cookies are of no further use to the browser.
+        clearSessionCookies(reply);
+        throw err;
+      }
       const { refreshToken, ...rest } = pair;
-      return ok({ ...rest, csrfToken: setSessionCookies(reply, refreshToken, REFRESH_TTL_SEC) }, 'Logged in');
-    }
-    return ok(pair, 'Logged in');
-  });
-
-  api.post<{ Body: { refreshToken?: string } | undefined }>('/auth/refresh', {
-    schema: {
-      tags: ['auth'], summary: 'Rotate a refresh token for a new token pair', security: [],
-      description: '`refreshToken` is required unless the request carries the session cookie of a cookie-mode login '
-        + '(then `X-CSRF-Token` must equal the CSRF cookie, and the new refresh token is set as a cookie again).',
-      body: { type: 'object', additionalProperties: false, properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } } },
+      return ok({ ...rest, csrfToken: setSessionCookies(reply, refreshToken, REFRESH_TTL_SEC) }, 'Token refreshed');
     },
-  }, async (req, reply) => {
-    reply.headers(await access.limitAnonymous([{ name: 'refresh-ip', key: redisKeys.rate(`refresh:ip:${req.ip}`), limit: REFRESH_PER_IP, windowSec: 60 }]));
-    const given = req.body?.refreshToken;
-    if (given !== undefined) return ok(await auth.refresh(given), 'Token refreshed');
-    const fromCookie = refreshCookie(req);
-    if (fromCookie === undefined) throw errors.invalidField('refreshToken', 'is required');
-    checkCsrf(req, fromCookie);
-    let pair;
-    try {
-      pair = await auth.refresh(fromCookie, { web: true });
-    } catch (err) {
-      // A dead session's cookies are of no further use to the browser.
-      clearSessionCookies(reply);
-      throw err;
-    }
-    const { refreshToken, ...rest } = pair;
-    return ok({ ...rest, csrfToken: setSessionCookies(reply, refreshToken, REFRESH_TTL_SEC) }, 'Token refreshed');
-  });
+  );
 
-  api.post('/auth/logout', {
-    config: { auth: true, role: 'viewer' },
-    schema: {
-      tags: ['auth'], summary: 'End the current session (its refresh tokens and access tokens)',
-      description: 'A cookie-mode session (the request carries the CSRF cookie) must send `X-CSRF-Token`; its cookies are cleared.',
+  api.post(
+    '/auth/logout',
+    {
+      config: { auth: true, role: 'viewer' },
+      schema: {
+        tags: ['auth'],
+        summary: 'End the current session (its refresh tokens and access tokens)',
+        description:
+          'A cookie-mode session (the request carries the CSRF cookie) must send `X-CSRF-Token`; its cookies are cleared.',
+      },
     },
-  }, async (req, reply) => {
-    if (!req.principal.sessionId) throw errors.validation('Only a login session can log out; revoke an API key instead');
-    const cookieMode = hasCsrfCookie(req);
-    if (cookieMode) checkCsrf(req);
-    await auth.logout(req.principal.sessionId);
-    if (cookieMode) clearSessionCookies(reply);
-    return ok({ logged_out: true }, 'Logged out');
-  });
+    async (req, reply) => {
+      if (!req.principal.sessionId)
+        throw errors.validation('Only a login session can log out; revoke an API key instead');
+      const cookieMode = hasCsrfCookie(req);
+      if (cookieMode) checkCsrf(req);
+      await auth.logout(req.principal.sessionId);
+      if (cookieMode) clearSessionCookies(reply);
+      return ok({ logged_out: true }, 'Logged out');
+    },
+  );
 
-  api.get('/auth/me', {
-    config: { auth: true },
-    schema: { tags: ['auth'], summary: 'The caller: user, organization, role, environment and credential', response: meResponse },
-  }, async (req) => {
-    const p = req.principal;
-    return ok({
-      user: { id: p.userId, email: p.email, role: p.role },
-      organization: { id: p.orgId, name: p.orgName, plan: p.plan, rate_limit_per_minute: p.orgRateLimitPerMinute },
-      environment: p.environment,
-      auth_method: p.kind,
-      api_key: p.apiKey ? { id: p.apiKey.id, name: p.apiKey.name } : null,
-    });
-  });
+  api.get(
+    '/auth/me',
+    {
+      config: { auth: true },
+      schema: {
+        tags: ['auth'],
+        summary: 'The caller: user, organization, role, environment and credential',
+        response: meResponse,
+      },
+    },
+    async (req) => {
+      const p = req.principal;
+      return ok({
+        user: { id: p.userId, email: p.email, role: p.role },
+        organization: { id: p.orgId, name: p.orgName, plan: p.plan, rate_limit_per_minute: p.orgRateLimitPerMinute },
+        environment: p.environment,
+        auth_method: p.kind,
+        api_key: p.apiKey ? { id: p.apiKey.id, name: p.apiKey.name } : null,
+      });
+    },
+  );
 }

@@ -4,7 +4,8 @@
  * an attachment, no type sniffing, a CSP that sandboxes it and loads nothing, and types a
  * browser would execute (HTML, SVG, XML, scripts) replaced by a type it only downloads.
  */
-const ACTIVE = /^(?:text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[a-z]+\/[a-z0-9.+-]*\+xml|(?:text|application)\/(?:x-)?(?:javascript|ecmascript)|text\/xsl|application\/xslt\+xml)$/i;
+const ACTIVE =
+  /^(?:text\/html|application\/xhtml\+xml|image\/svg\+xml|text\/xml|application\/xml|[a-z]+\/[a-z0-9.+-]*\+xml|(?:text|application)\/(?:x-)?(?:javascript|ecmascript)|text\/xsl|application\/xslt\+xml)$/i;
 
 export function servedContentType(mime: string): string {
   const base = mime.split(';')[0].trim().toLowerCase();

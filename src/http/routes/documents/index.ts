@@ -20,108 +20,225 @@ const PAGING: ListPaging = { canonical: 'page' };
 const PROJECT_PAGING: ListPaging = { canonical: 'page', pageWithLimit: true };
 type Id = { Params: { id: string } };
 
-export function registerDocumentRoutes(api: FastifyInstance, deps: {
-  documents: DocumentsService; intake: Intake; projects: ProjectsService; maxUploadBytes: number;
-  /** Export status per export target (Sheets), shown on the document. */
-  documentExports?: (scope: Scope, id: string) => Promise<unknown[]>;
-  /** Per-day and per-stage counts for the dashboard's overview. */
-  activity?: ActivityService;
-}): void {
+export function registerDocumentRoutes(
+  api: FastifyInstance,
+  deps: {
+    documents: DocumentsService;
+    intake: Intake;
+    projects: ProjectsService;
+    maxUploadBytes: number;
+    /** Export status per export target (Sheets), shown on the document. */
+    documentExports?: (scope: Scope, id: string) => Promise<unknown[]>;
+    /** Per-day and per-stage counts for the dashboard's overview. */
+    activity?: ActivityService;
+  },
+): void {
   const { documents } = deps;
   const auth = { auth: true };
   registerUploadRoute(api, deps.intake, deps.maxUploadBytes);
   if (deps.activity) registerActivityRoute(api, deps.activity, deps.projects);
 
-  api.get<{ Querystring: DocumentFilters }>('/documents', {
-    config: auth,
-    schema: {
-      tags: TAGS, summary: 'List documents (filters and full-text search over extracted text)',
-      querystring: { type: 'object', additionalProperties: false, properties: {
-        project_id: { type: 'string', maxLength: 64 }, status: { type: 'string', enum: STATUS }, classification: { type: 'string', maxLength: 64 },
-        source: { type: 'string', enum: ['upload', 'email', 'api'] }, created_after: { type: 'string', format: 'date-time' },
-        created_before: { type: 'string', format: 'date-time' }, q: { type: 'string', minLength: 1, maxLength: 500 },
-        min_confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Classification confidence at least this' },
-        max_confidence: { type: 'number', minimum: 0, maximum: 1, description: 'Classification confidence below this' },
-        ids: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,99}$', description: 'Only these documents: up to 100 comma-separated ids (unknown and other organizations\' ids are left out)' },
-        ...pagingQuery(PAGING),
-      } },
+  api.get<{ Querystring: DocumentFilters }>(
+    '/documents',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'List documents (filters and full-text search over extracted text)',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            project_id: { type: 'string', maxLength: 64 },
+            status: { type: 'string', enum: STATUS },
+            classification: { type: 'string', maxLength: 64 },
+            source: { type: 'string', enum: ['upload', 'email', 'api'] },
+            created_after: { type: 'string', format: 'date-time' },
+            created_before: { type: 'string', format: 'date-time' },
+            q: { type: 'string', minLength: 1, maxLength: 500 },
+            min_confidence: {
+              type: 'number',
+              minimum: 0,
+              maximum: 1,
+              description: 'Classification confidence at least this',
+            },
+            max_confidence: {
+              type: 'number',
+              minimum: 0,
+              maximum: 1,
+              description: 'Classification confidence below this',
+            },
+            ids: {
+              type: 'string',
+              pattern: '^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,99}$',
+              description:
+                "Only these documents: up to 100 comma-separated ids (unknown and other organizations' ids are left out)",
+            },
+            ...pagingQuery(PAGING),
+          },
+        },
+      },
     },
-  }, async (req) => {
-    const { paging, answer } = listPaging(req, PAGING);
-    const { items, total } = await pageWindow(paging, (page, perPage) => documents.list(req.scope, { ...req.query, page, per_page: perPage }));
-    return answer(items, total);
-  });
+    async (req) => {
+      const { paging, answer } = listPaging(req, PAGING);
+      const { items, total } = await pageWindow(paging, (page, perPage) =>
+        documents.list(req.scope, { ...req.query, page, per_page: perPage }),
+      );
+      return answer(items, total);
+    },
+  );
 
-  api.get<Id>('/documents/:id', { config: auth, schema: { tags: TAGS, summary: 'A document with its status, classification, fields, timings and export status', params: schemas.idParam() } },
+  api.get<Id>(
+    '/documents/:id',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'A document with its status, classification, fields, timings and export status',
+        params: schemas.idParam(),
+      },
+    },
     async (req) => {
       const doc = await documents.get(req.scope, req.params.id);
       return ok(deps.documentExports ? { ...doc, exports: await deps.documentExports(req.scope, req.params.id) } : doc);
-    });
+    },
+  );
 
-  api.get<Id>('/documents/:id/content', { config: auth, schema: { tags: TAGS, summary: 'The original file', params: schemas.idParam() } },
+  api.get<Id>(
+    '/documents/:id/content',
+    { config: auth, schema: { tags: TAGS, summary: 'The original file', params: schemas.idParam() } },
     async (req, reply) => {
       const c = await documents.content(req.scope, req.params.id);
       reply.headers(contentHeaders(c));
       return reply.send(c.stream);
-    });
-
-  api.get<Id>('/documents/:id/text', { config: auth, schema: { tags: TAGS, summary: 'The extracted text', params: schemas.idParam() } },
-    async (req) => ok({ id: req.params.id, text: await documents.text(req.scope, req.params.id) }));
-
-  api.patch<Id & { Body: PatchDocumentInput }>('/documents/:id', {
-    config: auth,
-    schema: {
-      tags: TAGS, summary: 'Correct classification or fields (marked confirmed by a person)', params: schemas.idParam(),
-      body: { type: 'object', additionalProperties: false, minProperties: 1, properties: {
-        classification: { type: 'object', required: ['type'], additionalProperties: false, properties: { type: { type: 'string', minLength: 1, maxLength: 64 } } },
-        fields: { type: 'object', additionalProperties: true }, metadata: { type: 'object', additionalProperties: true },
-        filename: { type: 'string', minLength: 1, maxLength: 255 },
-      } },
     },
-  }, async (req) => ok(await documents.patch(req.scope, req.params.id, req.body), 'Document updated'));
+  );
 
-  api.delete<Id>('/documents/:id', { config: auth, schema: { tags: TAGS, summary: 'Delete a document and its file', params: schemas.idParam() } },
-    async (req) => ok(await documents.delete(req.scope, req.params.id), 'Document deleted'));
+  api.get<Id>(
+    '/documents/:id/text',
+    { config: auth, schema: { tags: TAGS, summary: 'The extracted text', params: schemas.idParam() } },
+    async (req) => ok({ id: req.params.id, text: await documents.text(req.scope, req.params.id) }),
+  );
 
-  api.post<Id & { Body: { stages?: Stage[] } | undefined }>('/documents/:id/reprocess', {
-    config: auth,
-    schema: { tags: TAGS, summary: 'Re-run stages of one document', params: schemas.idParam(), body: { type: 'object', additionalProperties: false, properties: { stages: stagesSchema } } },
-  }, async (req, reply) => {
-    reply.status(202);
-    return ok(await documents.reprocessOne(req.scope, req.params.id, req.body?.stages), 'Reprocessing queued');
-  });
-
-  api.post<{ Body: { project_id?: string; document_ids?: string[]; stages?: Stage[]; mode?: 'missing' | 'all' } }>('/documents/reprocess', {
-    config: auth,
-    schema: {
-      tags: TAGS, summary: 'Re-run stages for a project or a list of documents; returns a batch',
-      body: { type: 'object', additionalProperties: false, properties: {
-        project_id: { type: 'string', maxLength: 64 }, document_ids: { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'string', maxLength: 64 } },
-        stages: stagesSchema, mode: { type: 'string', enum: ['missing', 'all'], default: 'missing' },
-      } },
+  api.patch<Id & { Body: PatchDocumentInput }>(
+    '/documents/:id',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Correct classification or fields (marked confirmed by a person)',
+        params: schemas.idParam(),
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          minProperties: 1,
+          properties: {
+            classification: {
+              type: 'object',
+              required: ['type'],
+              additionalProperties: false,
+              properties: { type: { type: 'string', minLength: 1, maxLength: 64 } },
+            },
+            fields: { type: 'object', additionalProperties: true },
+            metadata: { type: 'object', additionalProperties: true },
+            filename: { type: 'string', minLength: 1, maxLength: 255 },
+          },
+        },
+      },
     },
-  }, async (req, reply) => {
-    reply.status(202);
-    return ok(await documents.reprocessBatch(req.scope, req.body ?? {}), 'Batch queued');
-  });
+    async (req) => ok(await documents.patch(req.scope, req.params.id, req.body), 'Document updated'),
+  );
 
-  api.get<Id>('/batches/:id', { config: auth, schema: { tags: TAGS, summary: 'Progress of a batch and its per-document failures', params: schemas.idParam() } },
-    async (req) => ok(await documents.getBatch(req.scope, req.params.id)));
+  api.delete<Id>(
+    '/documents/:id',
+    { config: auth, schema: { tags: TAGS, summary: 'Delete a document and its file', params: schemas.idParam() } },
+    async (req) => ok(await documents.delete(req.scope, req.params.id), 'Document deleted'),
+  );
 
-  api.get<Id & { Querystring: { status?: string; classification?: string } }>('/projects/:id/documents', {
-    config: auth,
-    schema: {
-      tags: ['projects'], summary: 'Documents in a project', params: schemas.idParam(),
-      querystring: { type: 'object', additionalProperties: false, properties: {
-        ...pagingQuery(PROJECT_PAGING),
-        status: { type: 'string', enum: STATUS }, classification: { type: 'string', maxLength: 64 },
-      } },
+  api.post<Id & { Body: { stages?: Stage[] } | undefined }>(
+    '/documents/:id/reprocess',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Re-run stages of one document',
+        params: schemas.idParam(),
+        body: { type: 'object', additionalProperties: false, properties: { stages: stagesSchema } },
+      },
     },
-  }, async (req) => {
-    await deps.projects.get(req.scope, req.params.id);
-    const q = req.query;
-    const { paging, answer } = listPaging(req, PROJECT_PAGING);
-    const { items, total } = await pageWindow(paging, (page, perPage) => documents.list(req.scope, { project_id: req.params.id, status: q.status, classification: q.classification, page, per_page: perPage }));
-    return answer(items, total);
-  });
+    async (req, reply) => {
+      reply.status(202);
+      return ok(await documents.reprocessOne(req.scope, req.params.id, req.body?.stages), 'Reprocessing queued');
+    },
+  );
+
+  api.post<{ Body: { project_id?: string; document_ids?: string[]; stages?: Stage[]; mode?: 'missing' | 'all' } }>(
+    '/documents/reprocess',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Re-run stages for a project or a list of documents; returns a batch',
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            project_id: { type: 'string', maxLength: 64 },
+            document_ids: { type: 'array', minItems: 1, maxItems: 10_000, items: { type: 'string', maxLength: 64 } },
+            stages: stagesSchema,
+            mode: { type: 'string', enum: ['missing', 'all'], default: 'missing' },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.status(202);
+      return ok(await documents.reprocessBatch(req.scope, req.body ?? {}), 'Batch queued');
+    },
+  );
+
+  api.get<Id>(
+    '/batches/:id',
+    {
+      config: auth,
+      schema: { tags: TAGS, summary: 'Progress of a batch and its per-document failures', params: schemas.idParam() },
+    },
+    async (req) => ok(await documents.getBatch(req.scope, req.params.id)),
+  );
+
+  api.get<Id & { Querystring: { status?: string; classification?: string } }>(
+    '/projects/:id/documents',
+    {
+      config: auth,
+      schema: {
+        tags: ['projects'],
+        summary: 'Documents in a project',
+        params: schemas.idParam(),
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            ...pagingQuery(PROJECT_PAGING),
+            status: { type: 'string', enum: STATUS },
+            classification: { type: 'string', maxLength: 64 },
+          },
+        },
+      },
+    },
+    async (req) => {
+      await deps.projects.get(req.scope, req.params.id);
+      const q = req.query;
+      const { paging, answer } = listPaging(req, PROJECT_PAGING);
+      const { items, total } = await pageWindow(paging, (page, perPage) =>
+        documents.list(req.scope, {
+          project_id: req.params.id,
+          status: q.status,
+          classification: q.classification,
+          page,
+          per_page: perPage,
+        }),
+      );
+      return answer(items, total);
+    },
+  );
 }

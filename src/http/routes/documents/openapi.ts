@@ -5,70 +5,193 @@ import { component, t, type OperationDocs } from '../../openapi-shapes.js';
 
 const stageNote = t.map(t.str, 'Per stage, e.g. why embedding was skipped');
 
-export const documentSchema = component('Document', t.obj({
-  id: t.str, project_id: t.str, filename: t.str, mime_type: t.str, size_bytes: t.int, sha256: t.str,
-  source: t.enum(['upload', 'email', 'api']),
-  source_metadata: t.map(t.any, 'Where it came from (mailbox, message, parent_document_id of an e-mail attachment …)'),
-  metadata: t.map(t.any, 'The uploader’s own metadata'),
-  status: t.enum(DOCUMENT_STATUSES),
-  error: t.nullable(t.obj({ stage: t.str, code: t.str, message: t.str })),
-  page_count: t.nint, language: t.nstr,
-  classification: t.nullable(t.obj({ type: t.str, confidence: t.num, method: t.str, confirmed: t.bool }, ['method'])),
-  fields: t.nullable(t.map(t.obj({ value: t.any, confidence: t.num, method: t.str, confirmed: t.bool }, ['confirmed']), 'Extracted fields by name')),
-  version: t.int,
-  pipeline: t.obj({ stages: t.arr(t.enum(STAGES)), current_stage: t.enum(STAGES, true), notes: stageNote }),
-  models: t.obj({ embedding_model: t.nstr, classifier_version: t.nstr, template_id: t.nstr, template_version: t.nint }),
-  timestamps: t.obj({
-    uploaded_at: t.time, parsed_at: t.ntime, embedded_at: t.ntime, classified_at: t.ntime, extracted_at: t.ntime, exported_at: t.ntime, completed_at: t.ntime,
-  }),
-  created_at: t.time, updated_at: t.time,
-  duplicate: { type: 'boolean', description: 'Upload answers only: the same file was already in the project' },
-  exports: t.arr(t.map(t.any)),
-}, ['duplicate', 'exports']));
+export const documentSchema = component(
+  'Document',
+  t.obj(
+    {
+      id: t.str,
+      project_id: t.str,
+      filename: t.str,
+      mime_type: t.str,
+      size_bytes: t.int,
+      sha256: t.str,
+      source: t.enum(['upload', 'email', 'api']),
+      source_metadata: t.map(
+        t.any,
+        'Where it came from (mailbox, message, parent_document_id of an e-mail attachment …)',
+      ),
+      metadata: t.map(t.any, 'The uploader’s own metadata'),
+      status: t.enum(DOCUMENT_STATUSES),
+      error: t.nullable(t.obj({ stage: t.str, code: t.str, message: t.str })),
+      page_count: t.nint,
+      language: t.nstr,
+      classification: t.nullable(
+        t.obj({ type: t.str, confidence: t.num, method: t.str, confirmed: t.bool }, ['method']),
+      ),
+      fields: t.nullable(
+        t.map(
+          t.obj({ value: t.any, confidence: t.num, method: t.str, confirmed: t.bool }, ['confirmed']),
+          'Extracted fields by name',
+        ),
+      ),
+      version: t.int,
+      pipeline: t.obj({ stages: t.arr(t.enum(STAGES)), current_stage: t.enum(STAGES, true), notes: stageNote }),
+      models: t.obj({
+        embedding_model: t.nstr,
+        classifier_version: t.nstr,
+        template_id: t.nstr,
+        template_version: t.nint,
+      }),
+      timestamps: t.obj({
+        uploaded_at: t.time,
+        parsed_at: t.ntime,
+        embedded_at: t.ntime,
+        classified_at: t.ntime,
+        extracted_at: t.ntime,
+        exported_at: t.ntime,
+        completed_at: t.ntime,
+      }),
+      created_at: t.time,
+      updated_at: t.time,
+      duplicate: { type: 'boolean', description: 'Upload answers only: the same file was already in the project' },
+      exports: t.arr(t.map(t.any)),
+    },
+    ['duplicate', 'exports'],
+  ),
+);
 
 const stageProblem = t.obj({ stage: t.str, code: t.str, message: t.str }, ['stage', 'code', 'message']);
-export const batchSchema = component('Batch', t.obj({
-  id: t.str, kind: t.str, status: t.enum(['running', 'completed']), stages: t.arr(t.enum(STAGES)), mode: t.str, total: t.int,
-  completed: t.int, skipped: t.int, failed: t.int, pending: t.int, progress: { type: 'number', minimum: 0, maximum: 1 },
-  failures: t.arr(t.obj({ document_id: t.str, error: t.nullable(stageProblem) }, [], 'Up to 100 documents that failed, with the error')),
-  skips: t.arr(t.obj({ document_id: t.str, reason: t.nullable(stageProblem) }, [], 'Up to 100 documents a stage skipped, with the reason')),
-  created_at: t.time, updated_at: t.time, finished_at: t.ntime,
-}));
+export const batchSchema = component(
+  'Batch',
+  t.obj({
+    id: t.str,
+    kind: t.str,
+    status: t.enum(['running', 'completed']),
+    stages: t.arr(t.enum(STAGES)),
+    mode: t.str,
+    total: t.int,
+    completed: t.int,
+    skipped: t.int,
+    failed: t.int,
+    pending: t.int,
+    progress: { type: 'number', minimum: 0, maximum: 1 },
+    failures: t.arr(
+      t.obj(
+        { document_id: t.str, error: t.nullable(stageProblem) },
+        [],
+        'Up to 100 documents that failed, with the error',
+      ),
+    ),
+    skips: t.arr(
+      t.obj(
+        { document_id: t.str, reason: t.nullable(stageProblem) },
+        [],
+        'Up to 100 documents a stage skipped, with the reason',
+      ),
+    ),
+    created_at: t.time,
+    updated_at: t.time,
+    finished_at: t.ntime,
+  }),
+);
 
 const counts = t.map(t.int);
 const docExample = {
-  id: 'doc_01HZX4A7Q2', project_id: 'prj_01HZX3Z1K9', filename: 'invoice-1042.pdf', mime_type: 'application/pdf', size_bytes: 48213,
-  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08', source: 'upload', source_metadata: {}, metadata: { po: '4711' },
-  status: 'completed', error: null, page_count: 1, language: 'en',
+  id: 'doc_01HZX4A7Q2',
+  project_id: 'prj_01HZX3Z1K9',
+  filename: 'invoice-1042.pdf',
+  mime_type: 'application/pdf',
+  size_bytes: 48213,
+  sha256: '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08',
+  source: 'upload',
+  source_metadata: {},
+  metadata: { po: '4711' },
+  status: 'completed',
+  error: null,
+  page_count: 1,
+  language: 'en',
   classification: { type: 'invoice', confidence: 0.97, method: 'classifier', confirmed: false },
-  fields: { invoice_number: { value: '1042', confidence: 0.95, method: 'template' }, total: { value: 1190.0, confidence: 0.9, method: 'template' } },
-  version: 1, pipeline: { stages: ['parse', 'embed', 'classify', 'extract'], current_stage: null, notes: {} },
-  models: { embedding_model: 'Xenova/all-MiniLM-L6-v2', classifier_version: 'builtin-3', template_id: 'tpl_01HZX3Z9', template_version: 2 },
-  timestamps: {
-    uploaded_at: '2026-05-04T09:12:00.000Z', parsed_at: '2026-05-04T09:12:01.000Z', embedded_at: '2026-05-04T09:12:02.000Z', classified_at: '2026-05-04T09:12:02.000Z',
-    extracted_at: '2026-05-04T09:12:03.000Z', exported_at: null, completed_at: '2026-05-04T09:12:03.000Z',
+  fields: {
+    invoice_number: { value: '1042', confidence: 0.95, method: 'template' },
+    total: { value: 1190.0, confidence: 0.9, method: 'template' },
   },
-  created_at: '2026-05-04T09:12:00.000Z', updated_at: '2026-05-04T09:12:03.000Z',
+  version: 1,
+  pipeline: { stages: ['parse', 'embed', 'classify', 'extract'], current_stage: null, notes: {} },
+  models: {
+    embedding_model: 'Xenova/all-MiniLM-L6-v2',
+    classifier_version: 'builtin-3',
+    template_id: 'tpl_01HZX3Z9',
+    template_version: 2,
+  },
+  timestamps: {
+    uploaded_at: '2026-05-04T09:12:00.000Z',
+    parsed_at: '2026-05-04T09:12:01.000Z',
+    embedded_at: '2026-05-04T09:12:02.000Z',
+    classified_at: '2026-05-04T09:12:02.000Z',
+    extracted_at: '2026-05-04T09:12:03.000Z',
+    exported_at: null,
+    completed_at: '2026-05-04T09:12:03.000Z',
+  },
+  created_at: '2026-05-04T09:12:00.000Z',
+  updated_at: '2026-05-04T09:12:03.000Z',
 };
 const batchExample = {
-  id: 'bat_01HZX5B8', kind: 'reprocess', status: 'running', stages: ['classify', 'extract'], mode: 'missing', total: 12, completed: 3, skipped: 0, failed: 0, pending: 9,
-  progress: 0.25, failures: [], skips: [], created_at: '2026-05-04T10:00:00.000Z', updated_at: '2026-05-04T10:00:05.000Z', finished_at: null,
+  id: 'bat_01HZX5B8',
+  kind: 'reprocess',
+  status: 'running',
+  stages: ['classify', 'extract'],
+  mode: 'missing',
+  total: 12,
+  completed: 3,
+  skipped: 0,
+  failed: 0,
+  pending: 9,
+  progress: 0.25,
+  failures: [],
+  skips: [],
+  created_at: '2026-05-04T10:00:00.000Z',
+  updated_at: '2026-05-04T10:00:05.000Z',
+  finished_at: null,
 };
 
 export const documentsDocs: OperationDocs = {
   'POST /documents': {
-    status: 201, description: 'Stored and queued for processing', data: documentSchema, example: { ...docExample, status: 'uploaded', duplicate: false },
-    also: { 200: { description: 'The same file is already in this project (`duplicate: true`); nothing was stored. Pass allow_duplicate=true to store it again.' } },
-    errors: { 413: 'The file is larger than MAX_UPLOAD_MB (the message names the limit)', 415: 'Not multipart/form-data, or a file type that can never be processed' },
+    status: 201,
+    description: 'Stored and queued for processing',
+    data: documentSchema,
+    example: { ...docExample, status: 'uploaded', duplicate: false },
+    also: {
+      200: {
+        description:
+          'The same file is already in this project (`duplicate: true`); nothing was stored. Pass allow_duplicate=true to store it again.',
+      },
+    },
+    errors: {
+      413: 'The file is larger than MAX_UPLOAD_MB (the message names the limit)',
+      415: 'Not multipart/form-data, or a file type that can never be processed',
+    },
     requestBody: {
       'multipart/form-data': {
         schema: {
-          type: 'object', required: ['file'],
+          type: 'object',
+          required: ['file'],
           properties: {
-            file: { type: 'string', contentMediaType: 'application/octet-stream', description: 'The document (PDF, image, DOCX, text, .eml …)' },
+            file: {
+              type: 'string',
+              contentMediaType: 'application/octet-stream',
+              description: 'The document (PDF, image, DOCX, text, .eml …)',
+            },
             project_id: { type: 'string', description: 'Project that receives it (or `?project_id=` in the query)' },
-            metadata: { type: 'string', contentMediaType: 'application/json', description: 'Your own JSON object, up to 16 KB' },
-            allow_duplicate: { type: 'string', enum: ['true', 'false'], description: 'Store it even when the same file is already in the project' },
+            metadata: {
+              type: 'string',
+              contentMediaType: 'application/json',
+              description: 'Your own JSON object, up to 16 KB',
+            },
+            allow_duplicate: {
+              type: 'string',
+              enum: ['true', 'false'],
+              description: 'Store it even when the same file is already in the project',
+            },
           },
         },
         encoding: { file: { contentType: 'application/octet-stream' }, metadata: { contentType: 'application/json' } },
@@ -79,20 +202,40 @@ export const documentsDocs: OperationDocs = {
   'GET /documents/activity': {
     errors: { 404: 'No such project (project_id)' },
     data: t.obj({
-      days: t.int, tz: t.str, since: t.str,
+      days: t.int,
+      tz: t.str,
+      since: t.str,
       series: t.arr(t.obj({ date: t.str, total: t.int, by_status: counts, by_type: counts, by_source: counts })),
       totals: t.obj({ total: t.int, by_status: counts, by_type: counts, by_source: counts }),
       stages: t.map(t.obj({ in_progress: t.int, failed: t.int }), 'Per stage: documents in progress and failed'),
     }),
   },
-  'GET /documents/:id': { data: documentSchema, description: 'The document, with `exports` (its export status per Sheets export)', example: { ...docExample, exports: [] } },
-  'GET /documents/:id/content': { binary: true, description: 'The original file, with its Content-Type and a Content-Disposition naming it' },
-  'GET /documents/:id/text': { data: t.obj({ id: t.str, text: t.str }), errors: { 409: 'The document has no text yet (not parsed)' }, example: { id: 'doc_01HZX4A7Q2', text: 'ACME GmbH\nInvoice 1042\nTotal 1.190,00 EUR' } },
-  'PATCH /documents/:id': { data: documentSchema, requestExample: { classification: { type: 'invoice' }, fields: { total: 1190 } } },
+  'GET /documents/:id': {
+    data: documentSchema,
+    description: 'The document, with `exports` (its export status per Sheets export)',
+    example: { ...docExample, exports: [] },
+  },
+  'GET /documents/:id/content': {
+    binary: true,
+    description: 'The original file, with its Content-Type and a Content-Disposition naming it',
+  },
+  'GET /documents/:id/text': {
+    data: t.obj({ id: t.str, text: t.str }),
+    errors: { 409: 'The document has no text yet (not parsed)' },
+    example: { id: 'doc_01HZX4A7Q2', text: 'ACME GmbH\nInvoice 1042\nTotal 1.190,00 EUR' },
+  },
+  'PATCH /documents/:id': {
+    data: documentSchema,
+    requestExample: { classification: { type: 'invoice' }, fields: { total: 1190 } },
+  },
   'DELETE /documents/:id': { data: t.gone(), example: { id: 'doc_01HZX4A7Q2', deleted: true } },
   'POST /documents/:id/reprocess': { status: 202, description: 'The stages are queued', data: documentSchema },
   'POST /documents/reprocess': {
-    status: 202, description: 'A batch was created; follow it at GET /batches/{id}', data: batchSchema, example: batchExample, errors: { 404: 'No such project' },
+    status: 202,
+    description: 'A batch was created; follow it at GET /batches/{id}',
+    data: batchSchema,
+    example: batchExample,
+    errors: { 404: 'No such project' },
     requestExample: { project_id: 'prj_01HZX3Z1K9', stages: ['embed'], mode: 'missing' },
   },
   'GET /batches/:id': { data: batchSchema, example: batchExample },

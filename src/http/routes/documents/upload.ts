@@ -38,72 +38,100 @@ function parseMetadata(raw: string | undefined): Record<string, unknown> | undef
  * memory; the project may be named in the query string or by a form field before or after the file.
  */
 export function registerUploadRoute(api: FastifyInstance, intake: Intake, maxUploadBytes: number): void {
-  api.post<{ Querystring: { project_id?: string; allow_duplicate?: boolean } }>('/documents', {
-    config: { auth: true },
-    schema: {
-      tags: ['documents'], summary: 'Upload a document (multipart/form-data: file, project_id, metadata)', description: 'An e-mail message (.eml) stays one document and each of its attachments becomes a document of its own, linked to it by `source_metadata.parent_document_id`.', consumes: ['multipart/form-data'],
-      querystring: { type: 'object', additionalProperties: false, properties: { project_id: { type: 'string', maxLength: 64 }, allow_duplicate: { type: 'boolean' } } },
+  api.post<{ Querystring: { project_id?: string; allow_duplicate?: boolean } }>(
+    '/documents',
+    {
+      config: { auth: true },
+      schema: {
+        tags: ['documents'],
+        summary: 'Upload a document (multipart/form-data: file, project_id, metadata)',
+        description:
+          'An e-mail message (.eml) stays one document and each of its attachments becomes a document of its own, linked to it by `source_metadata.parent_document_id`.',
+        consumes: ['multipart/form-data'],
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { project_id: { type: 'string', maxLength: 64 }, allow_duplicate: { type: 'boolean' } },
+        },
+      },
     },
-  }, async (req, reply) => {
-    if (!req.isMultipart()) throw errors.unsupportedMedia('Upload with Content-Type multipart/form-data (fields: file, project_id, metadata)');
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxUploadBytes + 1024 * 1024) throw fileTooLarge(maxUploadBytes);
-    // Busboy needs a boundary; without one it fails in a way that says nothing to the client.
-    if (!/;\s*boundary=(?:"[^"]+"|[^\s";]+)/i.test(String(req.headers['content-type'] ?? ''))) {
-      throw errors.validation('multipart/form-data needs a boundary parameter in Content-Type', [{ field: 'Content-Type', message: 'must carry a boundary', in: 'headers' }]);
-    }
-    const fields: Record<string, string> = {};
-    let blob: StoredBlob | undefined;
-    let filename = 'upload';
-    let failure: unknown;
-    let projectId: string | undefined;
-    let metadata: Record<string, unknown> | undefined;
-    try {
-      try {
-        for await (const part of req.parts()) {
-          if (part.type !== 'file') {
-            fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
-            continue;
-          }
-          if (part.fieldname !== 'file' || blob || failure) {
-            part.file.resume();
-            continue;
-          }
-          filename = part.filename || 'upload';
-          try {
-            blob = await intake.store(part.file);
-          } catch (err) {
-            // The multipart reader's own size limit fires before the store's: the same answer.
-            failure = (err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE' ? fileTooLarge(maxUploadBytes) : err;
-            part.file.resume();
-          }
-        }
-      } catch (err) {
-        // The multipart reader's file-size limit can also surface from the parts iterator.
-        throw (err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE' ? fileTooLarge(maxUploadBytes) : asBodyError(err);
+    async (req, reply) => {
+      if (!req.isMultipart())
+        throw errors.unsupportedMedia(
+          'Upload with Content-Type multipart/form-data (fields: file, project_id, metadata)',
+        );
+      const declared = Number(req.headers['content-length'] ?? 0);
+      if (declared > maxUploadBytes + 1024 * 1024) throw fileTooLarge(maxUploadBytes);
+      // Busboy needs a boundary; without one it fails in a way that says nothing to the client.
+      if (!/;\s*boundary=(?:"[^"]+"|[^\s";]+)/i.test(String(req.headers['content-type'] ?? ''))) {
+        throw errors.validation('multipart/form-data needs a boundary parameter in Content-Type', [
+          { field: 'Content-Type', message: 'must carry a boundary', in: 'headers' },
+        ]);
       }
-      if (failure) throw failure;
-      if (!blob) throw errors.invalidField('file', 'is required');
-      // Multipart is read here, not by the body parser, so the generic input check runs here too.
-      assertCleanInput(fields, 'form');
-      assertCleanInput(filename, 'form', 'file.filename');
-      projectId = req.query.project_id ?? fields.project_id;
-      if (!projectId) throw errors.invalidField('project_id', 'is required');
-      metadata = parseMetadata(fields.metadata);
-      assertCleanInput(metadata, 'form', 'metadata');
-    } catch (err) {
-      if (blob) await intake.discard(blob);
-      throw err;
-    }
-    const result = await intake.fromBlob(blob, {
-      scope: req.scope, projectId, filename, source: 'upload', metadata, uploadedBy: req.principal.userId,
-      allowDuplicate: req.query.allow_duplicate ?? fields.allow_duplicate === 'true',
-    });
-    if (result.kind === 'duplicate') {
-      reply.status(200);
-      return ok(presentDocument(result.document, { duplicate: true }), 'The same file is already in this project; pass allow_duplicate=true to store it again');
-    }
-    reply.status(201);
-    return ok(presentDocument(result.document, { duplicate: false }), 'Document uploaded');
-  });
+      const fields: Record<string, string> = {};
+      let blob: StoredBlob | undefined;
+      let filename = 'upload';
+      let failure: unknown;
+      let projectId: string | undefined;
+      let metadata: Record<string, unknown> | undefined;
+      try {
+        try {
+          for await (const part of req.parts()) {
+            if (part.type !== 'file') {
+              fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value ?? '');
+              continue;
+            }
+            if (part.fieldname !== 'file' || blob || failure) {
+              part.file.resume();
+              continue;
+            }
+            filename = part.filename || 'upload';
+            try {
+              blob = await intake.store(part.file);
+            } catch (err) {
+              // The multipart reader's own size limit fires before the store's: the same answer.
+              failure =
+                (err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE' ? fileTooLarge(maxUploadBytes) : err;
+              part.file.resume();
+            }
+          }
+        } catch (err) {
+          // The multipart reader's file-size limit can also surface from the parts iterator.
+          throw (err as { code?: unknown }).code === 'FST_REQ_FILE_TOO_LARGE'
+            ? fileTooLarge(maxUploadBytes)
+            : asBodyError(err);
+        }
+        if (failure) throw failure;
+        if (!blob) throw errors.invalidField('file', 'is required');
+        // Multipart is read here, not by the body parser, so the generic input check runs here too.
+        assertCleanInput(fields, 'form');
+        assertCleanInput(filename, 'form', 'file.filename');
+        projectId = req.query.project_id ?? fields.project_id;
+        if (!projectId) throw errors.invalidField('project_id', 'is required');
+        metadata = parseMetadata(fields.metadata);
+        assertCleanInput(metadata, 'form', 'metadata');
+      } catch (err) {
+        if (blob) await intake.discard(blob);
+        throw err;
+      }
+      const result = await intake.fromBlob(blob, {
+        scope: req.scope,
+        projectId,
+        filename,
+        source: 'upload',
+        metadata,
+        uploadedBy: req.principal.userId,
+        allowDuplicate: req.query.allow_duplicate ?? fields.allow_duplicate === 'true',
+      });
+      if (result.kind === 'duplicate') {
+        reply.status(200);
+        return ok(
+          presentDocument(result.document, { duplicate: true }),
+          'The same file is already in this project; pass allow_duplicate=true to store it again',
+        );
+      }
+      reply.status(201);
+      return ok(presentDocument(result.document, { duplicate: false }), 'Document uploaded');
+    },
+  );
 }

@@ -9,28 +9,49 @@ import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
 const PAGING: ListPaging = { canonical: 'offset' };
 
 export function registerEventRoutes(api: FastifyInstance, events: EventsRepository): void {
-  api.get<{ Querystring: { type?: string; document_id?: string; created_after?: string } }>('/events', {
-    config: { auth: true },
-    schema: {
-      tags: ['events'], summary: 'Events of the caller’s organization and environment, newest first',
-      querystring: { type: 'object', additionalProperties: false, properties: {
-        type: { type: 'string', enum: [...EVENT_TYPES, 'webhook.test'] }, document_id: { type: 'string', maxLength: 64 },
-        created_after: { type: 'string', format: 'date-time' },
-        ...pagingQuery(PAGING),
-      } },
+  api.get<{ Querystring: { type?: string; document_id?: string; created_after?: string } }>(
+    '/events',
+    {
+      config: { auth: true },
+      schema: {
+        tags: ['events'],
+        summary: 'Events of the caller’s organization and environment, newest first',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            type: { type: 'string', enum: [...EVENT_TYPES, 'webhook.test'] },
+            document_id: { type: 'string', maxLength: 64 },
+            created_after: { type: 'string', format: 'date-time' },
+            ...pagingQuery(PAGING),
+          },
+        },
+      },
     },
-  }, async (req) => {
-    const q = req.query;
-    const { paging, answer } = listPaging(req, PAGING);
-    const { rows, total } = await events.list(req.scope, { type: q.type, documentId: q.document_id, after: q.created_after ? new Date(q.created_after) : undefined, limit: paging.limit, offset: paging.offset });
-    return answer(rows.map(presentEvent), total);
-  });
+    async (req) => {
+      const q = req.query;
+      const { paging, answer } = listPaging(req, PAGING);
+      const { rows, total } = await events.list(req.scope, {
+        type: q.type,
+        documentId: q.document_id,
+        after: q.created_after ? new Date(q.created_after) : undefined,
+        limit: paging.limit,
+        offset: paging.offset,
+      });
+      return answer(rows.map(presentEvent), total);
+    },
+  );
 
-  api.get<{ Params: { id: string } }>('/events/:id', {
-    config: { auth: true }, schema: { tags: ['events'], summary: 'One event, as delivered to webhooks', params: schemas.idParam() },
-  }, async (req) => {
-    const e = await events.get(req.scope, req.params.id);
-    if (!e) throw errors.notFound('Event');
-    return ok(presentEvent(e));
-  });
+  api.get<{ Params: { id: string } }>(
+    '/events/:id',
+    {
+      config: { auth: true },
+      schema: { tags: ['events'], summary: 'One event, as delivered to webhooks', params: schemas.idParam() },
+    },
+    async (req) => {
+      const e = await events.get(req.scope, req.params.id);
+      if (!e) throw errors.notFound('Event');
+      return ok(presentEvent(e));
+    },
+  );
 }

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ProjectsService } from '../../../modules/projects/projects.service.js';
-import type { CreateProjectInput, ListProjectsQuery, UpdateProjectInput } from '../../../modules/projects/projects.types.js';
+import type {
+  CreateProjectInput,
+  ListProjectsQuery,
+  UpdateProjectInput,
+} from '../../../modules/projects/projects.types.js';
 import { ok, schemas } from '../../envelope.js';
 import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
 import { projectListResponse, projectResponse } from './schemas.js';
@@ -16,78 +20,159 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
   // Keyed by the cached page, then by the request URL (the pagination links repeat it).
   const serialisedPages = new WeakMap<object, { url: string; body: string }>();
 
-  api.get<{ Querystring: ListProjectsQuery }>('/projects', {
-    config: auth,
-    schema: {
-      tags: TAGS, summary: 'List projects (archived ones only with include_archived=true or status=archived)',
-      querystring: { type: 'object', additionalProperties: false, properties: {
-        search: { type: 'string', maxLength: 200 },
-        sort: { type: 'string', enum: ['name', 'created_at', 'updated_at'], default: 'created_at' },
-        order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
-        ...pagingQuery(PAGING),
-        status: { type: 'string', enum: ['active', 'archived'] },
-        include_archived: { type: 'boolean', default: false },
-      } },
-      response: projectListResponse,
+  api.get<{ Querystring: ListProjectsQuery }>(
+    '/projects',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'List projects (archived ones only with include_archived=true or status=archived)',
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            search: { type: 'string', maxLength: 200 },
+            sort: { type: 'string', enum: ['name', 'created_at', 'updated_at'], default: 'created_at' },
+            order: { type: 'string', enum: ['asc', 'desc'], default: 'desc' },
+            ...pagingQuery(PAGING),
+            status: { type: 'string', enum: ['active', 'archived'] },
+            include_archived: { type: 'boolean', default: false },
+          },
+        },
+        response: projectListResponse,
+      },
     },
-  }, async (req, reply) => {
-    const { paging, answer } = listPaging(req, PAGING);
-    const page = await projects.list(req.scope, { ...req.query, limit: paging.limit, offset: paging.offset }, req.projectsVersion);
-    // Pages served from the list cache are the same objects: serialise each one once.
-    let body = serialisedPages.get(page)?.url === req.url ? serialisedPages.get(page)!.body : undefined;
-    if (body === undefined) {
-      body = reply.serialize(answer(page.items, page.total)) as string;
-      serialisedPages.set(page, { url: req.url, body });
-    }
-    return reply.type('application/json; charset=utf-8').send(body);
-  });
+    async (req, reply) => {
+      const { paging, answer } = listPaging(req, PAGING);
+      const page = await projects.list(
+        req.scope,
+        { ...req.query, limit: paging.limit, offset: paging.offset },
+        req.projectsVersion,
+      );
+      // Pages served from the list cache are the same objects: serialise each one once.
+      let body = serialisedPages.get(page)?.url === req.url ? serialisedPages.get(page)!.body : undefined;
+      if (body === undefined) {
+        body = reply.serialize(answer(page.items, page.total)) as string;
+        serialisedPages.set(page, { url: req.url, body });
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
+  );
 
-  api.post<{ Body: CreateProjectInput }>('/projects', {
-    config: auth,
-    schema: {
-      tags: TAGS, summary: 'Create a project',
-      body: {
-        type: 'object', required: ['name'], additionalProperties: false,
-        properties: {
-          name: { type: 'string', minLength: 1, maxLength: 200 }, description: text(2000), color: text(32), icon: text(64),
-          auto_classify: { type: 'boolean' }, auto_extract: { type: 'boolean' },
-          default_template_id: { type: 'string', minLength: 1, maxLength: 64 },
-          retention_days: { type: 'integer', minimum: 1, maximum: 36500 },
-          allowed_file_types: { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 100 } },
-          classification_threshold: { type: 'number', minimum: 0, maximum: 1 },
+  api.post<{ Body: CreateProjectInput }>(
+    '/projects',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Create a project',
+        body: {
+          type: 'object',
+          required: ['name'],
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+            description: text(2000),
+            color: text(32),
+            icon: text(64),
+            auto_classify: { type: 'boolean' },
+            auto_extract: { type: 'boolean' },
+            default_template_id: { type: 'string', minLength: 1, maxLength: 64 },
+            retention_days: { type: 'integer', minimum: 1, maximum: 36500 },
+            allowed_file_types: {
+              type: 'array',
+              maxItems: 50,
+              items: { type: 'string', minLength: 1, maxLength: 100 },
+            },
+            classification_threshold: { type: 'number', minimum: 0, maximum: 1 },
+          },
         },
       },
     },
-  }, async (req, reply) => {
-    reply.status(201);
-    return ok(await projects.create(req.scope, req.body), 'Project created');
-  });
-
-  api.get<Id>('/projects/:id', { config: auth, schema: { tags: TAGS, summary: 'Get a project', params: schemas.idParam(), response: projectResponse } },
-    async (req) => ok(await projects.get(req.scope, req.params.id)));
-
-  api.put<Id & { Body: UpdateProjectInput }>('/projects/:id', {
-    config: auth,
-    schema: {
-      tags: TAGS, summary: 'Update name, description, color or icon (nothing else)', params: schemas.idParam(),
-      body: { type: 'object', additionalProperties: false, properties: { name: { type: 'string', minLength: 1, maxLength: 200 }, description: text(2000), color: text(32), icon: text(64) } },
+    async (req, reply) => {
+      reply.status(201);
+      return ok(await projects.create(req.scope, req.body), 'Project created');
     },
-  }, async (req) => ok(await projects.update(req.scope, req.params.id, req.body ?? {}), 'Project updated'));
+  );
 
-  api.delete<Id & { Querystring: { delete_documents?: boolean; move_to_project_id?: string } }>('/projects/:id', {
-    config: { auth: true, role: 'admin' },
-    schema: {
-      tags: TAGS, summary: 'Delete a project; with documents, say whether to delete or move them', params: schemas.idParam(),
-      querystring: { type: 'object', additionalProperties: false, properties: { delete_documents: { type: 'boolean' }, move_to_project_id: { type: 'string', minLength: 1, maxLength: 64 } } },
+  api.get<Id>(
+    '/projects/:id',
+    {
+      config: auth,
+      schema: { tags: TAGS, summary: 'Get a project', params: schemas.idParam(), response: projectResponse },
     },
-  }, async (req) => ok(await projects.delete(req.scope, req.params.id, { deleteDocuments: req.query.delete_documents, moveToProjectId: req.query.move_to_project_id }), 'Project deleted'));
+    async (req) => ok(await projects.get(req.scope, req.params.id)),
+  );
 
-  api.post<Id>('/projects/:id/archive', { config: auth, schema: { tags: TAGS, summary: 'Archive a project', params: schemas.idParam() } },
-    async (req) => ok(await projects.setArchived(req.scope, req.params.id, true), 'Project archived'));
+  api.put<Id & { Body: UpdateProjectInput }>(
+    '/projects/:id',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Update name, description, color or icon (nothing else)',
+        params: schemas.idParam(),
+        body: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+            description: text(2000),
+            color: text(32),
+            icon: text(64),
+          },
+        },
+      },
+    },
+    async (req) => ok(await projects.update(req.scope, req.params.id, req.body ?? {}), 'Project updated'),
+  );
 
-  api.post<Id>('/projects/:id/unarchive', { config: auth, schema: { tags: TAGS, summary: 'Unarchive a project', params: schemas.idParam() } },
-    async (req) => ok(await projects.setArchived(req.scope, req.params.id, false), 'Project unarchived'));
+  api.delete<Id & { Querystring: { delete_documents?: boolean; move_to_project_id?: string } }>(
+    '/projects/:id',
+    {
+      config: { auth: true, role: 'admin' },
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a project; with documents, say whether to delete or move them',
+        params: schemas.idParam(),
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: {
+            delete_documents: { type: 'boolean' },
+            move_to_project_id: { type: 'string', minLength: 1, maxLength: 64 },
+          },
+        },
+      },
+    },
+    async (req) =>
+      ok(
+        await projects.delete(req.scope, req.params.id, {
+          deleteDocuments: req.query.delete_documents,
+          moveToProjectId: req.query.move_to_project_id,
+        }),
+        'Project deleted',
+      ),
+  );
 
-  api.get<Id>('/projects/:id/stats', { config: auth, schema: { tags: TAGS, summary: 'Document counts, bytes, pages, last activity', params: schemas.idParam() } },
-    async (req) => ok(await projects.stats(req.scope, req.params.id)));
+  api.post<Id>(
+    '/projects/:id/archive',
+    { config: auth, schema: { tags: TAGS, summary: 'Archive a project', params: schemas.idParam() } },
+    async (req) => ok(await projects.setArchived(req.scope, req.params.id, true), 'Project archived'),
+  );
+
+  api.post<Id>(
+    '/projects/:id/unarchive',
+    { config: auth, schema: { tags: TAGS, summary: 'Unarchive a project', params: schemas.idParam() } },
+    async (req) => ok(await projects.setArchived(req.scope, req.params.id, false), 'Project unarchived'),
+  );
+
+  api.get<Id>(
+    '/projects/:id/stats',
+    {
+      config: auth,
+      schema: { tags: TAGS, summary: 'Document counts, bytes, pages, last activity', params: schemas.idParam() },
+    },
+    async (req) => ok(await projects.stats(req.scope, req.params.id)),
+  );
 }

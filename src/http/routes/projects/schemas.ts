@@ -10,11 +10,22 @@ const nts = { type: ['string', 'null'], format: 'date-time' };
 export const projectSchema = {
   type: 'object',
   properties: {
-    id: str, name: str, description: nstr, color: nstr, icon: nstr,
-    status: { type: 'string', enum: ['active', 'archived'] }, environment: { type: 'string', enum: ['live', 'test'] },
-    auto_classify: { type: 'boolean' }, auto_extract: { type: 'boolean' }, default_template_id: nstr,
-    retention_days: { type: ['integer', 'null'] }, allowed_file_types: { type: 'array', items: str },
-    classification_threshold: { type: 'number' }, archived_at: nts, created_at: ts, updated_at: ts,
+    id: str,
+    name: str,
+    description: nstr,
+    color: nstr,
+    icon: nstr,
+    status: { type: 'string', enum: ['active', 'archived'] },
+    environment: { type: 'string', enum: ['live', 'test'] },
+    auto_classify: { type: 'boolean' },
+    auto_extract: { type: 'boolean' },
+    default_template_id: nstr,
+    retention_days: { type: ['integer', 'null'] },
+    allowed_file_types: { type: 'array', items: str },
+    classification_threshold: { type: 'number' },
+    archived_at: nts,
+    created_at: ts,
+    updated_at: ts,
   },
 };
 

@@ -3,36 +3,97 @@
 import { EXECUTION_STATUSES, REPORT_TYPES } from '../../../modules/reports/reports.types.js';
 import { component, t, type OperationDocs } from '../../openapi-shapes.js';
 
-const schedule = component('ReportSchedule', t.obj({
-  frequency: t.enum(['daily', 'weekly', 'monthly']), time: { type: 'string', description: 'HH:MM in `timezone`' }, timezone: t.str,
-  day_of_week: t.nstr, day_of_month: t.nint, next_run_at: { type: 'string', format: 'date-time', description: 'UTC' },
-  next_run_at_local: { type: 'string', description: 'The same instant in the schedule’s zone, with its offset' },
-  last_run_at: t.ntime, last_execution_id: t.nstr, created_at: t.time, updated_at: t.time,
-}));
-const report = component('Report', t.obj({
-  id: t.str, name: t.str, type: t.enum(REPORT_TYPES), description: t.nstr, category: t.nstr, data_source: t.map(), filters: t.map(), tags: t.arr(t.str),
-  retention_days: t.int, environment: t.enum(['live', 'test']), schedule: t.nullable(schedule),
-  last_execution: t.nullable(t.obj({ id: t.str, status: t.enum(EXECUTION_STATUSES), trigger: t.str, row_count: t.nint, created_at: t.time, finished_at: t.ntime })),
-  created_by: t.nstr, created_at: t.time, updated_at: t.time,
-}));
-const execution = component('ReportExecution', t.obj({
-  id: t.str, report_id: t.str, status: t.enum(EXECUTION_STATUSES), trigger: t.enum(['manual', 'schedule']), report_type: t.enum(REPORT_TYPES),
-  period: t.obj({ from: t.ntime, to: t.ntime }), timezone: t.any, scheduled_for: t.ntime, row_count: t.nint, summary: t.any,
-  sections: t.arr(t.obj({ name: t.str, title: t.any, rows: t.any, columns: t.any })), error: t.any, attempts: t.int, file_bytes: t.nint,
-  download_path: { type: ['string', 'null'], description: 'Once completed: where to download the result' }, requested_by: t.nstr,
-  created_at: t.time, started_at: t.ntime, finished_at: t.ntime, duration_ms: t.nint,
-}));
+const schedule = component(
+  'ReportSchedule',
+  t.obj({
+    frequency: t.enum(['daily', 'weekly', 'monthly']),
+    time: { type: 'string', description: 'HH:MM in `timezone`' },
+    timezone: t.str,
+    day_of_week: t.nstr,
+    day_of_month: t.nint,
+    next_run_at: { type: 'string', format: 'date-time', description: 'UTC' },
+    next_run_at_local: { type: 'string', description: 'The same instant in the schedule’s zone, with its offset' },
+    last_run_at: t.ntime,
+    last_execution_id: t.nstr,
+    created_at: t.time,
+    updated_at: t.time,
+  }),
+);
+const report = component(
+  'Report',
+  t.obj({
+    id: t.str,
+    name: t.str,
+    type: t.enum(REPORT_TYPES),
+    description: t.nstr,
+    category: t.nstr,
+    data_source: t.map(),
+    filters: t.map(),
+    tags: t.arr(t.str),
+    retention_days: t.int,
+    environment: t.enum(['live', 'test']),
+    schedule: t.nullable(schedule),
+    last_execution: t.nullable(
+      t.obj({
+        id: t.str,
+        status: t.enum(EXECUTION_STATUSES),
+        trigger: t.str,
+        row_count: t.nint,
+        created_at: t.time,
+        finished_at: t.ntime,
+      }),
+    ),
+    created_by: t.nstr,
+    created_at: t.time,
+    updated_at: t.time,
+  }),
+);
+const execution = component(
+  'ReportExecution',
+  t.obj({
+    id: t.str,
+    report_id: t.str,
+    status: t.enum(EXECUTION_STATUSES),
+    trigger: t.enum(['manual', 'schedule']),
+    report_type: t.enum(REPORT_TYPES),
+    period: t.obj({ from: t.ntime, to: t.ntime }),
+    timezone: t.any,
+    scheduled_for: t.ntime,
+    row_count: t.nint,
+    summary: t.any,
+    sections: t.arr(t.obj({ name: t.str, title: t.any, rows: t.any, columns: t.any })),
+    error: t.any,
+    attempts: t.int,
+    file_bytes: t.nint,
+    download_path: { type: ['string', 'null'], description: 'Once completed: where to download the result' },
+    requested_by: t.nstr,
+    created_at: t.time,
+    started_at: t.ntime,
+    finished_at: t.ntime,
+    duration_ms: t.nint,
+  }),
+);
 
 export const reportsDocs: OperationDocs = {
   'GET /reports': { list: true, data: report },
-  'POST /reports': { status: 201, description: 'Created', data: report, requestExample: { name: 'Monthly documents', type: 'document_summary', data_source: { period: { last: '30d' } } } },
+  'POST /reports': {
+    status: 201,
+    description: 'Created',
+    data: report,
+    requestExample: { name: 'Monthly documents', type: 'document_summary', data_source: { period: { last: '30d' } } },
+  },
   'GET /reports/:id': { data: report },
   'PUT /reports/:id': { data: report, requestExample: { name: 'Monthly documents (all projects)' } },
-  'DELETE /reports/:id': { data: t.obj({ id: t.str, deleted: { type: 'boolean', const: true }, files_removed: t.int }) },
+  'DELETE /reports/:id': {
+    data: t.obj({ id: t.str, deleted: { type: 'boolean', const: true }, files_removed: t.int }),
+  },
   'POST /reports/:id/run': { status: 202, description: 'The execution is queued', data: execution },
   'GET /reports/:id/schedule': { data: schedule },
   'POST /reports/:id/schedule': {
-    status: 201, description: 'Schedule created', data: schedule, also: { 200: { description: 'Schedule replaced' } },
+    status: 201,
+    description: 'Schedule created',
+    data: schedule,
+    also: { 200: { description: 'Schedule replaced' } },
     requestExample: { frequency: 'monthly', day_of_month: 1, time: '07:00', timezone: 'Europe/Berlin' },
   },
   'DELETE /reports/:id/schedule': { data: t.obj({ report_id: t.str, deleted: { type: 'boolean', const: true } }) },

@@ -2,32 +2,77 @@
 import { component, t, type OperationDocs } from '../../openapi-shapes.js';
 
 const props = {
-  id: t.str, name: t.str, issuer: t.str, priority: t.int, version: t.int,
-  definition: t.map(t.any, 'The invoice2data template: issuer, keywords, fields, options …'), created_at: t.time, updated_at: t.time,
+  id: t.str,
+  name: t.str,
+  issuer: t.str,
+  priority: t.int,
+  version: t.int,
+  definition: t.map(t.any, 'The invoice2data template: issuer, keywords, fields, options …'),
+  created_at: t.time,
+  updated_at: t.time,
 };
 const template = component('Template', t.obj(props));
-const imported = component('ImportedTemplate', t.obj({
-  ...props, id: { type: ['string', 'null'], description: 'null in a dry run' },
-  warnings: t.arr(t.obj({ path: t.str, message: t.str })),
-}, ['version', 'created_at', 'updated_at'], 'A template as imported (or, in a dry run, as it would be) with the warnings of its file'));
+const imported = component(
+  'ImportedTemplate',
+  t.obj(
+    {
+      ...props,
+      id: { type: ['string', 'null'], description: 'null in a dry run' },
+      warnings: t.arr(t.obj({ path: t.str, message: t.str })),
+    },
+    ['version', 'created_at', 'updated_at'],
+    'A template as imported (or, in a dry run, as it would be) with the warnings of its file',
+  ),
+);
 const example = {
-  id: 'tpl_01HZX3Z9', name: 'acme', issuer: 'ACME GmbH', priority: 5, version: 1,
-  definition: { issuer: 'ACME GmbH', keywords: ['ACME GmbH', 'Invoice'], fields: { invoice_number: 'Invoice (\\d+)', amount: 'Total ([\\d.,]+)' } },
-  created_at: '2026-05-04T09:00:00.000Z', updated_at: '2026-05-04T09:00:00.000Z',
+  id: 'tpl_01HZX3Z9',
+  name: 'acme',
+  issuer: 'ACME GmbH',
+  priority: 5,
+  version: 1,
+  definition: {
+    issuer: 'ACME GmbH',
+    keywords: ['ACME GmbH', 'Invoice'],
+    fields: { invoice_number: 'Invoice (\\d+)', amount: 'Total ([\\d.,]+)' },
+  },
+  created_at: '2026-05-04T09:00:00.000Z',
+  updated_at: '2026-05-04T09:00:00.000Z',
 };
-const report = t.map(t.any, 'Per template: keyword hits and misses, why it did not match; for the one that applies, each field’s outcome and value');
+const report = t.map(
+  t.any,
+  'Per template: keyword hits and misses, why it did not match; for the one that applies, each field’s outcome and value',
+);
 
 export const templatesDocs: OperationDocs = {
   'GET /templates': { list: true, data: template, example },
-  'POST /templates': { status: 201, description: 'Created', data: template, example, requestExample: example.definition },
+  'POST /templates': {
+    status: 201,
+    description: 'Created',
+    data: template,
+    example,
+    requestExample: example.definition,
+  },
   'POST /templates/import': {
-    status: 201, description: 'Imported (all or nothing)', data: t.arr(imported),
+    status: 201,
+    description: 'Imported (all or nothing)',
+    data: t.arr(imported),
     also: { 200: { description: 'dry_run: validated, nothing stored' } },
-    requestExample: { yaml: 'issuer: ACME GmbH\nkeywords: [ACME GmbH, Invoice]\nfields:\n  invoice_number: Invoice (\\d+)\n', name: 'acme', dry_run: true },
+    requestExample: {
+      yaml: 'issuer: ACME GmbH\nkeywords: [ACME GmbH, Invoice]\nfields:\n  invoice_number: Invoice (\\d+)\n',
+      name: 'acme',
+      dry_run: true,
+    },
   },
   'GET /documents/:id/template-trace': { data: report },
-  'POST /templates/test': { data: report, errors: { 404: 'No such document or template' }, requestExample: { document_id: 'doc_01HZX4A7Q2', template_id: 'tpl_01HZX3Z9' } },
+  'POST /templates/test': {
+    data: report,
+    errors: { 404: 'No such document or template' },
+    requestExample: { document_id: 'doc_01HZX4A7Q2', template_id: 'tpl_01HZX3Z9' },
+  },
   'GET /templates/:id': { data: template, example },
   'PUT /templates/:id': { data: template, example, requestExample: example.definition },
-  'DELETE /templates/:id': { data: t.gone(), errors: { 409: 'The template is the default of a project (`details.project_ids`)' } },
+  'DELETE /templates/:id': {
+    data: t.gone(),
+    errors: { 409: 'The template is the default of a project (`details.project_ids`)' },
+  },
 };

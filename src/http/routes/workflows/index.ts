@@ -1,9 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { WorkflowsService } from '../../../modules/workflows/workflows.service.js';
-import type { CreateWorkflowInput, ListRunsQuery, ListWorkflowsQuery, RunRequest, UpdateWorkflowInput } from '../../../modules/workflows/workflows.types.js';
+import type {
+  CreateWorkflowInput,
+  ListRunsQuery,
+  ListWorkflowsQuery,
+  RunRequest,
+  UpdateWorkflowInput,
+} from '../../../modules/workflows/workflows.types.js';
 import { ok, schemas } from '../../envelope.js';
 import { listPaging, pageWindow } from '../../paging.js';
-import { createBody, listQuery, PAGING, responses, runBody, runsQuery, TAGS, updateBody, validateBody } from './schemas.js';
+import {
+  createBody,
+  listQuery,
+  PAGING,
+  responses,
+  runBody,
+  runsQuery,
+  TAGS,
+  updateBody,
+  validateBody,
+} from './schemas.js';
 
 type Id = { Params: { id: string } };
 type RunId = { Params: { runId: string } };
@@ -11,65 +27,169 @@ type RunId = { Params: { runId: string } };
 const auth = { auth: true };
 
 export function registerWorkflowRoutes(api: FastifyInstance, workflows: WorkflowsService): void {
-  api.get<{ Querystring: ListWorkflowsQuery }>('/workflows', {
-    config: auth, schema: { tags: TAGS, summary: 'List workflows (status, search in name and description)', querystring: listQuery, response: responses.list },
-  }, async (req) => {
-    const { paging, answer } = listPaging(req, PAGING);
-    const { items, total } = await pageWindow(paging, (page, perPage) => workflows.list(req.scope, { status: req.query.status, search: req.query.search, page, per_page: perPage }));
-    return answer(items, total);
-  });
+  api.get<{ Querystring: ListWorkflowsQuery }>(
+    '/workflows',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'List workflows (status, search in name and description)',
+        querystring: listQuery,
+        response: responses.list,
+      },
+    },
+    async (req) => {
+      const { paging, answer } = listPaging(req, PAGING);
+      const { items, total } = await pageWindow(paging, (page, perPage) =>
+        workflows.list(req.scope, { status: req.query.status, search: req.query.search, page, per_page: perPage }),
+      );
+      return answer(items, total);
+    },
+  );
 
-  api.post<{ Body: CreateWorkflowInput }>('/workflows', {
-    config: auth,
-    schema: { tags: TAGS, summary: 'Create a workflow; the signing secret of its outbound requests is returned only here', body: createBody, response: responses.workflow(201) },
-  }, async (req, reply) => {
-    reply.status(201);
-    return ok(await workflows.create(req.scope, req.body, req.principal.userId), 'Workflow created');
-  });
+  api.post<{ Body: CreateWorkflowInput }>(
+    '/workflows',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Create a workflow; the signing secret of its outbound requests is returned only here',
+        body: createBody,
+        response: responses.workflow(201),
+      },
+    },
+    async (req, reply) => {
+      reply.status(201);
+      return ok(await workflows.create(req.scope, req.body, req.principal.userId), 'Workflow created');
+    },
+  );
 
-  api.post<{ Body: { nodes?: unknown[]; edges?: unknown[]; status?: string } }>('/workflows/validate', {
-    config: auth, schema: { tags: TAGS, summary: 'Validate a graph without saving it', body: validateBody, response: responses.validate },
-  }, async (req) => {
-    const r = await workflows.validate(req.scope, req.body ?? {});
-    return ok(r, r.valid ? 'The graph is valid' : `The graph has ${r.issues.length} problem(s)`);
-  });
+  api.post<{ Body: { nodes?: unknown[]; edges?: unknown[]; status?: string } }>(
+    '/workflows/validate',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Validate a graph without saving it',
+        body: validateBody,
+        response: responses.validate,
+      },
+    },
+    async (req) => {
+      const r = await workflows.validate(req.scope, req.body ?? {});
+      return ok(r, r.valid ? 'The graph is valid' : `The graph has ${r.issues.length} problem(s)`);
+    },
+  );
 
   // Static paths before /workflows/:id (the router prefers them anyway; the order documents it).
-  api.get<{ Querystring: ListRunsQuery }>('/workflows/runs', {
-    config: auth, schema: { tags: TAGS, summary: 'Runs of all workflows, newest first (status, workflow_id, mode)', querystring: runsQuery, response: responses.list },
-  }, async (req) => {
-    const { paging, answer } = listPaging(req, PAGING);
-    const q = req.query;
-    const { items, total } = await pageWindow(paging, (page, perPage) => workflows.listRuns(req.scope, { status: q.status, workflow_id: q.workflow_id, mode: q.mode, page, per_page: perPage }));
-    return answer(items, total);
-  });
+  api.get<{ Querystring: ListRunsQuery }>(
+    '/workflows/runs',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Runs of all workflows, newest first (status, workflow_id, mode)',
+        querystring: runsQuery,
+        response: responses.list,
+      },
+    },
+    async (req) => {
+      const { paging, answer } = listPaging(req, PAGING);
+      const q = req.query;
+      const { items, total } = await pageWindow(paging, (page, perPage) =>
+        workflows.listRuns(req.scope, {
+          status: q.status,
+          workflow_id: q.workflow_id,
+          mode: q.mode,
+          page,
+          per_page: perPage,
+        }),
+      );
+      return answer(items, total);
+    },
+  );
 
-  api.get<RunId>('/workflows/runs/:runId', {
-    config: auth, schema: { tags: TAGS, summary: 'One run with every step (status, input, output, attempts, timings, error)', params: schemas.idParam('runId'), response: responses.run(200) },
-  }, async (req) => ok(await workflows.getRun(req.scope, req.params.runId)));
+  api.get<RunId>(
+    '/workflows/runs/:runId',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'One run with every step (status, input, output, attempts, timings, error)',
+        params: schemas.idParam('runId'),
+        response: responses.run(200),
+      },
+    },
+    async (req) => ok(await workflows.getRun(req.scope, req.params.runId)),
+  );
 
-  api.post<RunId>('/workflows/runs/:runId/cancel', {
-    config: auth, schema: { tags: TAGS, summary: 'Cancel a queued or running run (409 once it has ended)', params: schemas.idParam('runId'), response: responses.run(200) },
-  }, async (req) => ok(await workflows.cancel(req.scope, req.params.runId), 'Run cancelled'));
+  api.post<RunId>(
+    '/workflows/runs/:runId/cancel',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Cancel a queued or running run (409 once it has ended)',
+        params: schemas.idParam('runId'),
+        response: responses.run(200),
+      },
+    },
+    async (req) => ok(await workflows.cancel(req.scope, req.params.runId), 'Run cancelled'),
+  );
 
-  api.get<Id>('/workflows/:id', {
-    config: auth, schema: { tags: TAGS, summary: 'Get a workflow', params: schemas.idParam(), response: responses.workflow(200) },
-  }, async (req) => ok(await workflows.get(req.scope, req.params.id)));
+  api.get<Id>(
+    '/workflows/:id',
+    {
+      config: auth,
+      schema: { tags: TAGS, summary: 'Get a workflow', params: schemas.idParam(), response: responses.workflow(200) },
+    },
+    async (req) => ok(await workflows.get(req.scope, req.params.id)),
+  );
 
-  api.put<Id & { Body: UpdateWorkflowInput }>('/workflows/:id', {
-    config: auth,
-    schema: { tags: TAGS, summary: 'Update name, description, nodes, edges or status (settings and variables are set at creation only)', params: schemas.idParam(), body: updateBody, response: responses.workflow(200) },
-  }, async (req) => ok(await workflows.update(req.scope, req.params.id, req.body), 'Workflow updated'));
+  api.put<Id & { Body: UpdateWorkflowInput }>(
+    '/workflows/:id',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Update name, description, nodes, edges or status (settings and variables are set at creation only)',
+        params: schemas.idParam(),
+        body: updateBody,
+        response: responses.workflow(200),
+      },
+    },
+    async (req) => ok(await workflows.update(req.scope, req.params.id, req.body), 'Workflow updated'),
+  );
 
-  api.delete<Id>('/workflows/:id', {
-    config: auth, schema: { tags: TAGS, summary: 'Delete a workflow with its runs', params: schemas.idParam(), response: responses.workflow(200) },
-  }, async (req) => ok(await workflows.remove(req.scope, req.params.id), 'Workflow deleted'));
+  api.delete<Id>(
+    '/workflows/:id',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Delete a workflow with its runs',
+        params: schemas.idParam(),
+        response: responses.workflow(200),
+      },
+    },
+    async (req) => ok(await workflows.remove(req.scope, req.params.id), 'Workflow deleted'),
+  );
 
-  api.post<Id & { Body: RunRequest | null }>('/workflows/:id/run', {
-    config: auth,
-    schema: { tags: TAGS, summary: 'Start a run (any status): mode execute or dry_run, input, variables overriding the defaults', params: schemas.idParam(), body: runBody, response: responses.run(202) },
-  }, async (req, reply) => {
-    reply.status(202);
-    return ok(await workflows.run(req.scope, req.params.id, req.body ?? {}, req.principal.userId), 'Run queued');
-  });
+  api.post<Id & { Body: RunRequest | null }>(
+    '/workflows/:id/run',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Start a run (any status): mode execute or dry_run, input, variables overriding the defaults',
+        params: schemas.idParam(),
+        body: runBody,
+        response: responses.run(202),
+      },
+    },
+    async (req, reply) => {
+      reply.status(202);
+      return ok(await workflows.run(req.scope, req.params.id, req.body ?? {}, req.principal.userId), 'Run queued');
+    },
+  );
 }

@@ -8,10 +8,16 @@ export const TAGS = ['workflows'];
 const obj = { type: 'object', additionalProperties: true };
 const str = { type: 'string' };
 
-const nodes = { type: 'array', maxItems: MAX_NODES, items: obj, description: 'Nodes `{id, type, name?, config, retry?, on_error?}`' };
+const nodes = {
+  type: 'array',
+  maxItems: MAX_NODES,
+  items: obj,
+  description: 'Nodes `{id, type, name?, config, retry?, on_error?}`',
+};
 const edges = { type: 'array', maxItems: MAX_EDGES, items: obj, description: 'Edges `{source, target, when?}`' };
 const settings = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: {
     timeout_seconds: { type: 'integer', minimum: 1, maximum: 7 * 86_400, description: 'Default 3600' },
     max_concurrent_runs: { type: 'integer', minimum: 1, maximum: 100, description: 'Default 10' },
@@ -24,22 +30,35 @@ const description = { type: 'string', maxLength: 2000 };
 const status = { type: 'string', enum: [...WORKFLOW_STATUSES] };
 
 export const createBody = {
-  type: 'object', additionalProperties: false, required: ['name'],
+  type: 'object',
+  additionalProperties: false,
+  required: ['name'],
   properties: { name, description, nodes, edges, settings, variables, status },
 };
 
 export const updateBody = {
-  type: 'object', additionalProperties: false, minProperties: 1,
+  type: 'object',
+  additionalProperties: false,
+  minProperties: 1,
   properties: { name, description: { type: ['string', 'null'], maxLength: 2000 }, nodes, edges, status },
 };
 
 export const validateBody = {
-  type: 'object', additionalProperties: false,
-  properties: { nodes, edges, status: { ...status, description: 'draft checks structure only; otherwise the graph must also be runnable (default)' } },
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    nodes,
+    edges,
+    status: {
+      ...status,
+      description: 'draft checks structure only; otherwise the graph must also be runnable (default)',
+    },
+  },
 };
 
 export const runBody = {
-  type: ['object', 'null'], additionalProperties: false,
+  type: ['object', 'null'],
+  additionalProperties: false,
   properties: {
     mode: { type: 'string', enum: ['execute', 'dry_run'], default: 'execute' },
     input: { ...obj, description: '`document_id` names the document the run works on' },
@@ -52,20 +71,32 @@ export const PAGING: ListPaging = { canonical: 'page' };
 const page = pagingQuery(PAGING);
 
 export const listQuery = {
-  type: 'object', additionalProperties: false,
+  type: 'object',
+  additionalProperties: false,
   properties: { status, search: { type: 'string', maxLength: 200 }, ...page },
 };
 
 export const runsQuery = {
-  type: 'object', additionalProperties: false,
-  properties: { status: { type: 'string', enum: [...RUN_STATUSES] }, workflow_id: { type: 'string', maxLength: 64 }, mode: { type: 'string', enum: ['execute', 'dry_run'] }, ...page },
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    status: { type: 'string', enum: [...RUN_STATUSES] },
+    workflow_id: { type: 'string', maxLength: 64 },
+    mode: { type: 'string', enum: ['execute', 'dry_run'] },
+    ...page,
+  },
 };
 
-const envelope = (data: object) => ({ type: 'object', properties: { success: { type: 'boolean' }, data, message: str } });
+const envelope = (data: object) => ({
+  type: 'object',
+  properties: { success: { type: 'boolean' }, data, message: str },
+});
 const pageEnvelope = {
   type: 'object',
   properties: {
-    success: { type: 'boolean' }, data: { type: 'array', items: obj }, message: str,
+    success: { type: 'boolean' },
+    data: { type: 'array', items: obj },
+    message: str,
     pagination: paginationSchema,
   },
 };
@@ -74,13 +105,21 @@ const error = (description: string) => ({
   type: 'object',
   properties: {
     success: { type: 'boolean' },
-    error: { type: 'object', additionalProperties: true, properties: { code: str, message: str, details: {}, request_id: str } },
+    error: {
+      type: 'object',
+      additionalProperties: true,
+      properties: { code: str, message: str, details: {}, request_id: str },
+    },
   },
 });
 const errors = (...codes: number[]) => {
   const text: Record<number, string> = {
-    400: 'Invalid request (details name each field; graph problems also name the node id)', 401: 'Missing or invalid credentials',
-    403: 'The role may not do this', 404: 'No such resource in this organization and environment', 409: 'The current state refuses it', 429: 'Rate limited',
+    400: 'Invalid request (details name each field; graph problems also name the node id)',
+    401: 'Missing or invalid credentials',
+    403: 'The role may not do this',
+    404: 'No such resource in this organization and environment',
+    409: 'The current state refuses it',
+    429: 'Rate limited',
   };
   return Object.fromEntries(codes.map((c) => [c, error(text[c])]));
 };
@@ -89,5 +128,11 @@ export const responses = {
   workflow: (code: number) => ({ [code]: envelope(obj), ...errors(400, 401, 403, 404, 429) }),
   list: { 200: pageEnvelope, ...errors(400, 401, 403, 429) },
   run: (code: number) => ({ [code]: envelope(obj), ...errors(400, 401, 403, 404, 409, 429) }),
-  validate: { 200: envelope({ type: 'object', properties: { valid: { type: 'boolean' }, issues: { type: 'array', items: obj } } }), ...errors(400, 401, 403, 429) },
+  validate: {
+    200: envelope({
+      type: 'object',
+      properties: { valid: { type: 'boolean' }, issues: { type: 'array', items: obj } },
+    }),
+    ...errors(400, 401, 403, 429),
+  },
 };
