@@ -14,7 +14,13 @@ function newest(dir) {
 }
 
 const built = existsSync('dist/src/cli.js') ? statSync('dist/src/cli.js').mtimeMs : 0;
-const sources = Math.max(newest('src'), newest('workers'), newest('test/helpers'), newest('test/bench'), statSync('package.json').mtimeMs);
+const sources = Math.max(
+  newest('src'),
+  newest('workers'),
+  newest('test/helpers'),
+  newest('test/bench'),
+  statSync('package.json').mtimeMs,
+);
 if (built === 0 || sources > built) {
   console.error('building docpipe (dist/ is missing or stale)…');
   execSync('npm run build --silent', { stdio: 'inherit' });

@@ -24,9 +24,15 @@ if (command === 'write') {
   // A fixed path under the ignored .tmp/: .redocly.lint-ignore.yaml names findings by file.
   mkdirSync(join(root, '.tmp'), { recursive: true });
   writeFileSync(join(root, '.tmp/openapi.json'), JSON.stringify(doc, null, 2));
-  const res = spawnSync(join(root, 'node_modules/.bin/redocly'), ['lint', '.tmp/openapi.json', '--config', 'redocly.yaml'], {
-    cwd: root, stdio: 'inherit', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-  });
+  const res = spawnSync(
+    join(root, 'node_modules/.bin/redocly'),
+    ['lint', '.tmp/openapi.json', '--config', 'redocly.yaml'],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    },
+  );
   process.exitCode = res.status ?? 1;
 } else if (command === 'types') {
   const source = await typesSource(doc);
@@ -34,9 +40,13 @@ if (command === 'write') {
     let current = '';
     try {
       current = readFileSync(TYPES_FILE, 'utf8');
-    } catch { /* missing: differs */ }
+    } catch {
+      /* missing: differs */
+    }
     if (current !== source) {
-      console.error('src/cli/api-types.ts is not what the OpenAPI document gives: run `npm run openapi:types` and commit it');
+      console.error(
+        'src/cli/api-types.ts is not what the OpenAPI document gives: run `npm run openapi:types` and commit it',
+      );
       process.exitCode = 1;
     }
   } else {

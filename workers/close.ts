@@ -7,7 +7,9 @@ import type { Worker } from 'bullmq';
  */
 export async function closeWorker(worker: Worker, timeoutMs: number): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => { timer = setTimeout(() => resolve('timeout'), timeoutMs); });
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+  });
   const result = await Promise.race([worker.close().then(() => 'closed' as const), timedOut]);
   clearTimeout(timer);
   if (result === 'timeout') await worker.close(true);

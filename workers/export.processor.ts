@@ -34,23 +34,29 @@ export interface RunningExportWorker {
 }
 
 export function startExportWorker(handlers: ExportHandlers, opts: ExportWorkerOptions): RunningExportWorker {
-  const worker = new Worker<ExportJob>(EXPORT_QUEUE, async (job) => {
-    const d = job.data;
-    if (d.kind !== 'flush') return handlers.queueDocument(d.documentId, d.version);
-    const res = await handlers.flush(d.exportId);
-    const rows = (res as { outcome?: string; rows?: number } | null)?.rows;
-    if (typeof rows === 'number' && rows > 0) opts.metrics?.sheetsRows.inc(rows);
-    return res;
-  }, {
-    connection: opts.connection,
-    prefix: opts.prefix,
-    concurrency: opts.concurrency ?? 8,
-    lockDuration: opts.lockDurationMs ?? 120_000,
-    stalledInterval: opts.stalledIntervalMs ?? 30_000,
-    maxStalledCount: 2,
-  });
+  const worker = new Worker<ExportJob>(
+    EXPORT_QUEUE,
+    async (job) => {
+      const d = job.data;
+      if (d.kind !== 'flush') return handlers.queueDocument(d.documentId, d.version);
+      const res = await handlers.flush(d.exportId);
+      const rows = (res as { outcome?: string; rows?: number } | null)?.rows;
+      if (typeof rows === 'number' && rows > 0) opts.metrics?.sheetsRows.inc(rows);
+      return res;
+    },
+    {
+      connection: opts.connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency ?? 8,
+      lockDuration: opts.lockDurationMs ?? 120_000,
+      stalledInterval: opts.stalledIntervalMs ?? 30_000,
+      maxStalledCount: 2,
+    },
+  );
   worker.on('error', (err) => opts.logger.warn({ err, queue: EXPORT_QUEUE }, 'export worker error'));
-  worker.on('failed', (job, err) => opts.logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'export job failed'));
+  worker.on('failed', (job, err) =>
+    opts.logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'export job failed'),
+  );
   // A flush cut off at close keeps its rows `writing`; the next attempt finds what reached the sheet.
   return { close: (timeoutMs = 10_000) => closeWorker(worker, timeoutMs) };
 }
@@ -59,18 +65,31 @@ export function startExportWorker(handlers: ExportHandlers, opts: ExportWorkerOp
  * The `export` worker role: the worker plus the safety-net sweep on a timer. `concurrency`: export
  * jobs in parallel (they wait on Google).
  */
-export function startExportWorkers(deps: ExportWorkerDeps, opts: { concurrency: number; metrics?: Pick<Metrics, 'sheetsRows'> }): RunningExportWorker {
+export function startExportWorkers(
+  deps: ExportWorkerDeps,
+  opts: { concurrency: number; metrics?: Pick<Metrics, 'sheetsRows'> },
+): RunningExportWorker {
   const worker = startExportWorker(deps.handlers, {
-    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: opts.concurrency, logger: deps.logger, metrics: opts.metrics,
+    connection: deps.queues.workerConnection(),
+    prefix: deps.queues.prefix,
+    concurrency: opts.concurrency,
+    logger: deps.logger,
+    metrics: opts.metrics,
   });
   let sweeping = false;
-  const timer = deps.sweepIntervalMs > 0
-    ? setInterval(() => {
-      if (sweeping) return;
-      sweeping = true;
-      deps.sweep().catch((err: unknown) => deps.logger.warn({ err }, 'sheets export sweep failed')).finally(() => { sweeping = false; });
-    }, deps.sweepIntervalMs)
-    : undefined;
+  const timer =
+    deps.sweepIntervalMs > 0
+      ? setInterval(() => {
+          if (sweeping) return;
+          sweeping = true;
+          deps
+            .sweep()
+            .catch((err: unknown) => deps.logger.warn({ err }, 'sheets export sweep failed'))
+            .finally(() => {
+              sweeping = false;
+            });
+        }, deps.sweepIntervalMs)
+      : undefined;
   timer?.unref();
   return {
     async close(timeoutMs?: number) {

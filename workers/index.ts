@@ -39,22 +39,38 @@ export interface StartWorkersOptions {
 
 type Starter = (deps: Deps, opts: StartWorkersOptions) => Promise<WorkerHandle>;
 
-const stageWorker = (stage: Stage): Starter => async (deps, o) => {
-  const worker = startStageWorker(stage, deps, o.concurrency, o.pipeline);
-  return { close: (timeoutMs = 20_000) => closeWorker(worker, timeoutMs) };
-};
+const stageWorker =
+  (stage: Stage): Starter =>
+  async (deps, o) => {
+    const worker = startStageWorker(stage, deps, o.concurrency, o.pipeline);
+    return { close: (timeoutMs = 20_000) => closeWorker(worker, timeoutMs) };
+  };
 
 /** Every worker role, in start order: the pipeline stages (from STAGES), then the others. */
 export const WORKERS = {
   ...(Object.fromEntries(STAGES.map((s) => [s, stageWorker(s)])) as Record<Stage, Starter>),
   maintenance: (deps, o) => startMaintenance(deps, { ...o.maintenance, schedulers: o.schedulers ?? false }),
   mail: (deps, o) => startMailWorker(deps.mail.worker, o.mail, deps.metrics),
-  export: async (deps, o) => startExportWorkers(deps.sheets.worker, { concurrency: o.exportConcurrency ?? Math.max(8, o.concurrency * 4), metrics: deps.metrics }),
-  webhooks: (deps, o) => startWebhookWorkers(deps.webhooks.worker, { concurrency: o.webhooks?.concurrency ?? 50, relay: o.webhooks?.relay, metrics: deps.metrics }),
+  export: async (deps, o) =>
+    startExportWorkers(deps.sheets.worker, {
+      concurrency: o.exportConcurrency ?? Math.max(8, o.concurrency * 4),
+      metrics: deps.metrics,
+    }),
+  webhooks: (deps, o) =>
+    startWebhookWorkers(deps.webhooks.worker, {
+      concurrency: o.webhooks?.concurrency ?? 50,
+      relay: o.webhooks?.relay,
+      metrics: deps.metrics,
+    }),
   // Runs mostly wait (HTTP steps, delays, slots): several per unit of concurrency.
-  workflows: (deps, o) => startWorkflowWorkers(deps.workflows.worker, { concurrency: Math.max(4, o.concurrency * 4), schedulers: o.schedulers }),
+  workflows: (deps, o) =>
+    startWorkflowWorkers(deps.workflows.worker, {
+      concurrency: Math.max(4, o.concurrency * 4),
+      schedulers: o.schedulers,
+    }),
   // An execution is one long database read streamed to a file: one per unit of concurrency.
-  reports: (deps, o) => startReportWorkers(deps.reports.worker, { concurrency: Math.max(1, o.concurrency), schedulers: o.schedulers }),
+  reports: (deps, o) =>
+    startReportWorkers(deps.reports.worker, { concurrency: Math.max(1, o.concurrency), schedulers: o.schedulers }),
 } satisfies Record<string, Starter>;
 
 export type WorkerRole = keyof typeof WORKERS;

@@ -10,7 +10,11 @@ import { withRedisLock } from '../src/lib/redis-lock.js';
 /** The repeatable maintenance jobs. Upserting an existing one keeps its next run time. */
 export async function upsertMaintenanceSchedulers(q: Queue, sweepEveryMs: number): Promise<void> {
   await q.upsertJobScheduler('sweep', { every: sweepEveryMs }, { name: 'sweep', data: { kind: 'sweep' } });
-  await q.upsertJobScheduler('retention', { pattern: '0 30 3 * * *', tz: 'UTC' }, { name: 'retention', data: { kind: 'retention' } });
+  await q.upsertJobScheduler(
+    'retention',
+    { pattern: '0 30 3 * * *', tz: 'UTC' },
+    { name: 'retention', data: { kind: 'retention' } },
+  );
 }
 
 export interface MaintenanceTimersOptions {
@@ -34,12 +38,19 @@ export async function startMaintenanceTimers(o: MaintenanceTimersOptions): Promi
   const reassert = (why: string): Promise<void> => {
     // One upsert pass at a time; a reconnect during a timer pass is covered by that pass.
     asserting ??= upsertMaintenanceSchedulers(o.queue, o.sweepEveryMs)
-      .catch((err: unknown) => { if (!stopped) o.logger.warn({ err, why }, 'could not re-assert the maintenance schedulers; retrying on the next pass'); })
-      .finally(() => { asserting = undefined; });
+      .catch((err: unknown) => {
+        if (!stopped)
+          o.logger.warn({ err, why }, 'could not re-assert the maintenance schedulers; retrying on the next pass');
+      })
+      .finally(() => {
+        asserting = undefined;
+      });
     return asserting;
   };
   await upsertMaintenanceSchedulers(o.queue, o.sweepEveryMs);
-  const onReady = (): void => { if (!stopped) void reassert('reconnect'); };
+  const onReady = (): void => {
+    if (!stopped) void reassert('reconnect');
+  };
   o.redis.on('ready', onReady);
   const reassertTimer = setInterval(() => void reassert('timer'), o.reassertEveryMs);
   reassertTimer.unref();
@@ -49,8 +60,12 @@ export async function startMaintenanceTimers(o: MaintenanceTimersOptions): Promi
     if (sweeping || stopped) return;
     sweeping = true;
     o.sweepOnce()
-      .catch((err: unknown) => { if (!stopped) o.logger.warn({ err }, 'in-process sweep failed; retrying on the next pass'); })
-      .finally(() => { sweeping = false; });
+      .catch((err: unknown) => {
+        if (!stopped) o.logger.warn({ err }, 'in-process sweep failed; retrying on the next pass');
+      })
+      .finally(() => {
+        sweeping = false;
+      });
   }, o.sweepEveryMs);
   sweepTimer.unref();
 
@@ -68,7 +83,12 @@ export async function startMaintenanceTimers(o: MaintenanceTimersOptions): Promi
  * Runs `sweep` unless another process (or this one's scheduled job) is sweeping: two passes at
  * once would only do the same lookups twice. Returns the pass's result, or null when skipped.
  */
-export async function sweepUnderLock<T>(redis: Redis, lockKey: string, ttlMs: number, sweep: () => Promise<T>): Promise<T | null> {
+export async function sweepUnderLock<T>(
+  redis: Redis,
+  lockKey: string,
+  ttlMs: number,
+  sweep: () => Promise<T>,
+): Promise<T | null> {
   const res = await withRedisLock(redis, lockKey, ttlMs, sweep);
   return res.ran ? res.value : null;
 }

@@ -45,16 +45,31 @@ export interface MaintenanceDeps {
  * stage has no live job (lost in a Redis restart, or a crash between commit and enqueue) is
  * queued again under its deterministic job id.
  */
-export async function sweep(deps: Pick<MaintenanceDeps, 'queues' | 'logger' | 'documents'>, staleMs = STALE_MS): Promise<number> {
+export async function sweep(
+  deps: Pick<MaintenanceDeps, 'queues' | 'logger' | 'documents'>,
+  staleMs = STALE_MS,
+): Promise<number> {
   const rows = await deps.documents.docs.stalePending(staleMs, 500);
   let requeued = 0;
   for (const doc of rows) {
     const stage = doc.pipeline.current!;
     const job = await deps.queues.get(stage).getJob(stageJobId(stage, doc.id, doc.version));
     const state = job ? await job.getState() : 'missing';
-    if (state === 'active' || state === 'waiting' || state === 'delayed' || state === 'prioritized' || state === 'waiting-children') continue;
+    if (
+      state === 'active' ||
+      state === 'waiting' ||
+      state === 'delayed' ||
+      state === 'prioritized' ||
+      state === 'waiting-children'
+    )
+      continue;
     if (state === 'failed') {
-      await deps.documents.runner.fail(stage, { documentId: doc.id, version: doc.version }, 'STAGE_FAILED', job?.failedReason ?? 'stage failed');
+      await deps.documents.runner.fail(
+        stage,
+        { documentId: doc.id, version: doc.version },
+        'STAGE_FAILED',
+        job?.failedReason ?? 'stage failed',
+      );
       continue;
     }
     if (job) await job.remove().catch(() => undefined);
@@ -89,8 +104,14 @@ const ORPHAN_FILE_GRACE_MS = 60 * 60_000;
  * committing its row, or by a removal that failed) and stale temporary files. Files an intake
  * holds are never touched, whatever their age. Runs with the daily retention job.
  */
-export async function sweepOrphanFiles(deps: Pick<MaintenanceDeps, 'blobs' | 'logger' | 'documents'>, graceMs = ORPHAN_FILE_GRACE_MS): Promise<{ removed: number; temporary: number }> {
-  const res = await deps.blobs.sweep({ olderThanMs: graceMs, inUse: (keys) => deps.documents.docs.storageKeysInUse(keys) });
+export async function sweepOrphanFiles(
+  deps: Pick<MaintenanceDeps, 'blobs' | 'logger' | 'documents'>,
+  graceMs = ORPHAN_FILE_GRACE_MS,
+): Promise<{ removed: number; temporary: number }> {
+  const res = await deps.blobs.sweep({
+    olderThanMs: graceMs,
+    inUse: (keys) => deps.documents.docs.storageKeysInUse(keys),
+  });
   if (res.removed || res.temporary) deps.logger.info(res, 'removed stored files nothing refers to');
   return res;
 }
@@ -115,26 +136,42 @@ export interface MaintenanceOptions {
 const SWEEP_LOCK_MS = 5 * 60_000;
 
 /** The `maintenance` worker (sweeps, retention, classifier retraining) and, with `schedulers`, its timers. */
-export async function startMaintenance(deps: MaintenanceDeps, opts: MaintenanceOptions): Promise<{ close(timeoutMs?: number): Promise<void> }> {
+export async function startMaintenance(
+  deps: MaintenanceDeps,
+  opts: MaintenanceOptions,
+): Promise<{ close(timeoutMs?: number): Promise<void> }> {
   const q = deps.queues.get('maintenance');
   const sweepEveryMs = opts.sweepIntervalMs ?? SWEEP_EVERY_MS;
   const staleMs = opts.staleMs ?? STALE_MS;
-  const sweepOnce = () => sweepUnderLock(deps.redis, deps.keys.lock('sweep'), SWEEP_LOCK_MS, () => sweep(deps, staleMs));
+  const sweepOnce = () =>
+    sweepUnderLock(deps.redis, deps.keys.lock('sweep'), SWEEP_LOCK_MS, () => sweep(deps, staleMs));
   const timers = opts.schedulers
-    ? await startMaintenanceTimers({ queue: q, redis: deps.redis, logger: deps.logger, sweepEveryMs, reassertEveryMs: opts.reassertIntervalMs ?? 60_000, sweepOnce })
+    ? await startMaintenanceTimers({
+        queue: q,
+        redis: deps.redis,
+        logger: deps.logger,
+        sweepEveryMs,
+        reassertEveryMs: opts.reassertIntervalMs ?? 60_000,
+        sweepOnce,
+      })
     : undefined;
-  const worker = new Worker<MaintenanceJob>('maintenance', async (job: Job<MaintenanceJob>) => {
-    const d = job.data;
-    if (d.kind === 'sweep') return sweepOnce();
-    if (d.kind === 'retention') {
-      const deleted = await applyRetention(deps);
-      await sweepOrphanFiles(deps);
-      await sweepIdempotencyKeys(deps);
-      return deleted;
-    }
-    if (d.kind === 'retrain') return deps.documents.classifier.retrain({ orgId: d.orgId, environment: d.environment });
-    return null;
-  }, { connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: 1 });
+  const worker = new Worker<MaintenanceJob>(
+    'maintenance',
+    async (job: Job<MaintenanceJob>) => {
+      const d = job.data;
+      if (d.kind === 'sweep') return sweepOnce();
+      if (d.kind === 'retention') {
+        const deleted = await applyRetention(deps);
+        await sweepOrphanFiles(deps);
+        await sweepIdempotencyKeys(deps);
+        return deleted;
+      }
+      if (d.kind === 'retrain')
+        return deps.documents.classifier.retrain({ orgId: d.orgId, environment: d.environment });
+      return null;
+    },
+    { connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: 1 },
+  );
   worker.on('error', (err) => deps.logger.warn({ err }, 'maintenance worker error'));
   return {
     async close(timeoutMs = 20_000) {

@@ -55,42 +55,53 @@ function failureCode(err: unknown): string {
  * while a long job runs; a job that does stall (its worker died) is run again elsewhere, and
  * the stage runner makes a second run of a committed stage a no-op.
  */
-export function startStageWorker(stage: Stage, deps: StageWorkerDeps, concurrency: number, opts: PipelineWorkerOptions = {}): Worker<StageJobData> {
+export function startStageWorker(
+  stage: Stage,
+  deps: StageWorkerDeps,
+  concurrency: number,
+  opts: PipelineWorkerOptions = {},
+): Worker<StageJobData> {
   const { runner, computes } = deps.documents;
   const m = deps.metrics;
-  const worker = new Worker<StageJobData>(stage, async (job: Job<StageJobData>) => {
-    const started = performance.now();
-    try {
-      const r = await runner.run(stage, job.data, computes[stage]);
-      m?.stageDuration.observe({ stage, outcome: r.outcome }, (performance.now() - started) / 1000);
-      return r.outcome;
-    } catch (err) {
-      if (m) {
-        m.stageDuration.observe({ stage, outcome: 'failed' }, (performance.now() - started) / 1000);
-        m.stageFailures.inc({ stage, code: failureCode(err) });
+  const worker = new Worker<StageJobData>(
+    stage,
+    async (job: Job<StageJobData>) => {
+      const started = performance.now();
+      try {
+        const r = await runner.run(stage, job.data, computes[stage]);
+        m?.stageDuration.observe({ stage, outcome: r.outcome }, (performance.now() - started) / 1000);
+        return r.outcome;
+      } catch (err) {
+        if (m) {
+          m.stageDuration.observe({ stage, outcome: 'failed' }, (performance.now() - started) / 1000);
+          m.stageFailures.inc({ stage, code: failureCode(err) });
+        }
+        if (err instanceof PermanentError) {
+          await runner.fail(stage, job.data, err.code, err.message);
+          throw new UnrecoverableError(`${err.code}: ${err.message}`);
+        }
+        throw err;
       }
-      if (err instanceof PermanentError) {
-        await runner.fail(stage, job.data, err.code, err.message);
-        throw new UnrecoverableError(`${err.code}: ${err.message}`);
-      }
-      throw err;
-    }
-  }, {
-    connection: deps.queues.workerConnection(),
-    prefix: deps.queues.prefix,
-    concurrency: Math.max(1, concurrency * CONCURRENCY[stage]),
-    lockDuration: opts.lockDurationMs ?? STAGE_LOCK_MS,
-    stalledInterval: opts.stalledIntervalMs ?? STAGE_STALLED_CHECK_MS,
-    // Two stalls before the job fails: a crash, and one more (another crash, or a lock lost to a
-    // frozen process) still recover; a job that kills every worker it lands on does not loop.
-    maxStalledCount: 2,
-  });
+    },
+    {
+      connection: deps.queues.workerConnection(),
+      prefix: deps.queues.prefix,
+      concurrency: Math.max(1, concurrency * CONCURRENCY[stage]),
+      lockDuration: opts.lockDurationMs ?? STAGE_LOCK_MS,
+      stalledInterval: opts.stalledIntervalMs ?? STAGE_STALLED_CHECK_MS,
+      // Two stalls before the job fails: a crash, and one more (another crash, or a lock lost to a
+      // frozen process) still recover; a job that kills every worker it lands on does not loop.
+      maxStalledCount: 2,
+    },
+  );
   worker.on('failed', (job, err) => {
     if (!job) return;
     const exhausted = job.attemptsMade >= (job.opts.attempts ?? STAGE_ATTEMPTS);
     // A permanent failure was recorded when it was thrown.
     if (exhausted && !(err instanceof UnrecoverableError)) {
-      runner.fail(stage, job.data, 'STAGE_FAILED', err.message).catch((e: unknown) => deps.logger.error({ err: e }, 'could not record stage failure'));
+      runner
+        .fail(stage, job.data, 'STAGE_FAILED', err.message)
+        .catch((e: unknown) => deps.logger.error({ err: e }, 'could not record stage failure'));
     }
   });
   worker.on('error', (err) => deps.logger.warn({ err, queue: stage }, 'worker error'));

@@ -23,17 +23,27 @@ export interface ReportWorkerOptions {
 }
 
 export function startReportWorker(h: { runner: ReportRunner; schedules: ReportSchedules }, o: ReportWorkerOptions) {
-  const worker = new Worker<ReportJob>(REPORTS_QUEUE, async (job: Job<ReportJob>) => {
-    if (job.data.kind === 'tick') {
-      const r = await h.schedules.tick(job);
-      return r?.executionId ?? null;
-    }
-    // The last attempt records a failure (status failed, report.completed sent) instead of throwing.
-    return h.runner.run(job.data.executionId, { finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? EXECUTION_ATTEMPTS) });
-  }, {
-    connection: o.connection, prefix: o.prefix, concurrency: o.concurrency,
-    lockDuration: o.lockDurationMs ?? 60_000, stalledInterval: o.stalledIntervalMs ?? 30_000, maxStalledCount: 2,
-  });
+  const worker = new Worker<ReportJob>(
+    REPORTS_QUEUE,
+    async (job: Job<ReportJob>) => {
+      if (job.data.kind === 'tick') {
+        const r = await h.schedules.tick(job);
+        return r?.executionId ?? null;
+      }
+      // The last attempt records a failure (status failed, report.completed sent) instead of throwing.
+      return h.runner.run(job.data.executionId, {
+        finalAttempt: job.attemptsMade + 1 >= (job.opts.attempts ?? EXECUTION_ATTEMPTS),
+      });
+    },
+    {
+      connection: o.connection,
+      prefix: o.prefix,
+      concurrency: o.concurrency,
+      lockDuration: o.lockDurationMs ?? 60_000,
+      stalledInterval: o.stalledIntervalMs ?? 30_000,
+      maxStalledCount: 2,
+    },
+  );
   worker.on('error', (err) => o.logger.warn({ err }, 'report worker error'));
   worker.on('failed', (job, err) => o.logger.warn({ err, jobId: job?.id }, 'report job failed'));
   return worker;
@@ -43,22 +53,39 @@ export function startReportWorker(h: { runner: ReportRunner; schedules: ReportSc
  * The `reports` worker role: the worker, the sweep on a timer and (with `schedulers`) the
  * re-assertion of the report schedulers.
  */
-export async function startReportWorkers(deps: ReportWorkerDeps, o: { concurrency: number; schedulers?: boolean }): Promise<{ close(timeoutMs?: number): Promise<void> }> {
+export async function startReportWorkers(
+  deps: ReportWorkerDeps,
+  o: { concurrency: number; schedulers?: boolean },
+): Promise<{ close(timeoutMs?: number): Promise<void> }> {
   const opts = deps.options;
-  const worker = startReportWorker({ runner: deps.runner, schedules: deps.schedules }, {
-    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: o.concurrency,
-    lockDurationMs: opts.lockDurationMs, stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
-  });
-  const keeper = o.schedulers ? await deps.schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000) : undefined;
+  const worker = startReportWorker(
+    { runner: deps.runner, schedules: deps.schedules },
+    {
+      connection: deps.queues.workerConnection(),
+      prefix: deps.queues.prefix,
+      concurrency: o.concurrency,
+      lockDurationMs: opts.lockDurationMs,
+      stalledIntervalMs: opts.stalledIntervalMs,
+      logger: deps.logger,
+    },
+  );
+  const keeper = o.schedulers
+    ? await deps.schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000)
+    : undefined;
   const period = opts.sweepIntervalMs ?? 60_000;
   let sweeping = false;
-  const timer = period > 0 ? setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    withRedisLock(deps.redis, deps.keys.lock('report-sweep'), 10 * 60_000, deps.sweep)
-      .catch((err: unknown) => deps.logger.warn({ err }, 'report sweep failed; retrying on the next pass'))
-      .finally(() => { sweeping = false; });
-  }, period) : undefined;
+  const timer =
+    period > 0
+      ? setInterval(() => {
+          if (sweeping) return;
+          sweeping = true;
+          withRedisLock(deps.redis, deps.keys.lock('report-sweep'), 10 * 60_000, deps.sweep)
+            .catch((err: unknown) => deps.logger.warn({ err }, 'report sweep failed; retrying on the next pass'))
+            .finally(() => {
+              sweeping = false;
+            });
+        }, period)
+      : undefined;
   timer?.unref();
   return {
     async close(timeoutMs = 20_000) {

@@ -39,25 +39,31 @@ export interface RunningWorker {
 }
 
 export function startDeliveryWorker(executor: DeliveryExecutor, opts: DeliveryWorkerOptions): RunningWorker {
-  const worker = new Worker<DeliveryJob>(WEBHOOKS_QUEUE, async (job, token) => {
-    const result = await executor.attempt(job.data);
-    opts.metrics?.webhookDeliveries.inc({ outcome: typeof result === 'string' ? result : 'deferred' });
-    if (typeof result === 'string') return result;
-    // Put off (its endpoint or organization is at its limit): back to delayed, same job id, no
-    // attempt counted; the slot goes to someone else's delivery.
-    await job.moveToDelayed(Math.ceil(result.until), token);
-    throw new DelayedError();
-  }, {
-    connection: opts.connection,
-    prefix: opts.prefix,
-    concurrency: opts.concurrency,
-    lockDuration: opts.lockDurationMs ?? 30_000,
-    stalledInterval: opts.stalledIntervalMs ?? 30_000,
-    // A job that keeps stalling goes to failed (and is removed); the sweep then re-adds it.
-    maxStalledCount: 3,
-  });
+  const worker = new Worker<DeliveryJob>(
+    WEBHOOKS_QUEUE,
+    async (job, token) => {
+      const result = await executor.attempt(job.data);
+      opts.metrics?.webhookDeliveries.inc({ outcome: typeof result === 'string' ? result : 'deferred' });
+      if (typeof result === 'string') return result;
+      // Put off (its endpoint or organization is at its limit): back to delayed, same job id, no
+      // attempt counted; the slot goes to someone else's delivery.
+      await job.moveToDelayed(Math.ceil(result.until), token);
+      throw new DelayedError();
+    },
+    {
+      connection: opts.connection,
+      prefix: opts.prefix,
+      concurrency: opts.concurrency,
+      lockDuration: opts.lockDurationMs ?? 30_000,
+      stalledInterval: opts.stalledIntervalMs ?? 30_000,
+      // A job that keeps stalling goes to failed (and is removed); the sweep then re-adds it.
+      maxStalledCount: 3,
+    },
+  );
   worker.on('error', (err) => opts.logger.error({ err }, 'webhook worker error'));
-  worker.on('failed', (job, err) => opts.logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'webhook job failed'));
+  worker.on('failed', (job, err) =>
+    opts.logger.warn({ err, jobId: job?.id, attemptsMade: job?.attemptsMade }, 'webhook job failed'),
+  );
   return { close: (timeoutMs = 10_000) => closeWorker(worker, timeoutMs) };
 }
 
@@ -73,34 +79,62 @@ export interface StartWebhookWorkersOptions {
  * Starts the delivery worker (and the relay); `close` stops them, waiting up to `timeoutMs` for
  * attempts in flight.
  */
-export async function startWebhookWorkers(deps: WebhookWorkerDeps, { concurrency, relay = true, metrics }: StartWebhookWorkersOptions): Promise<RunningWorker> {
+export async function startWebhookWorkers(
+  deps: WebhookWorkerDeps,
+  { concurrency, relay = true, metrics }: StartWebhookWorkersOptions,
+): Promise<RunningWorker> {
   const opts = deps.options;
   const http = createSafeHttpClient({
-    allow: deps.allow, resolver: opts.resolver, timeoutMs: deps.timeoutMs, connectTimeoutMs: deps.connectTimeoutMs,
+    allow: deps.allow,
+    resolver: opts.resolver,
+    timeoutMs: deps.timeoutMs,
+    connectTimeoutMs: deps.connectTimeoutMs,
     // One pooled socket per concurrent delivery, kept idle between them (no reconnect churn).
-    maxSocketsPerHost: Math.max(concurrency, 8), maxFreeSockets: Math.max(concurrency, 8),
+    maxSocketsPerHost: Math.max(concurrency, 8),
+    maxFreeSockets: Math.max(concurrency, 8),
   });
   // A dead receiver holds a slot for the whole timeout: no endpoint or organization may take
   // every slot of this process.
   const share = Math.max(1, Math.ceil(concurrency * 0.8));
-  const gate = opts.fairness === false
-    ? undefined
-    : createEndpointGate({ endpointMax: share, orgMax: share, timeoutMs: deps.timeoutMs, ...opts.fairness });
+  const gate =
+    opts.fairness === false
+      ? undefined
+      : createEndpointGate({ endpointMax: share, orgMax: share, timeoutMs: deps.timeoutMs, ...opts.fairness });
   const executor = createDeliveryExecutor({
-    store: createDeliveryStore(deps.db), http, dispatcher: deps.dispatcher, secretBox: deps.secretBox, allow: deps.allow, retryDelaysMs: deps.retryDelaysMs,
-    timeoutMs: deps.timeoutMs, jitter: opts.jitter, logger: deps.logger, now: opts.now, gate,
+    store: createDeliveryStore(deps.db),
+    http,
+    dispatcher: deps.dispatcher,
+    secretBox: deps.secretBox,
+    allow: deps.allow,
+    retryDelaysMs: deps.retryDelaysMs,
+    timeoutMs: deps.timeoutMs,
+    jitter: opts.jitter,
+    logger: deps.logger,
+    now: opts.now,
+    gate,
   });
   const worker = startDeliveryWorker(executor, {
-    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency,
+    connection: deps.queues.workerConnection(),
+    prefix: deps.queues.prefix,
+    concurrency,
     lockDurationMs: opts.lockDurationMs ?? Math.max(30_000, 2 * deps.timeoutMs),
-    stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger, metrics,
+    stalledIntervalMs: opts.stalledIntervalMs,
+    logger: deps.logger,
+    metrics,
   });
   const relayHandle = relay
     ? await startOutboxRelay({
-      db: deps.db, redis: deps.redis, channel: deps.channel, consumers: deps.consumers, intervalMs: opts.relayIntervalMs, batchSize: opts.relayBatchSize,
-      logger: deps.logger,
-      onTick: async () => { await deps.sweep(); },
-    })
+        db: deps.db,
+        redis: deps.redis,
+        channel: deps.channel,
+        consumers: deps.consumers,
+        intervalMs: opts.relayIntervalMs,
+        batchSize: opts.relayBatchSize,
+        logger: deps.logger,
+        onTick: async () => {
+          await deps.sweep();
+        },
+      })
     : undefined;
   const detach = relayHandle ? deps.attachRelay(relayHandle) : undefined;
   return {

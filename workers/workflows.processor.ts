@@ -24,18 +24,26 @@ export interface WorkflowWorkerOptions {
 }
 
 export function startWorkflowWorker(h: { runner: Runner; schedules: WorkflowSchedules }, o: WorkflowWorkerOptions) {
-  const worker = new Worker<WorkflowJob>(WORKFLOWS_QUEUE, async (job: Job<WorkflowJob>, token?: string) => {
-    if (job.data.kind === 'tick') return h.schedules.tick(job);
-    const res = await h.runner.advance(job.data.runId);
-    if (res.kind === 'wait') {
-      await job.moveToDelayed(res.until.getTime(), token);
-      throw new DelayedError();
-    }
-    return res.kind === 'done' ? res.status : res.kind;
-  }, {
-    connection: o.connection, prefix: o.prefix, concurrency: o.concurrency,
-    lockDuration: o.lockDurationMs ?? 30_000, stalledInterval: o.stalledIntervalMs ?? 30_000, maxStalledCount: 5,
-  });
+  const worker = new Worker<WorkflowJob>(
+    WORKFLOWS_QUEUE,
+    async (job: Job<WorkflowJob>, token?: string) => {
+      if (job.data.kind === 'tick') return h.schedules.tick(job);
+      const res = await h.runner.advance(job.data.runId);
+      if (res.kind === 'wait') {
+        await job.moveToDelayed(res.until.getTime(), token);
+        throw new DelayedError();
+      }
+      return res.kind === 'done' ? res.status : res.kind;
+    },
+    {
+      connection: o.connection,
+      prefix: o.prefix,
+      concurrency: o.concurrency,
+      lockDuration: o.lockDurationMs ?? 30_000,
+      stalledInterval: o.stalledIntervalMs ?? 30_000,
+      maxStalledCount: 5,
+    },
+  );
   worker.on('error', (err) => o.logger.warn({ err }, 'workflow worker error'));
   worker.on('failed', (job, err) => o.logger.warn({ err, jobId: job?.id }, 'workflow job failed'));
   return worker;
@@ -45,22 +53,39 @@ export function startWorkflowWorker(h: { runner: Runner; schedules: WorkflowSche
  * The `workflows` worker role: the worker, the sweeper on a timer and (with `schedulers`) the
  * re-assertion of the schedule triggers. `concurrency`: runs in parallel (they mostly wait).
  */
-export async function startWorkflowWorkers(deps: WorkflowWorkerDeps, o: { concurrency: number; schedulers?: boolean }): Promise<{ close(timeoutMs?: number): Promise<void> }> {
+export async function startWorkflowWorkers(
+  deps: WorkflowWorkerDeps,
+  o: { concurrency: number; schedulers?: boolean },
+): Promise<{ close(timeoutMs?: number): Promise<void> }> {
   const opts = deps.options;
-  const worker = startWorkflowWorker({ runner: deps.runner, schedules: deps.schedules }, {
-    connection: deps.queues.workerConnection(), prefix: deps.queues.prefix, concurrency: o.concurrency,
-    lockDurationMs: opts.lockDurationMs, stalledIntervalMs: opts.stalledIntervalMs, logger: deps.logger,
-  });
-  const keeper = o.schedulers ? await deps.schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000) : undefined;
+  const worker = startWorkflowWorker(
+    { runner: deps.runner, schedules: deps.schedules },
+    {
+      connection: deps.queues.workerConnection(),
+      prefix: deps.queues.prefix,
+      concurrency: o.concurrency,
+      lockDurationMs: opts.lockDurationMs,
+      stalledIntervalMs: opts.stalledIntervalMs,
+      logger: deps.logger,
+    },
+  );
+  const keeper = o.schedulers
+    ? await deps.schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000)
+    : undefined;
   const period = opts.sweepIntervalMs ?? 30_000;
   let sweeping = false;
-  const timer = period > 0 ? setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    withRedisLock(deps.redis, deps.keys.lock('workflow-sweep'), 5 * 60_000, deps.sweep)
-      .catch((err: unknown) => deps.logger.warn({ err }, 'workflow sweep failed; retrying on the next pass'))
-      .finally(() => { sweeping = false; });
-  }, period) : undefined;
+  const timer =
+    period > 0
+      ? setInterval(() => {
+          if (sweeping) return;
+          sweeping = true;
+          withRedisLock(deps.redis, deps.keys.lock('workflow-sweep'), 5 * 60_000, deps.sweep)
+            .catch((err: unknown) => deps.logger.warn({ err }, 'workflow sweep failed; retrying on the next pass'))
+            .finally(() => {
+              sweeping = false;
+            });
+        }, period)
+      : undefined;
   timer?.unref();
   return {
     async close(timeoutMs = 20_000) {
