@@ -3,7 +3,18 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { freePort, waitForPort } from '../helpers/net.js';
-import { benchPostgres, benchRedis, benchTmpDir, load, seed, SECRETS, startDocpipe, table, type LoadResult, type ServerProc } from './harness.js';
+import {
+  benchPostgres,
+  benchRedis,
+  benchTmpDir,
+  load,
+  seed,
+  SECRETS,
+  startDocpipe,
+  table,
+  type LoadResult,
+  type ServerProc,
+} from './harness.js';
 
 const CEILING = 'bare Fastify constant (ceiling)';
 
@@ -33,17 +44,38 @@ export async function main(args: string[] = []): Promise<void> {
   // slow moment of the machine during one ceiling run cannot flatter the others.
   const top = Math.max(...results.filter((r) => r.name.startsWith(CEILING)).map((r) => r.rps));
   const us = (x?: number) => (x === undefined || Number.isNaN(x) ? '-' : String(Math.round(x)));
-  console.log('\nAPI benchmark: 50 connections, 2 s warm-up, 10 s measured per row; servers LOG_LEVEL=warn unless noted;\nratios against the higher of the two ceiling runs (first and last)\n');
-  table(results.map((r) => ({
-    endpoint: r.name, 'req/s': Math.round(r.rps), 'p50 ms': r.p50, 'p99 ms': r.p99, 'vs ceiling': `${((r.rps / top) * 100).toFixed(1)}%`, errors: r.errors + r.non2xx,
-    'server µs/req': us(r.cpuUs?.server), 'Redis µs/req': us(r.cpuUs?.redis), 'loadgen µs/req': us(r.cpuUs?.loadgen),
-  })));
-  console.log('\nµs/req: CPU (user + system, all threads) each process spent per request in the measured run; all three share the two cores.');
+  console.log(
+    '\nAPI benchmark: 50 connections, 2 s warm-up, 10 s measured per row; servers LOG_LEVEL=warn unless noted;\nratios against the higher of the two ceiling runs (first and last)\n',
+  );
+  table(
+    results.map((r) => ({
+      endpoint: r.name,
+      'req/s': Math.round(r.rps),
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      'vs ceiling': `${((r.rps / top) * 100).toFixed(1)}%`,
+      errors: r.errors + r.non2xx,
+      'server µs/req': us(r.cpuUs?.server),
+      'Redis µs/req': us(r.cpuUs?.redis),
+      'loadgen µs/req': us(r.cpuUs?.loadgen),
+    })),
+  );
+  console.log(
+    '\nµs/req: CPU (user + system, all threads) each process spent per request in the measured run; all three share the two cores.',
+  );
   if (pairs.length) {
     // This machine's speed drifts over minutes; back-to-back pairs see the same machine.
     console.log('\n/auth/me (API key) measured right after a ceiling run, in pairs:\n');
     const ratios = pairs.map((p) => p.auth.rps / p.ceiling.rps);
-    table(pairs.map((p, i) => ({ pair: i + 1, 'ceiling req/s': Math.round(p.ceiling.rps), '/auth/me req/s': Math.round(p.auth.rps), 'p99 ms': p.auth.p99, ratio: `${(ratios[i] * 100).toFixed(1)}%` })));
+    table(
+      pairs.map((p, i) => ({
+        pair: i + 1,
+        'ceiling req/s': Math.round(p.ceiling.rps),
+        '/auth/me req/s': Math.round(p.auth.rps),
+        'p99 ms': p.auth.p99,
+        ratio: `${(ratios[i] * 100).toFixed(1)}%`,
+      })),
+    );
     console.log(`\nmedian /auth/me vs ceiling over ${pairs.length} pairs: ${(median(ratios) * 100).toFixed(1)}%`);
   }
 }
@@ -55,7 +87,12 @@ function median(xs: number[]): number {
 
 const PAIRS = 3;
 
-async function measure(results: LoadResult[], pairs: { ceiling: LoadResult; auth: LoadResult }[], redis: { url: string; pid?: number }, authOnly: boolean): Promise<void> {
+async function measure(
+  results: LoadResult[],
+  pairs: { ceiling: LoadResult; auth: LoadResult }[],
+  redis: { url: string; pid?: number },
+  authOnly: boolean,
+): Promise<void> {
   const pids = (p: ServerProc) => ({ pids: { server: p.child.pid, redis: redis.pid } });
   results.push(await ceiling(`${CEILING}, first`));
   try {
@@ -65,7 +102,13 @@ async function measure(results: LoadResult[], pairs: { ceiling: LoadResult; auth
   }
 }
 
-async function docpipeRows(results: LoadResult[], pairs: { ceiling: LoadResult; auth: LoadResult }[], redis: { url: string }, pids: (p: ServerProc) => { pids: { server?: number; redis?: number } }, authOnly: boolean): Promise<void> {
+async function docpipeRows(
+  results: LoadResult[],
+  pairs: { ceiling: LoadResult; auth: LoadResult }[],
+  redis: { url: string },
+  pids: (p: ServerProc) => { pids: { server?: number; redis?: number } },
+  authOnly: boolean,
+): Promise<void> {
   const dataDir = benchTmpDir('docpipe-bench-api-');
   const baseEnv = { ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: 'benchapi', LOG_LEVEL: 'warn' };
   const liteEnv = { ...baseEnv, DATA_DIR: dataDir };
@@ -86,31 +129,64 @@ async function docpipeRows(results: LoadResult[], pairs: { ceiling: LoadResult; 
   }
   const liteRaw = await startDocpipe('api', { ...liteEnv, PROJECT_LIST_CACHE_SECONDS: '0' });
   try {
-    results.push(await load('GET /api/v1/projects (API key, PGlite, list cache off)', `${liteRaw.url}/api/v1/projects`, { authorization: `Bearer ${liteKey}` }, pids(liteRaw)));
+    results.push(
+      await load(
+        'GET /api/v1/projects (API key, PGlite, list cache off)',
+        `${liteRaw.url}/api/v1/projects`,
+        { authorization: `Bearer ${liteKey}` },
+        pids(liteRaw),
+      ),
+    );
   } finally {
     await liteRaw.stop();
   }
   const info = await startDocpipe('api', { ...liteEnv, LOG_LEVEL: 'info' });
   try {
-    results.push(await load('GET /api/v1/auth/me (API key, LOG_LEVEL=info)', `${info.url}/api/v1/auth/me`, { authorization: `Bearer ${liteKey}` }, pids(info)));
+    results.push(
+      await load(
+        'GET /api/v1/auth/me (API key, LOG_LEVEL=info)',
+        `${info.url}/api/v1/auth/me`,
+        { authorization: `Bearer ${liteKey}` },
+        pids(info),
+      ),
+    );
   } finally {
     await info.stop();
   }
 
   const pgdb = await benchPostgres();
   if (pgdb) {
-    const pgEnv = { ...baseEnv, REDIS_PREFIX: 'benchapipg', DATABASE_URL: pgdb.url, DATA_DIR: benchTmpDir('docpipe-bench-api-pg-') };
+    const pgEnv = {
+      ...baseEnv,
+      REDIS_PREFIX: 'benchapipg',
+      DATABASE_URL: pgdb.url,
+      DATA_DIR: benchTmpDir('docpipe-bench-api-pg-'),
+    };
     const key = (await seed(pgEnv)).key;
     const srv = await startDocpipe('api', pgEnv);
     try {
-      results.push(await load('GET /api/v1/projects (API key, PostgreSQL)', `${srv.url}/api/v1/projects`, { authorization: `Bearer ${key}` }, pids(srv)));
+      results.push(
+        await load(
+          'GET /api/v1/projects (API key, PostgreSQL)',
+          `${srv.url}/api/v1/projects`,
+          { authorization: `Bearer ${key}` },
+          pids(srv),
+        ),
+      );
     } finally {
       await srv.stop();
     }
     // The same list with the per-process cache off: every request runs the query.
     const raw = await startDocpipe('api', { ...pgEnv, PROJECT_LIST_CACHE_SECONDS: '0' });
     try {
-      results.push(await load('GET /api/v1/projects (API key, PostgreSQL, list cache off)', `${raw.url}/api/v1/projects`, { authorization: `Bearer ${key}` }, pids(raw)));
+      results.push(
+        await load(
+          'GET /api/v1/projects (API key, PostgreSQL, list cache off)',
+          `${raw.url}/api/v1/projects`,
+          { authorization: `Bearer ${key}` },
+          pids(raw),
+        ),
+      );
     } finally {
       await raw.stop();
       await pgdb.drop();

@@ -20,7 +20,9 @@ import { createProjectsRepository } from '../../src/modules/projects/projects.re
 export const CLI = fileURLToPath(new URL('../../src/cli.js', import.meta.url));
 
 const scratch: string[] = [];
-process.on('exit', () => { for (const d of scratch) rmSync(d, { recursive: true, force: true }); });
+process.on('exit', () => {
+  for (const d of scratch) rmSync(d, { recursive: true, force: true });
+});
 
 /** A temporary directory removed when the benchmark process exits (data dirs reach ~100 MB). */
 export function benchTmpDir(prefix: string): string {
@@ -69,7 +71,11 @@ export interface ServerProc {
 }
 
 /** Runs `docpipe <role>` (compiled) with the given environment until `stop`. */
-export async function startDocpipe(role: 'api' | 'start' | 'worker', env: Record<string, string>, port?: number): Promise<ServerProc> {
+export async function startDocpipe(
+  role: 'api' | 'start' | 'worker',
+  env: Record<string, string>,
+  port?: number,
+): Promise<ServerProc> {
   const p = port ?? (await freePort());
   // BENCH_NODE_ARGS passes flags to the server process only (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof").
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -83,7 +89,10 @@ export async function startDocpipe(role: 'api' | 'start' | 'worker', env: Record
     child,
     async stop() {
       if (child.exitCode !== null) return;
-      await new Promise<void>((r) => { child.once('exit', () => r()); child.kill('SIGTERM'); });
+      await new Promise<void>((r) => {
+        child.once('exit', () => r());
+        child.kill('SIGTERM');
+      });
     },
   };
 }
@@ -111,7 +120,12 @@ export interface LoadResult {
  * request (server, Redis, this load generator): on two shared cores that says where a lower
  * rate comes from.
  */
-export async function load(name: string, url: string, headers: Record<string, string> = {}, opts: { connections?: number; seconds?: number; warmup?: number; pids?: { server?: number; redis?: number } } = {}): Promise<LoadResult> {
+export async function load(
+  name: string,
+  url: string,
+  headers: Record<string, string> = {},
+  opts: { connections?: number; seconds?: number; warmup?: number; pids?: { server?: number; redis?: number } } = {},
+): Promise<LoadResult> {
   const connections = opts.connections ?? 50;
   await autocannon({ url, headers, connections, duration: opts.warmup ?? 2 });
   const { server, redis } = opts.pids ?? {};
@@ -122,9 +136,21 @@ export async function load(name: string, url: string, headers: Record<string, st
   const lu = process.cpuUsage(l0);
   const n = Math.max(1, r.requests.total);
   const cpuUs = opts.pids
-    ? { server: server ? ((cpuSecs(server) - s0) * 1e6) / n : NaN, redis: redis ? ((cpuSecs(redis) - r0) * 1e6) / n : NaN, loadgen: (lu.user + lu.system) / n }
+    ? {
+        server: server ? ((cpuSecs(server) - s0) * 1e6) / n : NaN,
+        redis: redis ? ((cpuSecs(redis) - r0) * 1e6) / n : NaN,
+        loadgen: (lu.user + lu.system) / n,
+      }
     : undefined;
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.timeouts, non2xx: r.non2xx, cpuUs };
+  return {
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+    cpuUs,
+  };
 }
 
 export function table(rows: Record<string, string | number>[]): void {
@@ -141,18 +167,32 @@ export const SECRETS = { JWT_SECRET: 'b'.repeat(40), ENCRYPTION_KEY: 'c'.repeat(
 const noStamps = { read: async () => [], bump: async () => undefined, key: () => '' };
 
 /** Seeds an enterprise org (limit high enough not to interfere), 20 projects and an API key. */
-export async function seed(env: Record<string, string>, opts: { projects?: number } = {}): Promise<{ key: string; projectId: string }> {
+export async function seed(
+  env: Record<string, string>,
+  opts: { projects?: number } = {},
+): Promise<{ key: string; projectId: string }> {
   const config = loadConfig({ ...env, ...SECRETS, NODE_ENV: 'production' });
   const db = await openDatabase(config);
   await migrate(db);
   const orgs = createOrgsService({ db, repo: createOrgsRepository(db), stamps: noStamps });
-  const { user, orgId } = await orgs.createUser({ email: 'bench@example.test', password: 'benchmark-password', orgName: 'Bench', role: 'owner', plan: 'enterprise' });
+  const { user, orgId } = await orgs.createUser({
+    email: 'bench@example.test',
+    password: 'benchmark-password',
+    orgName: 'Bench',
+    role: 'owner',
+    plan: 'enterprise',
+  });
   await createOrgsRepository(db).updateOrg(orgId, { rateLimitPerMinute: 1_000_000_000 });
   const projects = createProjectsRepository(db);
   let projectId = '';
-  for (let i = 0; i < (opts.projects ?? 20); i++) projectId = (await projects.insert({ orgId, environment: 'live' }, { name: `Project ${i}`, description: `Bench project number ${i}` })).id;
+  for (let i = 0; i < (opts.projects ?? 20); i++)
+    projectId = (
+      await projects.insert(
+        { orgId, environment: 'live' },
+        { name: `Project ${i}`, description: `Bench project number ${i}` },
+      )
+    ).id;
   const key = await orgs.createApiKeyFor({ email: user.email, name: 'bench', environment: 'live' });
   await db.close();
   return { key: key.key, projectId };
 }
-

@@ -7,19 +7,34 @@
 //
 // `classificationFigures` is what the full quality benchmark calls with its own server.
 import { join } from 'node:path';
-import { classificationReport, DEV_CORPUS, loadDevClassify, neutralName, reportFigures, type ScoredDocument } from '../helpers/classify-dev.js';
+import {
+  classificationReport,
+  DEV_CORPUS,
+  loadDevClassify,
+  neutralName,
+  reportFigures,
+  type ScoredDocument,
+} from '../helpers/classify-dev.js';
 import { SECRETS, benchRedis, benchTmpDir, seed, startDocpipe } from './harness.js';
 
 const TERMINAL = ['completed', 'failed', 'needs_review'];
 
 async function call(baseUrl: string, apiKey: string, path: string, init: RequestInit = {}): Promise<any> {
-  const res = await fetch(`${baseUrl}/api/v1${path}`, { ...init, headers: { authorization: `Bearer ${apiKey}`, ...(init.headers ?? {}) } });
+  const res = await fetch(`${baseUrl}/api/v1${path}`, {
+    ...init,
+    headers: { authorization: `Bearer ${apiKey}`, ...(init.headers ?? {}) },
+  });
   const body = (await res.json()) as any;
   if (!res.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(body.error ?? body)}`);
   return body.data;
 }
 
-export async function classificationFigures(opts: { baseUrl: string; apiKey: string; projectId: string; dir: string }): Promise<Record<string, number | string>> {
+export async function classificationFigures(opts: {
+  baseUrl: string;
+  apiKey: string;
+  projectId: string;
+  dir: string;
+}): Promise<Record<string, number | string>> {
   const docs = loadDevClassify(opts.dir);
   if (!docs) throw new Error(`no classification corpus at ${join(opts.dir, 'classify', 'manifest.json')}`);
   const ids: string[] = [];
@@ -41,8 +56,16 @@ export async function classificationFigures(opts: { baseUrl: string; apiKey: str
       doc = await call(opts.baseUrl, opts.apiKey, `/documents/${id}`);
     }
     // A document the pipeline could not classify counts as a miss with confidence 0.
-    const missing = doc.status === 'failed' ? `(failed: ${doc.error?.code ?? 'unknown'} ${doc.error?.message ?? ''})`.trim() : '(none)';
-    rows.push({ file: docs[i].file, label: docs[i].label, predicted: doc.classification?.type ?? missing, confidence: doc.classification?.confidence ?? 0 });
+    const missing =
+      doc.status === 'failed'
+        ? `(failed: ${doc.error?.code ?? 'unknown'} ${doc.error?.message ?? ''})`.trim()
+        : '(none)';
+    rows.push({
+      file: docs[i].file,
+      label: docs[i].label,
+      predicted: doc.classification?.type ?? missing,
+      confidence: doc.classification?.confidence ?? 0,
+    });
   }
   return reportFigures(classificationReport(rows));
 }
@@ -51,7 +74,11 @@ export async function main(args: string[]): Promise<void> {
   const dir = args[0] ?? DEV_CORPUS;
   const redis = await benchRedis();
   const env: Record<string, string> = {
-    ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: `benchquality${Date.now()}`, LOG_LEVEL: 'warn', DATA_DIR: benchTmpDir('docpipe-bench-quality-'),
+    ...SECRETS,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: `benchquality${Date.now()}`,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: benchTmpDir('docpipe-bench-quality-'),
     ...(process.env.EMBEDDING_MODEL_DIR ? { EMBEDDING_MODEL_DIR: process.env.EMBEDDING_MODEL_DIR } : {}),
   };
   const { key, projectId } = await seed(env, { projects: 1 });
@@ -59,7 +86,9 @@ export async function main(args: string[]): Promise<void> {
   const srv = await startDocpipe('start', env);
   try {
     const figures = await classificationFigures({ baseUrl: srv.url, apiKey: key, projectId, dir });
-    console.log(`classification through the API (${dir}, ${((performance.now() - t0) / 1000).toFixed(0)} s including server start and the built-in model's training):`);
+    console.log(
+      `classification through the API (${dir}, ${((performance.now() - t0) / 1000).toFixed(0)} s including server start and the built-in model's training):`,
+    );
     for (const [k, v] of Object.entries(figures)) console.log(`${k}: ${v}`);
   } finally {
     await srv.stop();

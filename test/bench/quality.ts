@@ -14,7 +14,15 @@ import { join } from 'node:path';
 import { extractFields, parseTemplateYaml, type TemplateDef } from '../../src/pipeline/extract/index.js';
 import { createPdfEngine } from '../../src/pipeline/parse/index.js';
 import { loadEInvoices } from '../helpers/einvoice-dev.js';
-import { accuracy, calibration, loadGoldenInvoices, loadSroie, score, type LabelledDoc, type Outcome } from '../helpers/extraction-dev.js';
+import {
+  accuracy,
+  calibration,
+  loadGoldenInvoices,
+  loadSroie,
+  score,
+  type LabelledDoc,
+  type Outcome,
+} from '../helpers/extraction-dev.js';
 import { bundledTemplateFiles, compareGolden, loadGolden, type GoldenCase } from '../helpers/invoice2data-golden.js';
 import { SECRETS, benchRedis, benchTmpDir, seed, startDocpipe, table } from './harness.js';
 import { classificationFigures } from './quality-classify.js';
@@ -27,22 +35,40 @@ function client(baseUrl: string, key: string): Api {
   return async (path, init = {}) => {
     const res = await fetch(`${baseUrl}/api/v1${path}`, {
       ...init,
-      headers: { authorization: `Bearer ${key}`, ...(init.body && typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}), ...(init.headers ?? {}) },
+      headers: {
+        authorization: `Bearer ${key}`,
+        ...(init.body && typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}),
+        ...(init.headers ?? {}),
+      },
     });
     const body = (await res.json()) as any;
-    if (!res.ok) throw Object.assign(new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(body.error ?? body).slice(0, 300)}`), { status: res.status, body });
+    if (!res.ok)
+      throw Object.assign(
+        new Error(`${init.method ?? 'GET'} ${path}: ${res.status} ${JSON.stringify(body.error ?? body).slice(0, 300)}`),
+        { status: res.status, body },
+      );
     return body.data;
   };
 }
 
 /** Uploads texts and waits until each is processed; returns the documents as the API shows them. */
-async function runDocs(api: Api, projectId: string, docs: Array<{ filename: string; text: string; bytes?: Buffer }>): Promise<any[]> {
+async function runDocs(
+  api: Api,
+  projectId: string,
+  docs: Array<{ filename: string; text: string; bytes?: Buffer }>,
+): Promise<any[]> {
   const ids: string[] = [];
   for (const d of docs) {
     const form = new FormData();
     form.set('project_id', projectId);
     form.set('allow_duplicate', 'true');
-    form.set('file', d.bytes ? new Blob([new Uint8Array(d.bytes)], { type: 'application/pdf' }) : new Blob([d.text], { type: 'text/plain' }), d.filename);
+    form.set(
+      'file',
+      d.bytes
+        ? new Blob([new Uint8Array(d.bytes)], { type: 'application/pdf' })
+        : new Blob([d.text], { type: 'text/plain' }),
+      d.filename,
+    );
     ids.push((await api('/documents', { method: 'POST', body: form })).id);
   }
   const out: any[] = [];
@@ -97,7 +123,9 @@ export async function main(args: string[]): Promise<void> {
   const limitAt = args.indexOf('--limit');
   const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
   const skipClassification = args.includes('--skip-classification');
-  const dir = args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--limit') ?? join(process.cwd(), '..', 'shared', 'corpora', 'dev');
+  const dir =
+    args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--limit') ??
+    join(process.cwd(), '..', 'shared', 'corpora', 'dev');
   if (!existsSync(dir)) throw new Error(`no corpus at ${dir}`);
   const cap = <T>(xs: T[]): T[] => xs.slice(0, limit);
   const sroie = cap(loadSroie(dir));
@@ -107,7 +135,11 @@ export async function main(args: string[]): Promise<void> {
 
   const redis = await benchRedis();
   const env: Record<string, string> = {
-    ...SECRETS, REDIS_URL: redis.url, REDIS_PREFIX: `benchquality${Date.now()}`, LOG_LEVEL: 'warn', DATA_DIR: benchTmpDir('docpipe-bench-quality-'),
+    ...SECRETS,
+    REDIS_URL: redis.url,
+    REDIS_PREFIX: `benchquality${Date.now()}`,
+    LOG_LEVEL: 'warn',
+    DATA_DIR: benchTmpDir('docpipe-bench-quality-'),
     ...(process.env.EMBEDDING_MODEL_DIR ? { EMBEDDING_MODEL_DIR: process.env.EMBEDDING_MODEL_DIR } : {}),
   };
   const { key, projectId } = await seed(env, { projects: 1 });
@@ -118,9 +150,18 @@ export async function main(args: string[]): Promise<void> {
   try {
     const live = client(srv.url, key);
     // A key makes keys of its own mode only: the test-mode key comes from a session.
-    const login = await fetch(`${srv.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.test', password: 'benchmark-password' }) });
+    const login = await fetch(`${srv.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'bench@example.test', password: 'benchmark-password' }),
+    });
     const session = client(srv.url, ((await login.json()) as any).data.accessToken as string);
-    const testKey = (await session('/api-keys', { method: 'POST', body: JSON.stringify({ name: 'quality-test', environment: 'test' }) })).key as string;
+    const testKey = (
+      await session('/api-keys', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'quality-test', environment: 'test' }),
+      })
+    ).key as string;
     const test = client(srv.url, testKey);
 
     if (!skipClassification && existsSync(join(dir, 'classify'))) {
@@ -134,39 +175,75 @@ export async function main(args: string[]): Promise<void> {
     }
 
     // Template-free extraction (live environment: no templates).
-    const freeProject = (await live('/projects', { method: 'POST', body: JSON.stringify({ name: 'quality template-free', classification_threshold: 0 }) })).id;
+    const freeProject = (
+      await live('/projects', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'quality template-free', classification_threshold: 0 }),
+      })
+    ).id;
     const outcomes: Outcome[] = [];
     const sroieDocs = await runDocs(live, freeProject, sroie);
     const sroieOut = sroie.flatMap((d, i) => score(d, sroieDocs[i].fields ?? {}));
     outcomes.push(...sroieOut);
     for (const f of ['total', 'date', 'vendor'] as const) {
       const a = accuracy(sroieOut, f);
-      rows.push({ figure: `SROIE receipts, template-free: ${f === 'vendor' ? 'company' : f} exact`, value: `${pct(a.rate)} (${a.right}/${a.n})` });
+      rows.push({
+        figure: `SROIE receipts, template-free: ${f === 'vendor' ? 'company' : f} exact`,
+        value: `${pct(a.rate)} (${a.right}/${a.n})`,
+      });
     }
     const freeDocs = await runDocs(live, freeProject, goldenFree);
     const freeOut = goldenFree.flatMap((d, i) => score(d, freeDocs[i].fields ?? {}));
     outcomes.push(...freeOut);
     const triple = freeOut.filter((o) => o.field !== 'vendor');
-    const rate = (xs: Outcome[]) => `${pct(xs.filter((o) => o.ok).length / Math.max(1, xs.length))} (${xs.filter((o) => o.ok).length}/${xs.length})`;
+    const rate = (xs: Outcome[]) =>
+      `${pct(xs.filter((o) => o.ok).length / Math.max(1, xs.length))} (${xs.filter((o) => o.ok).length}/${xs.length})`;
     const customTriple = triple.filter((o) => o.doc.startsWith('custom/'));
-    rows.push({ figure: "invoice2data's golden invoices (tests/custom), template-free: invoice number, date, amount", value: rate(customTriple) });
-    rows.push({ figure: '  with the unmerged pull requests #415 and #478 (extra/) as well', value: `${rate(triple)}; pr478's expected values are static in its templates and absent from its text` });
-    notes.push(...triple.filter((o) => !o.ok).map((o) => `template-free miss: ${o.doc}.${o.field}: expected ${JSON.stringify(o.expected)}, got ${JSON.stringify(o.found)}`));
+    rows.push({
+      figure: "invoice2data's golden invoices (tests/custom), template-free: invoice number, date, amount",
+      value: rate(customTriple),
+    });
+    rows.push({
+      figure: '  with the unmerged pull requests #415 and #478 (extra/) as well',
+      value: `${rate(triple)}; pr478's expected values are static in its templates and absent from its text`,
+    });
+    notes.push(
+      ...triple
+        .filter((o) => !o.ok)
+        .map(
+          (o) =>
+            `template-free miss: ${o.doc}.${o.field}: expected ${JSON.stringify(o.expected)}, got ${JSON.stringify(o.found)}`,
+        ),
+    );
 
     // ZUGFeRD/Factur-X e-invoices, uploaded as PDFs, labelled by their embedded XML.
     const pdf = createPdfEngine();
     const dropped: string[] = [];
     const einvoices = cap(await loadEInvoices(dir, pdf, dropped).finally(() => pdf.close()));
     if (einvoices.length > 0) {
-      const eDocs = await runDocs(live, freeProject, einvoices.map((d) => ({ ...d, bytes: readFileSync(join(dir, 'classify', 'invoice', d.filename)) })));
+      const eDocs = await runDocs(
+        live,
+        freeProject,
+        einvoices.map((d) => ({ ...d, bytes: readFileSync(join(dir, 'classify', 'invoice', d.filename)) })),
+      );
       const eOut = einvoices.flatMap((d, i) => score(d, eDocs[i].fields ?? {}));
       outcomes.push(...eOut);
       for (const f of ['total', 'date', 'invoice_number', 'vendor'] as const) {
         const a = accuracy(eOut, f);
-        rows.push({ figure: `ZUGFeRD/Factur-X PDF invoices, template-free: ${f} exact (labels from the embedded XML)`, value: `${pct(a.rate)} (${a.right}/${a.n})` });
+        rows.push({
+          figure: `ZUGFeRD/Factur-X PDF invoices, template-free: ${f} exact (labels from the embedded XML)`,
+          value: `${pct(a.rate)} (${a.right}/${a.n})`,
+        });
       }
       notes.push(...dropped.map((d) => `e-invoice label left out: ${d}`));
-      notes.push(...eOut.filter((o) => !o.ok).map((o) => `e-invoice miss: ${o.doc}.${o.field}: expected ${JSON.stringify(o.expected)}, got ${JSON.stringify(o.found)}`));
+      notes.push(
+        ...eOut
+          .filter((o) => !o.ok)
+          .map(
+            (o) =>
+              `e-invoice miss: ${o.doc}.${o.field}: expected ${JSON.stringify(o.expected)}, got ${JSON.stringify(o.found)}`,
+          ),
+      );
     }
 
     // Golden cases with their own templates (tests/custom and the two pull requests' templates).
@@ -177,16 +254,38 @@ export async function main(args: string[]): Promise<void> {
       for (const t of c.templates) {
         if (seen.has(t.name)) continue;
         seen.add(t.name);
-        await test('/templates/import', { method: 'POST', body: JSON.stringify({ yaml: t.content, name: t.name }) }).catch((e: Error) => notes.push(`template ${t.name}: ${e.message}`));
+        await test('/templates/import', {
+          method: 'POST',
+          body: JSON.stringify({ yaml: t.content, name: t.name }),
+        }).catch((e: Error) => notes.push(`template ${t.name}: ${e.message}`));
       }
     }
-    const goldenProject = (await test('/projects', { method: 'POST', body: JSON.stringify({ name: 'quality golden', classification_threshold: 0 }) })).id;
-    const customDocs = await runDocs(test, goldenProject, golden.custom.map((c) => ({ filename: `${c.name.replace('/', '-')}.txt`, text: c.text })));
+    const goldenProject = (
+      await test('/projects', {
+        method: 'POST',
+        body: JSON.stringify({ name: 'quality golden', classification_threshold: 0 }),
+      })
+    ).id;
+    const customDocs = await runDocs(
+      test,
+      goldenProject,
+      golden.custom.map((c) => ({ filename: `${c.name.replace('/', '-')}.txt`, text: c.text })),
+    );
     const customScore = goldenScore(golden.custom, customDocs);
-    rows.push({ figure: "invoice2data's golden invoices with its templates imported (tests/custom): every golden field", value: `${pct(customScore.right / Math.max(1, customScore.total))} (${customScore.right}/${customScore.total})` });
-    const extraDocs = await runDocs(test, goldenProject, golden.extra.map((c) => ({ filename: `${c.name.replace('/', '-')}.txt`, text: c.text })));
+    rows.push({
+      figure: "invoice2data's golden invoices with its templates imported (tests/custom): every golden field",
+      value: `${pct(customScore.right / Math.max(1, customScore.total))} (${customScore.right}/${customScore.total})`,
+    });
+    const extraDocs = await runDocs(
+      test,
+      goldenProject,
+      golden.extra.map((c) => ({ filename: `${c.name.replace('/', '-')}.txt`, text: c.text })),
+    );
     const extraScore = goldenScore(golden.extra, extraDocs);
-    rows.push({ figure: '  the unmerged pull requests #415 and #478 (extra/)', value: `${pct(extraScore.right / Math.max(1, extraScore.total))} (${extraScore.right}/${extraScore.total})` });
+    rows.push({
+      figure: '  the unmerged pull requests #415 and #478 (extra/)',
+      value: `${pct(extraScore.right / Math.max(1, extraScore.total))} (${extraScore.right}/${extraScore.total})`,
+    });
     notes.push(...[...customScore.misses, ...extraScore.misses].map((m) => `golden miss: ${m}`));
 
     // invoice2data's bundled templates, imported one file at a time into the test environment.
@@ -194,13 +293,21 @@ export async function main(args: string[]): Promise<void> {
     const refused: string[] = [];
     for (const f of bundled) {
       try {
-        imported += ((await test('/templates/import', { method: 'POST', body: JSON.stringify({ yaml: f.content, name: f.name }) })) as unknown[]).length;
+        imported += (
+          (await test('/templates/import', {
+            method: 'POST',
+            body: JSON.stringify({ yaml: f.content, name: f.name }),
+          })) as unknown[]
+        ).length;
       } catch (e) {
         const details = ((e as { body?: any }).body?.error?.details ?? []) as Array<{ field: string; message: string }>;
         refused.push(`${f.path}: ${details.map((d) => `${d.field} ${d.message}`).join('; ') || (e as Error).message}`);
       }
     }
-    rows.push({ figure: "invoice2data's bundled templates imported", value: `${bundled.length - refused.length} / ${bundled.length} files (${imported} templates), each refusal with its reason below` });
+    rows.push({
+      figure: "invoice2data's bundled templates imported",
+      value: `${bundled.length - refused.length} / ${bundled.length} files (${imported} templates), each refusal with its reason below`,
+    });
     notes.push(...refused.map((r) => `refused: ${r}`));
 
     // Extraction time in this process.
@@ -210,19 +317,41 @@ export async function main(args: string[]): Promise<void> {
     });
     const plain = timing([...sroie, ...goldenFree], []);
     const withTemplates = timing([...sroie, ...goldenFree], local);
-    rows.push({ figure: 'extraction per text document in-process (no templates)', value: `${plain.mean.toFixed(2)} ms mean, ${plain.p95.toFixed(2)} ms p95` });
-    rows.push({ figure: `  with the ${local.length} bundled templates to choose from`, value: `${withTemplates.mean.toFixed(2)} ms mean, ${withTemplates.p95.toFixed(2)} ms p95 (${(withTemplates.mean / Math.max(0.001, plain.mean)).toFixed(1)}× the template-free baseline)` });
+    rows.push({
+      figure: 'extraction per text document in-process (no templates)',
+      value: `${plain.mean.toFixed(2)} ms mean, ${plain.p95.toFixed(2)} ms p95`,
+    });
+    rows.push({
+      figure: `  with the ${local.length} bundled templates to choose from`,
+      value: `${withTemplates.mean.toFixed(2)} ms mean, ${withTemplates.p95.toFixed(2)} ms p95 (${(withTemplates.mean / Math.max(0.001, plain.mean)).toFixed(1)}× the template-free baseline)`,
+    });
 
-    console.log(`quality through the API (${dir}; ${((performance.now() - t0) / 1000).toFixed(0)} s)${Number.isFinite(limit) ? `, at most ${limit} documents per set` : ''}:`);
+    console.log(
+      `quality through the API (${dir}; ${((performance.now() - t0) / 1000).toFixed(0)} s)${Number.isFinite(limit) ? `, at most ${limit} documents per set` : ''}:`,
+    );
     table(rows);
-    console.log('\nconfidence calibration of template-free fields (10 bins; value = accuracy of the values given in the bin; the maps were fitted on this dev set, so in sample — `npm run bench -- quality-calibration` gives the cross-validated figures):');
+    console.log(
+      '\nconfidence calibration of template-free fields (10 bins; value = accuracy of the values given in the bin; the maps were fitted on this dev set, so in sample — `npm run bench -- quality-calibration` gives the cross-validated figures):',
+    );
     const cal: Array<Record<string, string | number>> = [];
-    const sets: Array<[string, (o: Outcome) => boolean]> = [['all', () => true], ['SROIE receipts', (o) => o.doc.startsWith('sroie/')], ['invoices', (o) => !o.doc.startsWith('sroie/')]];
+    const sets: Array<[string, (o: Outcome) => boolean]> = [
+      ['all', () => true],
+      ['SROIE receipts', (o) => o.doc.startsWith('sroie/')],
+      ['invoices', (o) => !o.doc.startsWith('sroie/')],
+    ];
     for (const [set, inSet] of sets) {
       for (const f of ['total', 'date', 'vendor', 'invoice_number', 'all'] as const) {
         const c = calibration(outcomes.filter((o) => inSet(o) && (f === 'all' || o.field === f)));
         if (c.n === 0) continue;
-        cal.push({ set, field: f, given: c.n, ece: Number(c.ece.toFixed(3)), bins: c.bins.map((b) => `${b.range}: n=${b.n} conf=${b.confidence.toFixed(2)} acc=${b.accuracy.toFixed(2)}`).join(' | ') });
+        cal.push({
+          set,
+          field: f,
+          given: c.n,
+          ece: Number(c.ece.toFixed(3)),
+          bins: c.bins
+            .map((b) => `${b.range}: n=${b.n} conf=${b.confidence.toFixed(2)} acc=${b.accuracy.toFixed(2)}`)
+            .join(' | '),
+        });
       }
     }
     table(cal);

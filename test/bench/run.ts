@@ -1,6 +1,20 @@
 // `npm run bench -- NAME`: runs test/bench/NAME.ts (compiled) and prints its numbers.
 const name = process.argv[2];
-const known = ['api', 'pipeline', 'webhooks', 'mail', 'sheets', 'quality', 'quality-calibration', 'quality-classify', 'classify-cv', 'workflows', 'extract', 'reports', 'scale'];
+const known = [
+  'api',
+  'pipeline',
+  'webhooks',
+  'mail',
+  'sheets',
+  'quality',
+  'quality-calibration',
+  'quality-classify',
+  'classify-cv',
+  'workflows',
+  'extract',
+  'reports',
+  'scale',
+];
 if (!name || !known.includes(name)) {
   console.error(`usage: npm run bench -- <${known.join('|')}>`);
   process.exit(2);

@@ -10,7 +10,12 @@ import { migrate } from '../../src/db/migrate.js';
 import type { DocumentRow } from '../../src/modules/documents/documents.types.js';
 import type { SheetsModuleOptions } from '../../src/modules/integrations/sheets/index.js';
 import { startFakeGoogle, type FakeGoogle } from '../helpers/fake-google.js';
-import { createOrgAndProject, createSheetsStack, insertExtractedDocuments, serviceAccountKey } from '../helpers/sheets-harness.js';
+import {
+  createOrgAndProject,
+  createSheetsStack,
+  insertExtractedDocuments,
+  serviceAccountKey,
+} from '../helpers/sheets-harness.js';
 import { benchPostgres, benchRedis, table } from './harness.js';
 
 const COLUMNS = [
@@ -50,7 +55,14 @@ async function openDb(): Promise<{ db: Db; label: string; close(): Promise<void>
     if (pg) {
       const db = await createDb({ url: pg.url, poolSize: 10 });
       await migrate(db);
-      return { db, label: 'postgres', close: async () => { await db.close(); await pg.drop(); } };
+      return {
+        db,
+        label: 'postgres',
+        close: async () => {
+          await db.close();
+          await pg.drop();
+        },
+      };
     }
   }
   const db = await createDb({});
@@ -58,17 +70,47 @@ async function openDb(): Promise<{ db: Db; label: string; close(): Promise<void>
   return { db, label: 'pglite', close: () => db.close() };
 }
 
-async function runOnce(run: string, google: FakeGoogle, redisUrl: string, docs: number, pacedPerSec: number, module: SheetsModuleOptions): Promise<RunResult> {
+async function runOnce(
+  run: string,
+  google: FakeGoogle,
+  redisUrl: string,
+  docs: number,
+  pacedPerSec: number,
+  module: SheetsModuleOptions,
+): Promise<RunResult> {
   const store = await openDb();
-  const stack = await createSheetsStack({ redisUrl, db: store.db, google, module: { sweepIntervalMs: 0, ...module }, exportConcurrency: 8 });
+  const stack = await createSheetsStack({
+    redisUrl,
+    db: store.db,
+    google,
+    module: { sweepIntervalMs: 0, ...module },
+    exportConcurrency: 8,
+  });
   try {
     const at = await createOrgAndProject(stack.deps, run);
     const book = `bench-${run}`;
     google.spreadsheets.create(book, ['Sheet1']);
-    const conn = await stack.sheets.connections.create(at.scope, { name: run, service_account_key: serviceAccountKey(google) }, null);
-    const exp = await stack.sheets.exports.create(at.scope, { project_id: at.projectId, connection_id: conn.id, spreadsheet_id: book, sheet_name: 'Sheet1', columns: COLUMNS }, null);
+    const conn = await stack.sheets.connections.create(
+      at.scope,
+      { name: run, service_account_key: serviceAccountKey(google) },
+      null,
+    );
+    const exp = await stack.sheets.exports.create(
+      at.scope,
+      {
+        project_id: at.projectId,
+        connection_id: conn.id,
+        spreadsheet_id: book,
+        sheet_name: 'Sheet1',
+        columns: COLUMNS,
+      },
+      null,
+    );
     await insertExtractedDocuments(stack.deps.db, { orgId: at.orgId, projectId: at.projectId }, docs);
-    const { rows: extracted } = await stack.deps.db.query<DocumentRow>('SELECT * FROM documents WHERE project_id = $1 ORDER BY id', [at.projectId]);
+    const { rows: extracted } = await stack.deps.db.query<DocumentRow>(
+      'SELECT * FROM documents WHERE project_id = $1 ORDER BY id',
+      [at.projectId],
+    );
     const firstCall = google.calls.length;
     const started = Date.now();
     // Each document goes through the after-extraction hook, as when an extract job commits;
@@ -88,19 +130,31 @@ async function runOnce(run: string, google: FakeGoogle, redisUrl: string, docs: 
     const handedOver = (Date.now() - started) / 1000;
     const deadline = Date.now() + 300_000;
     for (;;) {
-      const { rows } = await stack.deps.db.query<{ n: number }>(`SELECT count(*) AS n FROM document_exports WHERE export_id = $1 AND status = 'exported'`, [exp.id]);
+      const { rows } = await stack.deps.db.query<{ n: number }>(
+        `SELECT count(*) AS n FROM document_exports WHERE export_id = $1 AND status = 'exported'`,
+        [exp.id],
+      );
       if (rows[0].n >= docs) break;
       if (Date.now() > deadline) throw new Error(`${run}: only ${rows[0].n} of ${docs} rows exported after 300 s`);
       await new Promise((r) => setTimeout(r, 20));
     }
     const seconds = (Date.now() - started) / 1000;
-    const calls = google.calls.slice(firstCall).filter((c) => c.kind !== 'token' && c.path.includes(`/spreadsheets/${book}`));
+    const calls = google.calls
+      .slice(firstCall)
+      .filter((c) => c.kind !== 'token' && c.path.includes(`/spreadsheets/${book}`));
     const appends = calls.filter((c) => c.kind === 'values.append').length;
     const sheetRows = google.spreadsheets.getValues(book, 'Sheet1').length - 1;
     if (sheetRows !== docs) throw new Error(`${run}: the sheet has ${sheetRows} data rows, expected ${docs}`);
     return {
-      run: `${run} (${store.label})`, rows: docs, hookSeconds: Number(handedOver.toFixed(2)), seconds: Number(seconds.toFixed(2)), rowsPerSec: Math.round(docs / seconds),
-      apiCalls: calls.length, appends, rowsPerCall: Number((docs / calls.length).toFixed(1)), rowsPerAppend: Number((docs / Math.max(1, appends)).toFixed(1)),
+      run: `${run} (${store.label})`,
+      rows: docs,
+      hookSeconds: Number(handedOver.toFixed(2)),
+      seconds: Number(seconds.toFixed(2)),
+      rowsPerSec: Math.round(docs / seconds),
+      apiCalls: calls.length,
+      appends,
+      rowsPerCall: Number((docs / calls.length).toFixed(1)),
+      rowsPerAppend: Number((docs / Math.max(1, appends)).toFixed(1)),
     };
   } finally {
     await stack.close();
@@ -116,13 +170,21 @@ export async function main(args: string[]): Promise<void> {
   try {
     const results: RunResult[] = [];
     results.push(await runOnce('batched-burst', google, redis.url, docs, 0, { flushDelayMs: 200 }));
-    if (paced > 0) results.push(await runOnce(`batched-paced-${paced}per-s`, google, redis.url, docs, paced, { flushDelayMs: 200 }));
-    results.push(await runOnce('baseline-unbatched', google, redis.url, docs, 0, { flushDelayMs: 200, flush: { maxRowsPerCall: 1, maxBatchesPerJob: 1000 } }));
+    if (paced > 0)
+      results.push(await runOnce(`batched-paced-${paced}per-s`, google, redis.url, docs, paced, { flushDelayMs: 200 }));
+    results.push(
+      await runOnce('baseline-unbatched', google, redis.url, docs, 0, {
+        flushDelayMs: 200,
+        flush: { maxRowsPerCall: 1, maxBatchesPerJob: 1000 },
+      }),
+    );
     console.log(`\nSheets export: ${docs} extracted documents, append mode, fake Google on 127.0.0.1`);
     table(results.map((r) => ({ ...r })));
     const batched = results[0];
     const baseline = results[results.length - 1];
-    console.log(`\nbatched vs unbatched: ${(batched.rowsPerSec / baseline.rowsPerSec).toFixed(1)}x rows/s, ${(baseline.apiCalls / batched.apiCalls).toFixed(1)}x fewer API calls`);
+    console.log(
+      `\nbatched vs unbatched: ${(batched.rowsPerSec / baseline.rowsPerSec).toFixed(1)}x rows/s, ${(baseline.apiCalls / batched.apiCalls).toFixed(1)}x fewer API calls`,
+    );
     console.log(`targets: >= 10 rows per call (${batched.rowsPerCall}), >= 200 rows/s (${batched.rowsPerSec})`);
   } finally {
     await google.close();

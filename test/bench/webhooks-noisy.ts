@@ -48,7 +48,14 @@ export function startNoise(db: Db, orgId: string, perSec: number, nudge: () => v
   const loop = (async () => {
     const started = Date.now();
     while (!stopped) {
-      await db.tx((q) => insertEvent(q, { orgId, environment: 'live', type: 'document.processed', data: { documentId: `doc_noise_${n}` } }));
+      await db.tx((q) =>
+        insertEvent(q, {
+          orgId,
+          environment: 'live',
+          type: 'document.processed',
+          data: { documentId: `doc_noise_${n}` },
+        }),
+      );
       n++;
       nudge();
       const wait = started + (n / perSec) * 1000 - Date.now();

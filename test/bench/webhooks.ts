@@ -56,7 +56,9 @@ function runReceiver(): void {
     });
   });
   server.keepAliveTimeout = 10_000;
-  server.listen(0, '127.0.0.1', () => process.send!({ port: (server.address() as AddressInfo).port } satisfies FromReceiver));
+  server.listen(0, '127.0.0.1', () =>
+    process.send!({ port: (server.address() as AddressInfo).port } satisfies FromReceiver),
+  );
   process.on('message', (m: ToReceiver) => {
     if (m.cmd === 'count') process.send!({ count: arrivals.length } satisfies FromReceiver);
     if (m.cmd === 'take') {
@@ -77,7 +79,10 @@ interface Receiver {
 }
 
 async function startReceiver(): Promise<Receiver> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, [RECEIVER_ROLE]: '1' }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], {
+    env: { ...process.env, [RECEIVER_ROLE]: '1' },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const ask = <T extends FromReceiver>(msg: ToReceiver | null, pick: (m: FromReceiver) => m is T): Promise<T> =>
     new Promise((resolve) => {
       const on = (m: FromReceiver): void => {
@@ -92,7 +97,8 @@ async function startReceiver(): Promise<Receiver> {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     count: async () => (await ask({ cmd: 'count' }, (m): m is { count: number } => 'count' in m)).count,
-    take: async () => new Map((await ask({ cmd: 'take' }, (m): m is { arrivals: [string, number][] } => 'arrivals' in m)).arrivals),
+    take: async () =>
+      new Map((await ask({ cmd: 'take' }, (m): m is { arrivals: [string, number][] } => 'arrivals' in m)).arrivals),
     stop: () => child.kill(),
   };
 }
@@ -106,8 +112,13 @@ function parseArgs(args: string[]) {
     return v !== undefined && Number.isFinite(v) && v > 0 ? v : def;
   };
   return {
-    events: get('events', 10_000), concurrency: get('concurrency', 50), batch: get('batch', 100), paced: get('paced', 2000), rate: get('rate', 250),
-    noisy: get('noisy', 1000), unfair: get('unfair', 0),
+    events: get('events', 10_000),
+    concurrency: get('concurrency', 50),
+    batch: get('batch', 100),
+    paced: get('paced', 2000),
+    rate: get('rate', 250),
+    noisy: get('noisy', 1000),
+    unfair: get('unfair', 0),
   };
 }
 
@@ -121,7 +132,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function waitForCount(rx: Receiver, n: number, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while ((await rx.count()) < n) {
-    if (Date.now() > deadline) throw new Error(`receiver got ${await rx.count()} of ${n} requests within ${timeoutMs} ms`);
+    if (Date.now() > deadline)
+      throw new Error(`receiver got ${await rx.count()} of ${n} requests within ${timeoutMs} ms`);
     await sleep(20);
   }
 }
@@ -140,7 +152,8 @@ async function openDb(): Promise<{ db: Db; label: string; close(): Promise<void>
   const db = await createDb({ url, schema, poolSize: 10 });
   await migrate(db);
   return {
-    db, label: 'PostgreSQL',
+    db,
+    label: 'PostgreSQL',
     async close() {
       await db.close();
       await admin.query(`DROP SCHEMA ${schema} CASCADE`);
@@ -152,32 +165,67 @@ async function openDb(): Promise<{ db: Db; label: string; close(): Promise<void>
 /** Raw keep-alive POSTs with `concurrency` in flight: the receiver's and this machine's ceiling. */
 async function baseline(url: string, total: number, concurrency: number): Promise<number> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency, maxFreeSockets: concurrency });
-  const body = JSON.stringify({ id: 'evt_baseline', type: 'document.processed', createdAt: new Date().toISOString(), data: { documentId: 'doc_x', filename: 'invoice.pdf', status: 'processed' } });
+  const body = JSON.stringify({
+    id: 'evt_baseline',
+    type: 'document.processed',
+    createdAt: new Date().toISOString(),
+    data: { documentId: 'doc_x', filename: 'invoice.pdf', status: 'processed' },
+  });
   const target = new URL(url);
   let next = 0;
-  const one = (i: number) => new Promise<void>((resolve, reject) => {
-    const req = http.request({ hostname: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent,
-      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'x-bench-id': `b${i}`, 'x-service-signature': `sha256=${'0'.repeat(64)}` } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve());
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const req = http.request(
+        {
+          hostname: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: 'POST',
+          agent,
+          headers: {
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'x-bench-id': `b${i}`,
+            'x-service-signature': `sha256=${'0'.repeat(64)}`,
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
     });
-    req.on('error', reject);
-    req.end(body);
-  });
   const started = clock();
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < total) await one(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) await one(next++);
+    }),
+  );
   const rate = total / ((clock() - started) / 1000);
   agent.destroy();
   return rate;
 }
 
-interface RunResult { deliveriesPerSec: number; p50: number; p95: number; p99: number; max: number; seconds: number }
+interface RunResult {
+  deliveriesPerSec: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+  seconds: number;
+}
 
 /** Writes `total` events (`batch` per transaction, optionally paced) and measures commit → arrival. */
 async function runEvents(
-  db: Db, rx: Receiver, nudge: () => void, orgId: string, total: number, batch: number, ratePerSec: number | null,
+  db: Db,
+  rx: Receiver,
+  nudge: () => void,
+  orgId: string,
+  total: number,
+  batch: number,
+  ratePerSec: number | null,
 ): Promise<RunResult> {
   await rx.take();
   const committed = new Map<string, number>();
@@ -189,19 +237,30 @@ async function runEvents(
       if (wait > 1) await sleep(wait);
     }
     const n = Math.min(batch, total - i);
-    const data = (k: number) => ({ documentId: `doc_${i + k}`, filename: `invoice-${i + k}.pdf`, status: 'processed', classification: { type: 'invoice', confidence: 0.91 } });
+    const data = (k: number) => ({
+      documentId: `doc_${i + k}`,
+      filename: `invoice-${i + k}.pdf`,
+      status: 'processed',
+      classification: { type: 'invoice', confidence: 0.91 },
+    });
     // One event per transaction is what a pipeline stage does; the throughput run writes many
     // per statement so that the writer is not what is being measured.
-    const ids = n === 1
-      ? [await db.tx((q) => insertEvent(q, { orgId, environment: 'live', type: 'document.processed', data: data(0) }))]
-      : await db.tx(async (q) => {
-        const batchIds = Array.from({ length: n }, () => newId('evt'));
-        await q.query(
-          `INSERT INTO events (id, org_id, environment, type, data)
+    const ids =
+      n === 1
+        ? [
+            await db.tx((q) =>
+              insertEvent(q, { orgId, environment: 'live', type: 'document.processed', data: data(0) }),
+            ),
+          ]
+        : await db.tx(async (q) => {
+            const batchIds = Array.from({ length: n }, () => newId('evt'));
+            await q.query(
+              `INSERT INTO events (id, org_id, environment, type, data)
            SELECT u.id, $2, 'live', 'document.processed', u.data::jsonb FROM unnest($1::text[], $3::text[]) AS u(id, data)`,
-          [batchIds, orgId, batchIds.map((_, k) => JSON.stringify(data(k)))]);
-        return batchIds;
-      });
+              [batchIds, orgId, batchIds.map((_, k) => JSON.stringify(data(k)))],
+            );
+            return batchIds;
+          });
     const at = clock();
     for (const id of ids) committed.set(id, at);
     nudge();
@@ -219,8 +278,12 @@ async function runEvents(
   latencies.sort((x, y) => x - y);
   const seconds = (last - started) / 1000;
   return {
-    deliveriesPerSec: total / seconds, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99),
-    max: latencies[latencies.length - 1], seconds,
+    deliveriesPerSec: total / seconds,
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    p99: percentile(latencies, 99),
+    max: latencies[latencies.length - 1],
+    seconds,
   };
 }
 
@@ -237,43 +300,70 @@ export async function main(args: string[]): Promise<void> {
   const queues = createQueues({ redis, redisUrl, prefix });
   const logger = createLogger({ level: 'warn', pretty: false });
   const secretBox = createSecretBox(randomBytes(32).toString('hex'));
-  const webhookConfig = { REDIS_PREFIX: prefix, WEBHOOK_RETRY_DELAYS: parseRetryDelays(), WEBHOOK_TIMEOUT_MS: 10_000, WEBHOOK_CONNECT_TIMEOUT_MS: 3_000, WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'] };
+  const webhookConfig = {
+    REDIS_PREFIX: prefix,
+    WEBHOOK_RETRY_DELAYS: parseRetryDelays(),
+    WEBHOOK_TIMEOUT_MS: 10_000,
+    WEBHOOK_CONNECT_TIMEOUT_MS: 3_000,
+    WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'],
+  };
   const mod = createWebhooksModule({ db: database.db, redis, queues, secretBox, logger, config: webhookConfig });
   const workers = await startWebhookWorkers(mod.worker, { concurrency: o.concurrency });
   let closed = false;
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
-    const { rows } = await database.db.query<{ id: string }>(`INSERT INTO organizations (id, name, plan) VALUES ($1, 'Bench', 'enterprise') RETURNING id`, [`org_bench${randomBytes(4).toString('hex')}`]);
+    const { rows } = await database.db.query<{ id: string }>(
+      `INSERT INTO organizations (id, name, plan) VALUES ($1, 'Bench', 'enterprise') RETURNING id`,
+      [`org_bench${randomBytes(4).toString('hex')}`],
+    );
     const orgId = rows[0].id;
     await mod.service.create({ orgId, environment: 'live' }, { url: rx.url, events: ['document.processed'] }, null);
 
-    console.log(`webhooks bench: ${database.label}, Redis ${privateRedis ? 'private' : 'REDIS_URL'}, concurrency ${o.concurrency}, ` +
-      `node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)}`);
+    console.log(
+      `webhooks bench: ${database.label}, Redis ${privateRedis ? 'private' : 'REDIS_URL'}, concurrency ${o.concurrency}, ` +
+        `node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)}`,
+    );
     // Warm-up: connections, JIT, statement plans.
     await runEvents(database.db, rx, mod.relay.nudge, orgId, 300, o.batch, null);
     const base = await baseline(rx.url, o.events, o.concurrency);
-    console.log(`baseline  raw keep-alive POSTs: ${base.toFixed(0)} req/s (${o.events} requests, ${o.concurrency} in flight)`);
+    console.log(
+      `baseline  raw keep-alive POSTs: ${base.toFixed(0)} req/s (${o.events} requests, ${o.concurrency} in flight)`,
+    );
 
     const thr = await runEvents(database.db, rx, mod.relay.nudge, orgId, o.events, o.batch, null);
-    console.log(`throughput ${o.events} events (${o.batch}/tx, as fast as possible): ${thr.deliveriesPerSec.toFixed(0)} deliveries/s in ${thr.seconds.toFixed(2)} s; ` +
-      `commit→receiver p50 ${thr.p50.toFixed(1)} ms, p99 ${thr.p99.toFixed(1)} ms (includes queueing); ratio to baseline ${(thr.deliveriesPerSec / base).toFixed(2)}`);
+    console.log(
+      `throughput ${o.events} events (${o.batch}/tx, as fast as possible): ${thr.deliveriesPerSec.toFixed(0)} deliveries/s in ${thr.seconds.toFixed(2)} s; ` +
+        `commit→receiver p50 ${thr.p50.toFixed(1)} ms, p99 ${thr.p99.toFixed(1)} ms (includes queueing); ratio to baseline ${(thr.deliveriesPerSec / base).toFixed(2)}`,
+    );
 
     const lat = await runEvents(database.db, rx, mod.relay.nudge, orgId, o.paced, 1, o.rate);
-    console.log(`paced      ${o.paced} events at ${o.rate}/s (1/tx): commit→receiver p50 ${lat.p50.toFixed(1)} ms, p95 ${lat.p95.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms`);
+    console.log(
+      `paced      ${o.paced} events at ${o.rate}/s (1/tx): commit→receiver p50 ${lat.p50.toFixed(1)} ms, p95 ${lat.p95.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms`,
+    );
 
     // Noisy neighbour: another organization, three subscriptions to a server that never answers.
     const dead = await startDeadServer();
     cleanups.push(() => dead.close());
-    const { rows: nr } = await database.db.query<{ id: string }>(`INSERT INTO organizations (id, name, plan) VALUES ($1, 'Noisy', 'enterprise') RETURNING id`, [`org_noisy${randomBytes(4).toString('hex')}`]);
-    for (const path of ['a', 'b', 'c']) await mod.service.create({ orgId: nr[0].id, environment: 'live' }, { url: `${dead.url}/${path}`, events: ['document.processed'] }, null);
+    const { rows: nr } = await database.db.query<{ id: string }>(
+      `INSERT INTO organizations (id, name, plan) VALUES ($1, 'Noisy', 'enterprise') RETURNING id`,
+      [`org_noisy${randomBytes(4).toString('hex')}`],
+    );
+    for (const path of ['a', 'b', 'c'])
+      await mod.service.create(
+        { orgId: nr[0].id, environment: 'live' },
+        { url: `${dead.url}/${path}`, events: ['document.processed'] },
+        null,
+      );
     const noisyRow = async (label: string, m: typeof mod, n: number) => {
       const noise = startNoise(database.db, nr[0].id, 20, m.relay.nudge);
       await sleep(1000); // the dead server holds its connections before the measured events start
       const res = await runEvents(database.db, rx, m.relay.nudge, orgId, n, 1, o.rate);
       const written = await noise.stop();
-      console.log(`noisy      ${label}: ${n} events at ${o.rate}/s beside ${written} events to 3 dead subscriptions: commit→receiver p50 ${res.p50.toFixed(1)} ms, ` +
-        `p95 ${res.p95.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, max ${res.max.toFixed(1)} ms; p95 ${(res.p95 / lat.p95).toFixed(2)}x the paced run's; ` +
-        `dead server held at most ${dead.maxOpen()} connections`);
+      console.log(
+        `noisy      ${label}: ${n} events at ${o.rate}/s beside ${written} events to 3 dead subscriptions: commit→receiver p50 ${res.p50.toFixed(1)} ms, ` +
+          `p95 ${res.p95.toFixed(1)} ms, p99 ${res.p99.toFixed(1)} ms, max ${res.max.toFixed(1)} ms; p95 ${(res.p95 / lat.p95).toFixed(2)}x the paced run's; ` +
+          `dead server held at most ${dead.maxOpen()} connections`,
+      );
     };
     await noisyRow('per-endpoint limits on', mod, o.noisy);
     if (o.unfair) {
@@ -282,8 +372,24 @@ export async function main(args: string[]): Promise<void> {
       closed = true;
       const prefix2 = `${prefix}u`;
       const queues2 = createQueues({ redis, redisUrl, prefix: prefix2 });
-      cleanups.push(async () => { await queues2.get('webhooks').obliterate({ force: true }).catch(() => undefined); await queues2.close(); });
-      const mod2 = createWebhooksModule({ db: database.db, redis, queues: queues2, secretBox, logger, config: { ...webhookConfig, REDIS_PREFIX: prefix2 } }, { fairness: false });
+      cleanups.push(async () => {
+        await queues2
+          .get('webhooks')
+          .obliterate({ force: true })
+          .catch(() => undefined);
+        await queues2.close();
+      });
+      const mod2 = createWebhooksModule(
+        {
+          db: database.db,
+          redis,
+          queues: queues2,
+          secretBox,
+          logger,
+          config: { ...webhookConfig, REDIS_PREFIX: prefix2 },
+        },
+        { fairness: false },
+      );
       const workers2 = await startWebhookWorkers(mod2.worker, { concurrency: o.concurrency });
       cleanups.push(() => workers2.close(2000));
       await noisyRow('limits off (earlier behaviour)', mod2, o.unfair);
@@ -292,16 +398,26 @@ export async function main(args: string[]): Promise<void> {
     // The receiver can count a request before the worker has recorded it: let the records land.
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      const { rows: p } = await database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending' AND org_id = $1`, [orgId]);
+      const { rows: p } = await database.db.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending' AND org_id = $1`,
+        [orgId],
+      );
       if (p[0].n === 0) break;
       await sleep(20);
     }
-    const { rows: st } = await database.db.query<{ status: string; n: number }>('SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status');
-    console.log(`delivery rows (all organizations; the dead subscriptions' stay pending): ${st.map((r) => `${r.status} ${r.n}`).join(', ')}`);
+    const { rows: st } = await database.db.query<{ status: string; n: number }>(
+      'SELECT status, count(*)::int AS n FROM webhook_deliveries GROUP BY status',
+    );
+    console.log(
+      `delivery rows (all organizations; the dead subscriptions' stay pending): ${st.map((r) => `${r.status} ${r.n}`).join(', ')}`,
+    );
   } finally {
     if (!closed) await workers.close(5000);
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
-    await queues.get('webhooks').obliterate({ force: true }).catch(() => undefined);
+    await queues
+      .get('webhooks')
+      .obliterate({ force: true })
+      .catch(() => undefined);
     await queues.close();
     redis.disconnect();
     rx.stop();

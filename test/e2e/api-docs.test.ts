@@ -31,7 +31,10 @@ describe('API reference page in a real browser', () => {
     expect(summaries.some((s) => s.includes('/api/v1/api-keys'))).toBe(true);
     expect(summaries.some((s) => s.includes('/api/v1/documents'))).toBe(true);
     // Open one operation and check its parameters are shown from the route schema.
-    await page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/projects$/ }).first().click();
+    await page
+      .locator('.opblock-summary-path', { hasText: /^\/api\/v1\/projects$/ })
+      .first()
+      .click();
     await page.waitForSelector('.parameters', { timeout: 10_000 });
     const params = await page.locator('.parameter__name').allInnerTexts();
     expect(params.join(' ')).toContain('include_archived');

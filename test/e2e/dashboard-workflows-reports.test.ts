@@ -8,7 +8,12 @@ import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
-import { screenshot as fullShot, seriousViolations, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
+import {
+  screenshot as fullShot,
+  seriousViolations,
+  startDashboardStack,
+  type DashboardStack,
+} from '../helpers/dashboard.js';
 import { makeTextPdf } from '../helpers/pdf-fixtures.js';
 
 /** RFC 4180 rows (quoted cells, doubled quotes, CRLF). */
@@ -20,12 +25,27 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (quoted) {
-      if (c === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (c === '"') quoted = false;
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
       else cell += c;
     } else if (c === '"') quoted = true;
-    else if (c === ',') { row.push(cell); cell = ''; } else if (c === '\r' && text[i + 1] === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; i++; } else cell += c;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
   }
-  if (cell || row.length) { row.push(cell); rows.push(row); }
+  if (cell || row.length) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -47,16 +67,29 @@ describe('dashboard: workflows and reports in a browser', () => {
     await p.evaluate(() => window.scrollTo(0, 0));
     return fullShot(p, name);
   };
-  const scan = async (label: string) => { scanned.push({ path: label, violations: await seriousViolations(page) }); };
+  const scan = async (label: string) => {
+    scanned.push({ path: label, violations: await seriousViolations(page) });
+  };
 
   /** The API as a script would use it (JSON-mode login), for seeding what the flows need. */
   async function seedDocuments(): Promise<void> {
-    const login = await fetch(`${s.base}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: s.owner.email, password: s.owner.password }) });
+    const login = await fetch(`${s.base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: s.owner.email, password: s.owner.password }),
+    });
     const token = (await login.json()).data.accessToken as string;
     const auth = { authorization: `Bearer ${token}` };
-    const project = await fetch(`${s.base}/api/v1/projects`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Reports seed', auto_classify: false, auto_extract: false }) });
+    const project = await fetch(`${s.base}/api/v1/projects`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Reports seed', auto_classify: false, auto_extract: false }),
+    });
     const projectId = (await project.json()).data.id as string;
-    for (const [i, lines] of [['INVOICE 1001', 'Total 120.00'], ['RECEIPT 77', 'Paid 9.50']].entries()) {
+    for (const [i, lines] of [
+      ['INVOICE 1001', 'Total 120.00'],
+      ['RECEIPT 77', 'Paid 9.50'],
+    ].entries()) {
       const form = new FormData();
       form.set('project_id', projectId);
       form.set('file', new Blob([await makeTextPdf({ pages: [lines] })], { type: 'application/pdf' }), `seed-${i}.pdf`);
@@ -68,10 +101,17 @@ describe('dashboard: workflows and reports in a browser', () => {
   beforeAll(async () => {
     [s, browser] = await Promise.all([startDashboardStack(), launchBrowser()]);
     // A zone of its own, so "in the schedule's zone" and "in the browser's zone" differ.
-    ctx = await browser.newContext({ viewport: { width: 1360, height: 900 }, timezoneId: 'Europe/Berlin', locale: 'en-US', acceptDownloads: true });
+    ctx = await browser.newContext({
+      viewport: { width: 1360, height: 900 },
+      timezoneId: 'Europe/Berlin',
+      locale: 'en-US',
+      acceptDownloads: true,
+    });
     page = await ctx.newPage();
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error' && !/status of (4\d\d)/.test(m.text())) problems.push(`console: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of (4\d\d)/.test(m.text())) problems.push(`console: ${m.text()}`);
+    });
     await seedDocuments();
     await page.goto(`${s.base}/`);
     await page.getByLabel('E-mail').fill(s.owner.email);
@@ -104,7 +144,10 @@ describe('dashboard: workflows and reports in a browser', () => {
     // The trigger is on the canvas; select it, then add a condition from the palette (connected from it).
     const canvas = page.getByTestId('workflow-canvas');
     await canvas.locator('[data-node-id="start"]').click();
-    await page.getByRole('complementary', { name: 'Selected step' }).getByRole('heading', { name: /Manual trigger: start/ }).waitFor();
+    await page
+      .getByRole('complementary', { name: 'Selected step' })
+      .getByRole('heading', { name: /Manual trigger: start/ })
+      .waitFor();
     await page.getByRole('button', { name: 'Add Condition' }).click();
     await canvas.locator('[data-node-id="condition_1"]').waitFor();
     const panel = page.getByRole('complementary', { name: 'Selected step' });
@@ -118,12 +161,17 @@ describe('dashboard: workflows and reports in a browser', () => {
     const onNode = page.getByTestId('issues-condition_1');
     await onNode.waitFor();
     expect(await onNode.innerText()).toMatch(/config\.expression/);
-    expect(await page.getByTestId('workflow-problems').innerText()).toMatch(/condition_1[\s\S]*nodes\[1\]\.config\.expression/);
+    expect(await page.getByTestId('workflow-problems').innerText()).toMatch(
+      /condition_1[\s\S]*nodes\[1\]\.config\.expression/,
+    );
     expect(await panel.getByRole('alert').first().innerText()).toMatch(/problem/);
     await screenshot(page, '20-workflow-validation-error');
     await scan('/workflows/:id (validation error)');
     // Nothing was saved.
-    const { rows } = await s.deps.db.query<{ version: number; nodes: unknown[] }>('SELECT version, nodes FROM workflows WHERE org_id = $1', [s.owner.orgId]);
+    const { rows } = await s.deps.db.query<{ version: number; nodes: unknown[] }>(
+      'SELECT version, nodes FROM workflows WHERE org_id = $1',
+      [s.owner.orgId],
+    );
     expect(rows[0]).toMatchObject({ version: 1 });
     expect(rows[0].nodes).toHaveLength(1);
 
@@ -131,8 +179,14 @@ describe('dashboard: workflows and reports in a browser', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Saved (version 2)').waitFor();
     await onNode.waitFor({ state: 'detached' });
-    const saved = await s.deps.db.query<{ nodes: { id: string; type: string; name?: string; config: Record<string, unknown> }[]; edges: unknown[] }>('SELECT nodes, edges FROM workflows WHERE org_id = $1', [s.owner.orgId]);
-    expect(saved.rows[0].nodes.map((n) => [n.id, n.type, n.name])).toEqual([['start', 'trigger.manual', undefined], ['condition_1', 'condition', 'Over 100?']]);
+    const saved = await s.deps.db.query<{
+      nodes: { id: string; type: string; name?: string; config: Record<string, unknown> }[];
+      edges: unknown[];
+    }>('SELECT nodes, edges FROM workflows WHERE org_id = $1', [s.owner.orgId]);
+    expect(saved.rows[0].nodes.map((n) => [n.id, n.type, n.name])).toEqual([
+      ['start', 'trigger.manual', undefined],
+      ['condition_1', 'condition', 'Over 100?'],
+    ]);
     expect(saved.rows[0].nodes[1].config).toEqual({ expression: 'input.amount > 100' });
     expect(saved.rows[0].edges).toEqual([{ source: 'start', target: 'condition_1' }]);
     await page.getByRole('button', { name: 'Check' }).click();
@@ -186,7 +240,9 @@ describe('dashboard: workflows and reports in a browser', () => {
     expect(await steps.count()).toBe(2);
     expect(await steps.nth(1).innerText()).toMatch(/Over 100\?[\s\S]*condition[\s\S]*Completed[\s\S]*branch true/);
     // The canvas shows each step's status in this run.
-    expect(await page.getByTestId('workflow-canvas').locator('[data-node-id="condition_1"] .badge').innerText()).toBe('Completed');
+    expect(await page.getByTestId('workflow-canvas').locator('[data-node-id="condition_1"] .badge').innerText()).toBe(
+      'Completed',
+    );
     await steps.nth(1).locator('summary').click();
     expect(await steps.nth(1).getByLabel('Output of condition_1').innerText()).toMatch(/true/);
     await screenshot(page, '21-workflow-dry-run');
@@ -198,9 +254,16 @@ describe('dashboard: workflows and reports in a browser', () => {
     await run.getByRole('button', { name: 'Start run' }).click();
     await run.waitFor({ state: 'detached' });
     await expect.poll(() => detail.innerText(), { timeout: 30_000 }).toMatch(/Completed[\s\S]*execute/);
-    expect(await detail.getByRole('list', { name: 'Steps' }).getByRole('listitem').nth(1).innerText()).toMatch(/branch false/);
-    const { rows } = await s.deps.db.query<{ mode: string; status: string }>('SELECT mode, status FROM workflow_runs ORDER BY queued_at');
-    expect(rows).toEqual([{ mode: 'dry_run', status: 'completed' }, { mode: 'execute', status: 'completed' }]);
+    expect(await detail.getByRole('list', { name: 'Steps' }).getByRole('listitem').nth(1).innerText()).toMatch(
+      /branch false/,
+    );
+    const { rows } = await s.deps.db.query<{ mode: string; status: string }>(
+      'SELECT mode, status FROM workflow_runs ORDER BY queued_at',
+    );
+    expect(rows).toEqual([
+      { mode: 'dry_run', status: 'completed' },
+      { mode: 'execute', status: 'completed' },
+    ]);
 
     // Activate it; the runs tab lists both runs; a run's page has every step.
     await page.getByRole('button', { name: 'Activate' }).click();
@@ -256,7 +319,10 @@ describe('dashboard: workflows and reports in a browser', () => {
     expect(await page.getByTestId('workflow-canvas').locator('.wf-node').count()).toBe(13);
     // A map field (set_fields) and a config edited as JSON.
     await page.getByText('Steps as a list (13)').click();
-    await page.getByRole('table', { name: 'Steps of the workflow' }).getByRole('button', { name: 'set_fields_1' }).click();
+    await page
+      .getByRole('table', { name: 'Steps of the workflow' })
+      .getByRole('button', { name: 'set_fields_1' })
+      .click();
     expect(await panel.getByLabel('Expression 1').first().inputValue()).toBe('"checked"');
     await page.getByRole('button', { name: 'Check' }).click();
     const problems = page.getByTestId('workflow-problems');
@@ -289,7 +355,10 @@ describe('dashboard: workflows and reports in a browser', () => {
     await dlg.getByLabel('Minimum confidence').fill('7');
     await scan('/reports (new report dialog)');
     await dlg.getByRole('button', { name: 'Create report' }).click();
-    await dlg.getByText(/filters\.min_confidence/).first().waitFor();
+    await dlg
+      .getByText(/filters\.min_confidence/)
+      .first()
+      .waitFor();
     await screenshot(page, '32-report-dialog-refused');
     await dlg.getByLabel('Minimum confidence').fill('');
     await dlg.getByRole('button', { name: 'Create report' }).click();
@@ -307,12 +376,30 @@ describe('dashboard: workflows and reports in a browser', () => {
     const { rows } = await s.deps.db.query<{ next_run_at: Date }>('SELECT next_run_at FROM report_schedules');
     const next = new Date(rows[0].next_run_at);
     // The next run is a Tuesday at 07:30 in New York, shown there and in UTC.
-    const ny = new Intl.DateTimeFormat('en-US', { timeZone: 'America/New_York', weekday: 'short', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(next);
+    const ny = new Intl.DateTimeFormat('en-US', {
+      timeZone: 'America/New_York',
+      weekday: 'short',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(next);
     expect(ny).toMatch(/^Tue,? 07:30$/);
     expect(next.getTime()).toBeGreaterThan(Date.now());
     // Compared with spaces normalised (ICU versions differ in the space before AM/PM).
     const flat = (t: string) => t.replace(/\s+/g, ' ').trim();
-    const shown = (zone: string) => flat(next.toLocaleString('en-US', { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zone, timeZoneName: 'short' }));
+    const shown = (zone: string) =>
+      flat(
+        next.toLocaleString('en-US', {
+          weekday: 'short',
+          year: 'numeric',
+          month: 'short',
+          day: 'numeric',
+          hour: '2-digit',
+          minute: '2-digit',
+          timeZone: zone,
+          timeZoneName: 'short',
+        }),
+      );
     expect(flat(await summary.getByTestId('next-run-local').innerText())).toBe(shown('America/New_York'));
     expect(flat(await summary.getByTestId('next-run-utc').innerText())).toBe(shown('UTC'));
     expect(shown('America/New_York')).toMatch(/07:30 AM (EST|EDT)$/);
@@ -325,11 +412,14 @@ describe('dashboard: workflows and reports in a browser', () => {
     await result.getByRole('img', { name: /Documents per day by status/ }).waitFor({ timeout: 20_000 });
     expect(await result.innerText()).toMatch(/Documents\s+2/);
     // The chart was drawn (a canvas with something on it).
-    const painted = await result.locator('canvas').first().evaluate((c: HTMLCanvasElement) => {
-      const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
-      for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
-      return false;
-    });
+    const painted = await result
+      .locator('canvas')
+      .first()
+      .evaluate((c: HTMLCanvasElement) => {
+        const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
+        for (let i = 3; i < d.length; i += 4) if (d[i] > 0) return true;
+        return false;
+      });
     expect(painted).toBe(true);
     await screenshot(page, '24-report-executed');
     await scan('/reports/:id');
@@ -337,7 +427,10 @@ describe('dashboard: workflows and reports in a browser', () => {
 
   it('downloads the execution as CSV, JSON and XLSX, and each parses back', async () => {
     const fetchDownload = async (label: string) => {
-      const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: label }).first().click()]);
+      const [d] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: label }).first().click(),
+      ]);
       return { name: d.suggestedFilename(), data: readFileSync((await d.path())!) };
     };
     const csv = await fetchDownload('Download CSV');
@@ -348,9 +441,13 @@ describe('dashboard: workflows and reports in a browser', () => {
     expect(statusRows.reduce((n, r) => n + Number(r[4]), 0)).toBe(2);
 
     const json = await fetchDownload('Download JSON');
-    const parsed = JSON.parse(json.data.toString('utf8')) as { sections: { name: string; rows: { dimension: string; documents: number }[] }[] };
+    const parsed = JSON.parse(json.data.toString('utf8')) as {
+      sections: { name: string; rows: { dimension: string; documents: number }[] }[];
+    };
     expect(parsed.sections.map((x) => x.name)).toEqual(['daily']);
-    expect(parsed.sections[0].rows.filter((r) => r.dimension === 'source').reduce((n, r) => n + r.documents, 0)).toBe(2);
+    expect(parsed.sections[0].rows.filter((r) => r.dimension === 'source').reduce((n, r) => n + r.documents, 0)).toBe(
+      2,
+    );
 
     const xlsx = await fetchDownload('Download XLSX');
     expect(xlsx.name).toMatch(/\.xlsx$/);
@@ -364,7 +461,9 @@ describe('dashboard: workflows and reports in a browser', () => {
   it('the list filters reports by type and category', async () => {
     await go('/reports');
     await page.getByRole('link', { name: 'Documents per day' }).waitFor();
-    expect(await page.getByRole('row', { name: /Documents per day/ }).innerText()).toMatch(/weekly at 07:30[\s\S]*Completed/);
+    expect(await page.getByRole('row', { name: /Documents per day/ }).innerText()).toMatch(
+      /weekly at 07:30[\s\S]*Completed/,
+    );
     await page.getByLabel('Type').selectOption('usage');
     await page.getByText('No report matches these filters.').waitFor();
     await page.getByLabel('Type').selectOption('');
@@ -395,7 +494,10 @@ describe('dashboard: workflows and reports in a browser', () => {
   });
 
   it('a viewer sees workflows and reports with the actions they may not take disabled, and why', async () => {
-    await s.deps.services.members.add({ orgId: s.owner.orgId, userId: s.owner.userId, role: 'owner' }, { email: 'viewer@example.test', role: 'viewer', password: 'viewer password 1' });
+    await s.deps.services.members.add(
+      { orgId: s.owner.orgId, userId: s.owner.userId, role: 'owner' },
+      { email: 'viewer@example.test', role: 'viewer', password: 'viewer password 1' },
+    );
     const viewer = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     const p = await viewer.newPage();
     try {
@@ -424,7 +526,13 @@ describe('dashboard: workflows and reports in a browser', () => {
   it('fits a phone screen and works in dark mode', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await page.emulateMedia({ colorScheme: 'dark' });
-    for (const [path, name] of [[state.workflowUrl!, '25-workflow-phone-dark'], [state.runUrl!, '26-run-phone-dark'], [state.reportUrl!, '27-report-phone-dark'], ['/workflows', ''], ['/reports', '']] as const) {
+    for (const [path, name] of [
+      [state.workflowUrl!, '25-workflow-phone-dark'],
+      [state.runUrl!, '26-run-phone-dark'],
+      [state.reportUrl!, '27-report-phone-dark'],
+      ['/workflows', ''],
+      ['/reports', ''],
+    ] as const) {
       await go(path);
       await page.waitForTimeout(500);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

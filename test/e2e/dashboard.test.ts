@@ -13,7 +13,8 @@ import { hashPassword } from '../../src/lib/crypto.js';
 import { serviceAccountKey } from '../helpers/sheets-harness.js';
 import { startWebhookSink } from '../helpers/webhook-sink.js';
 
-const sampleLines = (file: string) => readFileSync(`${packageRoot()}/samples/classifier/${file}`, 'utf8').split('\n').slice(0, 40);
+const sampleLines = (file: string) =>
+  readFileSync(`${packageRoot()}/samples/classifier/${file}`, 'utf8').split('\n').slice(0, 40);
 
 describe('dashboard in a browser', () => {
   let s: DashboardStack;
@@ -29,7 +30,9 @@ describe('dashboard in a browser', () => {
     await page.waitForSelector('main h1');
   };
   /** Scans the page as it is now; the assertion over every scan is the last test. */
-  const scan = async (label: string) => { scanned.push({ path: label, violations: await seriousViolations(page) }); };
+  const scan = async (label: string) => {
+    scanned.push({ path: label, violations: await seriousViolations(page) });
+  };
 
   beforeAll(async () => {
     [s, browser] = await Promise.all([startDashboardStack(), launchBrowser()]);
@@ -37,7 +40,9 @@ describe('dashboard in a browser', () => {
     await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: s.base });
     page = await ctx.newPage();
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-    page.on('console', (m) => { if (m.type() === 'error' && !/status of (4\d\d)/.test(m.text())) problems.push(`console: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !/status of (4\d\d)/.test(m.text())) problems.push(`console: ${m.text()}`);
+    });
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -54,9 +59,16 @@ describe('dashboard in a browser', () => {
     expect(await page.locator('.org').innerText()).toBe('Acme Dashboard Ltd');
     expect(await page.locator('.who .badge').first().innerText()).toBe('owner');
     const cookies = await ctx.cookies();
-    expect(cookies.find((c) => c.name === 'docpipe_refresh')).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/api/v1/auth/refresh' });
+    expect(cookies.find((c) => c.name === 'docpipe_refresh')).toMatchObject({
+      httpOnly: true,
+      secure: true,
+      sameSite: 'Strict',
+      path: '/api/v1/auth/refresh',
+    });
     // Nothing of the session is in storage a script could read.
-    const stored = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }));
+    const stored = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }),
+    );
     expect(stored).not.toMatch(/eyJ|rt_/);
     expect(await page.evaluate(() => document.cookie)).not.toContain('rt_');
     await page.reload();
@@ -82,12 +94,21 @@ describe('dashboard in a browser', () => {
   it('uploads two PDFs by drag and drop and sees them classified with a confidence', async () => {
     await go('/documents');
     const files = [
-      { name: 'invoice-wilson.pdf', data: (await makeTextPdf({ pages: [sampleLines('invoice/001.txt')] })).toString('base64') },
-      { name: 'receipt-shannon.pdf', data: (await makeTextPdf({ pages: [sampleLines('receipt/001.txt')] })).toString('base64') },
+      {
+        name: 'invoice-wilson.pdf',
+        data: (await makeTextPdf({ pages: [sampleLines('invoice/001.txt')] })).toString('base64'),
+      },
+      {
+        name: 'receipt-shannon.pdf',
+        data: (await makeTextPdf({ pages: [sampleLines('receipt/001.txt')] })).toString('base64'),
+      },
     ];
     const dt = await page.evaluateHandle((list) => {
       const t = new DataTransfer();
-      for (const f of list) t.items.add(new File([Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0))], f.name, { type: 'application/pdf' }));
+      for (const f of list)
+        t.items.add(
+          new File([Uint8Array.from(atob(f.data), (c) => c.charCodeAt(0))], f.name, { type: 'application/pdf' }),
+        );
       return t;
     }, files);
     await page.dispatchEvent('[data-testid=dropzone]', 'dragover', { dataTransfer: dt });
@@ -95,9 +116,14 @@ describe('dashboard in a browser', () => {
     const uploads = page.getByRole('list', { name: 'Uploads' });
     await expect.poll(() => uploads.getByText('uploaded').count(), { timeout: 30_000 }).toBe(2);
     // Each file had its own progress bar, now full.
-    for (const f of files) expect(await page.getByRole('progressbar', { name: `Upload of ${f.name}` }).getAttribute('value')).toBe('1');
+    for (const f of files)
+      expect(await page.getByRole('progressbar', { name: `Upload of ${f.name}` }).getAttribute('value')).toBe('1');
     const row = (name: string) => page.getByRole('row').filter({ has: page.getByRole('link', { name }) });
-    await expect.poll(async () => (await row('invoice-wilson.pdf').innerText()) + (await row('receipt-shannon.pdf').innerText()), { timeout: 60_000, intervals: [1000] })
+    await expect
+      .poll(
+        async () => (await row('invoice-wilson.pdf').innerText()) + (await row('receipt-shannon.pdf').innerText()),
+        { timeout: 60_000, intervals: [1000] },
+      )
       .toMatch(/Completed[\s\S]*Invoice[\s\S]*\d+%[\s\S]*Completed[\s\S]*Receipt[\s\S]*\d+%/);
     await screenshot(page, '02-documents-classified');
     await scan('/documents');
@@ -120,7 +146,9 @@ describe('dashboard in a browser', () => {
     await field.fill('PO-99999');
     await page.getByRole('button', { name: /Save 1 correction and confirm/ }).click();
     await page.getByText('Fields saved and confirmed').waitFor();
-    const { rows } = await s.deps.db.query<{ fields: Record<string, { value: unknown; method: string; confidence: number }> }>('SELECT fields FROM documents WHERE id = $1', [state.invoiceId]);
+    const { rows } = await s.deps.db.query<{
+      fields: Record<string, { value: unknown; method: string; confidence: number }>;
+    }>('SELECT fields FROM documents WHERE id = $1', [state.invoiceId]);
     expect(rows[0].fields.po_number).toMatchObject({ value: 'PO-99999', method: 'manual', confidence: 1 });
     await screenshot(page, '03-document-field-corrected');
     await scan('/documents/:id');
@@ -150,7 +178,12 @@ describe('dashboard in a browser', () => {
     await page.reload();
     await page.getByRole('cell', { name: 'accounting export' }).waitFor();
     expect(await page.content()).not.toContain(secret);
-    expect(await page.getByRole('row', { name: /accounting export/ }).locator('code').innerText()).toMatch(/^svc_live_.{4}…/);
+    expect(
+      await page
+        .getByRole('row', { name: /accounting export/ })
+        .locator('code')
+        .innerText(),
+    ).toMatch(/^svc_live_.{4}…/);
     await scan('/settings/api-keys');
   });
 
@@ -207,7 +240,9 @@ describe('dashboard in a browser', () => {
     await dlg.getByText('access ok').waitFor();
     await dlg.getByLabel('Sheet', { exact: true }).selectOption('Invoices');
     // Add a column by dragging a field onto the columns, and another by clicking it.
-    await dlg.getByRole('button', { name: 'classification.confidence' }).dragTo(dlg.getByRole('list', { name: 'Columns' }));
+    await dlg
+      .getByRole('button', { name: 'classification.confidence' })
+      .dragTo(dlg.getByRole('list', { name: 'Columns' }));
     await dlg.getByRole('button', { name: 'fields.po_number' }).click();
     const preview = dlg.getByTestId('export-preview');
     await expect.poll(() => preview.innerText()).toMatch(/Confidence[\s\S]*Po number[\s\S]*(invoice|receipt)/i);
@@ -219,16 +254,32 @@ describe('dashboard in a browser', () => {
     const send = page.getByRole('dialog', { name: 'Export a document now' });
     await send.getByLabel('Document').selectOption({ label: 'invoice-wilson.pdf (completed)' });
     await send.getByRole('button', { name: 'Export' }).click();
-    await expect.poll(() => s.google.spreadsheets.getValues('book-e2e', 'Invoices').length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);
+    await expect
+      .poll(() => s.google.spreadsheets.getValues('book-e2e', 'Invoices').length, { timeout: 20_000 })
+      .toBeGreaterThanOrEqual(2);
     const rows = s.google.spreadsheets.getValues('book-e2e', 'Invoices');
     // The dragged column went where it was dropped, the clicked one at the end.
-    expect([...rows[0]].filter((h) => h !== 'docpipe_row_key').sort()).toEqual(['Confidence', 'Document', 'File', 'Po number', 'Type']);
+    expect([...rows[0]].filter((h) => h !== 'docpipe_row_key').sort()).toEqual([
+      'Confidence',
+      'Document',
+      'File',
+      'Po number',
+      'Type',
+    ]);
     expect(rows[0].indexOf('Po number')).toBe(4);
     const cell = (h: string) => rows[1][rows[0].indexOf(h)];
-    expect([cell('Document'), cell('File'), cell('Type'), cell('Po number')]).toEqual([state.invoiceId, 'invoice-wilson.pdf', 'invoice', 'PO-99999']);
+    expect([cell('Document'), cell('File'), cell('Type'), cell('Po number')]).toEqual([
+      state.invoiceId,
+      'invoice-wilson.pdf',
+      'invoice',
+      'PO-99999',
+    ]);
     expect(cell('Confidence')).toBeGreaterThan(0.6);
     await go(`/documents/${state.invoiceId}`);
-    await page.getByText(/exported/).first().waitFor({ timeout: 20_000 });
+    await page
+      .getByText(/exported/)
+      .first()
+      .waitFor({ timeout: 20_000 });
     await scan('/settings/integrations');
   });
 
@@ -249,12 +300,21 @@ describe('dashboard in a browser', () => {
       await page.getByRole('link', { name: 'Accounting system' }).click();
       await page.getByRole('heading', { level: 1, name: 'Accounting system' }).waitFor();
       // An event: the receipt is classified again (a helper in the page, with the page's own session).
-      const reclassify = () => page.evaluate(async (id) => {
-        const csrf = document.cookie.match(/docpipe_csrf=([^;]+)/)![1];
-        const r = await fetch('/api/v1/auth/refresh', { method: 'POST', headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' }, body: '{}' });
-        const { accessToken } = (await r.json()).data;
-        await fetch(`/api/v1/documents/${id}/reprocess`, { method: 'POST', headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ stages: ['classify'] }) });
-      }, state.receiptId);
+      const reclassify = () =>
+        page.evaluate(async (id) => {
+          const csrf = document.cookie.match(/docpipe_csrf=([^;]+)/)![1];
+          const r = await fetch('/api/v1/auth/refresh', {
+            method: 'POST',
+            headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' },
+            body: '{}',
+          });
+          const { accessToken } = (await r.json()).data;
+          await fetch(`/api/v1/documents/${id}/reprocess`, {
+            method: 'POST',
+            headers: { Authorization: `Bearer ${accessToken}`, 'Content-Type': 'application/json' },
+            body: JSON.stringify({ stages: ['classify'] }),
+          });
+        }, state.receiptId);
       await reclassify();
       await page.getByText('Every retry of a delivery failed', { exact: false }).waitFor({ timeout: 30_000 });
       expect(await page.locator('.page-header .badge').first().innerText()).toBe('Failing');
@@ -268,13 +328,18 @@ describe('dashboard in a browser', () => {
       const before = sink.requests.length;
       await reclassify();
       await page.getByRole('combobox', { name: 'Delivery status' }).selectOption('suspended');
-      await page.getByRole('cell', { name: /Suspended/ }).first().waitFor({ timeout: 20_000 });
+      await page
+        .getByRole('cell', { name: /Suspended/ })
+        .first()
+        .waitFor({ timeout: 20_000 });
       expect(sink.requests.length).toBe(before);
       await page.getByRole('combobox', { name: 'Delivery status' }).selectOption('');
       sink.setStatus(200);
       await page.getByRole('button', { name: 'Re-enable' }).click();
       await page.getByText(/Re-enabled/).waitFor();
-      await expect.poll(() => page.locator('.page-header .badge').first().innerText(), { timeout: 20_000 }).toBe('Active');
+      await expect
+        .poll(() => page.locator('.page-header .badge').first().innerText(), { timeout: 20_000 })
+        .toBe('Active');
       await sink.waitFor(before + 1, 20_000);
       await screenshot(page, '10-webhook-re-enabled');
       await go('/settings/webhooks');
@@ -289,9 +354,20 @@ describe('dashboard in a browser', () => {
     await page.getByRole('button', { name: 'Import templates' }).click();
     const dlg = page.getByRole('dialog', { name: 'Import invoice2data templates' });
     await dlg.getByLabel('Name', { exact: true }).fill('wilson-martin');
-    await dlg.getByLabel('Template (YAML or JSON)').fill([
-      'issuer: Wilson & Martin LLP', 'keywords:', '  - Wilson & Martin', 'fields:', '  po_number: PURCHASE ORDER:\\s*(\\S+)', '  client: CLIENT NO\\.:\\s*(\\d+)', 'options:', '  currency: GBP',
-    ].join('\n'));
+    await dlg
+      .getByLabel('Template (YAML or JSON)')
+      .fill(
+        [
+          'issuer: Wilson & Martin LLP',
+          'keywords:',
+          '  - Wilson & Martin',
+          'fields:',
+          '  po_number: PURCHASE ORDER:\\s*(\\S+)',
+          '  client: CLIENT NO\\.:\\s*(\\d+)',
+          'options:',
+          '  currency: GBP',
+        ].join('\n'),
+      );
     await dlg.getByRole('button', { name: 'Validate' }).click();
     await dlg.getByText(/1 template valid/).waitFor();
     await scan('/templates (import dialog)');
@@ -329,7 +405,10 @@ describe('dashboard in a browser', () => {
     await page.getByRole('table').first().waitFor();
     await page.getByRole('button', { name: 'Run embed on missing' }).click();
     await page.getByRole('button', { name: 'Start' }).click();
-    await page.getByRole('dialog', { name: 'Reprocess documents' }).getByText(/Finished|Running/).waitFor();
+    await page
+      .getByRole('dialog', { name: 'Reprocess documents' })
+      .getByText(/Finished|Running/)
+      .waitFor();
     await screenshot(page, '12-pipeline');
     await scan('/settings/pipeline');
     await page.keyboard.press('Escape');
@@ -342,7 +421,10 @@ describe('dashboard in a browser', () => {
       const { rows } = await s.deps.db.query<{ id: string }>(`SELECT id FROM users WHERE email = 'jo@example.test'`);
       await s.deps.repos.orgs.updateUser(rows[0].id, { role: 'viewer' });
       const temp = 'viewer password 123';
-      await s.deps.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [rows[0].id, await hashPassword(temp)]);
+      await s.deps.db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [
+        rows[0].id,
+        await hashPassword(temp),
+      ]);
       await p.goto(`${s.base}/`);
       await p.getByLabel('E-mail').fill('jo@example.test');
       await p.getByLabel('Password').fill(temp);

@@ -21,29 +21,45 @@ export interface TestApp {
 }
 
 export function testConfig(overrides: Record<string, string> = {}): Config {
-  return loadConfig({
-    NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: `/tmp/docpipe-test-${randomBytes(4).toString('hex')}`,
-    REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
-    JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    // Tests never reach a model hub; pipeline tests point EMBEDDING_MODEL_DIR at a generated model.
-    // Its random weights make vectors without meaning: no nearest-neighbour vote in classification.
-    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert', CLASSIFY_KNN: 'false',
-    // The built-in classifier is trained once and shared by every test app (cache keyed by its version).
-    CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
-    ...overrides,
-  }, { persistSecrets: false });
+  return loadConfig(
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: `/tmp/docpipe-test-${randomBytes(4).toString('hex')}`,
+      REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      // Tests never reach a model hub; pipeline tests point EMBEDDING_MODEL_DIR at a generated model.
+      // Its random weights make vectors without meaning: no nearest-neighbour vote in classification.
+      ALLOW_MODEL_DOWNLOAD: 'false',
+      EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
+      CLASSIFY_KNN: 'false',
+      // The built-in classifier is trained once and shared by every test app (cache keyed by its version).
+      CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
+      ...overrides,
+    },
+    { persistSecrets: false },
+  );
 }
 
 export async function createTestApp(kind: DbKind = 'pglite', overrides: Record<string, string> = {}): Promise<TestApp> {
   const config = testConfig(overrides);
   const testDb = await createTestDb(kind);
-  const deps = await createDeps(config, { db: testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
+  const deps = await createDeps(config, {
+    db: testDb.db,
+    redisUrl: inject('redisUrl'),
+    logger: createLogger({ level: 'silent', pretty: false }),
+    migrate: false,
+  });
   const app = await buildApp(appDepsFrom(deps));
   // Every JSON answer is checked against the OpenAPI document (DOCPIPE_CHECK_RESPONSES=0 turns it off).
   if (process.env.DOCPIPE_CHECK_RESPONSES !== '0') installResponseCheck(app);
   await app.ready();
   return {
-    app, deps, config, testDb,
+    app,
+    deps,
+    config,
+    testDb,
     async close() {
       await app.close();
       await deps.close();
@@ -66,22 +82,46 @@ export interface Actor {
 let counter = 0;
 
 /** A new organization (unless `orgName` names one) with a user of `role`, logged in. */
-export async function createActor(t: TestApp, opts: { role?: Role; plan?: Plan; orgName?: string } = {}): Promise<Actor> {
+export async function createActor(
+  t: TestApp,
+  opts: { role?: Role; plan?: Plan; orgName?: string } = {},
+): Promise<Actor> {
   const n = ++counter;
   const email = `user${n}-${randomBytes(3).toString('hex')}@example.test`;
   const password = 'correct horse battery';
   const { user, orgId } = await t.deps.services.orgs.createUser({
-    email, password, orgName: opts.orgName ?? `Org ${n} ${randomBytes(3).toString('hex')}`, role: opts.role ?? 'owner', plan: opts.plan ?? 'enterprise',
+    email,
+    password,
+    orgName: opts.orgName ?? `Org ${n} ${randomBytes(3).toString('hex')}`,
+    role: opts.role ?? 'owner',
+    plan: opts.plan ?? 'enterprise',
   });
   const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email, password } });
   if (res.statusCode !== 200) throw new Error(`login failed: ${res.body}`);
   const data = res.json().data;
-  return { orgId, userId: user.id, email, password, accessToken: data.accessToken, refreshToken: data.refreshToken, auth: { authorization: `Bearer ${data.accessToken}` } };
+  return {
+    orgId,
+    userId: user.id,
+    email,
+    password,
+    accessToken: data.accessToken,
+    refreshToken: data.refreshToken,
+    auth: { authorization: `Bearer ${data.accessToken}` },
+  };
 }
 
 /** Creates an API key through the API and returns its secret. */
-export async function createKey(t: TestApp, actor: Actor, body: Record<string, unknown> = {}): Promise<{ id: string; key: string }> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/api-keys', headers: actor.auth, payload: { name: 'test key', ...body } });
+export async function createKey(
+  t: TestApp,
+  actor: Actor,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; key: string }> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/api-keys',
+    headers: actor.auth,
+    payload: { name: 'test key', ...body },
+  });
   if (res.statusCode !== 201) throw new Error(`key creation failed: ${res.body}`);
   const data = res.json().data;
   return { id: data.id, key: data.key };
@@ -92,5 +132,11 @@ export function bearer(token: string) {
 }
 
 export function body(res: LightMyRequestResponse) {
-  return res.json() as { success: boolean; data: any; error?: { code: string; message: string; details?: any; request_id: string }; pagination?: any; message?: string };
+  return res.json() as {
+    success: boolean;
+    data: any;
+    error?: { code: string; message: string; details?: any; request_id: string };
+    pagination?: any;
+    message?: string;
+  };
 }

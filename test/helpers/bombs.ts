@@ -38,7 +38,8 @@ function bombCrc(total: number, unit: string, prefix: string, suffix: string): n
 export function makeDocxBomb(total: number, options: { paragraphs?: boolean } = {}): Buffer {
   const entries = docxEntries('');
   const doc = entries.find((e) => e.name === 'word/document.xml')!;
-  const open = '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>';
+  const open =
+    '<?xml version="1.0"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>';
   // 64 bytes, so that whole paragraphs fill each repeated 1 MiB block.
   const paragraph = `<w:p><w:r><w:t>${'x'.repeat(31)}</w:t></w:r></w:p>`;
   const [unit, prefix, suffix] = options.paragraphs
@@ -65,7 +66,11 @@ function pdfWithObjects(objects: (string | Buffer)[]): Buffer {
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(offset);
-    const b = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(body) ? body : Buffer.from(body), Buffer.from('\nendobj\n')]);
+    const b = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`),
+      Buffer.isBuffer(body) ? body : Buffer.from(body),
+      Buffer.from('\nendobj\n'),
+    ]);
     parts.push(b);
     offset += b.length;
   });
@@ -87,7 +92,11 @@ export function makePdfFlateBomb(total: number): Buffer {
     '<< /Type /Catalog /Pages 2 0 R >>',
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    Buffer.concat([Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`), stream, Buffer.from('\nendstream')]),
+    Buffer.concat([
+      Buffer.from(`<< /Length ${stream.length} /Filter /FlateDecode >>\nstream\n`),
+      stream,
+      Buffer.from('\nendstream'),
+    ]),
     '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
   ]);
 }

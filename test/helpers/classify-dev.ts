@@ -67,7 +67,12 @@ export interface ScoredDocument {
   confidence: number;
 }
 
-export interface ClassMetrics { precision: number; recall: number; f1: number; support: number }
+export interface ClassMetrics {
+  precision: number;
+  recall: number;
+  f1: number;
+  support: number;
+}
 
 export interface ClassificationReport {
   n: number;
@@ -91,10 +96,18 @@ export function classificationReport(rows: ScoredDocument[]): ClassificationRepo
     const support = scored.filter((r) => r.expected === t).length;
     const precision = predicted ? tp / predicted : 0;
     const recall = support ? tp / support : 0;
-    perClass[t] = { precision, recall, f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0, support };
+    perClass[t] = {
+      precision,
+      recall,
+      f1: precision + recall ? (2 * precision * recall) / (precision + recall) : 0,
+      support,
+    };
   }
   const correct = scored.map((r) => r.expected === r.predicted);
-  const { ece, bins } = expectedCalibrationError(scored.map((r) => r.confidence), correct);
+  const { ece, bins } = expectedCalibrationError(
+    scored.map((r) => r.confidence),
+    correct,
+  );
   return {
     n: scored.length,
     accuracy: scored.length ? correct.filter(Boolean).length / scored.length : 0,
@@ -111,7 +124,9 @@ export function reliabilityTable(bins: ReliabilityBin[]): string {
   const lines = ['confidence  n    mean conf  accuracy'];
   for (const b of bins) {
     if (b.count === 0) continue;
-    lines.push(`${b.lower.toFixed(1)}-${b.upper.toFixed(1)}     ${String(b.count).padEnd(4)} ${b.meanConfidence.toFixed(3).padEnd(10)} ${b.accuracy.toFixed(3)}`);
+    lines.push(
+      `${b.lower.toFixed(1)}-${b.upper.toFixed(1)}     ${String(b.count).padEnd(4)} ${b.meanConfidence.toFixed(3).padEnd(10)} ${b.accuracy.toFixed(3)}`,
+    );
   }
   return lines.join('\n');
 }
@@ -126,7 +141,9 @@ export function reportFigures(r: ClassificationReport, prefix = 'classification'
   };
   for (const [t, m] of Object.entries(r.perClass)) out[`${prefix} F1 ${t}`] = round(m.f1);
   out[`${prefix} reliability`] = `\n${reliabilityTable(r.bins)}`;
-  if (r.errors.length) out[`${prefix} errors`] = `\n${r.errors.map((e) => `${e.file}: ${e.expected} -> ${e.predicted} (${e.confidence.toFixed(2)})`).join('\n')}`;
+  if (r.errors.length)
+    out[`${prefix} errors`] =
+      `\n${r.errors.map((e) => `${e.file}: ${e.expected} -> ${e.predicted} (${e.confidence.toFixed(2)})`).join('\n')}`;
   return out;
 }
 

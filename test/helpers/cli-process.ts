@@ -32,20 +32,38 @@ export interface StartCliOptions {
 }
 
 export function startCli(argv: string[], o: StartCliOptions): CliProcess {
-  const child = o.from === 'ts'
-    ? fork(RUN_TS, [CLI_MAIN_TS, JSON.stringify({ argv })], { env: o.env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] })
-    : spawn(process.execPath, [fileURLToPath(new URL('dist/src/cli.js', `file://${o.root ?? process.cwd()}/`)), ...argv], { env: o.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child =
+    o.from === 'ts'
+      ? fork(RUN_TS, [CLI_MAIN_TS, JSON.stringify({ argv })], {
+          env: o.env,
+          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+        })
+      : spawn(
+          process.execPath,
+          [fileURLToPath(new URL('dist/src/cli.js', `file://${o.root ?? process.cwd()}/`)), ...argv],
+          { env: o.env, stdio: ['ignore', 'ignore', 'pipe'] },
+        );
   let err = '';
-  child.stderr?.on('data', (c: Buffer) => { err = (err + c.toString()).slice(-20_000); });
+  child.stderr?.on('data', (c: Buffer) => {
+    err = (err + c.toString()).slice(-20_000);
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   return {
-    name: o.name, child, pid: child.pid ?? -1, gone, stderr: () => err,
+    name: o.name,
+    child,
+    pid: child.pid ?? -1,
+    gone,
+    stderr: () => err,
     async ready(url, init, timeoutMs = 120_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
-        if (gone()) throw new Error(`${o.name} exited (${child.exitCode ?? child.signalCode}) before it was ready: ${err}`);
-        const ok = await fetch(url, init).then((r) => r.ok, () => false);
+        if (gone())
+          throw new Error(`${o.name} exited (${child.exitCode ?? child.signalCode}) before it was ready: ${err}`);
+        const ok = await fetch(url, init).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) return;
         if (Date.now() > deadline) throw new Error(`${o.name} not ready after ${timeoutMs} ms: ${err}`);
         await new Promise((r) => setTimeout(r, 200));

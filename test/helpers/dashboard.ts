@@ -40,7 +40,9 @@ function newest(dir: string): number {
 export function ensureDashboardBuilt(): void {
   const root = packageRoot();
   const index = join(root, 'dist', 'web', 'index.html');
-  const fresh = () => existsSync(index) && statSync(index).mtimeMs >= Math.max(newest(join(root, 'src', 'web')), statSync(join(root, 'package.json')).mtimeMs);
+  const fresh = () =>
+    existsSync(index) &&
+    statSync(index).mtimeMs >= Math.max(newest(join(root, 'src', 'web')), statSync(join(root, 'package.json')).mtimeMs);
   if (fresh()) return;
   const lock = join(root, 'dist', '.web-build.lock');
   mkdirSync(join(root, 'dist'), { recursive: true });
@@ -68,14 +70,24 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   return file;
 }
 
-export interface AxeFinding { id: string; impact: string; help: string; nodes: string[] }
+export interface AxeFinding {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: string[];
+}
 
 /** Serious and critical accessibility violations on the page as it is now (WCAG 2.1 A/AA rules). */
 export async function seriousViolations(page: Page): Promise<AxeFinding[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ id: v.id, impact: v.impact ?? '', help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+    .map((v) => ({
+      id: v.id,
+      impact: v.impact ?? '',
+      help: v.help,
+      nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')),
+    }));
 }
 
 export interface DashboardStack {
@@ -99,26 +111,48 @@ export async function startDashboardStack(): Promise<DashboardStack> {
   const google = await startFakeGoogle();
   const dovecot = dovecotAvailable() ? await startDovecot({ users: [{ user: 'inbox', pass: 'pw-inbox' }] }) : null;
   const config = await docsConfig({
-    MAIL_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '0.2,0.2',
-    GOOGLE_API_ROOT_URL: google.rootUrl, GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
+    MAIL_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_RETRY_DELAYS: '0.2,0.2',
+    GOOGLE_API_ROOT_URL: google.rootUrl,
+    GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
   });
   const testDb = await openTestDb('pglite');
   const deps = await createDeps(config, {
-    db: testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
-    mail: { poller: TEST_POLLER_OPTIONS }, sheets: FAST_SHEETS, webhooks: { jitter: noJitter, relayIntervalMs: 200 },
+    db: testDb.db,
+    redisUrl: inject('redisUrl'),
+    logger: createLogger({ level: 'silent', pretty: false }),
+    migrate: false,
+    mail: { poller: TEST_POLLER_OPTIONS },
+    sheets: FAST_SHEETS,
+    webhooks: { jitter: noJitter, relayIntervalMs: 200 },
   });
   const app = await buildApp(appDepsFrom(deps));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const addr = app.server.address();
   // Every role, as `docpipe start` runs them.
-  const workers = await startWorkers(deps, { concurrency: 2, schedulers: false, mail: TEST_POLLER_OPTIONS, webhooks: { concurrency: 10 } });
+  const workers = await startWorkers(deps, {
+    concurrency: 2,
+    schedulers: false,
+    mail: TEST_POLLER_OPTIONS,
+    webhooks: { concurrency: 10 },
+  });
   const email = `owner-${randomBytes(3).toString('hex')}@example.test`;
   const password = 'correct horse battery';
-  const { user, orgId } = await deps.services.orgs.createUser({ email, password, orgName: 'Acme Dashboard Ltd', role: 'owner', plan: 'free' });
+  const { user, orgId } = await deps.services.orgs.createUser({
+    email,
+    password,
+    orgName: 'Acme Dashboard Ltd',
+    role: 'owner',
+    plan: 'free',
+  });
   return {
     // localhost, not 127.0.0.1: the name people type (both count as secure for cookies in Chromium).
     base: `http://localhost:${typeof addr === 'object' && addr ? addr.port : 0}`,
-    deps, config, google, dovecot,
+    deps,
+    config,
+    google,
+    dovecot,
     owner: { email, password, orgId, userId: user.id },
     async close() {
       await workers.close(3_000);

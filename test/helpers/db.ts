@@ -22,8 +22,14 @@ let template: Promise<Blob> | undefined;
  */
 async function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
-    const pkg = JSON.parse(readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8')) as { version: string };
-    const hash = createHash('sha256').update(pkg.version).update(JSON.stringify(loadMigrations())).digest('hex').slice(0, 16);
+    const pkg = JSON.parse(
+      readFileSync(new URL('../../node_modules/@electric-sql/pglite/package.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    const hash = createHash('sha256')
+      .update(pkg.version)
+      .update(JSON.stringify(loadMigrations()))
+      .digest('hex')
+      .slice(0, 16);
     const file = join(tmpdir(), `docpipe-pglite-template-${hash}.tar`);
     try {
       return new Blob([await readFile(file)], { type: 'application/x-tar' });

@@ -24,7 +24,6 @@ import { createTestDb, type DbKind, type TestDb } from './db.js';
 import { PIPELINE_QUEUES, tinyModelDir } from './pipeline.js';
 import { cacheEntry, contentKey } from './test-cache.js';
 
-
 let pgliteTemplate: Promise<string> | undefined;
 
 /**
@@ -57,7 +56,8 @@ export async function openTestDb(kind: DbKind): Promise<TestDb> {
   cpSync(await pgliteTemplateDir(), dir, { recursive: true });
   const db = await createDb({ pgliteDir: dir });
   return {
-    db, kind,
+    db,
+    kind,
     async close() {
       await db.close();
       rmSync(dir, { recursive: true, force: true });
@@ -116,15 +116,27 @@ export async function createDocsApp(o: DocsAppOptions = {}): Promise<DocsApp> {
   const ownDb = !o.testDb;
   const testDb = o.testDb ?? (await openTestDb(o.kind ?? 'pglite'));
   const deps = await createDeps(config, {
-    db: testDb.db, redisUrl: o.redisUrl ?? inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
+    db: testDb.db,
+    redisUrl: o.redisUrl ?? inject('redisUrl'),
+    logger: createLogger({ level: 'silent', pretty: false }),
+    migrate: false,
   });
   const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   let handle: WorkerHandle | undefined;
   const api: DocsApp = {
-    app, deps, config, testDb,
+    app,
+    deps,
+    config,
+    testDb,
     async startWorkers() {
-      handle ??= await startWorkers(deps, { queues: PIPELINE_QUEUES, concurrency: 2, pipeline: o.lock, schedulers: !!o.maintenance, maintenance: o.maintenance });
+      handle ??= await startWorkers(deps, {
+        queues: PIPELINE_QUEUES,
+        concurrency: 2,
+        pipeline: o.lock,
+        schedulers: !!o.maintenance,
+        maintenance: o.maintenance,
+      });
     },
     async stopWorkers(timeoutMs = 5_000) {
       const h = handle;
@@ -145,7 +157,12 @@ export async function createDocsApp(o: DocsAppOptions = {}): Promise<DocsApp> {
 }
 
 /** Polls `fn` until it returns a truthy value; throws with `what` after `timeoutMs`. */
-export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 30_000, everyMs = 100): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  what: string,
+  timeoutMs = 30_000,
+  everyMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -155,7 +172,10 @@ export async function eventually<T>(fn: () => Promise<T | null | undefined | fal
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `timed out after ${timeoutMs} ms waiting for ${what}${last ? ` (last error: ${(last as Error).message})` : ''}`,
+      );
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -163,14 +183,18 @@ export async function eventually<T>(fn: () => Promise<T | null | undefined | fal
 /** Events of each type written for one document, e.g. {'document.uploaded': 1, …}. */
 export async function eventCounts(deps: Deps, documentId: string): Promise<Record<string, number>> {
   const { rows } = await deps.db.query<{ type: string; n: number }>(
-    `SELECT type, count(*) AS n FROM events WHERE data->>'documentId' = $1 GROUP BY type`, [documentId]);
+    `SELECT type, count(*) AS n FROM events WHERE data->>'documentId' = $1 GROUP BY type`,
+    [documentId],
+  );
   return Object.fromEntries(rows.map((r) => [r.type, Number(r.n)]));
 }
 
 /** stage_runs rows per stage for one document (all versions). */
 export async function stageRunCounts(deps: Deps, documentId: string): Promise<Record<string, number>> {
   const { rows } = await deps.db.query<{ stage: string; n: number }>(
-    'SELECT stage, count(*) AS n FROM stage_runs WHERE document_id = $1 GROUP BY stage', [documentId]);
+    'SELECT stage, count(*) AS n FROM stage_runs WHERE document_id = $1 GROUP BY stage',
+    [documentId],
+  );
   return Object.fromEntries(rows.map((r) => [r.stage, Number(r.n)]));
 }
 

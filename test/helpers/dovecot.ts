@@ -47,7 +47,13 @@ export interface PrivateDovecot {
    * APPENDs a raw message; returns its UID (Dovecot reports it via UIDPLUS).
    * `internalDate` sets the arrival date that IMAP SINCE searches use. Default: now.
    */
-  appendMessage(user: string, folder: string, rawEml: Buffer, flags?: string[], internalDate?: Date): Promise<number | undefined>;
+  appendMessage(
+    user: string,
+    folder: string,
+    rawEml: Buffer,
+    flags?: string[],
+    internalDate?: Date,
+  ): Promise<number | undefined>;
   createFolder(user: string, name: string): Promise<void>;
   /** Messages in a folder, sorted by UID. Uses EXAMINE, so it changes no flags. */
   listFolder(user: string, folder: string): Promise<FolderEntry[]>;
@@ -175,7 +181,9 @@ export async function startDovecot(opts: StartDovecotOptions): Promise<PrivateDo
     // detached: own process group, so a hard stop can kill master and children in one go.
     const c = spawn(binary, ['-F', '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     let stderr = '';
-    c.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
+    c.stderr?.on('data', (d: Buffer) => {
+      stderr += d.toString();
+    });
     c.on('error', () => undefined);
     child = c;
     // Safety net: a detached server would outlive a test process that dies without afterAll.
@@ -236,8 +244,13 @@ export async function startDovecot(opts: StartDovecotOptions): Promise<PrivateDo
     const pass = passwords.get(user);
     if (pass === undefined) throw new Error(`unknown dovecot test user ${user}`);
     const c = new ImapFlow({
-      host: '127.0.0.1', port, secure: false, auth: { user, pass }, logger: false,
-      disableAutoIdle: true, connectionTimeout: 5_000,
+      host: '127.0.0.1',
+      port,
+      secure: false,
+      auth: { user, pass },
+      logger: false,
+      disableAutoIdle: true,
+      connectionTimeout: 5_000,
     });
     c.on('error', () => undefined);
     await c.connect();
@@ -293,7 +306,17 @@ export async function startDovecot(opts: StartDovecotOptions): Promise<PrivateDo
       }),
     setUidValidity: async (user, folder, value) => {
       const next = value ?? Math.floor(Date.now() / 1000) + Math.floor(Math.random() * 1000) + 1;
-      await execFileAsync('doveadm', ['-c', conf, 'mailbox', 'update', '-u', user, '--uid-validity', String(next), folder]);
+      await execFileAsync('doveadm', [
+        '-c',
+        conf,
+        'mailbox',
+        'update',
+        '-u',
+        user,
+        '--uid-validity',
+        String(next),
+        folder,
+      ]);
       return next;
     },
   };
@@ -305,7 +328,10 @@ async function waitForPortClosed(port: number, timeoutMs: number): Promise<void>
   for (;;) {
     const open = await new Promise<boolean>((resolve) => {
       const s = connect({ port, host: '127.0.0.1' });
-      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (!open || Date.now() > deadline) return;

@@ -21,7 +21,14 @@ export function hasPdfdetach(): boolean {
   }
 }
 
-const xmlText = (s: string): string => s.replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'").trim();
+const xmlText = (s: string): string =>
+  s
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .trim();
 
 /** Invoice number, issue date, grand total and seller from a CII (ZUGFeRD 1/2, Factur-X) XML. */
 export function ciiLabels(xml: string): LabelledDoc['expected'] {
@@ -44,11 +51,16 @@ const squash = (s: string): string => s.toUpperCase().replace(/[^\p{L}\p{N}]/gu,
  * prints 406,82 € where its XML says 571.04): a value the text does not contain cannot be read
  * from it, so it is left out and named in `dropped`.
  */
-export function printedLabels(text: string, expected: LabelledDoc['expected']): { expected: LabelledDoc['expected']; dropped: string[] } {
+export function printedLabels(
+  text: string,
+  expected: LabelledDoc['expected'],
+): { expected: LabelledDoc['expected']; dropped: string[] } {
   const out: LabelledDoc['expected'] = {};
   const dropped: string[] = [];
   const flat = squash(text);
-  const amounts = [',', '.'].flatMap((sep) => findAmounts(text, { decimalSeparator: sep as ',' | '.' }).map((a) => a.value));
+  const amounts = [',', '.'].flatMap((sep) =>
+    findAmounts(text, { decimalSeparator: sep as ',' | '.' }).map((a) => a.value),
+  );
   const dates = [true, false].flatMap((dayFirst) => findDates(text, { dayFirst }).map((d) => d.iso));
   if (expected.total !== undefined) {
     if (amounts.some((a) => Math.abs(a - expected.total!) < 0.005)) out.total = expected.total;
@@ -71,7 +83,9 @@ export async function loadEInvoices(corpusDir: string, pdf: PdfEngine, dropped: 
   const dir = join(corpusDir, 'classify', 'invoice');
   if (!existsSync(dir) || !hasPdfdetach()) return [];
   const out: LabelledDoc[] = [];
-  for (const f of readdirSync(dir).filter((n) => n.startsWith('zugferd_') && n.endsWith('.pdf')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((n) => n.startsWith('zugferd_') && n.endsWith('.pdf'))
+    .sort()) {
     const tmp = mkdtempSync(join(tmpdir(), 'docpipe-einvoice-'));
     try {
       execFileSync('pdfdetach', ['-saveall', '-o', tmp, join(dir, f)], { stdio: 'ignore' });

@@ -37,12 +37,14 @@ export function loadSroie(corpusDir: string): LabelledDoc[] {
       const json = join(dir, f.replace(/\.txt$/, '.json'));
       if (!existsSync(json)) return [];
       const label = JSON.parse(readFileSync(json, 'utf8')) as { company?: string; date?: string; total?: string };
-      return [{
-        name: `sroie/${f.replace(/\.txt$/, '')}`,
-        text: readFileSync(join(dir, f), 'utf8'),
-        filename: f,
-        expected: { total: labelAmount(label.total), date: labelDate(label.date), vendor: label.company },
-      }];
+      return [
+        {
+          name: `sroie/${f.replace(/\.txt$/, '')}`,
+          text: readFileSync(join(dir, f), 'utf8'),
+          filename: f,
+          expected: { total: labelAmount(label.total), date: labelDate(label.date), vendor: label.company },
+        },
+      ];
     });
 }
 
@@ -64,8 +66,16 @@ export function loadGoldenInvoices(corpusDir: string): LabelledDoc[] {
 type Fields = Record<string, { value: unknown; confidence: number } | undefined>;
 
 /** The template-free field that answers each labelled question (generic names differ by type). */
-export function answer(fields: Fields, what: 'total' | 'date' | 'vendor' | 'invoice_number'): { value: unknown; confidence: number } | undefined {
-  const names = { total: ['total', 'amount'], date: ['date', 'issue_date'], vendor: ['merchant', 'vendor', 'issuer'], invoice_number: ['invoice_number'] }[what];
+export function answer(
+  fields: Fields,
+  what: 'total' | 'date' | 'vendor' | 'invoice_number',
+): { value: unknown; confidence: number } | undefined {
+  const names = {
+    total: ['total', 'amount'],
+    date: ['date', 'issue_date'],
+    vendor: ['merchant', 'vendor', 'issuer'],
+    invoice_number: ['invoice_number'],
+  }[what];
   for (const n of names) if (fields[n] !== undefined && fields[n]?.value !== null) return fields[n];
   return undefined;
 }
@@ -73,7 +83,11 @@ export function answer(fields: Fields, what: 'total' | 'date' | 'vendor' | 'invo
 const squash = (s: string) => s.toUpperCase().replace(/[^A-Z0-9]/g, '');
 
 /** Whether a found value is the labelled one (amounts to the cent, dates as days, names loosely). */
-export function correct(what: 'total' | 'date' | 'vendor' | 'invoice_number', expected: unknown, found: unknown): boolean {
+export function correct(
+  what: 'total' | 'date' | 'vendor' | 'invoice_number',
+  expected: unknown,
+  found: unknown,
+): boolean {
   if (found === undefined || found === null) return false;
   if (what === 'total') return typeof found === 'number' && Math.abs(found - (expected as number)) < 0.005;
   if (what === 'date') return String(found).slice(0, 10) === expected;
@@ -101,7 +115,15 @@ export function score(doc: LabelledDoc, fields: Fields): Outcome[] {
     const want = doc.expected[what];
     if (want === undefined) continue;
     const a = answer(fields, what);
-    out.push({ doc: doc.name, field: what, ok: correct(what, want, a?.value), confidence: a?.confidence ?? 0, given: a !== undefined, expected: want, found: a?.value });
+    out.push({
+      doc: doc.name,
+      field: what,
+      ok: correct(what, want, a?.value),
+      confidence: a?.confidence ?? 0,
+      given: a !== undefined,
+      expected: want,
+      found: a?.value,
+    });
   }
   return out;
 }
@@ -117,7 +139,11 @@ export function accuracy(outcomes: Outcome[], field: Outcome['field']): { n: num
  * Calibration of the confidences given: 10 equal-width bins, the expected calibration error
  * (weighted mean |accuracy - confidence|) and the bins that hold values.
  */
-export function calibration(outcomes: Outcome[]): { ece: number; n: number; bins: Array<{ range: string; n: number; confidence: number; accuracy: number }> } {
+export function calibration(outcomes: Outcome[]): {
+  ece: number;
+  n: number;
+  bins: Array<{ range: string; n: number; confidence: number; accuracy: number }>;
+} {
   const given = outcomes.filter((o) => o.given);
   const bins = Array.from({ length: 10 }, (_, i) => ({ lo: i / 10, hi: (i + 1) / 10, xs: [] as Outcome[] }));
   for (const o of given) bins[Math.min(9, Math.floor(o.confidence * 10))].xs.push(o);

@@ -14,8 +14,16 @@ import { columnLetter, formatA1Range, parseA1Range } from '../../src/modules/int
 
 /** A stored cell: dates and formulas are tagged so tests can tell them from text. */
 export type FakeCell = string | number | boolean | { date: string } | { formula: string };
-export type FakeCallKind = 'token' | 'spreadsheets.get' | 'values.get' | 'values.update' | 'values.append' | 'values.batchUpdate' | 'unknown';
-export interface FakeCall { method: string; path: string; kind: FakeCallKind; query: Record<string, string>; status: number; at: number }
+export type FakeCallKind =
+  'token' | 'spreadsheets.get' | 'values.get' | 'values.update' | 'values.append' | 'values.batchUpdate' | 'unknown';
+export interface FakeCall {
+  method: string;
+  path: string;
+  kind: FakeCallKind;
+  query: Record<string, string>;
+  status: number;
+  at: number;
+}
 export interface FailOptions {
   /** Retry-After header value (seconds, or an HTTP date string). */
   retryAfter?: number | string;
@@ -54,8 +62,16 @@ const SCOPE = 'https://www.googleapis.com/auth/spreadsheets';
 const CANONICAL_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const GOOGLE_STATUS: Record<number, string> = {
-  400: 'INVALID_ARGUMENT', 401: 'UNAUTHENTICATED', 403: 'PERMISSION_DENIED', 404: 'NOT_FOUND',
-  409: 'ABORTED', 429: 'RESOURCE_EXHAUSTED', 500: 'INTERNAL', 502: 'UNAVAILABLE', 503: 'UNAVAILABLE', 504: 'DEADLINE_EXCEEDED',
+  400: 'INVALID_ARGUMENT',
+  401: 'UNAUTHENTICATED',
+  403: 'PERMISSION_DENIED',
+  404: 'NOT_FOUND',
+  409: 'ABORTED',
+  429: 'RESOURCE_EXHAUSTED',
+  500: 'INTERNAL',
+  502: 'UNAVAILABLE',
+  503: 'UNAVAILABLE',
+  504: 'DEADLINE_EXCEEDED',
 };
 const DEFAULT_MESSAGE: Record<number, string> = {
   401: 'Request had invalid authentication credentials. Expected OAuth 2 access token, login cookie or other valid authentication credential.',
@@ -67,18 +83,45 @@ const DEFAULT_MESSAGE: Record<number, string> = {
 };
 
 class HttpError extends Error {
-  constructor(readonly status: number, message?: string, readonly reason?: string, readonly headers: Record<string, string> = {}) {
+  constructor(
+    readonly status: number,
+    message?: string,
+    readonly reason?: string,
+    readonly headers: Record<string, string> = {},
+  ) {
     super(message ?? DEFAULT_MESSAGE[status] ?? 'Invalid request.');
   }
 }
 /** Token-endpoint errors use the OAuth body shape, not Google's API shape. */
 class OAuthError extends Error {
-  constructor(readonly status: number, readonly code: string, readonly description: string) { super(code); }
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    readonly description: string,
+  ) {
+    super(code);
+  }
 }
 
-interface Sheet { title: string; sheetId: number; rows: (FakeCell | undefined)[][]; rowCount: number; columnCount: number }
-interface Spreadsheet { id: string; sheets: Sheet[]; allow?: Set<string> }
-interface Rule { left: number; path?: string | RegExp; status: number; ms: number; opts: FailOptions }
+interface Sheet {
+  title: string;
+  sheetId: number;
+  rows: (FakeCell | undefined)[][];
+  rowCount: number;
+  columnCount: number;
+}
+interface Spreadsheet {
+  id: string;
+  sheets: Sheet[];
+  allow?: Set<string>;
+}
+interface Rule {
+  left: number;
+  path?: string | RegExp;
+  status: number;
+  ms: number;
+  opts: FailOptions;
+}
 
 const SKIP = Symbol('skip');
 const isEmpty = (c: FakeCell | undefined) => c === undefined || c === '';
@@ -123,11 +166,13 @@ function verifyJwt(token: string, keys: Map<string, KeyObject>): Record<string, 
   if (header.alg !== 'RS256') throw new Error('alg must be RS256');
   const key = keys.get(String(payload.iss));
   if (!key) throw new Error('unknown issuer');
-  if (!verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), key, Buffer.from(parts[2], 'base64url'))) throw new Error('Invalid JWT Signature.');
+  if (!verify('RSA-SHA256', Buffer.from(`${parts[0]}.${parts[1]}`), key, Buffer.from(parts[2], 'base64url')))
+    throw new Error('Invalid JWT Signature.');
   const now = Date.now() / 1000;
   const { iat, exp } = payload;
   if (typeof iat !== 'number' || typeof exp !== 'number') throw new Error('iat/exp missing');
-  if (exp <= now || iat > now + 300 || exp - iat > 3600) throw new Error('Invalid JWT: token must be a short-lived token (60 minutes) and in a reasonable timeframe.');
+  if (exp <= now || iat > now + 300 || exp - iat > 3600)
+    throw new Error('Invalid JWT: token must be a short-lived token (60 minutes) and in a reasonable timeframe.');
   return payload;
 }
 
@@ -155,7 +200,11 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     return s;
   };
   const parse = (range: string) => {
-    try { return parseA1Range(range); } catch { throw new HttpError(400, `Unable to parse range: ${range}`); }
+    try {
+      return parseA1Range(range);
+    } catch {
+      throw new HttpError(400, `Unable to parse range: ${range}`);
+    }
   };
   const put = (s: Sheet, row: number, col: number, c: FakeCell | undefined) => {
     while (s.rows.length < row) s.rows.push([]);
@@ -167,7 +216,8 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     formatA1Range({ sheet: s.title, startCol: c0, startRow: r0, endCol: c1, endRow: r1 });
 
   function checkValues(values: unknown): unknown[][] {
-    if (!Array.isArray(values) || !values.every(Array.isArray)) throw new HttpError(400, 'Invalid value at \'data.values\': expected a list of lists');
+    if (!Array.isArray(values) || !values.every(Array.isArray))
+      throw new HttpError(400, "Invalid value at 'data.values': expected a list of lists");
     return values as unknown[][];
   }
 
@@ -181,20 +231,32 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     const width = Math.max(0, ...values.map((row) => row.length));
     const anchor = r.startCol !== null && r.startCol === r.endCol && r.startRow === r.endRow;
     if (!anchor && r.endRow !== null && values.length > 0 && r0 + values.length - 1 > r.endRow) {
-      throw new HttpError(400, `Requested writing within range [${range}], but tried writing to row [${r0 + values.length - 1}]`);
+      throw new HttpError(
+        400,
+        `Requested writing within range [${range}], but tried writing to row [${r0 + values.length - 1}]`,
+      );
     }
     if (!anchor && r.endCol !== null && width > 0 && c0 + width - 1 > r.endCol) {
-      throw new HttpError(400, `Requested writing within range [${range}], but tried writing to column [${columnLetter(c0 + width - 1)}]`);
+      throw new HttpError(
+        400,
+        `Requested writing within range [${range}], but tried writing to column [${columnLetter(c0 + width - 1)}]`,
+      );
     }
     const cells = values.map((row, i) => row.map((v, j) => inputCell(v, option, `[${i}][${j}]`)));
     const result = {
       updatedRange: rangeText(s, c0, r0, c0 + Math.max(width, 1) - 1, r0 + Math.max(values.length, 1) - 1),
-      updatedRows: values.length, updatedColumns: width,
+      updatedRows: values.length,
+      updatedColumns: width,
       updatedCells: values.reduce((n, row) => n + row.length, 0),
     };
     return {
       result,
-      apply: () => cells.forEach((row, i) => row.forEach((c, j) => { if (c !== SKIP) put(s, r0 + i, c0 + j, c); })),
+      apply: () =>
+        cells.forEach((row, i) =>
+          row.forEach((c, j) => {
+            if (c !== SKIP) put(s, r0 + i, c0 + j, c);
+          }),
+        ),
     };
   }
 
@@ -206,19 +268,27 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     const c0 = r.startCol ?? 0;
     // A single-cell range is only an anchor: the table extends right from it.
     const single = r.startRow !== null && r.startRow === r.endRow && r.startCol === r.endCol;
-    const c1 = single ? Number.MAX_SAFE_INTEGER : r.endCol ?? Number.MAX_SAFE_INTEGER;
+    const c1 = single ? Number.MAX_SAFE_INTEGER : (r.endCol ?? Number.MAX_SAFE_INTEGER);
     const r0 = r.startRow ?? 1;
     // The "table" is the data in the range's columns from its first row down; we append under it.
     let last = 0;
     let tableEndCol = c0;
     for (let i = r0 - 1; i < s.rows.length; i++) {
       s.rows[i].forEach((c, j) => {
-        if (j >= c0 && j <= c1 && !isEmpty(c)) { last = i + 1; tableEndCol = Math.max(tableEndCol, j); }
+        if (j >= c0 && j <= c1 && !isEmpty(c)) {
+          last = i + 1;
+          tableEndCol = Math.max(tableEndCol, j);
+        }
       });
     }
     const at = Math.max(last + 1, r0);
     // Append never leaves a cell untouched, so null is an empty cell here.
-    const plan = planWrite(b, rangeText(s, c0, at, c0, at), values.map((row) => row.map((v) => v ?? '')), q.get('valueInputOption') ?? '');
+    const plan = planWrite(
+      b,
+      rangeText(s, c0, at, c0, at),
+      values.map((row) => row.map((v) => v ?? '')),
+      q.get('valueInputOption') ?? '',
+    );
     if ((q.get('insertDataOption') ?? 'OVERWRITE') === 'INSERT_ROWS' && at - 1 < s.rows.length) {
       s.rows.splice(at - 1, 0, ...values.map(() => []));
       s.rowCount += values.length;
@@ -254,14 +324,18 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
 
   function authenticate(req: IncomingMessage): string {
     const m = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '');
-    if (!m) throw new HttpError(401, undefined, undefined, { 'www-authenticate': 'Bearer realm="https://accounts.google.com/"' });
+    if (!m)
+      throw new HttpError(401, undefined, undefined, {
+        'www-authenticate': 'Bearer realm="https://accounts.google.com/"',
+      });
     const opaque = accessTokens.get(m[1]);
     if (opaque && opaque.expiresAt > Date.now()) return opaque.principal;
     if (opaque) throw new HttpError(401);
     try {
       const p = verifyJwt(m[1], saKeys);
       const scopes = String(p.scope ?? '').split(/\s+/);
-      const audOk = typeof p.aud === 'string' && (p.aud.startsWith('https://sheets.googleapis.com') || p.aud.startsWith(rootUrl));
+      const audOk =
+        typeof p.aud === 'string' && (p.aud.startsWith('https://sheets.googleapis.com') || p.aud.startsWith(rootUrl));
       if (!scopes.includes(SCOPE) && !audOk) throw new Error('no Sheets scope');
       return String(p.iss);
     } catch {
@@ -285,14 +359,25 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       if (basic) [id, secret] = Buffer.from(basic[1], 'base64').toString().split(':');
       const client = oauthClients.get(id);
       if (!client || client.secret !== secret) throw new OAuthError(401, 'invalid_client', 'Unauthorized');
-      if (form.get('refresh_token') !== client.refreshToken) throw new OAuthError(400, 'invalid_grant', 'Token has been expired or revoked.');
+      if (form.get('refresh_token') !== client.refreshToken)
+        throw new OAuthError(400, 'invalid_grant', 'Token has been expired or revoked.');
       return issue(id);
     }
     if (grant === JWT_BEARER) {
       let p: Record<string, unknown>;
-      try { p = verifyJwt(form.get('assertion') ?? '', saKeys); } catch (e) { throw new OAuthError(400, 'invalid_grant', (e as Error).message); }
-      if (p.aud !== CANONICAL_TOKEN_URL && p.aud !== `${rootUrl}token`) throw new OAuthError(400, 'invalid_grant', 'Invalid JWT: aud');
-      if (!String(p.scope ?? '').split(/\s+/).includes(SCOPE)) throw new OAuthError(400, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.');
+      try {
+        p = verifyJwt(form.get('assertion') ?? '', saKeys);
+      } catch (e) {
+        throw new OAuthError(400, 'invalid_grant', (e as Error).message);
+      }
+      if (p.aud !== CANONICAL_TOKEN_URL && p.aud !== `${rootUrl}token`)
+        throw new OAuthError(400, 'invalid_grant', 'Invalid JWT: aud');
+      if (
+        !String(p.scope ?? '')
+          .split(/\s+/)
+          .includes(SCOPE)
+      )
+        throw new OAuthError(400, 'invalid_scope', 'Invalid OAuth scope or ID token audience provided.');
       return issue(String(p.iss));
     }
     throw new OAuthError(400, 'unsupported_grant_type', `Invalid grant_type: ${grant ?? ''}`);
@@ -315,19 +400,31 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     const segs = call.path.split('/');
     const b = book(decodeURIComponent(segs[3]));
     if (b.allow && !b.allow.has(principal)) throw new HttpError(403);
-    const rangeRaw = segs.slice(5).join('/').replace(/:append$/, '');
+    const rangeRaw = segs
+      .slice(5)
+      .join('/')
+      .replace(/:append$/, '');
     const range = decodeURIComponent(rangeRaw);
     const body = (raw ? JSON.parse(raw) : {}) as Record<string, unknown>;
     const option = q.get('valueInputOption');
     const needOption = (o: unknown) => {
-      if (o !== 'RAW' && o !== 'USER_ENTERED') throw new HttpError(400, "'valueInputOption' is required but not specified");
+      if (o !== 'RAW' && o !== 'USER_ENTERED')
+        throw new HttpError(400, "'valueInputOption' is required but not specified");
       return o;
     };
     if (kind === 'spreadsheets.get' && method === 'GET') {
       return {
         spreadsheetId: b.id,
         properties: { title: b.id },
-        sheets: b.sheets.map((s, index) => ({ properties: { sheetId: s.sheetId, title: s.title, index, sheetType: 'GRID', gridProperties: { rowCount: s.rowCount, columnCount: s.columnCount } } })),
+        sheets: b.sheets.map((s, index) => ({
+          properties: {
+            sheetId: s.sheetId,
+            title: s.title,
+            index,
+            sheetType: 'GRID',
+            gridProperties: { rowCount: s.rowCount, columnCount: s.columnCount },
+          },
+        })),
       };
     }
     if (kind === 'values.get' && method === 'GET') return getValues(b, range, q);
@@ -347,15 +444,24 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
       plans.forEach((p) => p.apply());
       const sum = (k: 'updatedRows' | 'updatedColumns' | 'updatedCells') => plans.reduce((n, p) => n + p.result[k], 0);
       return {
-        spreadsheetId: b.id, totalUpdatedRows: sum('updatedRows'), totalUpdatedColumns: sum('updatedColumns'),
-        totalUpdatedCells: sum('updatedCells'), totalUpdatedSheets: new Set(data.map((d) => parse(String(d.range)).sheet)).size,
+        spreadsheetId: b.id,
+        totalUpdatedRows: sum('updatedRows'),
+        totalUpdatedColumns: sum('updatedColumns'),
+        totalUpdatedCells: sum('updatedCells'),
+        totalUpdatedSheets: new Set(data.map((d) => parse(String(d.range)).sheet)).size,
         responses: plans.map((p) => ({ spreadsheetId: b.id, ...p.result })),
       };
     }
     throw new HttpError(404, `Method not found: ${method} ${call.path}`);
   }
 
-  const send = (res: ServerResponse, call: FakeCall, status: number, body: unknown, headers: Record<string, string> = {}) => {
+  const send = (
+    res: ServerResponse,
+    call: FakeCall,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ) => {
     call.status = status;
     if (res.destroyed) return; // the client gave up (timeout test)
     res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', ...headers });
@@ -370,7 +476,14 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://fake');
     const method = req.method ?? 'GET';
-    const call: FakeCall = { method, path: url.pathname, kind: kindOf(method, url.pathname), query: Object.fromEntries(url.searchParams), status: 0, at: Date.now() };
+    const call: FakeCall = {
+      method,
+      path: url.pathname,
+      kind: kindOf(method, url.pathname),
+      query: Object.fromEntries(url.searchParams),
+      status: 0,
+      at: Date.now(),
+    };
     calls.push(call);
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -379,16 +492,49 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
         const delay = take(delays, call.path);
         if (delay) await new Promise((r) => setTimeout(r, delay.ms));
         const fail = take(failures, call.path);
-        if (fail) throw new HttpError(fail.status, fail.opts.message, fail.opts.reason ?? (fail.status === 429 ? 'RATE_LIMIT_EXCEEDED' : undefined),
-          fail.opts.retryAfter === undefined ? {} : { 'retry-after': String(fail.opts.retryAfter) });
+        if (fail)
+          throw new HttpError(
+            fail.status,
+            fail.opts.message,
+            fail.opts.reason ?? (fail.status === 429 ? 'RATE_LIMIT_EXCEEDED' : undefined),
+            fail.opts.retryAfter === undefined ? {} : { 'retry-after': String(fail.opts.retryAfter) },
+          );
         return route(req, call, Buffer.concat(chunks).toString('utf8'), url.searchParams);
       })().then(
         (body) => send(res, call, 200, body),
         (e: unknown) => {
-          if (e instanceof OAuthError) return send(res, call, e.status, { error: e.code, error_description: e.description });
-          const err = e instanceof HttpError ? e : e instanceof SyntaxError ? new HttpError(400, `Invalid JSON payload received. ${e.message}`) : new HttpError(500, String(e));
-          const details = err.reason ? [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: err.reason, domain: 'googleapis.com', metadata: { service: 'sheets.googleapis.com' } }] : undefined;
-          send(res, call, err.status, { error: { code: err.status, message: err.message, status: GOOGLE_STATUS[err.status] ?? 'UNKNOWN', ...(details ? { details } : {}) } }, err.headers);
+          if (e instanceof OAuthError)
+            return send(res, call, e.status, { error: e.code, error_description: e.description });
+          const err =
+            e instanceof HttpError
+              ? e
+              : e instanceof SyntaxError
+                ? new HttpError(400, `Invalid JSON payload received. ${e.message}`)
+                : new HttpError(500, String(e));
+          const details = err.reason
+            ? [
+                {
+                  '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+                  reason: err.reason,
+                  domain: 'googleapis.com',
+                  metadata: { service: 'sheets.googleapis.com' },
+                },
+              ]
+            : undefined;
+          send(
+            res,
+            call,
+            err.status,
+            {
+              error: {
+                code: err.status,
+                message: err.message,
+                status: GOOGLE_STATUS[err.status] ?? 'UNKNOWN',
+                ...(details ? { details } : {}),
+              },
+            },
+            err.headers,
+          );
         },
       );
     });
@@ -401,8 +547,14 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
     rootUrl,
     tokenUrl: `${rootUrl}token`,
     calls,
-    get tokensIssued() { return tokensIssued; },
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    get tokensIssued() {
+      return tokensIssued;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
     spreadsheets: {
       create(id, sheets, opts = {}) {
         books.set(id, {
@@ -427,10 +579,20 @@ export async function startFakeGoogle(options: FakeGoogleOptions = {}): Promise<
         rows.forEach((row, i) => row.forEach((c, j) => put(s, i + 1, j, c === '' ? undefined : c)));
       },
     },
-    failNext(n, status, opts = {}) { failures.push({ left: n, path: opts.path, status, ms: 0, opts }); },
-    delayNext(n, ms, opts = {}) { delays.push({ left: n, path: opts.path, status: 0, ms, opts: {} }); },
-    registerServiceAccount(clientEmail, publicKeyPem) { saKeys.set(clientEmail, createPublicKey(publicKeyPem)); },
-    registerOAuthClient(clientId, clientSecret, refreshToken) { oauthClients.set(clientId, { secret: clientSecret, refreshToken }); },
-    revokeAccessTokens() { accessTokens.clear(); },
+    failNext(n, status, opts = {}) {
+      failures.push({ left: n, path: opts.path, status, ms: 0, opts });
+    },
+    delayNext(n, ms, opts = {}) {
+      delays.push({ left: n, path: opts.path, status: 0, ms, opts: {} });
+    },
+    registerServiceAccount(clientEmail, publicKeyPem) {
+      saKeys.set(clientEmail, createPublicKey(publicKeyPem));
+    },
+    registerOAuthClient(clientId, clientSecret, refreshToken) {
+      oauthClients.set(clientId, { secret: clientSecret, refreshToken });
+    },
+    revokeAccessTokens() {
+      accessTokens.clear();
+    },
   };
 }

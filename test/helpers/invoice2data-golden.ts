@@ -40,7 +40,9 @@ function casesIn(dir: string, prefix: string): GoldenCase[] {
       if (!existsSync(json)) return [];
       const parsed = JSON.parse(readFileSync(json, 'utf8')) as unknown;
       const expected = (Array.isArray(parsed) ? parsed[0] : parsed) as Record<string, unknown>;
-      return [{ name: `${prefix}/${basename(f, '.txt')}`, text: readFileSync(join(dir, f), 'utf8'), expected, templates }];
+      return [
+        { name: `${prefix}/${basename(f, '.txt')}`, text: readFileSync(join(dir, f), 'utf8'), expected, templates },
+      ];
     });
 }
 
@@ -61,7 +63,12 @@ export function bundledTemplateFiles(corpusDir: string): Array<{ path: string; n
     if (!existsSync(dir)) return;
     for (const e of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
       if (e.isDirectory()) walk(join(dir, e.name), `${rel}${e.name}/`);
-      else if (/\.(ya?ml|json)$/.test(e.name)) out.push({ path: `${rel}${e.name}`, name: e.name.replace(/\.(ya?ml|json)$/, ''), content: readFileSync(join(dir, e.name), 'utf8') });
+      else if (/\.(ya?ml|json)$/.test(e.name))
+        out.push({
+          path: `${rel}${e.name}`,
+          name: e.name.replace(/\.(ya?ml|json)$/, ''),
+          content: readFileSync(join(dir, e.name), 'utf8'),
+        });
     }
   };
   walk(root, '');
@@ -69,8 +76,16 @@ export function bundledTemplateFiles(corpusDir: string): Array<{ path: string; n
 }
 
 /** invoice2data's output compared field by field (numbers within a cent's rounding, lists deeply). */
-export function compareGolden(expected: Record<string, unknown>, got: Record<string, unknown>): Array<{ field: string; ok: boolean; expected: unknown; got: unknown }> {
-  return Object.entries(expected).map(([field, want]) => ({ field, ok: same(want, got[field]), expected: want, got: got[field] }));
+export function compareGolden(
+  expected: Record<string, unknown>,
+  got: Record<string, unknown>,
+): Array<{ field: string; ok: boolean; expected: unknown; got: unknown }> {
+  return Object.entries(expected).map(([field, want]) => ({
+    field,
+    ok: same(want, got[field]),
+    expected: want,
+    got: got[field],
+  }));
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -79,7 +94,10 @@ function same(a: unknown, b: unknown): boolean {
   if (a && b && typeof a === 'object' && typeof b === 'object') {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
   }
   return a === b;
 }

@@ -16,12 +16,21 @@ export function makeLongTextPdf(pages: number, linesPerPage = 4): Buffer {
   };
   const first = 4; // page i is object first + 2i, its content stream the next one
   add(1, '<< /Type /Catalog /Pages 2 0 R >>');
-  add(2, `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${first + 2 * i} 0 R`).join(' ')}] /Count ${pages} >>`);
+  add(
+    2,
+    `<< /Type /Pages /Kids [${Array.from({ length: pages }, (_, i) => `${first + 2 * i} 0 R`).join(' ')}] /Count ${pages} >>`,
+  );
   add(3, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   for (let i = 0; i < pages; i++) {
     const obj = first + 2 * i;
-    add(obj, `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 300] /Resources << /Font << /F1 3 0 R >> >> /Contents ${obj + 1} 0 R >>`);
-    const lines = Array.from({ length: linesPerPage }, (_, l) => `(Archive listing page ${i + 1} line ${l + 1} of the quarterly ledger) Tj`);
+    add(
+      obj,
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 400 300] /Resources << /Font << /F1 3 0 R >> >> /Contents ${obj + 1} 0 R >>`,
+    );
+    const lines = Array.from(
+      { length: linesPerPage },
+      (_, l) => `(Archive listing page ${i + 1} line ${l + 1} of the quarterly ledger) Tj`,
+    );
     const content = `BT /F1 10 Tf 20 260 Td 14 TL ${lines.join(' T* ')} ET`;
     add(obj + 1, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`);
   }

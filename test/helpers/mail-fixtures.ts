@@ -67,9 +67,12 @@ export function encodedWord(bytes: Buffer, charset: string, enc: 'B' | 'Q' = 'B'
   if (enc === 'B') return `=?${charset}?B?${bytes.toString('base64')}?=`;
   let q = '';
   for (const c of bytes) {
-    q += c === 32 ? '_' : /[A-Za-z0-9!*+\-/]/.test(String.fromCharCode(c)) && c < 128
-      ? String.fromCharCode(c)
-      : '=' + c.toString(16).toUpperCase().padStart(2, '0');
+    q +=
+      c === 32
+        ? '_'
+        : /[A-Za-z0-9!*+\-/]/.test(String.fromCharCode(c)) && c < 128
+          ? String.fromCharCode(c)
+          : '=' + c.toString(16).toUpperCase().padStart(2, '0');
   }
   return `=?${charset}?Q?${q}?=`;
 }
@@ -93,7 +96,17 @@ export function encodeHeaderText(text: string): string {
 /** Windows-1252 bytes for a string (Latin-1 plus the 0x80–0x9F punctuation block). */
 export function encodeWindows1252(text: string): Buffer {
   const extra: Record<string, number> = {
-    '€': 0x80, '‚': 0x82, '„': 0x84, '…': 0x85, '‘': 0x91, '’': 0x92, '“': 0x93, '”': 0x94, '–': 0x96, '—': 0x97, '™': 0x99,
+    '€': 0x80,
+    '‚': 0x82,
+    '„': 0x84,
+    '…': 0x85,
+    '‘': 0x91,
+    '’': 0x92,
+    '“': 0x93,
+    '”': 0x94,
+    '–': 0x96,
+    '—': 0x97,
+    '™': 0x99,
   };
   return Buffer.from(Array.from(text, (ch) => extra[ch] ?? (ch.charCodeAt(0) <= 0xff ? ch.charCodeAt(0) : 0x3f)));
 }
@@ -152,7 +165,10 @@ export function attachmentPart(o: AttachmentOptions): MimeLeaf {
 
 /** A forwarded message as a message/rfc822 part. */
 export function messagePart(raw: Buffer, filename?: string): MimeLeaf {
-  const headers: Array<[string, string]> = [['Content-Type', 'message/rfc822'], ['Content-Transfer-Encoding', '8bit']];
+  const headers: Array<[string, string]> = [
+    ['Content-Type', 'message/rfc822'],
+    ['Content-Transfer-Encoding', '8bit'],
+  ];
   headers.push(['Content-Disposition', filename ? `attachment; filename="${filename}"` : 'attachment']);
   return { kind: 'leaf', headers, body: raw };
 }
@@ -167,7 +183,8 @@ function renderHeaders(headers: Array<[string, string]>): string {
 
 /** Serialises a MIME tree (headers, blank line, body). */
 export function renderNode(node: MimeNode): Buffer {
-  if (node.kind === 'leaf') return Buffer.concat([Buffer.from(renderHeaders(node.headers) + CRLF, 'latin1'), node.body]);
+  if (node.kind === 'leaf')
+    return Buffer.concat([Buffer.from(renderHeaders(node.headers) + CRLF, 'latin1'), node.body]);
   const boundary = `----=_docpipe_${++boundaryCounter}_${node.subtype}`;
   const head = renderHeaders([
     ['Content-Type', `multipart/${node.subtype}; boundary="${boundary}"`],
@@ -206,7 +223,8 @@ export function buildMessage(o: MessageOptions): Buffer {
     ['Subject', o.rawSubject ?? encodeHeaderText(o.subject ?? `Test message ${n}`)],
     ['Date', (o.date ?? new Date()).toUTCString().replace('GMT', '+0000')],
   ];
-  if (o.messageId !== null) headers.push(['Message-ID', `<${o.messageId ?? `fixture-${n}-${process.pid}@docpipe.test`}>`]);
+  if (o.messageId !== null)
+    headers.push(['Message-ID', `<${o.messageId ?? `fixture-${n}-${process.pid}@docpipe.test`}>`]);
   headers.push(['MIME-Version', '1.0'], ...(o.headers ?? []));
   return Buffer.concat([Buffer.from(renderHeaders(headers), 'latin1'), renderNode(o.body)]);
 }
@@ -216,9 +234,11 @@ export function pseudoRandomBytes(size: number, seed = 0x9e3779b9): Buffer {
   const out = Buffer.allocUnsafe(size);
   let x = seed >>> 0 || 1;
   for (let i = 0; i < size; i++) {
-    x ^= x << 13; x >>>= 0;
+    x ^= x << 13;
+    x >>>= 0;
     x ^= x >>> 17;
-    x ^= x << 5; x >>>= 0;
+    x ^= x << 5;
+    x >>>= 0;
     out[i] = x & 0xff;
   }
   return out;
@@ -254,7 +274,6 @@ export const TINY_PNG = Buffer.from(
   'base64',
 );
 
-
 // ---- ready-made messages -------------------------------------------------------------------
 
 export interface FixtureOptions {
@@ -274,7 +293,11 @@ export function invoiceMessage(o: FixtureOptions = {}): Buffer {
     body: multipart('mixed', [
       textPart('Please find our invoice attached.\r\n'),
       attachmentPart({ filename: 'invoice-2024-001.pdf', contentType: 'application/pdf', content: tinyPdf() }),
-      attachmentPart({ filename: 'notes.txt', contentType: 'text/plain', content: Buffer.from('Payment due in 30 days.\n') }),
+      attachmentPart({
+        filename: 'notes.txt',
+        contentType: 'text/plain',
+        content: Buffer.from('Payment due in 30 days.\n'),
+      }),
     ]),
   });
 }
@@ -288,7 +311,13 @@ export function inlineImageMessage(o: FixtureOptions = {}): Buffer {
     body: multipart('mixed', [
       multipart('related', [
         textPart(html, { subtype: 'html' }),
-        attachmentPart({ filename: 'logo.png', contentType: 'image/png', content: TINY_PNG, disposition: 'inline', contentId: 'logo@vendor' }),
+        attachmentPart({
+          filename: 'logo.png',
+          contentType: 'image/png',
+          content: TINY_PNG,
+          disposition: 'inline',
+          contentId: 'logo@vendor',
+        }),
       ]),
       attachmentPart({ filename: 'statement.pdf', contentType: 'application/pdf', content: tinyPdf('Statement') }),
     ]),
@@ -349,7 +378,10 @@ export function charsetMessages(): { latin1: Buffer; cp1252: Buffer; shiftJis: B
     cp1252: buildMessage({
       rawSubject: encodedWord(encodeWindows1252(e.cp1252.subject), 'windows-1252', 'Q'),
       body: multipart('mixed', [
-        textPart(encodeWindows1252('Preis: 50 € – “netto”\r\n'), { charset: 'windows-1252', encoding: 'quoted-printable' }),
+        textPart(encodeWindows1252('Preis: 50 € – “netto”\r\n'), {
+          charset: 'windows-1252',
+          encoding: 'quoted-printable',
+        }),
         pdf({ bytes: encodeWindows1252(e.cp1252.filename), charset: 'windows-1252' }),
       ]),
     }),
@@ -369,24 +401,35 @@ export function manyAttachmentsMessage(count = 50, o: FixtureOptions = {}): Buff
   const parts: MimeNode[] = [textPart(`${count} files attached`)];
   for (let i = 1; i <= count; i++) {
     const n = String(i).padStart(3, '0');
-    parts.push(i % 5 === 0
-      ? attachmentPart({ filename: `doc-${n}.txt`, contentType: 'text/plain', content: Buffer.from(`file ${n}\n`) })
-      : attachmentPart({ filename: `doc-${n}.pdf`, contentType: 'application/pdf', content: tinyPdf(`Document ${n}`) }));
+    parts.push(
+      i % 5 === 0
+        ? attachmentPart({ filename: `doc-${n}.txt`, contentType: 'text/plain', content: Buffer.from(`file ${n}\n`) })
+        : attachmentPart({
+            filename: `doc-${n}.pdf`,
+            contentType: 'application/pdf',
+            content: tinyPdf(`Document ${n}`),
+          }),
+    );
   }
   return buildMessage({ ...o, subject: o.subject ?? `${count} attachments`, body: multipart('mixed', parts) });
 }
 
 /** A message of roughly `totalBytes` (within ~1 KiB): one `blob.bin` attachment of pseudo-random bytes. */
 export function bigMessage(totalBytes: number, o: FixtureOptions = {}): Buffer {
-  const probe = (payload: number): Buffer => buildMessage({
-    ...o,
-    messageId: o.messageId ?? 'big-fixture@docpipe.test',
-    subject: o.subject ?? 'Big message',
-    body: multipart('mixed', [
-      textPart('big attachment follows'),
-      attachmentPart({ filename: 'blob.bin', contentType: 'application/octet-stream', content: pseudoRandomBytes(payload) }),
-    ]),
-  });
+  const probe = (payload: number): Buffer =>
+    buildMessage({
+      ...o,
+      messageId: o.messageId ?? 'big-fixture@docpipe.test',
+      subject: o.subject ?? 'Big message',
+      body: multipart('mixed', [
+        textPart('big attachment follows'),
+        attachmentPart({
+          filename: 'blob.bin',
+          contentType: 'application/octet-stream',
+          content: pseudoRandomBytes(payload),
+        }),
+      ]),
+    });
   const overhead = probe(0).length;
   // base64 grows 4/3 plus CRLF every 76 chars.
   const payload = Math.max(0, Math.floor(((totalBytes - overhead) * 3 * 76) / (4 * 78)));
@@ -402,8 +445,17 @@ export function edgeCaseMessage(o: FixtureOptions = {}): Buffer {
       textPart('see attachments'),
       attachmentPart({ contentType: 'application/pdf', content: tinyPdf('Unnamed') }),
       attachmentPart({ filename: 'empty.pdf', contentType: 'application/pdf', content: Buffer.alloc(0) }),
-      attachmentPart({ filename: 'smime.p7s', contentType: 'application/pkcs7-signature', content: Buffer.from([0x30, 0x82, 0x01]) }),
-      attachmentPart({ filename: 'scan.pdf', contentType: 'application/pdf', content: tinyPdf('Scan'), disposition: 'inline' }),
+      attachmentPart({
+        filename: 'smime.p7s',
+        contentType: 'application/pkcs7-signature',
+        content: Buffer.from([0x30, 0x82, 0x01]),
+      }),
+      attachmentPart({
+        filename: 'scan.pdf',
+        contentType: 'application/pdf',
+        content: tinyPdf('Scan'),
+        disposition: 'inline',
+      }),
       attachmentPart({ filename: '../../etc/passwd', contentType: 'text/plain', content: Buffer.from('x\n') }),
       attachmentPart({ filename: 'Überweisung €.pdf', contentType: 'application/pdf', content: tinyPdf('Transfer') }),
     ]),

@@ -12,7 +12,11 @@ import { createDb } from '../../src/db/client.js';
 import { loadMigrations, migrate } from '../../src/db/migrate.js';
 import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
-import { type MailModule, type MailPoller, type MailPollerOptions } from '../../src/modules/integrations/mailbox/index.js';
+import {
+  type MailModule,
+  type MailPoller,
+  type MailPollerOptions,
+} from '../../src/modules/integrations/mailbox/index.js';
 import type { MailMessageRow } from '../../src/modules/integrations/mailbox/mailbox.types.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { startMailWorker } from '../../workers/mail.js';
@@ -56,7 +60,11 @@ function pgliteVersion(): string {
 function pgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
     const version = pgliteVersion();
-    const key = createHash('sha256').update(version).update(JSON.stringify(loadMigrations())).digest('hex').slice(0, 16);
+    const key = createHash('sha256')
+      .update(version)
+      .update(JSON.stringify(loadMigrations()))
+      .digest('hex')
+      .slice(0, 16);
     const dir = join(tmpdir(), 'docpipe-test-templates');
     const file = join(dir, `mail-pglite-${key}.tar`);
     if (existsSync(file)) return new Blob([readFileSync(file)]);
@@ -92,7 +100,12 @@ export interface MailHarness extends TestApp {
   createMailbox(user: string, body?: Record<string, unknown>): Promise<Record<string, any>>;
   /** POST /projects. */
   createProject(body?: Record<string, unknown>): Promise<string>;
-  api(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, actor?: Actor): Promise<{ status: number; body: any }>;
+  api(
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    actor?: Actor,
+  ): Promise<{ status: number; body: any }>;
   messages(mailboxId: string): Promise<MailMessageRow[]>;
   documents(projectId: string): Promise<Record<string, any>[]>;
 }
@@ -111,11 +124,21 @@ export async function createMailHarness(opts: MailHarnessOptions): Promise<MailH
     startDovecot({ users: opts.users.map((user) => ({ user, pass: `pw-${user}` })) }),
     opts.pipeline ? tinyModelDir() : Promise.resolve(undefined),
   ]);
-  const config = testConfig({ MAIL_ALLOWED_HOSTS: '127.0.0.1', ...(modelDir ? { EMBEDDING_MODEL_DIR: modelDir } : {}), ...opts.env });
+  const config = testConfig({
+    MAIL_ALLOWED_HOSTS: '127.0.0.1',
+    ...(modelDir ? { EMBEDDING_MODEL_DIR: modelDir } : {}),
+    ...opts.env,
+  });
   const testDb = await testDatabase(opts.kind ?? 'pglite');
   const logger = createLogger({ level: 'silent', pretty: false });
   // The container wires the mail module (routes included); tests only shorten its intervals.
-  const deps = await createDeps(config, { db: testDb.db, redisUrl: inject('redisUrl'), logger, migrate: false, mail: { poller: TEST_POLLER_OPTIONS } });
+  const deps = await createDeps(config, {
+    db: testDb.db,
+    redisUrl: inject('redisUrl'),
+    logger,
+    migrate: false,
+    mail: { poller: TEST_POLLER_OPTIONS },
+  });
   const mail = deps.mail;
   const app = await buildApp(appDepsFrom(deps));
   await app.ready();
@@ -124,12 +147,21 @@ export async function createMailHarness(opts: MailHarnessOptions): Promise<MailH
   const actor = await createActor(t);
 
   const api: MailHarness['api'] = async (method, url, payload, who = actor) => {
-    const res = await app.inject({ method, url: `/api/v1${url}`, headers: who.auth, payload: payload as Record<string, unknown> | undefined });
+    const res = await app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: who.auth,
+      payload: payload as Record<string, unknown> | undefined,
+    });
     return { status: res.statusCode, body: res.json() };
   };
 
   return {
-    ...t, mail, dovecot, actor, api,
+    ...t,
+    mail,
+    dovecot,
+    actor,
+    api,
     async startPoller(o) {
       const p = await startMailWorker(mail.worker, o);
       running.push(p);
@@ -147,22 +179,41 @@ export async function createMailHarness(opts: MailHarnessOptions): Promise<MailH
     },
     async createMailbox(user, body = {}) {
       const res = await api('POST', '/integrations/mailboxes', {
-        name: `mailbox ${user}`, host: dovecot.host, port: dovecot.port, security: 'none', username: user, password: `pw-${user}`, ...body,
+        name: `mailbox ${user}`,
+        host: dovecot.host,
+        port: dovecot.port,
+        security: 'none',
+        username: user,
+        password: `pw-${user}`,
+        ...body,
       });
       if (res.status !== 201) throw new Error(`mailbox creation failed: ${JSON.stringify(res.body)}`);
       return res.body.data;
     },
     async messages(mailboxId) {
-      const { rows } = await deps.db.query<MailMessageRow>('SELECT * FROM mail_messages WHERE mailbox_id = $1 ORDER BY uid, created_at', [mailboxId]);
+      const { rows } = await deps.db.query<MailMessageRow>(
+        'SELECT * FROM mail_messages WHERE mailbox_id = $1 ORDER BY uid, created_at',
+        [mailboxId],
+      );
       return rows;
     },
     async documents(projectId) {
-      const { rows } = await deps.db.query<Record<string, any>>('SELECT id, filename, status, sha256, source, source_metadata FROM documents WHERE project_id = $1 ORDER BY created_at', [projectId]);
+      const { rows } = await deps.db.query<Record<string, any>>(
+        'SELECT id, filename, status, sha256, source, source_metadata FROM documents WHERE project_id = $1 ORDER BY created_at',
+        [projectId],
+      );
       return rows;
     },
     async close() {
       for (const r of running.splice(0)) await r.close(2_000);
-      await Promise.all(['parse', 'embed', 'classify', 'extract'].map((q) => deps.queues.get(q as 'parse').obliterate({ force: true }).catch(() => undefined)));
+      await Promise.all(
+        ['parse', 'embed', 'classify', 'extract'].map((q) =>
+          deps.queues
+            .get(q as 'parse')
+            .obliterate({ force: true })
+            .catch(() => undefined),
+        ),
+      );
       await app.close();
       await deps.close();
       await testDb.close();
@@ -172,7 +223,11 @@ export async function createMailHarness(opts: MailHarnessOptions): Promise<MailH
 }
 
 /** Polls `fn` until it returns a truthy value; throws with `what` (and the last value) after `timeoutMs`. */
-export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

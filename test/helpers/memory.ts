@@ -23,7 +23,9 @@ export function childPids(): number[] {
     try {
       const list = readFileSync(`/proc/${process.pid}/task/${task}/children`, 'utf8').trim();
       if (list) pids.push(...list.split(/\s+/).map(Number));
-    } catch { /* the thread has ended */ }
+    } catch {
+      /* the thread has ended */
+    }
   }
   return pids;
 }
@@ -47,7 +49,13 @@ export function currentMemory(): { selfMb: number; childrenMb: number[] } {
 export function trackMemory(intervalMs = 10): { stop(): MemoryPeaks } {
   const start = currentMemory();
   const startTotal = start.selfMb + start.childrenMb.reduce((a, b) => a + b, 0);
-  const peaks: MemoryPeaks = { selfStartMb: start.selfMb, selfPeakMb: start.selfMb, childPeakMb: 0, totalPeakMb: startTotal, totalStartMb: startTotal };
+  const peaks: MemoryPeaks = {
+    selfStartMb: start.selfMb,
+    selfPeakMb: start.selfMb,
+    childPeakMb: 0,
+    totalPeakMb: startTotal,
+    totalStartMb: startTotal,
+  };
   const sample = (): void => {
     const now = currentMemory();
     peaks.selfPeakMb = Math.max(peaks.selfPeakMb, now.selfMb);

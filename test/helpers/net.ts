@@ -20,7 +20,10 @@ export async function waitForPort(port: number, timeoutMs = 10_000, host = '127.
   for (;;) {
     const ok = await new Promise<boolean>((resolve) => {
       const s = connect({ port, host });
-      s.once('connect', () => { s.destroy(); resolve(true); });
+      s.once('connect', () => {
+        s.destroy();
+        resolve(true);
+      });
       s.once('error', () => resolve(false));
     });
     if (ok) return;

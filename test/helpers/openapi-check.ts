@@ -11,7 +11,10 @@ import type { FastifyInstance } from 'fastify';
 const addFormats = addFormatsImport as unknown as (ajv: Ajv2020) => Ajv2020;
 
 type Response = { $ref?: string; content?: Record<string, { schema?: unknown }> };
-type Doc = { paths: Record<string, Record<string, { responses: Record<string, Response> }>>; components: { schemas: Record<string, unknown>; responses: Record<string, Response> } };
+type Doc = {
+  paths: Record<string, Record<string, { responses: Record<string, Response> }>>;
+  components: { schemas: Record<string, unknown>; responses: Record<string, Response> };
+};
 
 export function installResponseCheck(app: FastifyInstance): void {
   let checkers: Map<string, ValidateFunction | null> | undefined;
@@ -33,7 +36,11 @@ export function installResponseCheck(app: FastifyInstance): void {
     if (!r) return 'undocumented';
     if (r.$ref) r = doc.components.responses[r.$ref.split('/').pop()!];
     const schema = r.content?.['application/json']?.schema;
-    const fn = schema ? ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"openapi#/components/schemas/'))) : null;
+    const fn = schema
+      ? ajv.compile(
+          JSON.parse(JSON.stringify(schema).replaceAll('"#/components/schemas/', '"openapi#/components/schemas/')),
+        )
+      : null;
     checkers!.set(key, fn);
     return fn;
   };
@@ -44,15 +51,28 @@ export function installResponseCheck(app: FastifyInstance): void {
     const fn = checker(req.method, url, reply.statusCode);
     let problem: string | undefined;
     if (fn === 'undocumented') problem = `status ${reply.statusCode} is not documented`;
-    else if (fn && typeof payload === 'string' && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) {
-      if (!fn(JSON.parse(payload))) problem = (fn.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+    else if (
+      fn &&
+      typeof payload === 'string' &&
+      String(reply.getHeader('content-type') ?? '').startsWith('application/json')
+    ) {
+      if (!fn(JSON.parse(payload)))
+        problem = (fn.errors ?? [])
+          .slice(0, 5)
+          .map((e) => `${e.instancePath || '/'} ${e.message}`)
+          .join('; ');
     }
     if (!problem) return payload;
     const status = reply.statusCode;
     reply.status(500);
     return JSON.stringify({
       success: false,
-      error: { code: 'RESPONSE_NOT_AS_DOCUMENTED', message: `${req.method} ${url} ${status}: ${problem}`, request_id: req.id, details: { body: String(payload).slice(0, 2000) } },
+      error: {
+        code: 'RESPONSE_NOT_AS_DOCUMENTED',
+        message: `${req.method} ${url} ${status}: ${problem}`,
+        request_id: req.id,
+        details: { body: String(payload).slice(0, 2000) },
+      },
     });
   });
 }

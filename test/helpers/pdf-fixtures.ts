@@ -31,14 +31,17 @@ export interface TextPdfOptions {
 
 const MARGIN = 50;
 
-function drawPage(page: PDFPage, lines: string[], font: PDFFont, o: Required<Omit<TextPdfOptions, 'pages' | 'encrypt'>>): void {
+function drawPage(
+  page: PDFPage,
+  lines: string[],
+  font: PDFFont,
+  o: Required<Omit<TextPdfOptions, 'pages' | 'encrypt'>>,
+): void {
   const [, height] = o.pageSize;
   const lineHeight = o.fontSize * 1.6;
   const cells = lines.map((line, row) => line.split('\t').map((text, col) => ({ text, row, col })));
   const ordered =
-    o.drawOrder === 'columns'
-      ? cells.flat().sort((a, b) => a.col - b.col || a.row - b.row)
-      : cells.flat();
+    o.drawOrder === 'columns' ? cells.flat().sort((a, b) => a.col - b.col || a.row - b.row) : cells.flat();
   for (const c of ordered) {
     if (c.text === '') continue;
     page.drawText(c.text, {
@@ -139,7 +142,11 @@ export async function renderTextPng(
   lines: string[],
   options: { dpi?: number; fontSize?: number; pageSize?: [number, number] } = {},
 ): Promise<Buffer> {
-  const pdf = await makeTextPdf({ pages: [lines], fontSize: options.fontSize ?? 16, pageSize: options.pageSize ?? [420, 160] });
+  const pdf = await makeTextPdf({
+    pages: [lines],
+    fontSize: options.fontSize ?? 16,
+    pageSize: options.pageSize ?? [420, 160],
+  });
   const { pdfjsUrl, assets } = pdfjsAssets();
   const pdfjs = (await import(pdfjsUrl)) as typeof import('pdfjs-dist/legacy/build/pdf.mjs');
   const doc = await pdfjs.getDocument({ data: new Uint8Array(pdf), ...assets, verbosity: 0 }).promise;
@@ -164,10 +171,14 @@ export async function renderTextPng(
  * A "scanned" PDF: each page is an image of the given lines, with no text layer. Small pages
  * keep tests fast; benchmarks should use the default Letter size. `dpi` defaults to 150.
  */
-export async function makeScannedPdf(pages: string[][], options: { dpi?: number; pageSize?: [number, number] } = {}): Promise<Buffer> {
+export async function makeScannedPdf(
+  pages: string[][],
+  options: { dpi?: number; pageSize?: [number, number] } = {},
+): Promise<Buffer> {
   const pageSize = options.pageSize ?? [612, 792];
   const images: Buffer[] = [];
-  for (const lines of pages) images.push(await renderTextPng(lines, { dpi: options.dpi ?? 150, pageSize, fontSize: 14 }));
+  for (const lines of pages)
+    images.push(await renderTextPng(lines, { dpi: options.dpi ?? 150, pageSize, fontSize: 14 }));
   return makeImagePdf(images, { pageSize });
 }
 
@@ -191,7 +202,8 @@ export function makeRawPdf(objects: string[]): Buffer {
   return Buffer.from(parts.join(''), 'latin1');
 }
 
-const stream = (content: string, dict = ''): string => `<< ${dict} /Length ${content.length} >>\nstream\n${content}\nendstream`;
+const stream = (content: string, dict = ''): string =>
+  `<< ${dict} /Length ${content.length} >>\nstream\n${content}\nendstream`;
 
 /**
  * A one-page PDF without text whose tiling pattern paints a form that fills with the same
@@ -203,7 +215,10 @@ export function makeSelfPaintingPdf(): Buffer {
     '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
     '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 300 300] /Resources << /XObject << /Fm 5 0 R >> >> /Contents 4 0 R >>',
     stream('/Fm Do'),
-    stream('/Pattern cs /P1 scn 0 0 100 100 re f', '/Type /XObject /Subtype /Form /BBox [0 0 100 100] /Resources << /Pattern << /P1 6 0 R >> >>'),
+    stream(
+      '/Pattern cs /P1 scn 0 0 100 100 re f',
+      '/Type /XObject /Subtype /Form /BBox [0 0 100 100] /Resources << /Pattern << /P1 6 0 R >> >>',
+    ),
     stream(
       '/Fm Do',
       '/Type /Pattern /PatternType 1 /PaintType 1 /TilingType 1 /BBox [0 0 10 10] /XStep 10 /YStep 10 /Resources << /XObject << /Fm 5 0 R >> >>',
@@ -221,7 +236,9 @@ export function makeManyPagePdf(n: number): Buffer {
   for (let i = 0; i < n; i++) {
     const pageNum = objects.length + 1;
     kids.push(`${pageNum} 0 R`);
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageNum + 1} 0 R >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 200] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageNum + 1} 0 R >>`,
+    );
     objects.push(stream(`BT /F1 12 Tf 20 100 Td (Page ${i + 1}) Tj ET`));
   }
   objects[1] = `<< /Type /Pages /Kids [${kids.join(' ')}] /Count ${n} >>`;

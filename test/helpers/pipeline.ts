@@ -32,13 +32,19 @@ export interface PipelineApp extends TestApp {
   workers: WorkerHandle;
 }
 
-export async function createPipelineApp(kind: DbKind = 'pglite', overrides: Record<string, string> = {}, opts: { workers?: boolean } = {}): Promise<PipelineApp> {
+export async function createPipelineApp(
+  kind: DbKind = 'pglite',
+  overrides: Record<string, string> = {},
+  opts: { workers?: boolean } = {},
+): Promise<PipelineApp> {
   const t = await createTestApp(kind, { EMBEDDING_MODEL_DIR: await tinyModelDir(), ...overrides });
-  const workers = opts.workers === false
-    ? { close: async () => undefined }
-    : await startWorkers(t.deps, { queues: PIPELINE_QUEUES, concurrency: 2, schedulers: false });
+  const workers =
+    opts.workers === false
+      ? { close: async () => undefined }
+      : await startWorkers(t.deps, { queues: PIPELINE_QUEUES, concurrency: 2, schedulers: false });
   return {
-    ...t, workers,
+    ...t,
+    workers,
     async close() {
       await workers.close(5_000);
       await t.close();
@@ -46,26 +52,55 @@ export async function createPipelineApp(kind: DbKind = 'pglite', overrides: Reco
   };
 }
 
-export async function upload(t: TestApp, actor: Actor | { auth: Record<string, string> }, projectId: string, name: string, data: Buffer, extra: Record<string, string> = {}): Promise<LightMyRequestResponse> {
+export async function upload(
+  t: TestApp,
+  actor: Actor | { auth: Record<string, string> },
+  projectId: string,
+  name: string,
+  data: Buffer,
+  extra: Record<string, string> = {},
+): Promise<LightMyRequestResponse> {
   const mp = multipart({ project_id: projectId, ...extra }, { name, data });
-  return t.app.inject({ method: 'POST', url: '/api/v1/documents', headers: { ...actor.auth, ...mp.headers }, payload: mp.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/documents',
+    headers: { ...actor.auth, ...mp.headers },
+    payload: mp.payload,
+  });
 }
 
 const TERMINAL = new Set(['completed', 'failed', 'needs_review']);
 
 /** Polls the database until the document reaches a terminal status (or the deadline passes). */
-export async function waitForDocument(t: TestApp, id: string, timeoutMs = 30_000, statuses = TERMINAL): Promise<Record<string, any>> {
+export async function waitForDocument(
+  t: TestApp,
+  id: string,
+  timeoutMs = 30_000,
+  statuses = TERMINAL,
+): Promise<Record<string, any>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { rows } = await t.deps.db.query<Record<string, any>>('SELECT * FROM documents WHERE id = $1', [id]);
     if (rows[0] && statuses.has(rows[0].status)) return rows[0];
-    if (Date.now() > deadline) throw new Error(`document ${id} still ${rows[0]?.status} after ${timeoutMs} ms (pipeline ${JSON.stringify(rows[0]?.pipeline)})`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `document ${id} still ${rows[0]?.status} after ${timeoutMs} ms (pipeline ${JSON.stringify(rows[0]?.pipeline)})`,
+      );
     await new Promise((r) => setTimeout(r, 50));
   }
 }
 
-export async function createProject(t: TestApp, actor: Actor | { auth: Record<string, string> }, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/projects', headers: actor.auth, payload: { name: 'Docs', ...body } });
+export async function createProject(
+  t: TestApp,
+  actor: Actor | { auth: Record<string, string> },
+  body: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/projects',
+    headers: actor.auth,
+    payload: { name: 'Docs', ...body },
+  });
   if (res.statusCode !== 201) throw new Error(`project creation failed: ${res.body}`);
   return res.json().data.id;
 }

@@ -14,9 +14,62 @@ export function rng(seed: number): () => number {
 
 export const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)];
 
-const ATOMS = ['a', 'b', 'A', 'B', 'K', 's', 'ſ', '.', '\\.', ' ', '\\s', '\\d', '[ab]', '[.]', '[\\-]', '1', '2', '\\n', '\\x41', '(a)', '(?:ab)', '(a|b)', '(?P<n>b1)', '\\b', '^', '$', '(?<=a)', '(?#note)', 'é', 'É', '€'];
+const ATOMS = [
+  'a',
+  'b',
+  'A',
+  'B',
+  'K',
+  's',
+  'ſ',
+  '.',
+  '\\.',
+  ' ',
+  '\\s',
+  '\\d',
+  '[ab]',
+  '[.]',
+  '[\\-]',
+  '1',
+  '2',
+  '\\n',
+  '\\x41',
+  '(a)',
+  '(?:ab)',
+  '(a|b)',
+  '(?P<n>b1)',
+  '\\b',
+  '^',
+  '$',
+  '(?<=a)',
+  '(?#note)',
+  'é',
+  'É',
+  '€',
+];
 const QUANTS = ['', '', '', '?', '*', '+', '{2}', '{0,2}', '{1,}', '+?'];
-export const TEXT_CHARS = ['a', 'b', 'A', 'B', 'K', 'k', 'K', 's', 'S', 'ſ', '.', ' ', '1', '2', '-', '\n', 'é', 'É', '€', 'x'];
+export const TEXT_CHARS = [
+  'a',
+  'b',
+  'A',
+  'B',
+  'K',
+  'k',
+  'K',
+  's',
+  'S',
+  'ſ',
+  '.',
+  ' ',
+  '1',
+  '2',
+  '-',
+  '\n',
+  'é',
+  'É',
+  '€',
+  'x',
+];
 
 export function randomPattern(r: () => number, atoms: number = 1 + Math.floor(r() * 5)): string {
   let p = r() < 0.25 ? '(?i)' : '';
@@ -25,4 +78,5 @@ export function randomPattern(r: () => number, atoms: number = 1 + Math.floor(r(
   return p;
 }
 
-export const randomText = (r: () => number, len: number): string => Array.from({ length: len }, () => pick(r, TEXT_CHARS)).join('');
+export const randomText = (r: () => number, len: number): string =>
+  Array.from({ length: len }, () => pick(r, TEXT_CHARS)).join('');

@@ -26,8 +26,18 @@ export async function startPrivateRedis(opts: { appendonly?: boolean } = {}): Pr
     child = spawn(
       'redis-server',
       [
-        '--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--save', '',
-        '--appendonly', opts.appendonly ? 'yes' : 'no', '--maxmemory-policy', 'noeviction',
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--save',
+        '',
+        '--appendonly',
+        opts.appendonly ? 'yes' : 'no',
+        '--maxmemory-policy',
+        'noeviction',
       ],
       { stdio: 'ignore' },
     );

@@ -5,9 +5,17 @@
 import type { Queryable } from '../../src/db/client.js';
 
 export const FIXTURE = {
-  orgA: 'org_fixA', orgB: 'org_fixB', userA: 'usr_fixA', userB: 'usr_fixB',
-  p1: 'prj_fix1', p2: 'prj_fix2', p3test: 'prj_fix3', pB: 'prj_fixB',
-  keyA: 'key_fixA', keyAtest: 'key_fixAt', keyB: 'key_fixB',
+  orgA: 'org_fixA',
+  orgB: 'org_fixB',
+  userA: 'usr_fixA',
+  userB: 'usr_fixB',
+  p1: 'prj_fix1',
+  p2: 'prj_fix2',
+  p3test: 'prj_fix3',
+  pB: 'prj_fixB',
+  keyA: 'key_fixA',
+  keyAtest: 'key_fixAt',
+  keyB: 'key_fixB',
   /** [from, to) = 1-2 March 2026 in Berlin. */
   from: new Date('2026-02-28T23:00:00Z'),
   to: new Date('2026-03-02T23:00:00Z'),
@@ -15,34 +23,121 @@ export const FIXTURE = {
 };
 
 interface Doc {
-  id: string; org?: string; env?: 'live' | 'test'; project: string; created: string; status: string; source?: string;
-  classification?: unknown; fields?: unknown; pages?: number | null; size: number; version?: number;
-  completed?: string; extracted?: string; error?: unknown;
+  id: string;
+  org?: string;
+  env?: 'live' | 'test';
+  project: string;
+  created: string;
+  status: string;
+  source?: string;
+  classification?: unknown;
+  fields?: unknown;
+  pages?: number | null;
+  size: number;
+  version?: number;
+  completed?: string;
+  extracted?: string;
+  error?: unknown;
 }
 
 const DOCS: Doc[] = [
-  { id: 'doc_01', project: 'prj_fix1', created: '2026-03-01T08:00:00Z', status: 'completed', classification: { type: 'invoice', confidence: 0.95, method: 'builtin' },
-    fields: { invoice_number: { value: 'INV-1', confidence: 0.9, method: 'template' }, total: { value: 100.5, confidence: 0.8, method: 'template' } },
-    pages: 2, size: 1000, completed: '2026-03-01T08:00:10Z', extracted: '2026-03-01T08:00:09Z' },
-  { id: 'doc_02', project: 'prj_fix1', created: '2026-02-28T23:30:00Z', status: 'needs_review', source: 'email', classification: { type: 'receipt', confidence: 0.45, method: 'builtin' },
-    pages: 1, size: 500 },
-  { id: 'doc_03', project: 'prj_fix2', created: '2026-03-02T12:00:00Z', status: 'completed', version: 2,
-    classification: { type: 'invoice', confidence: 1, method: 'manual', confirmed: true, predicted: { type: 'receipt', confidence: 0.55, method: 'builtin', needs_review: true } },
-    fields: { invoice_number: { value: '=SUM(A1)', confidence: 0.7, method: 'generic' } }, pages: 3, size: 2000, completed: '2026-03-02T12:00:30Z' },
-  { id: 'doc_04', project: 'prj_fix2', created: '2026-03-02T22:30:00Z', status: 'failed', source: 'api', pages: null, size: 300,
-    error: { stage: 'parse', code: 'CORRUPT', message: 'bad pdf' } },
+  {
+    id: 'doc_01',
+    project: 'prj_fix1',
+    created: '2026-03-01T08:00:00Z',
+    status: 'completed',
+    classification: { type: 'invoice', confidence: 0.95, method: 'builtin' },
+    fields: {
+      invoice_number: { value: 'INV-1', confidence: 0.9, method: 'template' },
+      total: { value: 100.5, confidence: 0.8, method: 'template' },
+    },
+    pages: 2,
+    size: 1000,
+    completed: '2026-03-01T08:00:10Z',
+    extracted: '2026-03-01T08:00:09Z',
+  },
+  {
+    id: 'doc_02',
+    project: 'prj_fix1',
+    created: '2026-02-28T23:30:00Z',
+    status: 'needs_review',
+    source: 'email',
+    classification: { type: 'receipt', confidence: 0.45, method: 'builtin' },
+    pages: 1,
+    size: 500,
+  },
+  {
+    id: 'doc_03',
+    project: 'prj_fix2',
+    created: '2026-03-02T12:00:00Z',
+    status: 'completed',
+    version: 2,
+    classification: {
+      type: 'invoice',
+      confidence: 1,
+      method: 'manual',
+      confirmed: true,
+      predicted: { type: 'receipt', confidence: 0.55, method: 'builtin', needs_review: true },
+    },
+    fields: { invoice_number: { value: '=SUM(A1)', confidence: 0.7, method: 'generic' } },
+    pages: 3,
+    size: 2000,
+    completed: '2026-03-02T12:00:30Z',
+  },
+  {
+    id: 'doc_04',
+    project: 'prj_fix2',
+    created: '2026-03-02T22:30:00Z',
+    status: 'failed',
+    source: 'api',
+    pages: null,
+    size: 300,
+    error: { stage: 'parse', code: 'CORRUPT', message: 'bad pdf' },
+  },
   // outside the period (Berlin 3 March 00:30, and 28 February 23:30)
   { id: 'doc_05', project: 'prj_fix1', created: '2026-03-02T23:30:00Z', status: 'completed', pages: 9, size: 9 },
   { id: 'doc_06', project: 'prj_fix1', created: '2026-02-28T22:30:00Z', status: 'completed', pages: 9, size: 9 },
   // same instant as doc_01: ordered after it by id
-  { id: 'doc_07', project: 'prj_fix1', created: '2026-03-01T08:00:00Z', status: 'completed',
-    classification: { type: 'invoice', confidence: 1, method: 'manual', confirmed: true, predicted: { type: 'invoice', confidence: 0.62, method: 'builtin', needs_review: false } },
-    fields: { total: { value: 42, confidence: 0.99, method: 'generic' } }, pages: 1, size: 100, completed: '2026-03-01T08:00:20Z' },
+  {
+    id: 'doc_07',
+    project: 'prj_fix1',
+    created: '2026-03-01T08:00:00Z',
+    status: 'completed',
+    classification: {
+      type: 'invoice',
+      confidence: 1,
+      method: 'manual',
+      confirmed: true,
+      predicted: { type: 'invoice', confidence: 0.62, method: 'builtin', needs_review: false },
+    },
+    fields: { total: { value: 42, confidence: 0.99, method: 'generic' } },
+    pages: 1,
+    size: 100,
+    completed: '2026-03-01T08:00:20Z',
+  },
   // never counted: A's test environment, organization B
-  { id: 'doc_08', env: 'test', project: 'prj_fix3', created: '2026-03-01T09:00:00Z', status: 'completed', classification: { type: 'invoice', confidence: 0.9, method: 'builtin' },
-    fields: { invoice_number: { value: 'TEST', confidence: 1, method: 'x' } }, pages: 50, size: 50 },
-  { id: 'doc_09', org: 'org_fixB', project: 'prj_fixB', created: '2026-03-01T09:00:00Z', status: 'failed', classification: { type: 'receipt', confidence: 0.1, method: 'builtin' },
-    pages: 70, size: 70, error: { stage: 'parse', code: 'OTHER', message: 'b' } },
+  {
+    id: 'doc_08',
+    env: 'test',
+    project: 'prj_fix3',
+    created: '2026-03-01T09:00:00Z',
+    status: 'completed',
+    classification: { type: 'invoice', confidence: 0.9, method: 'builtin' },
+    fields: { invoice_number: { value: 'TEST', confidence: 1, method: 'x' } },
+    pages: 50,
+    size: 50,
+  },
+  {
+    id: 'doc_09',
+    org: 'org_fixB',
+    project: 'prj_fixB',
+    created: '2026-03-01T09:00:00Z',
+    status: 'failed',
+    classification: { type: 'receipt', confidence: 0.1, method: 'builtin' },
+    pages: 70,
+    size: 70,
+    error: { stage: 'parse', code: 'OTHER', message: 'b' },
+  },
 ];
 
 /** [document, version, stage, started, finished] */
@@ -62,7 +157,9 @@ const STAGE_RUNS: [string, number, string, string | null, string][] = [
 ];
 
 export async function seedReportsFixture(q: Queryable): Promise<void> {
-  await q.query(`INSERT INTO organizations (id, name, plan) VALUES ('org_fixA', 'Fixture A', 'pro'), ('org_fixB', 'Fixture B', 'free')`);
+  await q.query(
+    `INSERT INTO organizations (id, name, plan) VALUES ('org_fixA', 'Fixture A', 'pro'), ('org_fixB', 'Fixture B', 'free')`,
+  );
   await q.query(`INSERT INTO users (id, org_id, email, password_hash, role) VALUES
     ('usr_fixA', 'org_fixA', 'a@fixture.test', 'x', 'owner'), ('usr_fixB', 'org_fixB', 'b@fixture.test', 'x', 'owner')`);
   await q.query(`INSERT INTO api_keys (id, org_id, environment, created_by, name, key_hash, masked_key) VALUES
@@ -77,12 +174,31 @@ export async function seedReportsFixture(q: Queryable): Promise<void> {
       `INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source, status,
          classification, fields, page_count, version, created_at, updated_at, completed_at, extracted_at, error)
        VALUES ($1, $2, $3, $4, $5, 'application/pdf', $6, 'x', 'x', $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16)`,
-      [d.id, d.org ?? 'org_fixA', d.env ?? 'live', d.project, `${d.id}.pdf`, d.size, d.source ?? 'upload', d.status,
-        d.classification ? JSON.stringify(d.classification) : null, d.fields ? JSON.stringify(d.fields) : null, d.pages ?? null, d.version ?? 1,
-        d.created, d.completed ?? null, d.extracted ?? null, d.error ? JSON.stringify(d.error) : null]);
+      [
+        d.id,
+        d.org ?? 'org_fixA',
+        d.env ?? 'live',
+        d.project,
+        `${d.id}.pdf`,
+        d.size,
+        d.source ?? 'upload',
+        d.status,
+        d.classification ? JSON.stringify(d.classification) : null,
+        d.fields ? JSON.stringify(d.fields) : null,
+        d.pages ?? null,
+        d.version ?? 1,
+        d.created,
+        d.completed ?? null,
+        d.extracted ?? null,
+        d.error ? JSON.stringify(d.error) : null,
+      ],
+    );
   }
   for (const [doc, version, stage, started, finished] of STAGE_RUNS) {
-    await q.query('INSERT INTO stage_runs (document_id, version, stage, started_at, finished_at) VALUES ($1, $2, $3, $4, $5)', [doc, version, stage, started, finished]);
+    await q.query(
+      'INSERT INTO stage_runs (document_id, version, stage, started_at, finished_at) VALUES ($1, $2, $3, $4, $5)',
+      [doc, version, stage, started, finished],
+    );
   }
   await q.query(`INSERT INTO api_usage_daily (org_id, environment, day, key_id, requests) VALUES
     ('org_fixA', 'live', '2026-02-28', 'key_fixA', 2), ('org_fixA', 'live', '2026-03-01', 'key_fixA', 10),

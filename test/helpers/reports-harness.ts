@@ -24,33 +24,55 @@ export interface ReportsStack {
 }
 
 /** Test-speed defaults: short locks, no timers (tests call the sweep themselves). */
-export const FAST_REPORTS: ReportsModuleOptions = { lockDurationMs: 5_000, stalledIntervalMs: 1_000, sweepIntervalMs: 0, staleMs: 1_000, overdueGraceMs: 1_000, batchSize: 2 };
+export const FAST_REPORTS: ReportsModuleOptions = {
+  lockDurationMs: 5_000,
+  stalledIntervalMs: 1_000,
+  sweepIntervalMs: 0,
+  staleMs: 1_000,
+  overdueGraceMs: 1_000,
+  batchSize: 2,
+};
 
-export async function createReportsStack(opts: { kind?: DbKind; workers?: boolean; schedulers?: boolean; module?: ReportsModuleOptions } = {}): Promise<ReportsStack> {
+export async function createReportsStack(
+  opts: { kind?: DbKind; workers?: boolean; schedulers?: boolean; module?: ReportsModuleOptions } = {},
+): Promise<ReportsStack> {
   const config = testConfig();
   const testDb = await createTestDb(opts.kind ?? 'pglite');
   const deps = await createDeps(config, {
-    db: testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
+    db: testDb.db,
+    redisUrl: inject('redisUrl'),
+    logger: createLogger({ level: 'silent', pretty: false }),
+    migrate: false,
     reports: { ...FAST_REPORTS, ...opts.module },
   });
   const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   const running: WorkerHandle[] = [];
   const start = async (o: { schedulers?: boolean } = {}) => {
-    const w = await startWorkers(deps, { concurrency: 1, queues: ['reports'], schedulers: o.schedulers ?? opts.schedulers ?? false });
+    const w = await startWorkers(deps, {
+      concurrency: 1,
+      queues: ['reports'],
+      schedulers: o.schedulers ?? opts.schedulers ?? false,
+    });
     running.push(w);
     return w;
   };
   if (opts.workers !== false) await start();
   return {
-    app, deps, config, testDb,
+    app,
+    deps,
+    config,
+    testDb,
     startWorkers: start,
     async stopWorkers() {
       await Promise.all(running.splice(0).map((w) => w.close(2000)));
     },
     async close() {
       await Promise.all(running.splice(0).map((w) => w.close(2000)));
-      await deps.queues.get('reports').obliterate({ force: true }).catch(() => undefined);
+      await deps.queues
+        .get('reports')
+        .obliterate({ force: true })
+        .catch(() => undefined);
       await app.close();
       await deps.close();
       await testDb.close();
@@ -59,7 +81,11 @@ export async function createReportsStack(opts: { kind?: DbKind; workers?: boolea
 }
 
 /** Waits (counted passes, so it also works under a fake clock) until `fn` returns something truthy. */
-export async function until<T>(fn: () => Promise<T | false | null | undefined>, what: string, passes = 600): Promise<T> {
+export async function until<T>(
+  fn: () => Promise<T | false | null | undefined>,
+  what: string,
+  passes = 600,
+): Promise<T> {
   for (let i = 0; i < passes; i++) {
     const v = await fn();
     if (v) return v;

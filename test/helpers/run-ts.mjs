@@ -5,21 +5,34 @@
 import { createRunnableDevEnvironment, mergeConfig, resolveConfig } from 'vite';
 
 const [file, json] = process.argv.slice(2);
-const config = await resolveConfig(mergeConfig({}, {
-  configFile: false,
-  envDir: false,
-  cacheDir: process.cwd(),
-  logLevel: 'error',
-  environments: {
-    inline: {
-      consumer: 'server',
-      dev: { moduleRunnerTransform: true },
-      // Packages load natively; only the project's own TypeScript goes through the runner.
-      resolve: { external: true, mainFields: [], conditions: ['node', ...(process.features?.require_module ? ['module-sync'] : [])] },
+const config = await resolveConfig(
+  mergeConfig(
+    {},
+    {
+      configFile: false,
+      envDir: false,
+      cacheDir: process.cwd(),
+      logLevel: 'error',
+      environments: {
+        inline: {
+          consumer: 'server',
+          dev: { moduleRunnerTransform: true },
+          // Packages load natively; only the project's own TypeScript goes through the runner.
+          resolve: {
+            external: true,
+            mainFields: [],
+            conditions: ['node', ...(process.features?.require_module ? ['module-sync'] : [])],
+          },
+        },
+      },
     },
-  },
-}), 'serve');
-const environment = createRunnableDevEnvironment('inline', config, { runnerOptions: { hmr: { logger: false } }, hot: false });
+  ),
+  'serve',
+);
+const environment = createRunnableDevEnvironment('inline', config, {
+  runnerOptions: { hmr: { logger: false } },
+  hot: false,
+});
 await environment.init();
 const mod = await environment.runner.import(file);
 await mod.run(JSON.parse(json));

@@ -19,15 +19,26 @@ export const S3RVER_CREDENTIALS = { accessKeyId: 'S3RVER', secretAccessKey: 'S3R
 
 export async function startLocalS3(bucket = 'docpipe-test'): Promise<LocalS3> {
   const directory = mkdtempSync(join(tmpdir(), 'docpipe-s3rver-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, directory, silent: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    directory,
+    silent: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const clients: S3Client[] = [];
   return {
-    endpoint, bucket,
+    endpoint,
+    bucket,
     env: (prefix) => ({
-      BLOB_STORE_URL: `s3://${bucket}/${prefix}`, S3_ENDPOINT: endpoint, S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: 'true',
-      S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId, S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      BLOB_STORE_URL: `s3://${bucket}/${prefix}`,
+      S3_ENDPOINT: endpoint,
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: 'true',
+      S3_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      S3_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
     }),
     client() {
       const c = new S3Client({ endpoint, region: 'us-east-1', forcePathStyle: true, credentials: S3RVER_CREDENTIALS });

@@ -56,7 +56,10 @@ export interface SheetsStackOptions {
 
 /** Test-speed defaults: short flush period, fast retries. */
 export const FAST_SHEETS: SheetsModuleOptions = {
-  flushDelayMs: 50, jobAttempts: 5, jobBackoffMs: 50, sweepIntervalMs: 0,
+  flushDelayMs: 50,
+  jobAttempts: 5,
+  jobBackoffMs: 50,
+  sweepIntervalMs: 0,
   flush: { retryBaseMs: 100, retryMaxMs: 2000 },
 };
 
@@ -72,28 +75,50 @@ const tinyModel = () => {
 
 export async function createSheetsStack(opts: SheetsStackOptions): Promise<SheetsStack> {
   const google = opts.google ?? (await startFakeGoogle());
-  const config = loadConfig({
-    NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: join(tmpdir(), `docpipe-sheets-${randomBytes(4).toString('hex')}`),
-    REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`, JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert', CLASSIFY_KNN: 'false', CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
-    GOOGLE_API_ROOT_URL: google.rootUrl, GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
-    ...(opts.pipeline ? { EMBEDDING_MODEL_DIR: await tinyModel() } : {}),
-    ...opts.env,
-  }, { persistSecrets: false });
-  const testDb: TestDb = opts.db ? { db: opts.db, kind: opts.kind ?? 'pglite', close: async () => undefined } : await createTestDb(opts.kind ?? 'pglite');
+  const config = loadConfig(
+    {
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: join(tmpdir(), `docpipe-sheets-${randomBytes(4).toString('hex')}`),
+      REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+      ALLOW_MODEL_DOWNLOAD: 'false',
+      EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
+      CLASSIFY_KNN: 'false',
+      CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
+      GOOGLE_API_ROOT_URL: google.rootUrl,
+      GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
+      ...(opts.pipeline ? { EMBEDDING_MODEL_DIR: await tinyModel() } : {}),
+      ...opts.env,
+    },
+    { persistSecrets: false },
+  );
+  const testDb: TestDb = opts.db
+    ? { db: opts.db, kind: opts.kind ?? 'pglite', close: async () => undefined }
+    : await createTestDb(opts.kind ?? 'pglite');
   // The container wires the Sheets module (routes and the after-extraction hook); tests tune it.
   const deps = await createDeps(config, {
-    db: testDb.db, redisUrl: opts.redisUrl, logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
+    db: testDb.db,
+    redisUrl: opts.redisUrl,
+    logger: createLogger({ level: 'silent', pretty: false }),
+    migrate: false,
     sheets: { ...FAST_SHEETS, ...opts.module, flush: { ...FAST_SHEETS.flush, ...opts.module?.flush } },
   });
   const sheets = deps.sheets;
   const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   const queues = opts.pipeline ? [...STAGES, 'maintenance', 'export'] : ['export'];
-  const start = () => startWorkers(deps, { concurrency: 2, queues, schedulers: false, exportConcurrency: opts.exportConcurrency ?? 8 });
+  const start = () =>
+    startWorkers(deps, { concurrency: 2, queues, schedulers: false, exportConcurrency: opts.exportConcurrency ?? 8 });
   let workers: WorkerHandle | null = opts.workers === false ? null : await start();
   return {
-    app, deps, config, testDb, google, sheets,
+    app,
+    deps,
+    config,
+    testDb,
+    google,
+    sheets,
     async stopWorkers() {
       await workers?.close(2000);
       workers = null;
@@ -104,7 +129,10 @@ export async function createSheetsStack(opts: SheetsStackOptions): Promise<Sheet
     async close() {
       await workers?.close(2000);
       for (const name of ['export', 'parse', 'embed', 'classify', 'extract'] as const) {
-        await deps.queues.get(name).obliterate({ force: true }).catch(() => undefined);
+        await deps.queues
+          .get(name)
+          .obliterate({ force: true })
+          .catch(() => undefined);
       }
       await app.close();
       await deps.close();
@@ -123,48 +151,92 @@ export async function createSheetsTestApp(opts: Omit<SheetsStackOptions, 'redisU
 let keyPair: { publicKey: string; privateKey: string } | undefined;
 
 /** A service-account key file (one RSA key per process) registered with the fake under `email`. */
-export function serviceAccountKey(google: FakeGoogle, email = `exporter-${randomBytes(3).toString('hex')}@docpipe-test.iam.gserviceaccount.com`) {
-  keyPair ??= generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+export function serviceAccountKey(
+  google: FakeGoogle,
+  email = `exporter-${randomBytes(3).toString('hex')}@docpipe-test.iam.gserviceaccount.com`,
+) {
+  keyPair ??= generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   google.registerServiceAccount(email, keyPair.publicKey);
   return {
-    type: 'service_account', project_id: 'docpipe-test', private_key_id: 'k1', private_key: keyPair.privateKey, client_email: email,
-    client_id: '1234567890', token_uri: 'https://oauth2.googleapis.com/token',
+    type: 'service_account',
+    project_id: 'docpipe-test',
+    private_key_id: 'k1',
+    private_key: keyPair.privateKey,
+    client_email: email,
+    client_id: '1234567890',
+    token_uri: 'https://oauth2.googleapis.com/token',
   };
 }
 
 /** A new organization and project, without going through HTTP. */
-export async function createOrgAndProject(deps: Deps, name = 'Sheets bench'): Promise<{ orgId: string; projectId: string; scope: { orgId: string; environment: 'live' } }> {
+export async function createOrgAndProject(
+  deps: Deps,
+  name = 'Sheets bench',
+): Promise<{ orgId: string; projectId: string; scope: { orgId: string; environment: 'live' } }> {
   const { orgId } = await deps.services.orgs.createUser({
-    email: `owner-${randomBytes(4).toString('hex')}@example.test`, password: 'correct horse battery', orgName: `${name} ${randomBytes(3).toString('hex')}`, role: 'owner', plan: 'enterprise',
+    email: `owner-${randomBytes(4).toString('hex')}@example.test`,
+    password: 'correct horse battery',
+    orgName: `${name} ${randomBytes(3).toString('hex')}`,
+    role: 'owner',
+    plan: 'enterprise',
   });
   const scope = { orgId, environment: 'live' as const };
-  const project = await deps.services.projects.create(scope, { name }) as { id: string };
+  const project = (await deps.services.projects.create(scope, { name })) as { id: string };
   return { orgId, projectId: project.id, scope };
 }
 
-export interface InsertedDoc { id: string; version: number }
+export interface InsertedDoc {
+  id: string;
+  version: number;
+}
 
 /**
  * Inserts documents that look extracted (status completed, classification and fields set)
  * straight into the database: what the pipeline would leave behind, without running it.
  */
-export async function insertExtractedDocuments(db: Db, at: { orgId: string; projectId: string; environment?: 'live' | 'test' }, count: number,
-  make: (i: number) => { filename?: string; classification?: Record<string, unknown> | null; fields?: Record<string, unknown> | null } = () => ({})): Promise<InsertedDoc[]> {
+export async function insertExtractedDocuments(
+  db: Db,
+  at: { orgId: string; projectId: string; environment?: 'live' | 'test' },
+  count: number,
+  make: (i: number) => {
+    filename?: string;
+    classification?: Record<string, unknown> | null;
+    fields?: Record<string, unknown> | null;
+  } = () => ({}),
+): Promise<InsertedDoc[]> {
   const out: InsertedDoc[] = [];
   for (let start = 0; start < count; start += 500) {
     const n = Math.min(500, count - start);
-    const ids: string[] = []; const names: string[] = []; const shas: string[] = []; const cls: string[] = []; const fields: string[] = [];
+    const ids: string[] = [];
+    const names: string[] = [];
+    const shas: string[] = [];
+    const cls: string[] = [];
+    const fields: string[] = [];
     for (let i = start; i < start + n; i++) {
       const m = make(i);
       ids.push(newId('doc'));
       names.push(m.filename ?? `invoice-${i}.pdf`);
       shas.push(randomBytes(32).toString('hex'));
-      cls.push(JSON.stringify(m.classification === undefined ? { type: 'invoice', confidence: 0.93, method: 'model' } : m.classification));
-      fields.push(JSON.stringify(m.fields === undefined ? {
-        invoice_number: { value: `INV-${String(i).padStart(5, '0')}`, confidence: 0.9, method: 'label' },
-        total: { value: 100 + i / 100, confidence: 0.9, method: 'label' },
-        invoice_date: { value: '2024-03-05', confidence: 0.8, method: 'label' },
-      } : m.fields));
+      cls.push(
+        JSON.stringify(
+          m.classification === undefined ? { type: 'invoice', confidence: 0.93, method: 'model' } : m.classification,
+        ),
+      );
+      fields.push(
+        JSON.stringify(
+          m.fields === undefined
+            ? {
+                invoice_number: { value: `INV-${String(i).padStart(5, '0')}`, confidence: 0.9, method: 'label' },
+                total: { value: 100 + i / 100, confidence: 0.9, method: 'label' },
+                invoice_date: { value: '2024-03-05', confidence: 0.8, method: 'label' },
+              }
+            : m.fields,
+        ),
+      );
     }
     await db.query(
       `INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source, status,
@@ -180,7 +252,11 @@ export async function insertExtractedDocuments(db: Db, at: { orgId: string; proj
 }
 
 /** Polls `fn` until it returns a truthy value; throws with `what` after `timeoutMs`. */
-export async function eventually<T>(fn: () => Promise<T | null | undefined | false> | T | null | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | null | undefined | false> | T | null | undefined | false,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -25,7 +25,11 @@ export function contentKey(parts: Iterable<string | Buffer>): string {
  * The path of cache entry `name` (a file or a folder), built by `build(path)` when missing. Each
  * use marks the entry as used, which keeps it from being pruned.
  */
-export async function cacheEntry(name: string, build: (path: string) => Promise<void>, cacheDir = TEST_CACHE_DIR): Promise<string> {
+export async function cacheEntry(
+  name: string,
+  build: (path: string) => Promise<void>,
+  cacheDir = TEST_CACHE_DIR,
+): Promise<string> {
   const path = join(cacheDir, name);
   if (touch(path)) return path;
   mkdirSync(cacheDir, { recursive: true });

@@ -88,7 +88,12 @@ function floatTensor(name: string, dims: number[], data: Float32Array): Tensor {
   return onnx.TensorProto.create({ name, dims, dataType: T.FLOAT, rawData: bytes(data) });
 }
 function int64Tensor(name: string, dims: number[], data: number[]): Tensor {
-  return onnx.TensorProto.create({ name, dims, dataType: T.INT64, rawData: bytes(BigInt64Array.from(data.map(BigInt))) });
+  return onnx.TensorProto.create({
+    name,
+    dims,
+    dataType: T.INT64,
+    rawData: bytes(BigInt64Array.from(data.map(BigInt))),
+  });
 }
 function uint8Tensor(name: string, dims: number[], data: Uint8Array): Tensor {
   return onnx.TensorProto.create({ name, dims, dataType: T.UINT8, rawData: data });
@@ -98,7 +103,10 @@ function uint8Tensor(name: string, dims: number[], data: Uint8Array): Tensor {
 function quantize(data: Float32Array): { q: Uint8Array; scale: number; zero: number } {
   let min = 0;
   let max = 0;
-  for (const v of data) { if (v < min) min = v; if (v > max) max = v; }
+  for (const v of data) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
   const scale = (max - min) / 255 || 1;
   const zero = Math.round(-min / scale);
   const q = new Uint8Array(data.length);
@@ -117,7 +125,13 @@ function valueInfo(name: string, elemType: number, dims: string[]) {
   });
 }
 
-interface Weights { word: Float32Array; pos: Float32Array; type: Float32Array; dense: Float32Array; bias: Float32Array }
+interface Weights {
+  word: Float32Array;
+  pos: Float32Array;
+  type: Float32Array;
+  dense: Float32Array;
+  bias: Float32Array;
+}
 
 function buildOnnx(w: Weights, vocabSize: number, hidden: number, maxLength: number, quantized: boolean): Uint8Array {
   const initializer: Tensor[] = [
@@ -130,8 +144,14 @@ function buildOnnx(w: Weights, vocabSize: number, hidden: number, maxLength: num
   ];
   const nodes = [];
   // The two big matrices: plain floats, or uint8 + DequantizeLinear in the quantized file.
-  for (const [name, data, dims] of [['word_embeddings', w.word, [vocabSize, hidden]], ['dense_weight', w.dense, [hidden, hidden]]] as const) {
-    if (!quantized) { initializer.push(floatTensor(name, [...dims], data)); continue; }
+  for (const [name, data, dims] of [
+    ['word_embeddings', w.word, [vocabSize, hidden]],
+    ['dense_weight', w.dense, [hidden, hidden]],
+  ] as const) {
+    if (!quantized) {
+      initializer.push(floatTensor(name, [...dims], data));
+      continue;
+    }
     const { q, scale, zero } = quantize(data);
     initializer.push(
       uint8Tensor(`${name}_q`, [...dims], q),
@@ -144,7 +164,12 @@ function buildOnnx(w: Weights, vocabSize: number, hidden: number, maxLength: num
     node('Gather', ['word_embeddings', 'input_ids'], ['word_emb']),
     node('Gather', ['token_type_embeddings', 'token_type_ids'], ['type_emb']),
     node('Shape', ['input_ids'], ['ids_shape']),
-    node('Gather', ['ids_shape', 'one'], ['seq_len'], [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }]),
+    node(
+      'Gather',
+      ['ids_shape', 'one'],
+      ['seq_len'],
+      [{ name: 'axis', type: onnx.AttributeProto.AttributeType.INT, i: 0 }],
+    ),
     node('Range', ['zero', 'seq_len', 'one'], ['position_ids']),
     node('Gather', ['position_embeddings', 'position_ids'], ['pos_emb']),
     node('Add', ['word_emb', 'type_emb'], ['emb_1']),
@@ -152,7 +177,12 @@ function buildOnnx(w: Weights, vocabSize: number, hidden: number, maxLength: num
     node('MatMul', ['emb', 'dense_weight'], ['dense_out']),
     node('Add', ['dense_out', 'dense_bias'], ['dense_biased']),
     node('Tanh', ['dense_biased'], ['hidden']),
-    node('Cast', ['attention_mask'], ['mask_f'], [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }]),
+    node(
+      'Cast',
+      ['attention_mask'],
+      ['mask_f'],
+      [{ name: 'to', type: onnx.AttributeProto.AttributeType.INT, i: T.FLOAT }],
+    ),
     node('Unsqueeze', ['mask_f', 'last_axis'], ['mask_3d']),
     node('Mul', ['hidden', 'mask_3d'], ['last_hidden_state']),
   );
@@ -164,7 +194,9 @@ function buildOnnx(w: Weights, vocabSize: number, hidden: number, maxLength: num
       name: 'tiny_bert',
       node: nodes,
       initializer,
-      input: ['input_ids', 'attention_mask', 'token_type_ids'].map((n) => valueInfo(n, T.INT64, ['batch_size', 'sequence_length'])),
+      input: ['input_ids', 'attention_mask', 'token_type_ids'].map((n) =>
+        valueInfo(n, T.INT64, ['batch_size', 'sequence_length']),
+      ),
       output: [valueInfo('last_hidden_state', T.FLOAT, ['batch_size', 'sequence_length', String(hidden)])],
     },
   });
@@ -182,14 +214,32 @@ function tokenizerJson(vocab: string[], _maxLength: number): object {
     truncation: null,
     padding: null,
     added_tokens: SPECIALS.map((content) => ({
-      id: id(content), content, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true,
+      id: id(content),
+      content,
+      single_word: false,
+      lstrip: false,
+      rstrip: false,
+      normalized: false,
+      special: true,
     })),
-    normalizer: { type: 'BertNormalizer', clean_text: true, handle_chinese_chars: true, strip_accents: null, lowercase: true },
+    normalizer: {
+      type: 'BertNormalizer',
+      clean_text: true,
+      handle_chinese_chars: true,
+      strip_accents: null,
+      lowercase: true,
+    },
     pre_tokenizer: { type: 'BertPreTokenizer' },
     post_processor: {
       type: 'TemplateProcessing',
       single: [special('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, special('[SEP]')],
-      pair: [special('[CLS]'), { Sequence: { id: 'A', type_id: 0 } }, special('[SEP]'), { Sequence: { id: 'B', type_id: 1 } }, { SpecialToken: { id: '[SEP]', type_id: 1 } }],
+      pair: [
+        special('[CLS]'),
+        { Sequence: { id: 'A', type_id: 0 } },
+        special('[SEP]'),
+        { Sequence: { id: 'B', type_id: 1 } },
+        { SpecialToken: { id: '[SEP]', type_id: 1 } },
+      ],
       special_tokens: Object.fromEntries(['[CLS]', '[SEP]'].map((t) => [t, { id: t, ids: [id(t)], tokens: [t] }])),
     },
     decoder: { type: 'WordPiece', prefix: '##', cleanup: true },
@@ -208,7 +258,11 @@ function tokenizerJson(vocab: string[], _maxLength: number): object {
  * at it with `env.localModelPath = rootDir`, `env.allowRemoteModels = false`.
  * Deterministic: the same seed writes byte-identical files.
  */
-export async function generateTinyModel(rootDir: string, modelId = 'docpipe-test/tiny-bert', opts: TinyModelOptions = {}): Promise<TinyModel> {
+export async function generateTinyModel(
+  rootDir: string,
+  modelId = 'docpipe-test/tiny-bert',
+  opts: TinyModelOptions = {},
+): Promise<TinyModel> {
   const hidden = opts.hidden ?? 32;
   const maxLength = opts.maxLength ?? 512;
   const vocab = buildVocab();
@@ -239,14 +293,21 @@ export async function generateTinyModel(rootDir: string, modelId = 'docpipe-test
     do_lower_case: true,
     model_max_length: maxLength,
     clean_up_tokenization_spaces: true,
-    cls_token: '[CLS]', sep_token: '[SEP]', pad_token: '[PAD]', unk_token: '[UNK]', mask_token: '[MASK]',
+    cls_token: '[CLS]',
+    sep_token: '[SEP]',
+    pad_token: '[PAD]',
+    unk_token: '[UNK]',
+    mask_token: '[MASK]',
   };
   await Promise.all([
     writeFile(path.join(dir, 'config.json'), JSON.stringify(config, null, 2)),
     writeFile(path.join(dir, 'tokenizer_config.json'), JSON.stringify(tokenizerConfig, null, 2)),
     writeFile(path.join(dir, 'tokenizer.json'), JSON.stringify(tokenizerJson(vocab, maxLength))),
     writeFile(path.join(dir, 'onnx', 'model.onnx'), buildOnnx(weights, vocab.length, hidden, maxLength, false)),
-    writeFile(path.join(dir, 'onnx', 'model_quantized.onnx'), buildOnnx(weights, vocab.length, hidden, maxLength, true)),
+    writeFile(
+      path.join(dir, 'onnx', 'model_quantized.onnx'),
+      buildOnnx(weights, vocab.length, hidden, maxLength, true),
+    ),
   ]);
   return { modelId, dir, dims: hidden };
 }

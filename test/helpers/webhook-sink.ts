@@ -74,7 +74,13 @@ export async function startWebhookSink(): Promise<WebhookSink> {
       requests.push(rec);
       for (const w of [...waiters]) w();
       if (delayMs <= 0) return respond(res, rec);
-      const entry = { res, timer: setTimeout(() => { pendingTimers.delete(entry); respond(res, rec); }, delayMs) };
+      const entry = {
+        res,
+        timer: setTimeout(() => {
+          pendingTimers.delete(entry);
+          respond(res, rec);
+        }, delayMs),
+      };
       pendingTimers.add(entry);
     });
   });
@@ -84,7 +90,9 @@ export async function startWebhookSink(): Promise<WebhookSink> {
   server.on('connection', (socket) => {
     connections++;
     open++;
-    socket.once('close', () => { open--; });
+    socket.once('close', () => {
+      open--;
+    });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -98,11 +106,21 @@ export async function startWebhookSink(): Promise<WebhookSink> {
     requests,
     connectionCount: () => connections,
     openConnections: () => open,
-    setStatus: (code) => { status = code; },
-    setDelay: (ms) => { delayMs = ms; },
-    setRedirect: (location, code = 308) => { redirect = location === null ? null : { location, status: code }; },
-    setResponseBody: (body) => { responseBody = body; },
-    setResponseHeaders: (headers) => { extraHeaders = { ...headers }; },
+    setStatus: (code) => {
+      status = code;
+    },
+    setDelay: (ms) => {
+      delayMs = ms;
+    },
+    setRedirect: (location, code = 308) => {
+      redirect = location === null ? null : { location, status: code };
+    },
+    setResponseBody: (body) => {
+      responseBody = body;
+    },
+    setResponseHeaders: (headers) => {
+      extraHeaders = { ...headers };
+    },
     waitFor(n, timeoutMs = 5000) {
       if (requests.length >= n) return Promise.resolve();
       return new Promise<void>((resolve, reject) => {
@@ -120,7 +138,10 @@ export async function startWebhookSink(): Promise<WebhookSink> {
       });
     },
     async close() {
-      for (const p of pendingTimers) { clearTimeout(p.timer); p.res.destroy(); }
+      for (const p of pendingTimers) {
+        clearTimeout(p.timer);
+        p.res.destroy();
+      }
       pendingTimers.clear();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -24,7 +24,12 @@ export interface WebhooksTestApp extends TestApp {
   /** Starts the delivery worker and relay (stopped by close). */
   startWorkers(opts?: { concurrency?: number; relay?: boolean }): Promise<{ close(timeoutMs?: number): Promise<void> }>;
   /** Inserts an event in its own transaction, then nudges the relay (unless `nudge: false`). */
-  emit(orgId: string, type: EventType, data?: Record<string, unknown>, opts?: { environment?: Environment; nudge?: boolean }): Promise<string>;
+  emit(
+    orgId: string,
+    type: EventType,
+    data?: Record<string, unknown>,
+    opts?: { environment?: Environment; nudge?: boolean },
+  ): Promise<string>;
 }
 
 export interface WebhooksHarnessOptions {
@@ -42,7 +47,11 @@ export const TEST_RETRY_DELAYS = '0.05,0.1,0.15,0.2,0.25';
 
 function pgliteVersion(): string {
   try {
-    return (JSON.parse(readFileSync(join(process.cwd(), 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as { version: string }).version;
+    return (
+      JSON.parse(readFileSync(join(process.cwd(), 'node_modules/@electric-sql/pglite/package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
   } catch {
     return 'unknown';
   }
@@ -57,7 +66,11 @@ let template: Promise<Blob> | undefined;
  */
 function cachedPgliteTemplate(): Promise<Blob> {
   template ??= (async () => {
-    const key = createHash('sha256').update(pgliteVersion()).update(JSON.stringify(loadMigrations())).digest('hex').slice(0, 16);
+    const key = createHash('sha256')
+      .update(pgliteVersion())
+      .update(JSON.stringify(loadMigrations()))
+      .digest('hex')
+      .slice(0, 16);
     const dir = join(tmpdir(), 'docpipe-test-templates');
     const file = join(dir, `pglite-${key}.tar`);
     if (existsSync(file)) return new Blob([readFileSync(file)]);
@@ -82,7 +95,11 @@ function cachedPgliteTemplate(): Promise<Blob> {
  */
 export async function pgliteDataDirAt(target: string): Promise<void> {
   const blob = await cachedPgliteTemplate();
-  const key = createHash('sha256').update(pgliteVersion()).update(JSON.stringify(loadMigrations())).digest('hex').slice(0, 16);
+  const key = createHash('sha256')
+    .update(pgliteVersion())
+    .update(JSON.stringify(loadMigrations()))
+    .digest('hex')
+    .slice(0, 16);
   const cached = join(tmpdir(), 'docpipe-test-templates', `pglite-${key}-dir`);
   if (!existsSync(cached)) {
     const building = `${cached}.${process.pid}.tmp`;
@@ -106,12 +123,18 @@ export async function webhooksTestDb(kind: DbKind): Promise<TestDb> {
 
 export async function createWebhooksTestApp(opts: WebhooksHarnessOptions = {}): Promise<WebhooksTestApp> {
   const config = testConfig({
-    WEBHOOK_RETRY_DELAYS: TEST_RETRY_DELAYS, WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_TIMEOUT_MS: '2000', ...opts.env,
+    WEBHOOK_RETRY_DELAYS: TEST_RETRY_DELAYS,
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_TIMEOUT_MS: '2000',
+    ...opts.env,
   });
   const testDb = await webhooksTestDb(opts.kind ?? 'pglite');
   const logger = createLogger({ level: 'silent', pretty: false });
   const deps = await createDeps(config, {
-    db: testDb.db, redisUrl: opts.redisUrl ?? inject('redisUrl'), logger, migrate: false,
+    db: testDb.db,
+    redisUrl: opts.redisUrl ?? inject('redisUrl'),
+    logger,
+    migrate: false,
     webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, ...opts.module },
   });
   const mod = deps.webhooks;
@@ -126,7 +149,12 @@ export async function createWebhooksTestApp(opts: WebhooksHarnessOptions = {}): 
   if (opts.workers !== false) await startWorkers({ concurrency: opts.workers?.concurrency });
 
   return {
-    app, deps, config, testDb, mod, startWorkers,
+    app,
+    deps,
+    config,
+    testDb,
+    mod,
+    startWorkers,
     async emit(orgId, type, data = {}, o = {}) {
       const id = await deps.db.tx((q) => insertEvent(q, { orgId, environment: o.environment ?? 'live', type, data }));
       if (o.nudge !== false) mod.relay.nudge();
@@ -135,7 +163,10 @@ export async function createWebhooksTestApp(opts: WebhooksHarnessOptions = {}): 
     async close() {
       for (const r of running.splice(0)) await r.close(1000);
       // Queue keys live in the shared test Redis under this app's private prefix: remove them.
-      await deps.queues.get('webhooks').obliterate({ force: true }).catch(() => undefined);
+      await deps.queues
+        .get('webhooks')
+        .obliterate({ force: true })
+        .catch(() => undefined);
       await app.close();
       await deps.close();
       await testDb.close();
@@ -144,7 +175,11 @@ export async function createWebhooksTestApp(opts: WebhooksHarnessOptions = {}): 
 }
 
 /** Polls `fn` until it returns a truthy value; throws with `what` after `timeoutMs`. */
-export async function eventually<T>(fn: () => Promise<T | null | undefined | false>, what: string, timeoutMs = 8000): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | null | undefined | false>,
+  what: string,
+  timeoutMs = 8000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();

@@ -31,10 +31,17 @@ export type WorkerProcessMessage =
 
 /** Child side: start the workers, report job activity, stop cleanly on a `stop` message. */
 export async function run(o: WorkerProcessOptions): Promise<void> {
-  const send = (m: WorkerProcessMessage) => { process.send?.(m); };
+  const send = (m: WorkerProcessMessage) => {
+    process.send?.(m);
+  };
   const config = loadConfig(o.env, { persistSecrets: false });
   const db = await createDb({ url: o.db.url, schema: o.db.schema, poolSize: 3 });
-  const deps = await createDeps(config, { db, redisUrl: o.redisUrl, logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
+  const deps = await createDeps(config, {
+    db,
+    redisUrl: o.redisUrl,
+    logger: createLogger({ level: 'silent', pretty: false }),
+    migrate: false,
+  });
   // The stage workers themselves (not through the worker table), to report their jobs' activity.
   const workers = STAGES.map((stage) => startStageWorker(stage, deps, o.concurrency ?? 1, o.lock));
   workers.forEach((w, i) => {
@@ -58,9 +65,17 @@ export async function run(o: WorkerProcessOptions): Promise<void> {
 /** The config values a worker process must share with the test's app. */
 export function workerEnv(config: Config): Record<string, string> {
   const env: Record<string, string> = {
-    NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: config.dataDir, REDIS_PREFIX: config.REDIS_PREFIX,
-    JWT_SECRET: config.JWT_SECRET, ENCRYPTION_KEY: config.ENCRYPTION_KEY, EMBEDDING_MODEL: config.EMBEDDING_MODEL,
-    ALLOW_MODEL_DOWNLOAD: String(config.ALLOW_MODEL_DOWNLOAD), CLASSIFY_KNN: String(config.CLASSIFY_KNN), MAX_PAGES: String(config.MAX_PAGES), MAX_UPLOAD_MB: String(config.MAX_UPLOAD_MB),
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: config.dataDir,
+    REDIS_PREFIX: config.REDIS_PREFIX,
+    JWT_SECRET: config.JWT_SECRET,
+    ENCRYPTION_KEY: config.ENCRYPTION_KEY,
+    EMBEDDING_MODEL: config.EMBEDDING_MODEL,
+    ALLOW_MODEL_DOWNLOAD: String(config.ALLOW_MODEL_DOWNLOAD),
+    CLASSIFY_KNN: String(config.CLASSIFY_KNN),
+    MAX_PAGES: String(config.MAX_PAGES),
+    MAX_UPLOAD_MB: String(config.MAX_UPLOAD_MB),
   };
   if (config.EMBEDDING_MODEL_DIR) env.EMBEDDING_MODEL_DIR = config.EMBEDDING_MODEL_DIR;
   // The trained built-in classifier, so a worker process does not train its own.
@@ -91,7 +106,9 @@ const MODULE = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 export async function forkWorkerProcess(o: WorkerProcessOptions, readyTimeoutMs = 60_000): Promise<WorkerProcess> {
   const child = fork(ENTRY, [MODULE, JSON.stringify(o)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
   let err = '';
-  child.stderr?.on('data', (c: Buffer) => { err = (err + c.toString()).slice(-20_000); });
+  child.stderr?.on('data', (c: Buffer) => {
+    err = (err + c.toString()).slice(-20_000);
+  });
   const messages: WorkerProcessMessage[] = [];
   const listeners = new Set<() => void>();
   child.on('message', (m: WorkerProcessMessage) => {
@@ -100,23 +117,45 @@ export async function forkWorkerProcess(o: WorkerProcessOptions, readyTimeoutMs 
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const gone = () => child.exitCode !== null || child.signalCode !== null;
-  const waitFor = (pred: (m: WorkerProcessMessage) => boolean, timeoutMs = 30_000) => new Promise<WorkerProcessMessage>((resolve, reject) => {
-    const check = () => {
-      const hit = messages.find(pred);
-      if (hit) { done(); resolve(hit); return true; }
-      if (gone()) { done(); reject(new Error(`worker process exited (${child.exitCode ?? child.signalCode}); stderr: ${err}`)); return true; }
-      return false;
-    };
-    const timer = setTimeout(() => { done(); reject(new Error(`worker process: no matching message after ${timeoutMs} ms; stderr: ${err}`)); }, timeoutMs);
-    const onExit = () => { check(); };
-    const done = () => { clearTimeout(timer); listeners.delete(listener); child.off('exit', onExit); };
-    const listener = () => { check(); };
-    if (check()) return;
-    listeners.add(listener);
-    child.once('exit', onExit);
-  });
+  const waitFor = (pred: (m: WorkerProcessMessage) => boolean, timeoutMs = 30_000) =>
+    new Promise<WorkerProcessMessage>((resolve, reject) => {
+      const check = () => {
+        const hit = messages.find(pred);
+        if (hit) {
+          done();
+          resolve(hit);
+          return true;
+        }
+        if (gone()) {
+          done();
+          reject(new Error(`worker process exited (${child.exitCode ?? child.signalCode}); stderr: ${err}`));
+          return true;
+        }
+        return false;
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`worker process: no matching message after ${timeoutMs} ms; stderr: ${err}`));
+      }, timeoutMs);
+      const onExit = () => {
+        check();
+      };
+      const done = () => {
+        clearTimeout(timer);
+        listeners.delete(listener);
+        child.off('exit', onExit);
+      };
+      const listener = () => {
+        check();
+      };
+      if (check()) return;
+      listeners.add(listener);
+      child.once('exit', onExit);
+    });
   const proc: WorkerProcess = {
-    child, messages, waitFor,
+    child,
+    messages,
+    waitFor,
     async kill() {
       if (!gone()) child.kill('SIGKILL');
       await exited;

@@ -48,18 +48,31 @@ export interface WorkflowStackOptions {
 
 /** Test-speed defaults: short locks and sweeps. */
 export const FAST_WORKFLOWS: WorkflowsModuleOptions = {
-  lockDurationMs: 5_000, stalledIntervalMs: 1_000, sweepIntervalMs: 0, staleMs: 2_000, slotWaitMs: 100, reassertIntervalMs: 60_000,
+  lockDurationMs: 5_000,
+  stalledIntervalMs: 1_000,
+  sweepIntervalMs: 0,
+  staleMs: 2_000,
+  slotWaitMs: 100,
+  reassertIntervalMs: 60_000,
   evaluator: { timeoutMs: 500, threads: 1 },
 };
 
 export function workflowEnv(google: FakeGoogle, extra: Record<string, string> = {}): Record<string, string> {
   return {
-    NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: join(tmpdir(), `docpipe-wf-${randomBytes(4).toString('hex')}`),
-    REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`, JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('hex'),
-    ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
-    GOOGLE_API_ROOT_URL: google.rootUrl, GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: join(tmpdir(), `docpipe-wf-${randomBytes(4).toString('hex')}`),
+    REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    ALLOW_MODEL_DOWNLOAD: 'false',
+    EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
+    GOOGLE_API_ROOT_URL: google.rootUrl,
+    GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
     CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
-    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1', WEBHOOK_RETRY_DELAYS: '1,1,1,1,1', WEBHOOK_TIMEOUT_MS: '2000',
+    WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WEBHOOK_RETRY_DELAYS: '1,1,1,1,1',
+    WEBHOOK_TIMEOUT_MS: '2000',
     ...extra,
   };
 }
@@ -68,25 +81,50 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
   const google = await startFakeGoogle();
   const env = workflowEnv(google, opts.env);
   const config = loadConfig(env, { persistSecrets: false });
-  const testDb: TestDb = opts.db ? { db: opts.db, kind: opts.kind ?? 'pglite', close: async () => undefined } : await createTestDb(opts.kind ?? 'pglite');
+  const testDb: TestDb = opts.db
+    ? { db: opts.db, kind: opts.kind ?? 'pglite', close: async () => undefined }
+    : await createTestDb(opts.kind ?? 'pglite');
   const deps = await createDeps(config, {
-    db: testDb.db, redisUrl: opts.redisUrl, logger: createLogger({ level: 'silent', pretty: false }), migrate: false,
-    sheets: FAST_SHEETS, webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },
+    db: testDb.db,
+    redisUrl: opts.redisUrl,
+    logger: createLogger({ level: 'silent', pretty: false }),
+    migrate: false,
+    sheets: FAST_SHEETS,
+    webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },
     workflows: { ...FAST_WORKFLOWS, ...opts.module },
   });
   const app = await buildApp(appDepsFrom(deps));
   await app.ready();
-  const start = () => startWorkers(deps, {
-    concurrency: 2, queues: ['export', 'webhooks', 'workflows'], schedulers: opts.schedulers ?? false, exportConcurrency: 4, webhooks: { concurrency: 10 },
-  });
+  const start = () =>
+    startWorkers(deps, {
+      concurrency: 2,
+      queues: ['export', 'webhooks', 'workflows'],
+      schedulers: opts.schedulers ?? false,
+      exportConcurrency: 4,
+      webhooks: { concurrency: 10 },
+    });
   let workers: WorkerHandle | null = opts.workers === false ? null : await start();
   return {
-    app, deps, config, env, testDb, google,
-    async stopWorkers() { await workers?.close(2000); workers = null; },
-    async startWorkers() { workers ??= await start(); },
+    app,
+    deps,
+    config,
+    env,
+    testDb,
+    google,
+    async stopWorkers() {
+      await workers?.close(2000);
+      workers = null;
+    },
+    async startWorkers() {
+      workers ??= await start();
+    },
     async close() {
       await workers?.close(2000);
-      for (const name of ['export', 'webhooks', 'workflows'] as const) await deps.queues.get(name).obliterate({ force: true }).catch(() => undefined);
+      for (const name of ['export', 'webhooks', 'workflows'] as const)
+        await deps.queues
+          .get(name)
+          .obliterate({ force: true })
+          .catch(() => undefined);
       await app.close();
       await deps.close();
       await testDb.close();

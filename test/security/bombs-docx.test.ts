@@ -15,7 +15,10 @@ const engine = createPdfEngine({ maxMemoryMb: LIMIT_MB, maxInflatedBytes: 16 * M
 afterAll(() => engine.close());
 
 async function parseError(p: Promise<unknown>): Promise<ParseError> {
-  const err = await p.then(() => null, (e: unknown) => e);
+  const err = await p.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(ParseError);
   return err as ParseError;
 }

@@ -37,48 +37,55 @@ function base64Mail(bytes: number): string {
 type Outcome = { ok: true; chars: number } | { ok: false; code: ParseErrorCode };
 
 describe('text-format bombs', () => {
-  it('ends every expanding text file as text or a ParseError, within bounded memory', { timeout: 300_000 }, async () => {
-    const cases: [string, string, () => string][] = [
-      ['rows.csv', 'CSV of 12 million empty rows', () => 'a,b\n' + ',\n'.repeat(12 * MiB)],
-      ['cells.csv', 'CSV of 24 million empty cells', () => 'a,b,c\n' + ','.repeat(24 * MiB)],
-      ['arrays.json', 'JSON of 8 million empty arrays', () => `[${'[],'.repeat(8 * MiB)}[]]`],
-      ['deep.json', 'JSON nested a million deep', () => '['.repeat(MiB) + ']'.repeat(MiB)],
-      ['angles.html', 'HTML of 24 MB of "<"', () => `<html><body>${'<'.repeat(24 * MiB)}`],
-      ['lines.txt', 'text of 12 million lines', () => 'a\n'.repeat(12 * MiB)],
-      ['deep.eml', 'e-mail nested 2000 multiparts deep', () => nestedMultipart(2000)],
-      ['forwarded.eml', 'e-mail with 5000 messages nested as attachments', () => nestedMessages(5000)],
-      ['big.eml', 'e-mail with a 24 MB base64 body', () => base64Mail(18 * MiB)],
-      ['fair.eml', 'e-mail with a 5 MB base64 body', () => base64Mail(4 * MiB)],
-    ];
-    const outcomes: Record<string, Outcome> = {};
-    for (const [filename, what, make] of cases) {
-      const bytes = Buffer.from(make());
-      const mem = trackMemory();
-      const outcome = await parseDocument({ bytes, filename, maxPages: 1 }, { pdf: engine }).then(
-        (r): Outcome => ({ ok: true, chars: r.text.length }),
-        (err: unknown): Outcome => {
-          expect(err, what).toBeInstanceOf(ParseError);
-          return { ok: false, code: (err as ParseError).code };
-        },
-      );
-      const peaks = mem.stop();
-      outcomes[filename] = outcome;
-      if (memoryTrackingAvailable) {
-        // The file itself (up to 24 MB) and its copy for the channel are the caller's share.
-        expect(peaks.selfPeakMb - peaks.selfStartMb, what).toBeLessThan(100);
-        expect(peaks.childPeakMb, what).toBeLessThan(LIMIT_MB + 64);
+  it(
+    'ends every expanding text file as text or a ParseError, within bounded memory',
+    { timeout: 300_000 },
+    async () => {
+      const cases: [string, string, () => string][] = [
+        ['rows.csv', 'CSV of 12 million empty rows', () => 'a,b\n' + ',\n'.repeat(12 * MiB)],
+        ['cells.csv', 'CSV of 24 million empty cells', () => 'a,b,c\n' + ','.repeat(24 * MiB)],
+        ['arrays.json', 'JSON of 8 million empty arrays', () => `[${'[],'.repeat(8 * MiB)}[]]`],
+        ['deep.json', 'JSON nested a million deep', () => '['.repeat(MiB) + ']'.repeat(MiB)],
+        ['angles.html', 'HTML of 24 MB of "<"', () => `<html><body>${'<'.repeat(24 * MiB)}`],
+        ['lines.txt', 'text of 12 million lines', () => 'a\n'.repeat(12 * MiB)],
+        ['deep.eml', 'e-mail nested 2000 multiparts deep', () => nestedMultipart(2000)],
+        ['forwarded.eml', 'e-mail with 5000 messages nested as attachments', () => nestedMessages(5000)],
+        ['big.eml', 'e-mail with a 24 MB base64 body', () => base64Mail(18 * MiB)],
+        ['fair.eml', 'e-mail with a 5 MB base64 body', () => base64Mail(4 * MiB)],
+      ];
+      const outcomes: Record<string, Outcome> = {};
+      for (const [filename, what, make] of cases) {
+        const bytes = Buffer.from(make());
+        const mem = trackMemory();
+        const outcome = await parseDocument({ bytes, filename, maxPages: 1 }, { pdf: engine }).then(
+          (r): Outcome => ({ ok: true, chars: r.text.length }),
+          (err: unknown): Outcome => {
+            expect(err, what).toBeInstanceOf(ParseError);
+            return { ok: false, code: (err as ParseError).code };
+          },
+        );
+        const peaks = mem.stop();
+        outcomes[filename] = outcome;
+        if (memoryTrackingAvailable) {
+          // The file itself (up to 24 MB) and its copy for the channel are the caller's share.
+          expect(peaks.selfPeakMb - peaks.selfStartMb, what).toBeLessThan(100);
+          expect(peaks.childPeakMb, what).toBeLessThan(LIMIT_MB + 64);
+        }
       }
-    }
-    console.log(JSON.stringify(outcomes));
-    // The shapes that used to take the calling process past 1.5 GB are refused as too large.
-    for (const name of ['rows.csv', 'cells.csv', 'angles.html', 'lines.txt', 'arrays.json', 'big.eml']) {
-      expect(outcomes[name], name).toEqual({ ok: false, code: 'TOO_LARGE' });
-    }
-    // mailparser bounds nesting itself.
-    expect(outcomes['deep.eml']).toEqual({ ok: false, code: 'CORRUPT' });
-    expect(outcomes['fair.eml']).toMatchObject({ ok: true });
-    // The parser processes still serve.
-    const r = await parseDocument({ bytes: Buffer.from('name,total\nAcme,12.00\n'), filename: 'ok.csv', maxPages: 1 }, { pdf: engine });
-    expect(r.text).toBe('name\ttotal\nAcme\t12.00');
-  });
+      console.log(JSON.stringify(outcomes));
+      // The shapes that used to take the calling process past 1.5 GB are refused as too large.
+      for (const name of ['rows.csv', 'cells.csv', 'angles.html', 'lines.txt', 'arrays.json', 'big.eml']) {
+        expect(outcomes[name], name).toEqual({ ok: false, code: 'TOO_LARGE' });
+      }
+      // mailparser bounds nesting itself.
+      expect(outcomes['deep.eml']).toEqual({ ok: false, code: 'CORRUPT' });
+      expect(outcomes['fair.eml']).toMatchObject({ ok: true });
+      // The parser processes still serve.
+      const r = await parseDocument(
+        { bytes: Buffer.from('name,total\nAcme,12.00\n'), filename: 'ok.csv', maxPages: 1 },
+        { pdf: engine },
+      );
+      expect(r.text).toBe('name\ttotal\nAcme\t12.00');
+    },
+  );
 });

@@ -56,7 +56,10 @@ describe('image pixel bombs', () => {
     ];
     for (const [name, bytes] of bombs) {
       expect(bytes.length, name).toBeLessThan(1024);
-      const err = await parseDocument({ bytes, maxPages: 1 }, { ocr }).then(() => null, (e: unknown) => e);
+      const err = await parseDocument({ bytes, maxPages: 1 }, { ocr }).then(
+        () => null,
+        (e: unknown) => e,
+      );
       expect(err, name).toBeInstanceOf(ParseError);
       expect(err, name).toMatchObject({ code: 'TOO_LARGE', permanent: true });
       expect((err as Error).message, name).toMatch(/pixels; the limit is 50000000/);
@@ -69,29 +72,41 @@ describe('image pixel bombs', () => {
     const png = makePng(400, 300);
     const r = await parseDocument({ bytes: png, maxPages: 1 }, { ocr });
     expect(r).toMatchObject({ text: 'recognised words', ocrPages: 1 });
-    const err = await parseDocument({ bytes: png, maxPages: 1 }, { ocr }, { maxImagePixels: 100_000 }).then(() => null, (e: unknown) => e);
+    const err = await parseDocument({ bytes: png, maxPages: 1 }, { ocr }, { maxImagePixels: 100_000 }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'TOO_LARGE' });
     expect(ocr.images).toHaveLength(1);
   });
 
   it('fails an image whose header cannot be read as CORRUPT without OCR', async () => {
     const ocr = recordingOcr();
-    const err = await parseDocument({ bytes: makePng(10, 10).subarray(0, 20), maxPages: 1 }, { ocr }).then(() => null, (e: unknown) => e);
+    const err = await parseDocument({ bytes: makePng(10, 10).subarray(0, 20), maxPages: 1 }, { ocr }).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(err).toMatchObject({ code: 'CORRUPT' });
     expect(ocr.images).toHaveLength(0);
   });
 
-  it('renders a scanned page that declares 200 inches square at a bounded size for OCR', { timeout: 60_000 }, async () => {
-    // 14400 pt (the largest page PDF allows) at the default 200 dpi would be 40000×40000.
-    const pdf = await makeImagePdf([makePng(64, 64, (x, y) => ((x ^ y) & 8 ? 0 : 255))], { pageSize: [14_400, 14_400] });
-    const ocr = recordingOcr();
-    const mem = trackMemory();
-    const r = await parseDocument({ bytes: pdf, maxPages: 1 }, { ocr, pdf: engine });
-    const peaks = mem.stop();
-    expect(r.ocrPages).toBe(1);
-    const size = imageSize('image/png', ocr.images[0]);
-    expect(size!.width * size!.height).toBeLessThanOrEqual(25_000_000);
-    expect(size!.width).toBeGreaterThan(4000);
-    if (memoryTrackingAvailable) expect(peaks.childPeakMb).toBeLessThan(384 + 64);
-  });
+  it(
+    'renders a scanned page that declares 200 inches square at a bounded size for OCR',
+    { timeout: 60_000 },
+    async () => {
+      // 14400 pt (the largest page PDF allows) at the default 200 dpi would be 40000×40000.
+      const pdf = await makeImagePdf([makePng(64, 64, (x, y) => ((x ^ y) & 8 ? 0 : 255))], {
+        pageSize: [14_400, 14_400],
+      });
+      const ocr = recordingOcr();
+      const mem = trackMemory();
+      const r = await parseDocument({ bytes: pdf, maxPages: 1 }, { ocr, pdf: engine });
+      const peaks = mem.stop();
+      expect(r.ocrPages).toBe(1);
+      const size = imageSize('image/png', ocr.images[0]);
+      expect(size!.width * size!.height).toBeLessThanOrEqual(25_000_000);
+      expect(size!.width).toBeGreaterThan(4000);
+      if (memoryTrackingAvailable) expect(peaks.childPeakMb).toBeLessThan(384 + 64);
+    },
+  );
 });

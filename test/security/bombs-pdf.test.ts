@@ -17,24 +17,31 @@ const engine = createPdfEngine({ maxMemoryMb: LIMIT_MB });
 afterAll(() => engine.close());
 
 describe('PDF bombs', () => {
-  it('fails a 2 MB PDF whose content stream inflates to 2 GiB as TOO_LARGE, within bounded memory', { timeout: 120_000 }, async () => {
-    const bomb = makePdfFlateBomb(2 * GiB);
-    expect(bomb.length).toBeLessThan(3 * MiB);
-    const normal = await makeTextPdf({ pages: [['Invoice 2026-043'], ['Total 10.00']] });
-    await parseDocument({ bytes: normal, maxPages: 5 }, { pdf: engine });
-    const mem = trackMemory();
-    const err = await parseDocument({ bytes: bomb, maxPages: 5 }, { pdf: engine }).then(() => null, (e: unknown) => e);
-    const peaks = mem.stop();
-    expect(err).toBeInstanceOf(ParseError);
-    expect(err).toMatchObject({ code: 'TOO_LARGE', permanent: true });
-    expect((err as Error).message).toMatch(/more than 384 MB of memory/);
-    if (memoryTrackingAvailable) {
-      expect(peaks.selfPeakMb - peaks.selfStartMb).toBeLessThan(100);
-      expect(peaks.childPeakMb).toBeLessThan(LIMIT_MB + 64);
-    }
-    const r = await parseDocument({ bytes: normal, maxPages: 5 }, { pdf: engine });
-    expect(r.text).toBe('Invoice 2026-043\n\f\nTotal 10.00');
-  });
+  it(
+    'fails a 2 MB PDF whose content stream inflates to 2 GiB as TOO_LARGE, within bounded memory',
+    { timeout: 120_000 },
+    async () => {
+      const bomb = makePdfFlateBomb(2 * GiB);
+      expect(bomb.length).toBeLessThan(3 * MiB);
+      const normal = await makeTextPdf({ pages: [['Invoice 2026-043'], ['Total 10.00']] });
+      await parseDocument({ bytes: normal, maxPages: 5 }, { pdf: engine });
+      const mem = trackMemory();
+      const err = await parseDocument({ bytes: bomb, maxPages: 5 }, { pdf: engine }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      const peaks = mem.stop();
+      expect(err).toBeInstanceOf(ParseError);
+      expect(err).toMatchObject({ code: 'TOO_LARGE', permanent: true });
+      expect((err as Error).message).toMatch(/more than 384 MB of memory/);
+      if (memoryTrackingAvailable) {
+        expect(peaks.selfPeakMb - peaks.selfStartMb).toBeLessThan(100);
+        expect(peaks.childPeakMb).toBeLessThan(LIMIT_MB + 64);
+      }
+      const r = await parseDocument({ bytes: normal, maxPages: 5 }, { pdf: engine });
+      expect(r.text).toBe('Invoice 2026-043\n\f\nTotal 10.00');
+    },
+  );
 
   it('reads a small stream built the same way (the bomb is a valid PDF, refused only for its size)', async () => {
     const r = await parseDocument({ bytes: makePdfFlateBomb(4 * MiB), maxPages: 5 }, { pdf: engine });

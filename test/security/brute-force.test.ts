@@ -14,23 +14,37 @@ import { createLoginThrottle } from '../../src/modules/auth/login-throttle.js';
 import { DEFAULT_FAILED_LOOKUPS_PER_MINUTE } from '../../src/modules/access/access.service.js';
 import { bearer, call, expectError, makeKey, quickActor, windowHeadroom } from '../integration/foundation/support.js';
 
-const fakeKey = () => `svc_live_${randomBytes(24).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, 32).padEnd(32, 'x')}`;
+const fakeKey = () =>
+  `svc_live_${randomBytes(24)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 32)
+    .padEnd(32, 'x')}`;
 
 describe('unknown API keys per client IP', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp('pglite'); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('after the limit an IP gets 429 without a database lookup; other IPs and cached keys are unaffected', async () => {
     const owner = await quickActor(t);
     const good = await makeKey(t.app, owner);
     const attacker = '203.0.113.7';
     // The valid key is used once from the attacking address first, so it is cached there.
-    expect((await call(t.app, { url: '/auth/me', headers: bearer(good.key), remoteAddress: attacker })).statusCode).toBe(200);
+    expect(
+      (await call(t.app, { url: '/auth/me', headers: bearer(good.key), remoteAddress: attacker })).statusCode,
+    ).toBe(200);
     let lookups = 0;
     const repo = t.deps.repos.apiKeys;
     const original = repo.findByHash.bind(repo);
-    repo.findByHash = async (hash: string) => { lookups++; return original(hash); };
+    repo.findByHash = async (hash: string) => {
+      lookups++;
+      return original(hash);
+    };
     try {
       await windowHeadroom(t, 10);
       const L = DEFAULT_FAILED_LOOKUPS_PER_MINUTE;
@@ -51,10 +65,16 @@ describe('unknown API keys per client IP', () => {
       expect(lookups).toBe(L + 1);
 
       // Another client is not affected (its unknown key is looked up and refused as usual).
-      expectError(await call(t.app, { url: '/projects', headers: bearer(fakeKey()), remoteAddress: '198.51.100.9' }), 401, 'UNAUTHORIZED');
+      expectError(
+        await call(t.app, { url: '/projects', headers: bearer(fakeKey()), remoteAddress: '198.51.100.9' }),
+        401,
+        'UNAUTHORIZED',
+      );
       expect(lookups).toBe(L + 2);
       // A key already verified in this process keeps working from the blocked address.
-      expect((await call(t.app, { url: '/auth/me', headers: bearer(good.key), remoteAddress: attacker })).statusCode).toBe(200);
+      expect(
+        (await call(t.app, { url: '/auth/me', headers: bearer(good.key), remoteAddress: attacker })).statusCode,
+      ).toBe(200);
     } finally {
       repo.findByHash = original;
     }
@@ -70,9 +90,18 @@ describe('failed logins for one e-mail address: a progressive delay, not a lock-
   beforeAll(async () => {
     const config = testConfig();
     db = await createTestDb('pglite');
-    deps = await createDeps(config, { db: db.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
+    deps = await createDeps(config, {
+      db: db.db,
+      redisUrl: inject('redisUrl'),
+      logger: createLogger({ level: 'silent', pretty: false }),
+      migrate: false,
+    });
     const appDeps = appDepsFrom(deps);
-    appDeps.loginThrottle = createLoginThrottle(deps.redis, (e) => deps.keys.rate(`login-delay:${e}`), { sleep: async (ms) => { waits.push(ms); } });
+    appDeps.loginThrottle = createLoginThrottle(deps.redis, (e) => deps.keys.rate(`login-delay:${e}`), {
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
     app = await buildApp(appDeps);
     await app.ready();
   });
@@ -95,7 +124,13 @@ describe('failed logins for one e-mail address: a progressive delay, not a lock-
     // Twelve wrong passwords, each from its own address (so no per-IP limit is involved), all at
     // once: a burst queues like the same attempts one after another.
     const before = waits.length;
-    const statuses = (await Promise.all(Array.from({ length: 12 }, (_, i) => login(i % 2 ? email.toUpperCase() : email, `guess-${i}`, `203.0.113.${i + 1}`)))).map((r) => r.statusCode);
+    const statuses = (
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          login(i % 2 ? email.toUpperCase() : email, `guess-${i}`, `203.0.113.${i + 1}`),
+        ),
+      )
+    ).map((r) => r.statusCode);
     const attackWaits = waits.slice(before).sort((a, b) => a - b);
     // Five attempts cost nothing; after that every attempt waits, longer each time.
     expect(statuses.filter((st) => st === 401).length).toBeGreaterThanOrEqual(8);
@@ -127,7 +162,10 @@ describe('failed logins for one e-mail address: a progressive delay, not a lock-
     const ip = '203.0.113.250';
     const first = await Promise.all(Array.from({ length: 20 }, (_, i) => login(`nobody${i}@example.test`, 'x', ip)));
     expect(first.map((r) => r.statusCode)).toEqual(Array(20).fill(401));
-    for (const r of await Promise.all([login('nobody-a@example.test', 'x', ip), login('nobody-b@example.test', 'x', ip)])) {
+    for (const r of await Promise.all([
+      login('nobody-a@example.test', 'x', ip),
+      login('nobody-b@example.test', 'x', ip),
+    ])) {
       expect(r.statusCode).toBe(429);
       expect(String(r.headers['ratelimit-policy'])).toContain('"login-ip";q=20;w=60');
     }

@@ -5,7 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../helpers/app.js';
 import { createTestApp } from '../helpers/app.js';
-import { bearer, call, dataOf, expectError, makeKey, quickActor, type QuickActor } from '../integration/foundation/support.js';
+import {
+  bearer,
+  call,
+  dataOf,
+  expectError,
+  makeKey,
+  quickActor,
+  type QuickActor,
+} from '../integration/foundation/support.js';
 
 const DAY = 86_400_000;
 
@@ -16,12 +24,18 @@ describe('keys made or changed by a key stay within its bounds', () => {
   beforeAll(async () => {
     t = await createTestApp('pglite');
     owner = await quickActor(t);
-    parent = await makeKey(t.app, owner, {
-      name: 'restricted parent', expires_in_days: 10, allowed_ips: ['10.1.0.0/16', '2001:db8::/32'], rate_limit_per_minute: 50, rate_limit_per_day: 1000,
+    parent = (await makeKey(t.app, owner, {
+      name: 'restricted parent',
+      expires_in_days: 10,
+      allowed_ips: ['10.1.0.0/16', '2001:db8::/32'],
+      rate_limit_per_minute: 50,
+      rate_limit_per_day: 1000,
       allowed_endpoints: ['/api-keys/*', 'GET /projects/*', 'POST /documents'],
-    }) as typeof parent;
+    })) as typeof parent;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const asParent = (c: { method?: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; payload?: unknown }) =>
     call(t.app, { ...c, headers: bearer(parent.key), remoteAddress: '10.1.2.3' });
@@ -29,21 +43,44 @@ describe('keys made or changed by a key stay within its bounds', () => {
   it('a child made with no restrictions inherits every one of the parent key', async () => {
     const child = dataOf(await asParent({ method: 'POST', url: '/api-keys', payload: { name: 'child' } }), 201);
     expect(child).toMatchObject({
-      allowed_ips: ['10.1.0.0/16', '2001:db8::/32'], allowed_endpoints: ['/api-keys/*', 'GET /projects/*', 'POST /documents'],
-      rate_limit_per_minute: 50, rate_limit_per_day: 1000,
+      allowed_ips: ['10.1.0.0/16', '2001:db8::/32'],
+      allowed_endpoints: ['/api-keys/*', 'GET /projects/*', 'POST /documents'],
+      rate_limit_per_minute: 50,
+      rate_limit_per_day: 1000,
     });
     expect(new Date(child.expires_at).getTime()).toBe(new Date(parent.expires_at).getTime());
     // And it is really bound: from another address it is refused.
-    expectError(await call(t.app, { url: '/auth/me', headers: bearer(child.key), remoteAddress: '192.0.2.1' }), 403, 'FORBIDDEN');
-    expect((await call(t.app, { url: '/projects', headers: bearer(child.key), remoteAddress: '10.1.200.1' })).statusCode).toBe(200);
-    expectError(await call(t.app, { url: '/webhooks', headers: bearer(child.key), remoteAddress: '10.1.200.1' }), 403, 'FORBIDDEN');
+    expectError(
+      await call(t.app, { url: '/auth/me', headers: bearer(child.key), remoteAddress: '192.0.2.1' }),
+      403,
+      'FORBIDDEN',
+    );
+    expect(
+      (await call(t.app, { url: '/projects', headers: bearer(child.key), remoteAddress: '10.1.200.1' })).statusCode,
+    ).toBe(200);
+    expectError(
+      await call(t.app, { url: '/webhooks', headers: bearer(child.key), remoteAddress: '10.1.200.1' }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('narrower restrictions are accepted', async () => {
-    const child = dataOf(await asParent({ method: 'POST', url: '/api-keys', payload: {
-      name: 'narrow', expires_in_days: 2, allowed_ips: ['10.1.7.0/24', '10.1.9.9', '2001:db8:1::/48'], rate_limit_per_minute: 5, rate_limit_per_day: 10,
-      allowed_endpoints: ['GET /projects', 'GET /projects/*/stats', 'POST /documents'],
-    } }), 201);
+    const child = dataOf(
+      await asParent({
+        method: 'POST',
+        url: '/api-keys',
+        payload: {
+          name: 'narrow',
+          expires_in_days: 2,
+          allowed_ips: ['10.1.7.0/24', '10.1.9.9', '2001:db8:1::/48'],
+          rate_limit_per_minute: 5,
+          rate_limit_per_day: 10,
+          allowed_endpoints: ['GET /projects', 'GET /projects/*/stats', 'POST /documents'],
+        },
+      }),
+      201,
+    );
     expect(new Date(child.expires_at).getTime()).toBeLessThan(Date.now() + 3 * DAY);
     expect(child.allowed_ips).toEqual(['10.1.7.0/24', '10.1.9.9', '2001:db8:1::/48']);
   });
@@ -58,13 +95,21 @@ describe('keys made or changed by a key stay within its bounds', () => {
     ['everything', { allowed_endpoints: ['*'] }, 'allowed_endpoints[0]'],
     ['a route outside the parent rules', { allowed_endpoints: ['GET /webhooks'] }, 'allowed_endpoints[0]'],
     ['any method where the parent allows one', { allowed_endpoints: ['/documents'] }, 'allowed_endpoints[0]'],
-    ['a subtree where the parent allows one path', { allowed_endpoints: ['POST /documents/*'] }, 'allowed_endpoints[0]'],
+    [
+      'a subtree where the parent allows one path',
+      { allowed_endpoints: ['POST /documents/*'] },
+      'allowed_endpoints[0]',
+    ],
     ['a higher per-minute limit', { rate_limit_per_minute: 51 }, 'rate_limit_per_minute'],
     ['a higher daily limit', { rate_limit_per_day: 1001 }, 'rate_limit_per_day'],
     ['the other mode', { environment: 'test' }, 'environment'],
   ])('a child with %s is refused', async (_what, extra, field) => {
     const before = dataOf(await call(t.app, { url: '/api-keys?limit=100', headers: owner.auth })).length;
-    const err = expectError(await asParent({ method: 'POST', url: '/api-keys', payload: { name: 'wider', ...extra } }), 403, 'FORBIDDEN');
+    const err = expectError(
+      await asParent({ method: 'POST', url: '/api-keys', payload: { name: 'wider', ...extra } }),
+      403,
+      'FORBIDDEN',
+    );
     expect(err.details?.map((d) => d.field)).toContain(field);
     expect(dataOf(await call(t.app, { url: '/api-keys?limit=100', headers: owner.auth })).length).toBe(before);
   });
@@ -82,13 +127,31 @@ describe('keys made or changed by a key stay within its bounds', () => {
       expect(err.details?.map((d) => d.field)).toContain(field);
     }
     const self = dataOf(await call(t.app, { url: `/api-keys/${parent.id}`, headers: owner.auth }));
-    expect(self).toMatchObject({ allowed_ips: ['10.1.0.0/16', '2001:db8::/32'], rate_limit_per_minute: 50, rate_limit_per_day: 1000 });
+    expect(self).toMatchObject({
+      allowed_ips: ['10.1.0.0/16', '2001:db8::/32'],
+      rate_limit_per_minute: 50,
+      rate_limit_per_day: 1000,
+    });
     // Narrowing and renaming are fine.
-    dataOf(await asParent({ method: 'PUT', url: `/api-keys/${sibling.id}`, payload: { name: 'renamed', rate_limit_per_minute: 10, allowed_ips: ['10.1.1.1'] } }));
+    dataOf(
+      await asParent({
+        method: 'PUT',
+        url: `/api-keys/${sibling.id}`,
+        payload: { name: 'renamed', rate_limit_per_minute: 10, allowed_ips: ['10.1.1.1'] },
+      }),
+    );
   });
 
-  it('people are not bound by a key\'s limits (their role decides)', async () => {
-    const k = dataOf(await call(t.app, { method: 'POST', url: '/api-keys', headers: owner.auth, payload: { name: 'free', expires_in_days: 3650 } }), 201);
+  it("people are not bound by a key's limits (their role decides)", async () => {
+    const k = dataOf(
+      await call(t.app, {
+        method: 'POST',
+        url: '/api-keys',
+        headers: owner.auth,
+        payload: { name: 'free', expires_in_days: 3650 },
+      }),
+      201,
+    );
     expect(k.allowed_ips).toEqual([]);
   });
 });

@@ -12,11 +12,40 @@ import { attemptsOf, createSub, deliveriesOf, owner, warmOwners } from '../integ
 
 /** Hosts that must never be reached, spelled every way an URL parser or resolver accepts. */
 const HOSTILE_HOSTS = [
-  '127.0.0.1', '127.0.0.2', '127.1', '2130706433', '0x7f000001', '0x7f.0.0.1', '0177.0.0.1', '017700000001', '127.000.000.001',
-  '0.0.0.0', '0', '10.0.0.5', '10.255.255.255', '172.16.0.1', '172.31.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '198.18.0.1',
-  '[::1]', '[0:0:0:0:0:0:0:1]', '[::]', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::ffff:10.0.0.1]', '[::ffff:169.254.169.254]',
-  '[64:ff9b::7f00:1]', '[fe80::1]', '[fc00::1]', '[fd12:3456::1]',
-  'localhost', 'LOCALHOST', 'localhost.', 'api.localhost',
+  '127.0.0.1',
+  '127.0.0.2',
+  '127.1',
+  '2130706433',
+  '0x7f000001',
+  '0x7f.0.0.1',
+  '0177.0.0.1',
+  '017700000001',
+  '127.000.000.001',
+  '0.0.0.0',
+  '0',
+  '10.0.0.5',
+  '10.255.255.255',
+  '172.16.0.1',
+  '172.31.0.1',
+  '192.168.1.1',
+  '169.254.169.254',
+  '100.64.0.1',
+  '198.18.0.1',
+  '[::1]',
+  '[0:0:0:0:0:0:0:1]',
+  '[::]',
+  '[::ffff:127.0.0.1]',
+  '[::ffff:7f00:1]',
+  '[::ffff:10.0.0.1]',
+  '[::ffff:169.254.169.254]',
+  '[64:ff9b::7f00:1]',
+  '[fe80::1]',
+  '[fc00::1]',
+  '[fd12:3456::1]',
+  'localhost',
+  'LOCALHOST',
+  'localhost.',
+  'api.localhost',
 ];
 
 /** Names an attacker controls the DNS of: each resolves (also) to a forbidden address. */
@@ -25,7 +54,10 @@ const RESOLVES: Record<string, { address: string; family: 4 | 6 }[]> = {
   'metadata.attacker.example': [{ address: '169.254.169.254', family: 4 }],
   'v6.attacker.example': [{ address: '::1', family: 6 }],
   'mapped.attacker.example': [{ address: '::ffff:127.0.0.1', family: 6 }],
-  'mixed.attacker.example': [{ address: '93.184.215.14', family: 4 }, { address: '127.0.0.1', family: 4 }],
+  'mixed.attacker.example': [
+    { address: '93.184.215.14', family: 4 },
+    { address: '127.0.0.1', family: 4 },
+  ],
   'private.attacker.example': [{ address: '10.1.2.3', family: 4 }],
 };
 
@@ -39,15 +71,30 @@ describe('SSRF table', () => {
     });
     warmOwners(t, 2);
   });
-  afterEach(async () => { for (const s of sinks.splice(0)) await s.close(); });
-  afterAll(async () => { await t?.close(); });
+  afterEach(async () => {
+    for (const s of sinks.splice(0)) await s.close();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('every hostile host is refused as a webhook URL (any scheme, port, userinfo or path trick)', async () => {
     const a = await owner(t);
     const accepted: string[] = [];
     for (const host of HOSTILE_HOSTS) {
-      for (const url of [`http://${host}/h`, `https://${host}:8443/h`, `http://user:pw@${host}/h`, `http://93.184.215.14@${host}/h`, `http://${host}/h?x=@93.184.215.14`]) {
-        const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: a.auth, payload: { url, events: ['*'] } });
+      for (const url of [
+        `http://${host}/h`,
+        `https://${host}:8443/h`,
+        `http://user:pw@${host}/h`,
+        `http://93.184.215.14@${host}/h`,
+        `http://${host}/h?x=@93.184.215.14`,
+      ]) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/v1/webhooks',
+          headers: a.auth,
+          payload: { url, events: ['*'] },
+        });
         if (res.statusCode !== 400) accepted.push(`${url} -> ${res.statusCode}`);
         else expect(body(res).error?.details[0].field, url).toBe('url');
       }
@@ -56,7 +103,12 @@ describe('SSRF table', () => {
     // Changing an existing subscription to such a URL is refused the same way.
     const ok = await createSub(t, a, { url: 'https://93.184.215.14/h' });
     for (const host of ['127.0.0.1', '[::ffff:127.0.0.1]', '169.254.169.254', 'localhost']) {
-      const res = await t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${ok.id}`, headers: a.auth, payload: { url: `http://${host}/h` } });
+      const res = await t.app.inject({
+        method: 'PUT',
+        url: `/api/v1/webhooks/${ok.id}`,
+        headers: a.auth,
+        payload: { url: `http://${host}/h` },
+      });
       expect(res.statusCode, host).toBe(400);
     }
   });
@@ -66,10 +118,14 @@ describe('SSRF table', () => {
     const rx = await startWebhookSink();
     sinks.push(rx);
     const subs = [];
-    for (const name of Object.keys(RESOLVES)) subs.push(await createSub(t, a, { url: `http://${name}:${rx.port}/hook` }));
+    for (const name of Object.keys(RESOLVES))
+      subs.push(await createSub(t, a, { url: `http://${name}:${rx.port}/hook` }));
     await t.emit(a.orgId, 'document.processed', {});
     for (const sub of subs) {
-      const [d] = await eventually(async () => { const ds = await deliveriesOf(t, sub.id); return ds[0]?.attempts ? ds : null; }, `an attempt for ${sub.url}`);
+      const [d] = await eventually(async () => {
+        const ds = await deliveriesOf(t, sub.id);
+        return ds[0]?.attempts ? ds : null;
+      }, `an attempt for ${sub.url}`);
       const [first] = await attemptsOf(t, d.id);
       // A name with a public answer as well may be tried at the public address (unreachable
       // here); it must never be tried at the forbidden one (the sink below sees nothing).
@@ -83,18 +139,35 @@ describe('SSRF table', () => {
 
 describe('SSRF table: mailbox hosts', () => {
   let m: TestApp;
-  beforeAll(async () => { m = await createTestApp('pglite', { MAIL_ALLOWED_HOSTS: '' }); });
-  afterAll(async () => { await m?.close(); });
+  beforeAll(async () => {
+    m = await createTestApp('pglite', { MAIL_ALLOWED_HOSTS: '' });
+  });
+  afterAll(async () => {
+    await m?.close();
+  });
 
   it('every hostile host is refused as a mailbox host', async () => {
     const a = await quickActor(m);
-    const project = body(await m.app.inject({ method: 'POST', url: '/api/v1/projects', headers: a.auth, payload: { name: 'Mail' } })).data.id;
+    const project = body(
+      await m.app.inject({ method: 'POST', url: '/api/v1/projects', headers: a.auth, payload: { name: 'Mail' } }),
+    ).data.id;
     const accepted: string[] = [];
     for (const raw of HOSTILE_HOSTS) {
       const host = raw.replace(/^\[|\]$/g, '');
-      const res = await m.app.inject({ method: 'POST', url: '/api/v1/integrations/mailboxes', headers: a.auth, payload: {
-        name: 'x', host, port: 993, username: 'u', password: 'p', project_id: project, is_active: false,
-      } });
+      const res = await m.app.inject({
+        method: 'POST',
+        url: '/api/v1/integrations/mailboxes',
+        headers: a.auth,
+        payload: {
+          name: 'x',
+          host,
+          port: 993,
+          username: 'u',
+          password: 'p',
+          project_id: project,
+          is_active: false,
+        },
+      });
       if (res.statusCode !== 400) accepted.push(`${host} -> ${res.statusCode}`);
     }
     expect(accepted).toEqual([]);

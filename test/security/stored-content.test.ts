@@ -19,25 +19,59 @@ describe('stored content is served inert', () => {
     owner = await quickActor(t);
     projectId = (await makeProject(t.app, owner.auth)).id;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const upload = async (name: string, data: Buffer) => {
     const body = multipart({ project_id: projectId }, { name, data });
-    return dataOf(await t.app.inject({ method: 'POST', url: '/api/v1/documents', headers: { ...owner.auth, ...body.headers }, payload: body.payload }), 201) as { id: string; mime_type: string };
+    return dataOf(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/documents',
+        headers: { ...owner.auth, ...body.headers },
+        payload: body.payload,
+      }),
+      201,
+    ) as { id: string; mime_type: string };
   };
 
   it('every download is an attachment with nosniff and a sandboxing CSP; active types get a type browsers never render', async () => {
     const cases: { name: string; data: Buffer; served: string }[] = [
-      { name: 'page.html', data: Buffer.from('<!doctype html><html><body><script>fetch("/api/v1/api-keys")</script>Invoice</body></html>'), served: 'application/octet-stream' },
-      { name: 'frag.htm', data: Buffer.from('<div><img src=x onerror="alert(1)">Total 12.00</div>'), served: 'application/octet-stream' },
-      { name: 'logo.svg', data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'), served: '' },
-      { name: 'feed.xml', data: Buffer.from('<?xml version="1.0"?><x:script xmlns:x="http://www.w3.org/1999/xhtml">alert(1)</x:script>'), served: '' },
-      { name: 'invoice.pdf', data: await makeTextPdf({ pages: [['Invoice 1', 'Total 5.00 EUR']] }), served: 'application/pdf' },
+      {
+        name: 'page.html',
+        data: Buffer.from('<!doctype html><html><body><script>fetch("/api/v1/api-keys")</script>Invoice</body></html>'),
+        served: 'application/octet-stream',
+      },
+      {
+        name: 'frag.htm',
+        data: Buffer.from('<div><img src=x onerror="alert(1)">Total 12.00</div>'),
+        served: 'application/octet-stream',
+      },
+      {
+        name: 'logo.svg',
+        data: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>'),
+        served: '',
+      },
+      {
+        name: 'feed.xml',
+        data: Buffer.from('<?xml version="1.0"?><x:script xmlns:x="http://www.w3.org/1999/xhtml">alert(1)</x:script>'),
+        served: '',
+      },
+      {
+        name: 'invoice.pdf',
+        data: await makeTextPdf({ pages: [['Invoice 1', 'Total 5.00 EUR']] }),
+        served: 'application/pdf',
+      },
       { name: 'notes.txt', data: Buffer.from('Receipt\nTotal 3.00 EUR\n'), served: 'text/plain' },
     ];
     for (const c of cases) {
       const doc = await upload(c.name, c.data);
-      const res = await t.app.inject({ method: 'GET', url: `/api/v1/documents/${doc.id}/content`, headers: owner.auth });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: `/api/v1/documents/${doc.id}/content`,
+        headers: owner.auth,
+      });
       expect(res.statusCode, c.name).toBe(200);
       expect(res.rawPayload.equals(c.data), c.name).toBe(true);
       expect(res.headers['x-content-type-options'], c.name).toBe('nosniff');
@@ -53,7 +87,10 @@ describe('stored content is served inert', () => {
 
   it('a real browser opening an uploaded HTML page downloads it and runs none of its script', async () => {
     const hits: string[] = [];
-    const marker: Server = createServer((req, res) => { hits.push(req.url ?? ''); res.end('ok'); });
+    const marker: Server = createServer((req, res) => {
+      hits.push(req.url ?? '');
+      res.end('ok');
+    });
     await new Promise<void>((r) => marker.listen(0, '127.0.0.1', r));
     const mport = (marker.address() as { port: number }).port;
     await t.app.listen({ port: 0, host: '127.0.0.1' });

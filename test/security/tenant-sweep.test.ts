@@ -53,13 +53,15 @@ const BODIES: Record<string, unknown> = {
 
 function fill(path: string, ids: Ids): string {
   const segs = path.split('/');
-  return segs.map((seg, i) => {
-    const m = /^\{(\w+)\}$/.exec(seg);
-    if (!m) return seg;
-    const kind = SEGMENT_KIND[segs[i - 1]];
-    if (!kind) throw new Error(`no resource kind for ${path} parameter ${m[1]} (add it to SEGMENT_KIND)`);
-    return ids[kind];
-  }).join('/');
+  return segs
+    .map((seg, i) => {
+      const m = /^\{(\w+)\}$/.exec(seg);
+      if (!m) return seg;
+      const kind = SEGMENT_KIND[segs[i - 1]];
+      if (!kind) throw new Error(`no resource kind for ${path} parameter ${m[1]} (add it to SEGMENT_KIND)`);
+      return ids[kind];
+    })
+    .join('/');
 }
 
 describe('tenant isolation sweep over the OpenAPI document', () => {
@@ -75,12 +77,19 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
   beforeAll(async () => {
     s = await startSecurityApp();
     type Op = { requestBody?: unknown; description?: string; parameters?: { in: string; name: string }[] };
-    const doc = (await s.app.inject({ url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, Op>> };
-    ops = Object.entries(doc.paths).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([m, op]) => ({
-      method: m.toUpperCase(), path, hasBody: !!op.requestBody, query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
-      role: (/Requires the (\w+) role/.exec(op.description ?? '')?.[1] ?? null) as Role | null,
-      liveOnly: /Live mode only\./.test(op.description ?? ''),
-    })));
+    const doc = (await s.app.inject({ url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, Op>>;
+    };
+    ops = Object.entries(doc.paths).flatMap(([path, byMethod]) =>
+      Object.entries(byMethod).map(([m, op]) => ({
+        method: m.toUpperCase(),
+        path,
+        hasBody: !!op.requestBody,
+        query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+        role: (/Requires the (\w+) role/.exec(op.description ?? '')?.[1] ?? null) as Role | null,
+        liveOnly: /Live mode only\./.test(op.description ?? ''),
+      })),
+    );
     a = await quickActor(s);
     b = await quickActor(s);
     aIds = await makeTenant(s, a.auth);
@@ -88,18 +97,42 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
     aLiveKey = (await makeKey(s.app, a, { name: 'a live' })).key;
     aTestKey = (await makeKey(s.app, a, { name: 'a test', environment: 'test' })).key;
   });
-  afterAll(async () => { await s?.close(); });
+  afterAll(async () => {
+    await s?.close();
+  });
 
   const send = (method: string, url: string, auth: Record<string, string>, payload?: unknown) =>
-    s.app.inject({ method: method as 'GET', url, headers: auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    s.app.inject({
+      method: method as 'GET',
+      url,
+      headers: auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   /** Snapshot of B's resources as B sees them. */
   const snapshot = async () => {
-    const urls = ['/projects', '/documents', '/templates', '/webhooks', '/api-keys', '/integrations/mailboxes', '/integrations/sheets/connections', '/integrations/sheets/exports', '/events', '/workflows', '/workflows/runs', '/members', '/reports'];
+    const urls = [
+      '/projects',
+      '/documents',
+      '/templates',
+      '/webhooks',
+      '/api-keys',
+      '/integrations/mailboxes',
+      '/integrations/sheets/connections',
+      '/integrations/sheets/exports',
+      '/events',
+      '/workflows',
+      '/workflows/runs',
+      '/members',
+      '/reports',
+    ];
     const paged = new Set(['/documents', '/workflows', '/workflows/runs', '/reports']);
     const out: Record<string, unknown> = {};
-    for (const u of urls) out[u] = (await send('GET', `/api/v1${u}?${paged.has(u) ? 'per_page' : 'limit'}=100`, b.auth)).json().data;
-    out.message = (await send('GET', `/api/v1/integrations/mailboxes/${bIds.mailbox}/messages/${bIds.message}`, b.auth)).json().data;
+    for (const u of urls)
+      out[u] = (await send('GET', `/api/v1${u}?${paged.has(u) ? 'per_page' : 'limit'}=100`, b.auth)).json().data;
+    out.message = (
+      await send('GET', `/api/v1/integrations/mailboxes/${bIds.mailbox}/messages/${bIds.message}`, b.auth)
+    ).json().data;
     out.delivery = (await send('GET', `/api/v1/webhooks/deliveries/${bIds.delivery}`, b.auth)).json().data;
     out.batch = (await send('GET', `/api/v1/batches/${bIds.batch}`, b.auth)).json().data;
     out.reportSchedule = (await send('GET', `/api/v1/reports/${bIds.report}/schedule`, b.auth)).json().data;
@@ -110,7 +143,9 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
   it('the document lists the operations this sweep knows how to call', () => {
     const withIds = ops.filter(swept);
     expect(withIds.length).toBeGreaterThanOrEqual(40);
-    const missing = withIds.filter((o) => o.hasBody && !(`${o.method} ${o.path}` in BODIES)).map((o) => `${o.method} ${o.path}`);
+    const missing = withIds
+      .filter((o) => o.hasBody && !(`${o.method} ${o.path}` in BODIES))
+      .map((o) => `${o.method} ${o.path}`);
     expect(missing, 'operations with a body need an entry in BODIES').toEqual([]);
     for (const o of withIds) expect(() => fill(o.path, bIds)).not.toThrow();
     // Every operation on a resource states the role it needs.
@@ -136,14 +171,17 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
         const testMode = who.includes('test');
         if (ORG_LEVEL(op) && op.method === 'GET' && ids === aIds) {
           // Test-mode credentials of A reading A's own people: not a mode crossing, nothing to hide.
-          if (res.statusCode !== 200) wrong.push(`${who}: ${op.method} ${op.path} -> ${res.statusCode}, expected 200 (organization-level)`);
+          if (res.statusCode !== 200)
+            wrong.push(`${who}: ${op.method} ${op.path} -> ${res.statusCode}, expected 200 (organization-level)`);
           continue;
         }
         if (op.liveOnly && testMode) {
-          if (res.statusCode !== 403) wrong.push(`${who}: ${op.method} ${op.path} -> ${res.statusCode}, expected 403 (live mode only)`);
+          if (res.statusCode !== 403)
+            wrong.push(`${who}: ${op.method} ${op.path} -> ${res.statusCode}, expected 403 (live mode only)`);
           continue;
         }
-        if (res.statusCode !== 404 || res.json().error?.code !== 'NOT_FOUND') wrong.push(`${who}: ${op.method} ${op.path} -> ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (res.statusCode !== 404 || res.json().error?.code !== 'NOT_FOUND')
+          wrong.push(`${who}: ${op.method} ${op.path} -> ${res.statusCode} ${res.body.slice(0, 160)}`);
       }
     }
     console.log(`tenant sweep: ${calls} calls over ${ops.filter(swept).length} operations`);
@@ -158,14 +196,20 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
       for (const op of ops.filter(swept)) {
         const expected = roleAtLeast(role, op.role!) ? 404 : 403;
         const res = await send(op.method, fill(op.path, bIds), actor.auth, BODIES[`${op.method} ${op.path}`]);
-        if (res.statusCode !== expected) wrong.push(`${role}: ${op.method} ${op.path} -> ${res.statusCode}, expected ${expected}`);
+        if (res.statusCode !== expected)
+          wrong.push(`${role}: ${op.method} ${op.path} -> ${res.statusCode}, expected ${expected}`);
       }
     }
     expect(wrong).toEqual([]);
   });
 
-  it("ids of another organization in query strings select nothing", async () => {
-    const idQueries: Record<string, Kind> = { project_id: 'project', document_id: 'document', ids: 'document', event_id: 'event' };
+  it('ids of another organization in query strings select nothing', async () => {
+    const idQueries: Record<string, Kind> = {
+      project_id: 'project',
+      document_id: 'document',
+      ids: 'document',
+      event_id: 'event',
+    };
     const wrong: string[] = [];
     const bAll = new Set(Object.values(bIds));
     for (const op of ops.filter((o) => o.method === 'GET')) {
@@ -174,24 +218,55 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
         for (const auth of [a.auth, bearer(aTestKey)]) {
           const res = await send('GET', url, auth);
           const data = res.statusCode === 200 ? res.json().data : [];
-          const leaked = JSON.stringify(data).match(/[a-z]{3}_[0-9A-Z]{26}/g)?.filter((id) => bAll.has(id)) ?? [];
-          if (![200, 404].includes(res.statusCode) || leaked.length || (Array.isArray(data) && data.length)) wrong.push(`GET ${url} -> ${res.statusCode} ${JSON.stringify(data).slice(0, 120)}`);
+          const leaked =
+            JSON.stringify(data)
+              .match(/[a-z]{3}_[0-9A-Z]{26}/g)
+              ?.filter((id) => bAll.has(id)) ?? [];
+          if (![200, 404].includes(res.statusCode) || leaked.length || (Array.isArray(data) && data.length))
+            wrong.push(`GET ${url} -> ${res.statusCode} ${JSON.stringify(data).slice(0, 120)}`);
         }
       }
     }
     expect(wrong).toEqual([]);
   });
 
-  it("ids of another organization in bodies are refused and change nothing", async () => {
+  it('ids of another organization in bodies are refused and change nothing', async () => {
     const before = await snapshot();
     // A's document, finished, so the export call gets as far as looking the export up.
-    await s.testDb.db.query(`UPDATE documents SET status = 'completed', pipeline = jsonb_set(pipeline, '{current}', 'null') WHERE id = $1`, [aIds.document]);
+    await s.testDb.db.query(
+      `UPDATE documents SET status = 'completed', pipeline = jsonb_set(pipeline, '{current}', 'null') WHERE id = $1`,
+      [aIds.document],
+    );
     const cases: [string, string, unknown][] = [
       ['POST', '/documents/reprocess', { project_id: bIds.project }],
       ['POST', '/projects', { name: 'x', default_template_id: bIds.template }],
-      ['POST', '/integrations/mailboxes', { name: 'x', host: PUBLIC_IP, username: 'u', password: 'p', project_id: bIds.project, is_active: false }],
-      ['POST', '/integrations/sheets/exports', { project_id: aIds.project, connection_id: bIds.connection, spreadsheet_id: 's', sheet_name: 'S', columns: [{ header: 'Id', field: 'document.id' }] }],
-      ['POST', '/integrations/sheets/exports', { project_id: bIds.project, connection_id: aIds.connection, spreadsheet_id: 's', sheet_name: 'S', columns: [{ header: 'Id', field: 'document.id' }] }],
+      [
+        'POST',
+        '/integrations/mailboxes',
+        { name: 'x', host: PUBLIC_IP, username: 'u', password: 'p', project_id: bIds.project, is_active: false },
+      ],
+      [
+        'POST',
+        '/integrations/sheets/exports',
+        {
+          project_id: aIds.project,
+          connection_id: bIds.connection,
+          spreadsheet_id: 's',
+          sheet_name: 'S',
+          columns: [{ header: 'Id', field: 'document.id' }],
+        },
+      ],
+      [
+        'POST',
+        '/integrations/sheets/exports',
+        {
+          project_id: bIds.project,
+          connection_id: aIds.connection,
+          spreadsheet_id: 's',
+          sheet_name: 'S',
+          columns: [{ header: 'Id', field: 'document.id' }],
+        },
+      ],
       ['PUT', `/integrations/sheets/exports/${aIds.export}`, { connection_id: bIds.connection }],
       ['PUT', `/integrations/sheets/exports/${aIds.export}`, { project_id: bIds.project }],
       ['PUT', `/integrations/mailboxes/${aIds.mailbox}`, { project_id: bIds.project }],
@@ -204,7 +279,8 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
     for (const [method, url, payload] of cases) {
       for (const auth of [a.auth, bearer(aLiveKey), bearer(aTestKey)]) {
         const res = await send(method, `/api/v1${url}`, auth, payload);
-        if (![400, 404].includes(res.statusCode)) wrong.push(`${method} ${url} -> ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (![400, 404].includes(res.statusCode))
+          wrong.push(`${method} ${url} -> ${res.statusCode} ${res.body.slice(0, 160)}`);
       }
     }
     // A batch naming another organization's documents selects none of them.

@@ -12,24 +12,52 @@ import { startMaintenance } from '../../../workers/maintenance.js';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
 import { multipart } from '../../helpers/multipart.js';
-import { API, bearer, call, dataOf, expectError, makeKey, makeProject, quickActor, type QuickActor } from '../foundation/support.js';
+import {
+  API,
+  bearer,
+  call,
+  dataOf,
+  expectError,
+  makeKey,
+  makeProject,
+  quickActor,
+  type QuickActor,
+} from '../foundation/support.js';
 
 const projectCount = async (t: TestApp, orgId: string, name: string) =>
-  (await t.testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE org_id = $1 AND name = $2', [orgId, name])).rows[0].n;
+  (
+    await t.testDb.db.query<{ n: number }>('SELECT count(*)::int AS n FROM projects WHERE org_id = $1 AND name = $2', [
+      orgId,
+      name,
+    ])
+  ).rows[0].n;
 
 describe.each(dbKinds())('Idempotency-Key (%s)', (kind) => {
   let t: TestApp;
   let owner: QuickActor;
   let n = 0;
   const uniqueKey = () => `key-${kind}-${++n}-${Date.now()}`;
-  const post = (url: string, payload: unknown, key?: string, auth: Record<string, string> = owner.auth, extra: Record<string, string> = {}) =>
-    call(t.app, { method: 'POST', url, payload, headers: { ...auth, ...extra, ...(key === undefined ? {} : { 'idempotency-key': key }) } });
+  const post = (
+    url: string,
+    payload: unknown,
+    key?: string,
+    auth: Record<string, string> = owner.auth,
+    extra: Record<string, string> = {},
+  ) =>
+    call(t.app, {
+      method: 'POST',
+      url,
+      payload,
+      headers: { ...auth, ...extra, ...(key === undefined ? {} : { 'idempotency-key': key }) },
+    });
 
   beforeAll(async () => {
     t = await createTestApp(kind);
     owner = await quickActor(t, { role: 'owner' });
   }, 60_000);
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('a repeat with the same key and body replays the stored response, marked, and runs nothing again', async () => {
     const key = uniqueKey();
@@ -64,7 +92,8 @@ describe.each(dbKinds())('Idempotency-Key (%s)', (kind) => {
     const a = await makeKey(t.app, owner, { name: 'a' });
     const b = await makeKey(t.app, owner, { name: 'b' });
     const name = `Shared ${key}`;
-    for (const auth of [bearer(a.key), bearer(b.key), owner.auth]) expect((await post('/projects', { name }, key, auth)).headers['idempotent-replayed']).toBeUndefined();
+    for (const auth of [bearer(a.key), bearer(b.key), owner.auth])
+      expect((await post('/projects', { name }, key, auth)).headers['idempotent-replayed']).toBeUndefined();
     const testMode = await post('/projects', { name }, key, owner.auth, { 'x-environment': 'test' });
     expect(testMode.statusCode).toBe(201);
     expect(testMode.headers['idempotent-replayed']).toBeUndefined();
@@ -97,14 +126,22 @@ describe.each(dbKinds())('Idempotency-Key (%s)', (kind) => {
     const body = { name: `Running ${key}` };
     // A claim held by "another process" for the same request.
     const held = await t.deps.services.idempotency.begin({
-      scope: { orgId: owner.orgId, environment: 'live' }, credential: `user:${owner.userId}`, key, method: 'POST', path: `${API}/projects`, query: {}, body,
+      scope: { orgId: owner.orgId, environment: 'live' },
+      credential: `user:${owner.userId}`,
+      key,
+      method: 'POST',
+      path: `${API}/projects`,
+      query: {},
+      body,
     });
     expect(held.kind).toBe('claimed');
     const busy = expectError(await post('/projects', body, key), 409, 'CONFLICT');
     expect(busy.message).toMatch(/Idempotency-Key is still being processed/);
     expect(await projectCount(t, owner.orgId, body.name)).toBe(0);
     // Its lock runs out (the holder died): the next request runs, and the late holder cannot overwrite it.
-    await t.testDb.db.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1`, [key]);
+    await t.testDb.db.query(`UPDATE idempotency_keys SET locked_until = now() - interval '1 second' WHERE key = $1`, [
+      key,
+    ]);
     const res = await post('/projects', body, key);
     expect(res.statusCode).toBe(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
@@ -134,14 +171,23 @@ describe.each(dbKinds())('Idempotency-Key (%s)', (kind) => {
     let fail = true;
     const projects = Object.create(deps.projects) as typeof deps.projects;
     projects.create = async (...args: Parameters<typeof deps.projects.create>) => {
-      if (fail) { fail = false; throw new Error('database went away'); }
+      if (fail) {
+        fail = false;
+        throw new Error('database went away');
+      }
       return deps.projects.create(...args);
     };
     const app: FastifyInstance = await buildApp({ ...deps, projects });
     await app.ready();
     try {
       const key = uniqueKey();
-      const send = () => app.inject({ method: 'POST', url: `${API}/projects`, headers: { ...owner.auth, 'idempotency-key': key }, payload: { name: `Flaky ${key}` } });
+      const send = () =>
+        app.inject({
+          method: 'POST',
+          url: `${API}/projects`,
+          headers: { ...owner.auth, 'idempotency-key': key },
+          payload: { name: `Flaky ${key}` },
+        });
       expectError(await send(), 500, 'INTERNAL_ERROR');
       const retry = await send();
       expect(retry.statusCode).toBe(201);
@@ -166,33 +212,55 @@ describe.each(dbKinds())('Idempotency-Key (%s)', (kind) => {
   it('multipart uploads refuse the header with a message that says why, and store no file', async () => {
     const project = await makeProject(t.app, owner.auth, { name: 'Uploads' });
     const filesDir = join(t.config.dataDir, 'files');
-    const count = () => { try { return readdirSync(filesDir, { recursive: true }).length; } catch { return 0; } };
+    const count = () => {
+      try {
+        return readdirSync(filesDir, { recursive: true }).length;
+      } catch {
+        return 0;
+      }
+    };
     const before = count();
-    const form = multipart({ project_id: project.id }, { name: 'a.txt', data: Buffer.from('Invoice 1\nTotal 10\n'), type: 'text/plain' });
+    const form = multipart(
+      { project_id: project.id },
+      { name: 'a.txt', data: Buffer.from('Invoice 1\nTotal 10\n'), type: 'text/plain' },
+    );
     const res: LightMyRequestResponse = await t.app.inject({
-      method: 'POST', url: `${API}/documents`, payload: form.payload, headers: { ...owner.auth, ...form.headers, 'idempotency-key': uniqueKey() },
+      method: 'POST',
+      url: `${API}/documents`,
+      payload: form.payload,
+      headers: { ...owner.auth, ...form.headers, 'idempotency-key': uniqueKey() },
     });
     const err = expectError(res, 400, 'VALIDATION_ERROR');
     expect(err.message).toMatch(/Idempotency-Key is not accepted on multipart uploads/);
     expect(err.details?.[0]).toMatchObject({ field: 'Idempotency-Key', in: 'headers' });
     expect(count()).toBe(before);
     // Without the header the upload works.
-    const ok = await t.app.inject({ method: 'POST', url: `${API}/documents`, payload: form.payload, headers: { ...owner.auth, ...form.headers } });
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: `${API}/documents`,
+      payload: form.payload,
+      headers: { ...owner.auth, ...form.headers },
+    });
     expect(ok.statusCode).toBe(201);
   });
 
   it('responses are kept 24 hours: the sweep deletes older rows, and an expired key is a new key', async () => {
     const key = uniqueKey();
     dataOf(await post('/projects', { name: `Old ${key}` }, key), 201);
-    await t.testDb.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [key]);
+    await t.testDb.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [
+      key,
+    ]);
     // Past 24 h the key may carry another request.
     const reused = await post('/projects', { name: `New ${key}` }, key);
     expect(reused.statusCode).toBe(201);
     expect(reused.headers['idempotent-replayed']).toBeUndefined();
     const other = uniqueKey();
     dataOf(await post('/projects', { name: `Other ${other}` }, other), 201);
-    await t.testDb.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [other]);
-    const left = async (k: string) => (await t.testDb.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [k])).rows.length;
+    await t.testDb.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '25 hours' WHERE key = $1`, [
+      other,
+    ]);
+    const left = async (k: string) =>
+      (await t.testDb.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [k])).rows.length;
     expect(await t.deps.services.idempotency.sweep()).toBeGreaterThanOrEqual(1);
     expect(await left(other)).toBe(0);
     expect(await left(key)).toBe(1);
@@ -203,11 +271,15 @@ describe.each(dbKinds())('Idempotency-Key (%s)', (kind) => {
     dataOf(await post('/projects', { name: `Swept ${key}` }, key), 201);
     const fresh = uniqueKey();
     dataOf(await post('/projects', { name: `Fresh ${fresh}` }, fresh), 201);
-    await t.testDb.db.query(`UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 minute' WHERE key = $1`, [key]);
+    await t.testDb.db.query(
+      `UPDATE idempotency_keys SET created_at = now() - interval '24 hours 1 minute' WHERE key = $1`,
+      [key],
+    );
     const worker = await startMaintenance(t.deps, { schedulers: false });
     try {
       await t.deps.queues.get('maintenance').add('retention', { kind: 'retention' });
-      const left = async (k: string) => (await t.testDb.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [k])).rows.length;
+      const left = async (k: string) =>
+        (await t.testDb.db.query('SELECT 1 FROM idempotency_keys WHERE key = $1', [k])).rows.length;
       for (let i = 0; i < 150 && (await left(key)) > 0; i++) await new Promise((r) => setTimeout(r, 100));
       expect(await left(key)).toBe(0);
       expect(await left(fresh)).toBe(1);
@@ -221,21 +293,31 @@ describe.each(dbKinds())('Idempotency-Key (%s)', (kind) => {
     dataOf(await post('/projects', { name }), 201);
     dataOf(await post('/projects', { name }), 201);
     expect(await projectCount(t, owner.orgId, name)).toBe(2);
-    const res = await call(t.app, { url: '/projects', headers: { ...owner.auth, 'idempotency-key': 'ignored on GET' } });
+    const res = await call(t.app, {
+      url: '/projects',
+      headers: { ...owner.auth, 'idempotency-key': 'ignored on GET' },
+    });
     expect(res.statusCode).toBe(200);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('the OpenAPI document declares the header on every authenticated POST', async () => {
-    const doc = (await t.app.inject({ url: `${API}/openapi.json` })).json() as { paths: Record<string, Record<string, { security?: unknown[]; parameters?: { name: string; in: string }[] }>> };
+    const doc = (await t.app.inject({ url: `${API}/openapi.json` })).json() as {
+      paths: Record<string, Record<string, { security?: unknown[]; parameters?: { name: string; in: string }[] }>>;
+    };
     let posts = 0;
     for (const [path, item] of Object.entries(doc.paths)) {
       const op = item.post;
       if (!op || (Array.isArray(op.security) && op.security.length === 0)) continue;
       posts++;
-      expect(op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'), `POST ${path}`).toBe(true);
+      expect(
+        op.parameters?.some((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key'),
+        `POST ${path}`,
+      ).toBe(true);
     }
     expect(posts).toBeGreaterThan(20);
-    expect(doc.paths[`${API}/auth/login`].post.parameters?.some((p) => p.name.toLowerCase() === 'idempotency-key') ?? false).toBe(false);
+    expect(
+      doc.paths[`${API}/auth/login`].post.parameters?.some((p) => p.name.toLowerCase() === 'idempotency-key') ?? false,
+    ).toBe(false);
   });
 });

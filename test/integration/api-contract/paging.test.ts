@@ -5,7 +5,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
 import { upload } from '../../helpers/pipeline.js';
-import { API, call, dataOf, expectError, makeKey, makeProject, quickActor, type QuickActor } from '../foundation/support.js';
+import {
+  API,
+  call,
+  dataOf,
+  expectError,
+  makeKey,
+  makeProject,
+  quickActor,
+  type QuickActor,
+} from '../foundation/support.js';
 
 const PAGINATION_KEYS = ['has_more', 'limit', 'next', 'offset', 'page', 'per_page', 'prev', 'total', 'total_pages'];
 
@@ -25,12 +34,14 @@ let cases: ListCase[] = [];
 
 const get = (url: string) => call(t.app, { url, headers: owner.auth });
 const join = (url: string, q: string) => `${url}${url.includes('?') ? '&' : '?'}${q}`;
-const ids = (res: LightMyRequestResponse) => (res.json().data as { id?: string; user_id?: string }[]).map((x) => x.id ?? x.user_id);
+const ids = (res: LightMyRequestResponse) =>
+  (res.json().data as { id?: string; user_id?: string }[]).map((x) => x.id ?? x.user_id);
 
 beforeAll(async () => {
   t = await createTestApp('pglite');
   owner = await quickActor(t, { role: 'owner' });
-  const post = async (url: string, payload: unknown, status = 201) => dataOf(await call(t.app, { method: 'POST', url, headers: owner.auth, payload }), status);
+  const post = async (url: string, payload: unknown, status = 201) =>
+    dataOf(await call(t.app, { method: 'POST', url, headers: owner.auth, payload }), status);
 
   for (let i = 0; i < 5; i++) await makeKey(t.app, owner, { name: `key ${i}` });
   const projects = [];
@@ -40,18 +51,43 @@ beforeAll(async () => {
     const res = await upload(t, owner, projectId, `note-${i}.txt`, Buffer.from(`Note number ${i}\nInvoice ${i}\n`));
     expect(res.statusCode, res.body).toBe(201);
   }
-  for (let i = 0; i < 5; i++) await post('/templates', { issuer: `Issuer ${i}`, name: `tpl${i}`, keywords: [`Issuer ${i}`], fields: { reference: 'Ref:\\s*(\\S+)' } });
+  for (let i = 0; i < 5; i++)
+    await post('/templates', {
+      issuer: `Issuer ${i}`,
+      name: `tpl${i}`,
+      keywords: [`Issuer ${i}`],
+      fields: { reference: 'Ref:\\s*(\\S+)' },
+    });
   // A public address literal: no name to resolve, nothing refused by the outbound policy.
   for (let i = 0; i < 5; i++) await post('/webhooks', { url: `https://93.184.216.34/hook/${i}`, events: ['*'] });
-  for (let i = 0; i < 5; i++) await t.deps.repos.orgs.insertUser({ orgId: owner.orgId, email: `m${i}-${owner.email}`, passwordHash: '!', role: 'viewer' });
-  const wf = await post('/workflows', { name: 'wf 0', nodes: [{ id: 'go', type: 'trigger.manual', config: {} }], edges: [] });
+  for (let i = 0; i < 5; i++)
+    await t.deps.repos.orgs.insertUser({
+      orgId: owner.orgId,
+      email: `m${i}-${owner.email}`,
+      passwordHash: '!',
+      role: 'viewer',
+    });
+  const wf = await post('/workflows', {
+    name: 'wf 0',
+    nodes: [{ id: 'go', type: 'trigger.manual', config: {} }],
+    edges: [],
+  });
   for (let i = 1; i < 5; i++) await post('/workflows', { name: `wf ${i}` });
   for (let i = 0; i < 5; i++) await post(`/workflows/${wf.id}/run`, { mode: 'dry_run' }, 202);
   const whk = dataOf(await get('/webhooks?limit=1')) as { id: string }[];
   const rpt = await post('/reports', { name: 'r 0', type: 'extraction_export' });
   for (let i = 1; i < 5; i++) await post('/reports', { name: `r ${i}`, type: 'extraction_export' });
   for (let i = 0; i < 5; i++) await post(`/reports/${rpt.id}/run`, undefined, 202);
-  const mbx = await post('/integrations/mailboxes', { name: 'In', host: '93.184.216.34', port: 993, security: 'tls', username: 'u', password: 'p', project_id: projectId, is_active: false });
+  const mbx = await post('/integrations/mailboxes', {
+    name: 'In',
+    host: '93.184.216.34',
+    port: 993,
+    security: 'tls',
+    username: 'u',
+    password: 'p',
+    project_id: projectId,
+    is_active: false,
+  });
 
   cases = [
     { url: '/api-keys', canonical: 'offset', min: 5 },
@@ -73,13 +109,19 @@ beforeAll(async () => {
     { url: '/integrations/sheets/exports', canonical: 'offset', min: 0 },
   ];
 }, 120_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 describe('paging spelled one way in answers', () => {
   it('every list route of the OpenAPI document is covered by this table', async () => {
     const doc = dataOfDoc(await t.app.inject({ url: `${API}/openapi.json` }));
     const lists = Object.entries(doc.paths)
-      .filter(([, ops]) => (ops as Record<string, { parameters?: { name: string }[] }>).get?.parameters?.some((p) => p.name === 'per_page'))
+      .filter(([, ops]) =>
+        (ops as Record<string, { parameters?: { name: string }[] }>).get?.parameters?.some(
+          (p) => p.name === 'per_page',
+        ),
+      )
       .map(([path]) => path.replace(API, ''));
     expect(lists.length).toBeGreaterThanOrEqual(cases.length);
     const covered = cases.map((c) => templated(c.url));
@@ -94,7 +136,12 @@ describe('paging spelled one way in answers', () => {
       const total = all.json().pagination.total as number;
       expect(total, c.url).toBe(everything.length);
 
-      for (const [size, page] of [[2, 1], [2, 2], [2, 3], [100, 1]]) {
+      for (const [size, page] of [
+        [2, 1],
+        [2, 2],
+        [2, 3],
+        [100, 1],
+      ]) {
         const byPage = await get(join(c.url, `page=${page}&per_page=${size}`));
         const byOffset = await get(join(c.url, `limit=${size}&offset=${(page - 1) * size}`));
         for (const res of [byPage, byOffset]) {
@@ -108,8 +155,13 @@ describe('paging spelled one way in answers', () => {
         const { next: n2, prev: p2, ...b } = byOffset.json().pagination;
         expect(a, c.url).toEqual(b);
         expect(a, c.url).toEqual({
-          total, limit: size, offset: (page - 1) * size, page, per_page: size,
-          total_pages: Math.ceil(total / size), has_more: page * size < total,
+          total,
+          limit: size,
+          offset: (page - 1) * size,
+          page,
+          per_page: size,
+          total_pages: Math.ceil(total / size),
+          has_more: page * size < total,
         });
         // Links keep the spelling of the request; both are there exactly when the page has neighbours.
         expect(n1 === null, c.url).toBe(page * size >= total);
@@ -161,8 +213,15 @@ describe('paging spelled one way in answers', () => {
       for (const q of ['page=1&offset=0', 'per_page=5&limit=5', 'per_page=5&offset=5']) {
         const err = expectError(await get(join(c.url, q)), 400, 'VALIDATION_ERROR');
         expect(err.message, c.url).toMatch(/either page\/per_page or limit\/offset/);
-        expect(err.message, c.url).toContain(c.canonical === 'page' ? 'documented spelling is page/per_page' : 'documented spelling is limit/offset');
-        expect(err.details?.map((d) => d.field).sort(), c.url).toEqual(q.split('&').map((kv) => kv.split('=')[0]).sort());
+        expect(err.message, c.url).toContain(
+          c.canonical === 'page' ? 'documented spelling is page/per_page' : 'documented spelling is limit/offset',
+        );
+        expect(err.details?.map((d) => d.field).sort(), c.url).toEqual(
+          q
+            .split('&')
+            .map((kv) => kv.split('=')[0])
+            .sort(),
+        );
       }
       if (!c.pageWithLimit) expectError(await get(join(c.url, 'page=2&limit=5')), 400, 'VALIDATION_ERROR');
     }
@@ -188,7 +247,9 @@ describe('paging spelled one way in answers', () => {
     const doc = dataOfDoc(await t.app.inject({ url: `${API}/openapi.json` }));
     for (const c of cases) {
       const path = `${API}${templated(c.url)}`;
-      const params = (doc.paths[path].get.parameters as { name: string; in: string; description?: string }[]).filter((p) => p.in === 'query');
+      const params = (doc.paths[path].get.parameters as { name: string; in: string; description?: string }[]).filter(
+        (p) => p.in === 'query',
+      );
       const byName = Object.fromEntries(params.map((p) => [p.name, p]));
       for (const n of ['page', 'per_page', 'limit', 'offset']) expect(byName[n], `${path} ${n}`).toBeDefined();
       const canonical = c.canonical === 'page' ? 'page' : 'offset';

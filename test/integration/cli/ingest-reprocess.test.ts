@@ -10,14 +10,23 @@ import { createPipelineApp, createProject, type PipelineApp } from '../../helper
 async function run(cmd: 'ingest' | 'reprocess', args: string[]) {
   const lines: string[] = [];
   let progress = '';
-  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => { lines.push(a.join(' ')); });
-  const err = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => { lines.push(a.join(' ')); });
-  const write = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => { progress += String(s); return true; });
+  const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => {
+    lines.push(a.join(' '));
+  });
+  const err = vi.spyOn(console, 'error').mockImplementation((...a: unknown[]) => {
+    lines.push(a.join(' '));
+  });
+  const write = vi.spyOn(process.stderr, 'write').mockImplementation((s: string | Uint8Array) => {
+    progress += String(s);
+    return true;
+  });
   try {
     const code = await runClientCommand(cmd, args);
     return { code, out: lines.join('\n'), progress };
   } finally {
-    log.mockRestore(); err.mockRestore(); write.mockRestore();
+    log.mockRestore();
+    err.mockRestore();
+    write.mockRestore();
   }
 }
 
@@ -38,7 +47,9 @@ describe('docpipe ingest and reprocess (against a listening server)', () => {
     key = (await createKey(t, actor)).key;
     url = await listen(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('uploads a folder, waits for processing, reports duplicates and failures, then reprocesses', async () => {
     const projectId = await createProject(t, actor, { allowed_file_types: ['pdf', 'txt'] });
@@ -56,12 +67,32 @@ describe('docpipe ingest and reprocess (against a listening server)', () => {
     expect(again.out).toContain('uploaded 0, duplicates 1, failed 0');
     expect(again.code).toBe(0);
 
-    const re = await run('reprocess', ['--project', projectId, '--stage', 'classify,extract', '--all', '--url', url, '--key', key]);
+    const re = await run('reprocess', [
+      '--project',
+      projectId,
+      '--stage',
+      'classify,extract',
+      '--all',
+      '--url',
+      url,
+      '--key',
+      key,
+    ]);
     expect(re.out).toMatch(/batch bat_\w+: 2 documents \(all\)/);
     expect(re.out).toContain('completed 2, skipped 0, failed 0');
     expect(re.code).toBe(0);
 
-    const missing = await run('reprocess', ['--project', projectId, '--stage', 'classify', '--missing', '--url', url, '--key', key]);
+    const missing = await run('reprocess', [
+      '--project',
+      projectId,
+      '--stage',
+      'classify',
+      '--missing',
+      '--url',
+      url,
+      '--key',
+      key,
+    ]);
     expect(missing.out).toMatch(/: 0 documents \(missing\)/);
   });
 
@@ -76,10 +107,15 @@ describe('docpipe reprocess without an embedding model', () => {
   let t: PipelineApp;
   let url: string;
   beforeAll(async () => {
-    t = await createPipelineApp('pglite', { EMBEDDING_MODEL: 'docpipe-test/absent-model', ALLOW_MODEL_DOWNLOAD: 'false' });
+    t = await createPipelineApp('pglite', {
+      EMBEDDING_MODEL: 'docpipe-test/absent-model',
+      ALLOW_MODEL_DOWNLOAD: 'false',
+    });
     url = await listen(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('reports documents whose embedding was skipped as skipped, with the reason once, and exits 1', async () => {
     const actor = await createActor(t);
@@ -92,7 +128,17 @@ describe('docpipe reprocess without an embedding model', () => {
     expect(ingest.out).toMatch(/processed: completed 2/);
     expect(ingest.out).toMatch(/^ {2}2 without embeddings \(embedding skipped: .*absent-model/m);
 
-    const r = await run('reprocess', ['--project', projectId, '--stage', 'embed', '--missing', '--url', url, '--key', ownKey]);
+    const r = await run('reprocess', [
+      '--project',
+      projectId,
+      '--stage',
+      'embed',
+      '--missing',
+      '--url',
+      url,
+      '--key',
+      ownKey,
+    ]);
     expect(r.out).toMatch(/batch bat_\w+: 2 documents \(missing\)/);
     expect(r.out).toContain('completed 0, skipped 2, failed 0');
     const reasons = r.out.split('\n').filter((l) => l.includes('skipped 2: embed: EMBEDDING_UNAVAILABLE'));
@@ -135,7 +181,16 @@ describe('docpipe ingest --wait on the free plan (30 requests a minute)', () => 
 
   it('follows all documents with one list request per interval, never one request per document', async () => {
     requests.length = 0;
-    const r = await run('ingest', [folder(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt', 'f.txt']), '--project', projectId, '--url', url, '--key', key, '--wait']);
+    const r = await run('ingest', [
+      folder(['a.txt', 'b.txt', 'c.txt', 'd.txt', 'e.txt', 'f.txt']),
+      '--project',
+      projectId,
+      '--url',
+      url,
+      '--key',
+      key,
+      '--wait',
+    ]);
     expect(r.out).toContain('uploaded 6, duplicates 0, failed 0');
     expect(r.out).toMatch(/processed: completed 6/);
     expect(r.code).toBe(0);
@@ -154,12 +209,25 @@ describe('docpipe ingest --wait on the free plan (30 requests a minute)', () => 
     // Use up the organization's minute (the key and the session share it), as other clients would.
     let limited = false;
     for (let i = 0; i < 40 && !limited; i++) {
-      const res = await t.app.inject({ method: 'GET', url: '/api/v1/auth/me', headers: { authorization: `Bearer ${key}` } });
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/v1/auth/me',
+        headers: { authorization: `Bearer ${key}` },
+      });
       limited = res.statusCode === 429;
     }
     expect(limited).toBe(true);
     requests.length = 0;
-    const r = await run('ingest', [folder(['g.txt', 'h.txt']), '--project', projectId, '--url', url, '--key', key, '--wait']);
+    const r = await run('ingest', [
+      folder(['g.txt', 'h.txt']),
+      '--project',
+      projectId,
+      '--url',
+      url,
+      '--key',
+      key,
+      '--wait',
+    ]);
     expect(r.out).toContain('uploaded 2, duplicates 0, failed 0');
     expect(r.out).toMatch(/processed: completed 2/);
     expect(r.code).toBe(0);
@@ -167,4 +235,3 @@ describe('docpipe ingest --wait on the free plan (30 requests a minute)', () => 
     expect(r.progress).toMatch(/uploading: 0\/2 \(0%\) — waiting for rate limit \(\d+ s\)/);
   }, 150_000);
 });
-

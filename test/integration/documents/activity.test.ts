@@ -2,7 +2,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
-import { call, dataOf, expectError, foundationApp, insertDocument, makeProject, quickActor, type QuickActor } from '../foundation/support.js';
+import {
+  call,
+  dataOf,
+  expectError,
+  foundationApp,
+  insertDocument,
+  makeProject,
+  quickActor,
+  type QuickActor,
+} from '../foundation/support.js';
 
 describe.each(dbKinds())('documents activity (%s)', (kind) => {
   let t: TestApp;
@@ -16,14 +25,39 @@ describe.each(dbKinds())('documents activity (%s)', (kind) => {
     const d = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), today.getUTCDate() - offset, hourUtc, 30));
     return d;
   };
-  const iso = (d: Date, tz: string) => new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
+  const iso = (d: Date, tz: string) =>
+    new Intl.DateTimeFormat('en-CA', { timeZone: tz, year: 'numeric', month: '2-digit', day: '2-digit' }).format(d);
 
-  const add = async (o: { project?: string; org?: string; env?: 'live' | 'test'; status?: string; type?: string; source?: string; at: Date; confidence?: number; error?: object; current?: string }) => {
-    const id = await insertDocument(t, { orgId: o.org ?? owner.orgId, projectId: o.project ?? projectId, environment: o.env, status: o.status ?? 'completed', classification: o.type });
+  const add = async (o: {
+    project?: string;
+    org?: string;
+    env?: 'live' | 'test';
+    status?: string;
+    type?: string;
+    source?: string;
+    at: Date;
+    confidence?: number;
+    error?: object;
+    current?: string;
+  }) => {
+    const id = await insertDocument(t, {
+      orgId: o.org ?? owner.orgId,
+      projectId: o.project ?? projectId,
+      environment: o.env,
+      status: o.status ?? 'completed',
+      classification: o.type,
+    });
     await t.testDb.db.query(
       `UPDATE documents SET created_at = $2, source = $3, error = $4, pipeline = $5,
          classification = CASE WHEN classification IS NULL THEN NULL ELSE jsonb_set(classification, '{confidence}', to_jsonb($6::float8)) END WHERE id = $1`,
-      [id, o.at, o.source ?? 'upload', o.error ? JSON.stringify(o.error) : null, JSON.stringify(o.current ? { current: o.current, stages: ['parse', 'embed', 'classify', 'extract'] } : {}), o.confidence ?? 0.9],
+      [
+        id,
+        o.at,
+        o.source ?? 'upload',
+        o.error ? JSON.stringify(o.error) : null,
+        JSON.stringify(o.current ? { current: o.current, stages: ['parse', 'embed', 'classify', 'extract'] } : {}),
+        o.confidence ?? 0.9,
+      ],
     );
     return id;
   };
@@ -45,9 +79,11 @@ describe.each(dbKinds())('documents activity (%s)', (kind) => {
     await add({ at: day(0, 9), env: 'test', type: 'contract' });
     await add({ at: day(0, 9), org: stranger.orgId, project: strangerProject, type: 'letter' });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  it('counts per day by status, type and source, only in the window and only the caller\'s own live documents', async () => {
+  it("counts per day by status, type and source, only in the window and only the caller's own live documents", async () => {
     const a = dataOf(await call(t.app, { url: '/documents/activity?days=7', headers: owner.auth }));
     expect(a.series).toHaveLength(7);
     expect(a.series[6].date).toBe(iso(today, 'UTC'));
@@ -68,26 +104,50 @@ describe.each(dbKinds())('documents activity (%s)', (kind) => {
     const failedDay = iso(day(3, 23), 'Europe/Berlin');
     expect(failedDay).not.toBe(iso(day(3, 23), 'UTC'));
     expect(a.series.find((d: { date: string }) => d.date === failedDay).by_status.failed).toBe(1);
-    const err = expectError(await call(t.app, { url: '/documents/activity?tz=Mars/Olympus', headers: owner.auth }), 400, 'VALIDATION_ERROR');
+    const err = expectError(
+      await call(t.app, { url: '/documents/activity?tz=Mars/Olympus', headers: owner.auth }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(err.details?.[0].field).toBe('tz');
   });
 
-  it('test mode and projects narrow it; another organization\'s project is a 404', async () => {
-    const testMode = dataOf(await call(t.app, { url: '/documents/activity?days=3', headers: { ...owner.auth, 'x-environment': 'test' } }));
+  it("test mode and projects narrow it; another organization's project is a 404", async () => {
+    const testMode = dataOf(
+      await call(t.app, { url: '/documents/activity?days=3', headers: { ...owner.auth, 'x-environment': 'test' } }),
+    );
     expect(testMode.totals).toMatchObject({ total: 1, by_type: { contract: 1 } });
-    const b = dataOf(await call(t.app, { url: `/documents/activity?days=7&project_id=${otherProjectId}`, headers: owner.auth }));
+    const b = dataOf(
+      await call(t.app, { url: `/documents/activity?days=7&project_id=${otherProjectId}`, headers: owner.auth }),
+    );
     expect(b.totals.total).toBe(1);
     expect(b.stages.parse.failed).toBe(0);
-    expectError(await call(t.app, { url: `/documents/activity?project_id=${strangerProject}`, headers: owner.auth }), 404, 'NOT_FOUND');
-    expect(dataOf(await call(t.app, { url: '/documents/activity', headers: stranger.auth })).totals.by_type).toEqual({ letter: 1 });
+    expectError(
+      await call(t.app, { url: `/documents/activity?project_id=${strangerProject}`, headers: owner.auth }),
+      404,
+      'NOT_FOUND',
+    );
+    expect(dataOf(await call(t.app, { url: '/documents/activity', headers: stranger.auth })).totals.by_type).toEqual({
+      letter: 1,
+    });
   });
 
   it('GET /documents filters by classification confidence', async () => {
-    const names = async (q: string) => (dataOf(await call(t.app, { url: `/documents?${q}`, headers: owner.auth })) as { classification: { confidence: number } }[])
-      .map((d) => d.classification.confidence).sort();
+    const names = async (q: string) =>
+      (
+        dataOf(await call(t.app, { url: `/documents?${q}`, headers: owner.auth })) as {
+          classification: { confidence: number };
+        }[]
+      )
+        .map((d) => d.classification.confidence)
+        .sort();
     expect(await names('max_confidence=0.6')).toEqual([0.4]);
     expect(await names('min_confidence=0.6&max_confidence=0.85')).toEqual([0.7]);
     expect(await names('min_confidence=0.85')).toEqual([0.9, 0.95]);
-    expectError(await call(t.app, { url: '/documents?min_confidence=2', headers: owner.auth }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call(t.app, { url: '/documents?min_confidence=2', headers: owner.auth }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 });

@@ -18,13 +18,20 @@ describe.each(dbKinds())('organisation classifier (%s)', (kind) => {
     actor = await createActor(t);
     other = await createActor(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('documents are classified with the retrained model once there is one; other organisations keep the built-in one', async () => {
     const projectId = await createProject(t, actor, { classification_threshold: 0 });
-    const files: [string, string][] = [['inv.txt', invoiceText('org-1')], ['letter.txt', LETTER_TEXT], ['receipt.txt', RECEIPT_TEXT]];
+    const files: [string, string][] = [
+      ['inv.txt', invoiceText('org-1')],
+      ['letter.txt', LETTER_TEXT],
+      ['receipt.txt', RECEIPT_TEXT],
+    ];
     const ids: string[] = [];
-    for (const [name, text] of files) ids.push(dataOf(await upload(t, actor, projectId, name, Buffer.from(text)), 201).id);
+    for (const [name, text] of files)
+      ids.push(dataOf(await upload(t, actor, projectId, name, Buffer.from(text)), 201).id);
     for (const id of ids) expect((await waitForDocument(t, id)).status).toBe('completed');
     const builtinVersion = dataOf(await api(t, actor, 'GET', `/documents/${ids[0]}`)).models.classifier_version;
     expect(builtinVersion).toBeTruthy();
@@ -63,7 +70,11 @@ describe.each(dbKinds())('organisation classifier (%s)', (kind) => {
     expect(mine!.text.length).toBeLessThanOrEqual(DEFAULT_MAX_CHARS + 16);
     expect(mine!.text.startsWith(LETTER_TEXT.split('\n')[0])).toBe(true);
     // Another organisation's confirmed documents are not its training data.
-    const theirs = await t.deps.documents.docs.confirmedTexts({ orgId: other.orgId, environment: 'live' }, 10, (text) => text);
+    const theirs = await t.deps.documents.docs.confirmedTexts(
+      { orgId: other.orgId, environment: 'live' },
+      10,
+      (text) => text,
+    );
     expect(theirs.some((r) => r.text.includes('LONGTAIL-MARKER'))).toBe(false);
   });
 });

@@ -28,7 +28,9 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
     t = await createDocsApp({ kind });
     actor = await createActor(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('auto_classify=false skips classification, auto_extract=false skips extraction', async () => {
     const noClassify = await createProject(t, actor, { name: 'No classify', auto_classify: false });
@@ -49,7 +51,11 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
     expect(b.classification.type).toBe('invoice');
     expect(b.fields).toBeNull();
     expect(b.timestamps.extracted_at).toBeNull();
-    expect(await eventTypes(t, actor, b.id)).toEqual(['document.classified', 'document.processed', 'document.uploaded']);
+    expect(await eventTypes(t, actor, b.id)).toEqual([
+      'document.classified',
+      'document.processed',
+      'document.uploaded',
+    ]);
     expect(await stageRunCounts(t.deps, b.id)).toEqual({ parse: 1, embed: 1, classify: 1 });
   });
 
@@ -63,7 +69,9 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
     expect(d.classification.confidence).toBeLessThan(0.99);
     expect(d.fields).toBeNull();
     expect(d.pipeline.notes.classify).toMatch(/below the project threshold 0\.99/);
-    expect(dataOf(await api(t, actor, 'GET', `/documents?project_id=${strict}&status=needs_review`)).map((x: any) => x.id)).toEqual([d.id]);
+    expect(
+      dataOf(await api(t, actor, 'GET', `/documents?project_id=${strict}&status=needs_review`)).map((x: any) => x.id),
+    ).toEqual([d.id]);
 
     const patched = dataOf(await api(t, actor, 'PATCH', `/documents/${d.id}`, { classification: { type: 'invoice' } }));
     expect(patched.classification).toMatchObject({ type: 'invoice', confidence: 1, method: 'manual', confirmed: true });
@@ -72,7 +80,13 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
     expect(done.status).toBe('completed');
     expect(done.classification).toMatchObject({ type: 'invoice', method: 'manual', confirmed: true });
     expect(done.fields.invoice_number.value).toBe('RE-2024-nr');
-    expect(await eventTypes(t, actor, d.id)).toEqual(['document.classified', 'document.classified', 'document.extracted', 'document.processed', 'document.uploaded']);
+    expect(await eventTypes(t, actor, d.id)).toEqual([
+      'document.classified',
+      'document.classified',
+      'document.extracted',
+      'document.processed',
+      'document.uploaded',
+    ]);
   });
 
   it('retention deletes documents older than retention_days with their files and document.deleted events', async () => {
@@ -81,7 +95,9 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
     const old = await uploadAndWait(keep30, 'old.txt', Buffer.from(RECEIPT_TEXT + '\nold'));
     const fresh = await uploadAndWait(keep30, 'fresh.txt', Buffer.from(RECEIPT_TEXT + '\nfresh'));
     const ancient = await uploadAndWait(forever, 'ancient.txt', Buffer.from(RECEIPT_TEXT + '\nancient'));
-    await t.deps.db.query(`UPDATE documents SET created_at = now() - interval '40 days' WHERE id = ANY($1::text[])`, [[old.id, ancient.id]]);
+    await t.deps.db.query(`UPDATE documents SET created_at = now() - interval '40 days' WHERE id = ANY($1::text[])`, [
+      [old.id, ancient.id],
+    ]);
     const file = (sha: string) => join(t.config.dataDir, 'files', sha.slice(0, 2), sha.slice(2, 4), sha);
     expect(existsSync(file(old.sha256))).toBe(true);
 
@@ -91,7 +107,8 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
     const deleted = dataOf(await api(t, actor, 'GET', `/events?type=document.deleted&document_id=${old.id}`));
     expect(deleted).toHaveLength(1);
     expect(deleted[0].data).toMatchObject({ documentId: old.id, projectId: keep30 });
-    for (const kept of [fresh, ancient]) expect((await api(t, actor, 'GET', `/documents/${kept.id}`)).statusCode).toBe(200);
+    for (const kept of [fresh, ancient])
+      expect((await api(t, actor, 'GET', `/documents/${kept.id}`)).statusCode).toBe(200);
     expect(existsSync(file(fresh.sha256))).toBe(true);
     expect(await applyRetention(t.deps)).toBe(0);
     const stats = dataOf(await api(t, actor, 'GET', `/projects/${keep30}/stats`));
@@ -99,11 +116,21 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
   });
 
   it('manages templates: create, import YAML, read, update (new version), delete', async () => {
-    const created = dataOf(await api(t, actor, 'POST', '/templates', {
-      issuer: 'Tiny Co', name: 'tiny', keywords: ['Tiny Co'], fields: { reference: 'Ref:\\s*(\\S+)' },
-    }), 201);
+    const created = dataOf(
+      await api(t, actor, 'POST', '/templates', {
+        issuer: 'Tiny Co',
+        name: 'tiny',
+        keywords: ['Tiny Co'],
+        fields: { reference: 'Ref:\\s*(\\S+)' },
+      }),
+      201,
+    );
     expect(created).toMatchObject({ id: expect.stringMatching(/^tpl_/), name: 'tiny', issuer: 'Tiny Co', version: 1 });
-    const invalid = await api(t, actor, 'POST', '/templates', { issuer: 'Bad', keywords: ['x'], fields: { a: '(unclosed' } });
+    const invalid = await api(t, actor, 'POST', '/templates', {
+      issuer: 'Bad',
+      keywords: ['x'],
+      fields: { a: '(unclosed' },
+    });
     expect(invalid.statusCode).toBe(400);
     expect(errorCode(invalid)).toBe('VALIDATION_ERROR');
     expect((await api(t, actor, 'POST', '/templates/import', { yaml: 'issuer: [unclosed' })).statusCode).toBe(400);
@@ -111,15 +138,25 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
     const imported = dataOf(await api(t, actor, 'POST', '/templates/import', { yaml: ACME_YAML }), 201);
     expect(imported).toHaveLength(1);
     expect(imported[0]).toMatchObject({ name: 'acme-widgets', issuer: 'ACME Widgets Ltd', priority: 6, version: 1 });
-    const listed = (await api(t, actor, 'GET', '/templates'));
+    const listed = await api(t, actor, 'GET', '/templates');
     expect(listed.json().pagination.total).toBe(2);
-    expect(dataOf(await api(t, actor, 'GET', `/templates/${imported[0].id}`)).definition.fields.invoice_number).toBeTruthy();
+    expect(
+      dataOf(await api(t, actor, 'GET', `/templates/${imported[0].id}`)).definition.fields.invoice_number,
+    ).toBeTruthy();
 
-    const updated = dataOf(await api(t, actor, 'PUT', `/templates/${created.id}`, {
-      issuer: 'Tiny Co', name: 'tiny', keywords: ['Tiny Co'], fields: { reference: 'Reference:\\s*(\\S+)' },
-    }));
+    const updated = dataOf(
+      await api(t, actor, 'PUT', `/templates/${created.id}`, {
+        issuer: 'Tiny Co',
+        name: 'tiny',
+        keywords: ['Tiny Co'],
+        fields: { reference: 'Reference:\\s*(\\S+)' },
+      }),
+    );
     expect(updated.version).toBe(2);
-    expect(dataOf(await api(t, actor, 'DELETE', `/templates/${created.id}`))).toEqual({ id: created.id, deleted: true });
+    expect(dataOf(await api(t, actor, 'DELETE', `/templates/${created.id}`))).toEqual({
+      id: created.id,
+      deleted: true,
+    });
     expect((await api(t, actor, 'GET', `/templates/${created.id}`)).statusCode).toBe(404);
     // Another organization sees none of them.
     expect(dataOf(await api(t, await createActor(t), 'GET', '/templates'))).toEqual([]);
@@ -128,13 +165,22 @@ describe.each(dbKinds())('project settings and templates (%s)', (kind) => {
   it('uses a matching template for extraction, and the project default template for others', async () => {
     const acme = dataOf(await api(t, actor, 'GET', '/templates')).find((x: any) => x.name === 'acme-widgets');
     expect(acme).toBeTruthy();
-    const badDefault = await api(t, actor, 'POST', '/projects', { name: 'Bad default', default_template_id: 'tpl_doesnotexist' });
+    const badDefault = await api(t, actor, 'POST', '/projects', {
+      name: 'Bad default',
+      default_template_id: 'tpl_doesnotexist',
+    });
     expect(badDefault.statusCode).toBe(400);
     expect(JSON.stringify(body400(badDefault))).toContain('default_template_id');
 
-    const fallback = dataOf(await api(t, actor, 'POST', '/templates', {
-      issuer: 'Any supplier', name: 'house-default', keywords: ['ZZ-NEVER-PRESENT'], fields: { our_reference: 'Invoice No:\\s*(\\S+)' },
-    }), 201);
+    const fallback = dataOf(
+      await api(t, actor, 'POST', '/templates', {
+        issuer: 'Any supplier',
+        name: 'house-default',
+        keywords: ['ZZ-NEVER-PRESENT'],
+        fields: { our_reference: 'Invoice No:\\s*(\\S+)' },
+      }),
+      201,
+    );
     const projectId = await createProject(t, actor, { name: 'With default', default_template_id: fallback.id });
     expect((await api(t, actor, 'DELETE', `/templates/${fallback.id}`)).statusCode).toBe(409);
 

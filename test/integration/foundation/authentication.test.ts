@@ -7,7 +7,17 @@ import { dbKinds } from '../../helpers/db.js';
 import { appDepsFrom, buildApp } from '../../../src/http/app.js';
 import { createAccessService } from '../../../src/modules/access/access.service.js';
 import { createRateLimiter } from '../../../src/modules/access/rate-limit.js';
-import { bearer, call, dataOf, expectError, makeKey, quickActor, tokenFor, foundationApp, type QuickActor } from './support.js';
+import {
+  bearer,
+  call,
+  dataOf,
+  expectError,
+  makeKey,
+  quickActor,
+  tokenFor,
+  foundationApp,
+  type QuickActor,
+} from './support.js';
 
 const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
 
@@ -20,9 +30,12 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
     owner = await quickActor(t);
     liveKey = (await makeKey(t.app, owner)).key;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  const get = (headers: Record<string, string>, remoteAddress?: string) => call(t.app, { url: '/projects', headers, remoteAddress });
+  const get = (headers: Record<string, string>, remoteAddress?: string) =>
+    call(t.app, { url: '/projects', headers, remoteAddress });
   const expect401 = async (headers: Record<string, string>) => expectError(await get(headers), 401, 'UNAUTHORIZED');
 
   it('the valid credentials work (the baseline for everything below)', async () => {
@@ -77,7 +90,11 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
     await expect401(bearer(`${hs512Header}.${p}.${hs512}`));
     const rsHeader = b64({ alg: 'RS256', typ: 'JWT' });
     await expect401(bearer(`${rsHeader}.${p}.${s}`));
-    await expect401(bearer(`${rsHeader}.${p}.${createHmac('sha256', t.config.JWT_SECRET).update(`${rsHeader}.${p}`).digest('base64url')}`));
+    await expect401(
+      bearer(
+        `${rsHeader}.${p}.${createHmac('sha256', t.config.JWT_SECRET).update(`${rsHeader}.${p}`).digest('base64url')}`,
+      ),
+    );
     // signed with another secret
     const forged = `${h}.${p}.${createHmac('sha256', 'x'.repeat(64)).update(`${h}.${p}`).digest('base64url')}`;
     await expect401(bearer(forged));
@@ -87,7 +104,11 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
 
   it('expired JWT → 401 with its own code, TOKEN_EXPIRED, and a message that says so', async () => {
     for (const offset of [-1, -3600]) {
-      const err = expectError(await get(bearer(tokenFor(t, owner.userId, owner.orgId, owner.sessionId, offset))), 401, 'TOKEN_EXPIRED');
+      const err = expectError(
+        await get(bearer(tokenFor(t, owner.userId, owner.orgId, owner.sessionId, offset))),
+        401,
+        'TOKEN_EXPIRED',
+      );
       expect(err.message).toMatch(/expired.*POST \/auth\/refresh/);
     }
     expect((await get(bearer(tokenFor(t, owner.userId, owner.orgId, owner.sessionId, 60)))).statusCode).toBe(200);
@@ -108,17 +129,34 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
     expect((await get(bearer(revoked.key))).statusCode).toBe(200);
     expect((await get(bearer(inactive.key))).statusCode).toBe(200);
     dataOf(await call(t.app, { method: 'DELETE', url: `/api-keys/${revoked.id}`, headers: owner.auth }));
-    dataOf(await call(t.app, { method: 'PUT', url: `/api-keys/${inactive.id}`, headers: owner.auth, payload: { is_active: false } }));
+    dataOf(
+      await call(t.app, {
+        method: 'PUT',
+        url: `/api-keys/${inactive.id}`,
+        headers: owner.auth,
+        payload: { is_active: false },
+      }),
+    );
     const unknown = `svc_live_${'A1b2C3d4'.repeat(4)}`;
     const unknownTest = `svc_test_${randomBytes(16).toString('hex')}`;
     const messages = [];
-    for (const key of [revoked.key, inactive.key, unknown, unknownTest]) messages.push((await expect401(bearer(key))).message);
+    for (const key of [revoked.key, inactive.key, unknown, unknownTest])
+      messages.push((await expect401(bearer(key))).message);
     expect(new Set(messages).size).toBe(1);
   });
 
   it('malformed keys → 401', async () => {
     const body = liveKey.slice('svc_live_'.length);
-    for (const bad of ['svc_live_short', `svc_live_${body}x`, `svc_live_${body.slice(1)}`, `svc_live_${body.slice(1)}!`, `svc_prod_${body}`, `svc__${body}`, 'svc_', `SVC_LIVE_${body}`]) {
+    for (const bad of [
+      'svc_live_short',
+      `svc_live_${body}x`,
+      `svc_live_${body.slice(1)}`,
+      `svc_live_${body.slice(1)}!`,
+      `svc_prod_${body}`,
+      `svc__${body}`,
+      'svc_',
+      `SVC_LIVE_${body}`,
+    ]) {
       await expect401(bearer(bad));
     }
   });
@@ -137,8 +175,15 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
     let clock = Date.now();
     const d = t.deps;
     const access = createAccessService({
-      orgs: d.repos.orgs, apiKeys: d.repos.apiKeys, refreshTokens: d.repos.refreshTokens, stamps: d.stamps, limiter: createRateLimiter(d.redis),
-      keys: d.keys, jwtSecret: t.config.JWT_SECRET, planLimits: { enterprise: t.config.ENTERPRISE_RATE_LIMIT_PER_MINUTE }, now: () => clock,
+      orgs: d.repos.orgs,
+      apiKeys: d.repos.apiKeys,
+      refreshTokens: d.repos.refreshTokens,
+      stamps: d.stamps,
+      limiter: createRateLimiter(d.redis),
+      keys: d.keys,
+      jwtSecret: t.config.JWT_SECRET,
+      planLimits: { enterprise: t.config.ENTERPRISE_RATE_LIMIT_PER_MINUTE },
+      now: () => clock,
     });
     const app: FastifyInstance = await buildApp({ ...appDepsFrom(d), access });
     try {
@@ -159,10 +204,20 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
   });
 
   describe('403 FORBIDDEN', () => {
-    const expect403 = async (headers: Record<string, string>, remoteAddress: string, url = '/projects', method: 'GET' | 'POST' | 'DELETE' | 'PUT' = 'GET', payload?: unknown) =>
-      expectError(await call(t.app, { method, url, headers, remoteAddress, payload }), 403, 'FORBIDDEN');
-    const status = async (headers: Record<string, string>, remoteAddress: string, url = '/projects', method: 'GET' | 'POST' = 'GET', payload?: unknown) =>
-      (await call(t.app, { method, url, headers, remoteAddress, payload })).statusCode;
+    const expect403 = async (
+      headers: Record<string, string>,
+      remoteAddress: string,
+      url = '/projects',
+      method: 'GET' | 'POST' | 'DELETE' | 'PUT' = 'GET',
+      payload?: unknown,
+    ) => expectError(await call(t.app, { method, url, headers, remoteAddress, payload }), 403, 'FORBIDDEN');
+    const status = async (
+      headers: Record<string, string>,
+      remoteAddress: string,
+      url = '/projects',
+      method: 'GET' | 'POST' = 'GET',
+      payload?: unknown,
+    ) => (await call(t.app, { method, url, headers, remoteAddress, payload })).statusCode;
 
     it('allowed_ips: exact IPv4 and IPv4 CIDR, including IPv4-mapped IPv6 client addresses', async () => {
       const k = bearer((await makeKey(t.app, owner, { allowed_ips: ['203.0.113.5', '10.0.0.0/8'] })).key);
@@ -179,7 +234,9 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
     });
 
     it('allowed_ips: IPv6 addresses and CIDRs, and rules written in IPv4-mapped form', async () => {
-      const k = bearer((await makeKey(t.app, owner, { allowed_ips: ['2001:db8:abcd::/48', '::1', '::ffff:192.0.2.0/120'] })).key);
+      const k = bearer(
+        (await makeKey(t.app, owner, { allowed_ips: ['2001:db8:abcd::/48', '::1', '::ffff:192.0.2.0/120'] })).key,
+      );
       expect(await status(k, '2001:db8:abcd:12::7')).toBe(200);
       expect(await status(k, '2001:DB8:ABCD::1')).toBe(200);
       expect(await status(k, '::1')).toBe(200);
@@ -205,7 +262,10 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
 
     it('allowed_endpoints: "/projects/*" allows the collection and everything below, nothing else', async () => {
       const k = bearer((await makeKey(t.app, owner, { allowed_endpoints: ['/projects/*'] })).key);
-      const p = dataOf(await call(t.app, { method: 'POST', url: '/projects', headers: k, payload: { name: 'via scoped key' } }), 201);
+      const p = dataOf(
+        await call(t.app, { method: 'POST', url: '/projects', headers: k, payload: { name: 'via scoped key' } }),
+        201,
+      );
       expect(await status(k, '127.0.0.1', '/projects')).toBe(200);
       expect(await status(k, '127.0.0.1', `/projects/${p.id}`)).toBe(200);
       expect(await status(k, '127.0.0.1', `/projects/${p.id}/stats`)).toBe(200);
@@ -221,7 +281,9 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
     });
 
     it('allowed_ips and allowed_endpoints together: both must pass', async () => {
-      const k = bearer((await makeKey(t.app, owner, { allowed_ips: ['198.51.100.0/24'], allowed_endpoints: ['GET /projects'] })).key);
+      const k = bearer(
+        (await makeKey(t.app, owner, { allowed_ips: ['198.51.100.0/24'], allowed_endpoints: ['GET /projects'] })).key,
+      );
       expect(await status(k, '198.51.100.9')).toBe(200);
       await expect403(k, '198.51.101.9');
       await expect403(k, '198.51.100.9', '/api-keys');
@@ -231,39 +293,90 @@ describe.each(dbKinds())('authentication (%s)', (kind) => {
       const viewer = await quickActor(t, { role: 'viewer', orgId: owner.orgId });
       const member = await quickActor(t, { role: 'member', orgId: owner.orgId });
       const admin = await quickActor(t, { role: 'admin', orgId: owner.orgId });
-      const project = dataOf(await call(t.app, { method: 'POST', url: '/projects', headers: member.auth, payload: { name: 'by member' } }), 201);
+      const project = dataOf(
+        await call(t.app, { method: 'POST', url: '/projects', headers: member.auth, payload: { name: 'by member' } }),
+        201,
+      );
       const keyId = (await makeKey(t.app, admin)).id;
 
       expect((await call(t.app, { url: '/projects', headers: viewer.auth })).statusCode).toBe(200);
       expect((await call(t.app, { url: `/projects/${project.id}`, headers: viewer.auth })).statusCode).toBe(200);
-      const v = expectError(await call(t.app, { method: 'POST', url: '/projects', headers: viewer.auth, payload: { name: 'x' } }), 403, 'FORBIDDEN');
+      const v = expectError(
+        await call(t.app, { method: 'POST', url: '/projects', headers: viewer.auth, payload: { name: 'x' } }),
+        403,
+        'FORBIDDEN',
+      );
       expect(v.message).toMatch(/member/);
-      expectError(await call(t.app, { method: 'PUT', url: `/projects/${project.id}`, headers: viewer.auth, payload: { name: 'x' } }), 403, 'FORBIDDEN');
-      expectError(await call(t.app, { method: 'POST', url: `/projects/${project.id}/archive`, headers: viewer.auth }), 403, 'FORBIDDEN');
+      expectError(
+        await call(t.app, {
+          method: 'PUT',
+          url: `/projects/${project.id}`,
+          headers: viewer.auth,
+          payload: { name: 'x' },
+        }),
+        403,
+        'FORBIDDEN',
+      );
+      expectError(
+        await call(t.app, { method: 'POST', url: `/projects/${project.id}/archive`, headers: viewer.auth }),
+        403,
+        'FORBIDDEN',
+      );
       expectError(await call(t.app, { url: '/api-keys', headers: viewer.auth }), 403, 'FORBIDDEN');
 
-      for (const [method, url] of [['GET', '/api-keys'], ['POST', '/api-keys'], ['GET', `/api-keys/${keyId}`], ['PUT', `/api-keys/${keyId}`], ['DELETE', `/api-keys/${keyId}`], ['DELETE', `/projects/${project.id}`]] as const) {
-        const m = expectError(await call(t.app, { method, url, headers: member.auth, payload: method === 'POST' || method === 'PUT' ? { name: 'x' } : undefined }), 403, 'FORBIDDEN');
+      for (const [method, url] of [
+        ['GET', '/api-keys'],
+        ['POST', '/api-keys'],
+        ['GET', `/api-keys/${keyId}`],
+        ['PUT', `/api-keys/${keyId}`],
+        ['DELETE', `/api-keys/${keyId}`],
+        ['DELETE', `/projects/${project.id}`],
+      ] as const) {
+        const m = expectError(
+          await call(t.app, {
+            method,
+            url,
+            headers: member.auth,
+            payload: method === 'POST' || method === 'PUT' ? { name: 'x' } : undefined,
+          }),
+          403,
+          'FORBIDDEN',
+        );
         expect(m.message).toMatch(/admin/);
       }
-      expect((await call(t.app, { method: 'PUT', url: `/projects/${project.id}`, headers: member.auth, payload: { name: 'renamed' } })).statusCode).toBe(200);
+      expect(
+        (
+          await call(t.app, {
+            method: 'PUT',
+            url: `/projects/${project.id}`,
+            headers: member.auth,
+            payload: { name: 'renamed' },
+          })
+        ).statusCode,
+      ).toBe(200);
 
       for (const who of [admin, owner]) {
         expect((await call(t.app, { url: '/api-keys', headers: who.auth })).statusCode).toBe(200);
         expect((await call(t.app, { url: `/api-keys/${keyId}`, headers: who.auth })).statusCode).toBe(200);
       }
-      expect((await call(t.app, { method: 'DELETE', url: `/projects/${project.id}`, headers: admin.auth })).statusCode).toBe(200);
+      expect(
+        (await call(t.app, { method: 'DELETE', url: `/projects/${project.id}`, headers: admin.auth })).statusCode,
+      ).toBe(200);
       // The refused key operations changed nothing.
       expect(dataOf(await call(t.app, { url: `/api-keys/${keyId}`, headers: admin.auth })).status).toBe('active');
     });
 
-    it('a key carries its creator\'s role: a viewer-equivalent key cannot write', async () => {
+    it("a key carries its creator's role: a viewer-equivalent key cannot write", async () => {
       const admin = await quickActor(t, { role: 'admin', orgId: owner.orgId });
       const k = bearer((await makeKey(t.app, admin)).key);
       expect((await call(t.app, { url: '/api-keys', headers: k })).statusCode).toBe(200);
       await t.deps.services.orgs.updateUser(admin.userId, { role: 'viewer' });
       expect((await call(t.app, { url: '/projects', headers: k })).statusCode).toBe(200);
-      expectError(await call(t.app, { method: 'POST', url: '/projects', headers: k, payload: { name: 'x' } }), 403, 'FORBIDDEN');
+      expectError(
+        await call(t.app, { method: 'POST', url: '/projects', headers: k, payload: { name: 'x' } }),
+        403,
+        'FORBIDDEN',
+      );
     });
   });
 });

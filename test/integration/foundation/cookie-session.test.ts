@@ -13,7 +13,11 @@ const freshIp = () => `198.19.${(++ip >> 8) & 255}.${ip & 255}`;
 const HOST = 'docpipe.example';
 const ORIGIN = `https://${HOST}`;
 
-interface Cookie { name: string; value: string; attrs: Record<string, string | true> }
+interface Cookie {
+  name: string;
+  value: string;
+  attrs: Record<string, string | true>;
+}
 
 function setCookies(res: LightMyRequestResponse): Cookie[] {
   const raw = res.headers['set-cookie'];
@@ -40,8 +44,14 @@ class Jar {
       if (c.name === 'docpipe_csrf') this.csrf = c.value;
     }
   }
-  forRefresh() { return [this.refresh && `docpipe_refresh=${this.refresh}`, this.csrf && `docpipe_csrf=${this.csrf}`].filter(Boolean).join('; '); }
-  elsewhere() { return this.csrf ? `docpipe_csrf=${this.csrf}` : ''; }
+  forRefresh() {
+    return [this.refresh && `docpipe_refresh=${this.refresh}`, this.csrf && `docpipe_csrf=${this.csrf}`]
+      .filter(Boolean)
+      .join('; ');
+  }
+  elsewhere() {
+    return this.csrf ? `docpipe_csrf=${this.csrf}` : '';
+  }
 }
 
 describe('cookie-mode sessions', () => {
@@ -51,20 +61,45 @@ describe('cookie-mode sessions', () => {
     t = await foundationApp('pglite');
     email = `c${randomBytes(5).toString('hex')}@example.test`;
     // A free plan: 30 requests a minute for the organization's API use.
-    await t.deps.services.orgs.createUser({ email, password: PASSWORD, orgName: `Org ${email}`, role: 'owner', plan: 'free' });
+    await t.deps.services.orgs.createUser({
+      email,
+      password: PASSWORD,
+      orgName: `Org ${email}`,
+      role: 'owner',
+      plan: 'free',
+    });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const cookieLogin = async () => {
-    const res = await call(t.app, { method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD, mode: 'cookie' }, remoteAddress: freshIp(), headers: { host: HOST } });
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email, password: PASSWORD, mode: 'cookie' },
+      remoteAddress: freshIp(),
+      headers: { host: HOST },
+    });
     const jar = new Jar();
     jar.take(res);
     return { res, jar, data: dataOf(res) };
   };
-  const refresh = (jar: Jar, headers: Record<string, string> = {}) => call(t.app, {
-    method: 'POST', url: '/auth/refresh', payload: {}, remoteAddress: freshIp(),
-    headers: { host: HOST, cookie: jar.forRefresh(), 'x-csrf-token': jar.csrf, origin: ORIGIN, 'sec-fetch-site': 'same-origin', ...headers },
-  });
+  const refresh = (jar: Jar, headers: Record<string, string> = {}) =>
+    call(t.app, {
+      method: 'POST',
+      url: '/auth/refresh',
+      payload: {},
+      remoteAddress: freshIp(),
+      headers: {
+        host: HOST,
+        cookie: jar.forRefresh(),
+        'x-csrf-token': jar.csrf,
+        origin: ORIGIN,
+        'sec-fetch-site': 'same-origin',
+        ...headers,
+      },
+    });
 
   it('login in cookie mode keeps the refresh token out of the body and in an HttpOnly, Secure, SameSite=Strict cookie on the refresh path', async () => {
     const { res, data } = await cookieLogin();
@@ -83,14 +118,28 @@ describe('cookie-mode sessions', () => {
   });
 
   it('JSON mode is unchanged: the refresh token in the body and no cookies', async () => {
-    const res = await call(t.app, { method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD }, remoteAddress: freshIp() });
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email, password: PASSWORD },
+      remoteAddress: freshIp(),
+    });
     const data = dataOf(res);
     expect(data.refreshToken).toMatch(/^rt_/);
     expect(res.headers['set-cookie']).toBeUndefined();
-    const again = await call(t.app, { method: 'POST', url: '/auth/refresh', payload: { refreshToken: data.refreshToken }, remoteAddress: freshIp() });
+    const again = await call(t.app, {
+      method: 'POST',
+      url: '/auth/refresh',
+      payload: { refreshToken: data.refreshToken },
+      remoteAddress: freshIp(),
+    });
     expect(dataOf(again).refreshToken).toMatch(/^rt_/);
     expect(again.headers['set-cookie']).toBeUndefined();
-    const err = expectError(await call(t.app, { method: 'POST', url: '/auth/refresh', payload: {}, remoteAddress: freshIp() }), 400, 'VALIDATION_ERROR');
+    const err = expectError(
+      await call(t.app, { method: 'POST', url: '/auth/refresh', payload: {}, remoteAddress: freshIp() }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(err.details?.map((d) => d.field)).toEqual(['refreshToken']);
   });
 
@@ -138,7 +187,11 @@ describe('cookie-mode sessions', () => {
     const { jar, data } = await cookieLogin();
     const headers = { ...bearer(data.accessToken), host: HOST, cookie: jar.elsewhere() };
     expectError(await call(t.app, { method: 'POST', url: '/auth/logout', headers }), 403, 'FORBIDDEN');
-    const res = await call(t.app, { method: 'POST', url: '/auth/logout', headers: { ...headers, 'x-csrf-token': jar.csrf } });
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/auth/logout',
+      headers: { ...headers, 'x-csrf-token': jar.csrf },
+    });
     expect(dataOf(res).logged_out).toBe(true);
     const cleared = setCookies(res);
     expect(cleared.map((c) => c.name).sort()).toEqual(['docpipe_csrf', 'docpipe_refresh']);
@@ -159,10 +212,22 @@ describe('cookie-mode sessions', () => {
     // A token refreshed by cookie stays a dashboard token.
     const { jar } = await cookieLogin();
     const refreshed = dataOf(await refresh(jar));
-    expect(String((await call(t.app, { url: '/projects', headers: bearer(refreshed.accessToken) })).headers['ratelimit-policy'])).toMatch(/dashboard-minute/);
-    const api = dataOf(await call(t.app, { method: 'POST', url: '/auth/login', payload: { email, password: PASSWORD }, remoteAddress: freshIp() }));
+    expect(
+      String(
+        (await call(t.app, { url: '/projects', headers: bearer(refreshed.accessToken) })).headers['ratelimit-policy'],
+      ),
+    ).toMatch(/dashboard-minute/);
+    const api = dataOf(
+      await call(t.app, {
+        method: 'POST',
+        url: '/auth/login',
+        payload: { email, password: PASSWORD },
+        remoteAddress: freshIp(),
+      }),
+    );
     const statuses: number[] = [];
-    for (let i = 0; i < 31; i++) statuses.push((await call(t.app, { url: '/projects', headers: bearer(api.accessToken) })).statusCode);
+    for (let i = 0; i < 31; i++)
+      statuses.push((await call(t.app, { url: '/projects', headers: bearer(api.accessToken) })).statusCode);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
   });
 });

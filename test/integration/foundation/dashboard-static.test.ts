@@ -10,7 +10,8 @@ import { appDepsFrom, buildApp } from '../../../src/http/app.js';
 import { foundationApp, expectError } from './support.js';
 import type { TestApp } from '../../helpers/app.js';
 
-const INDEX = '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
+const INDEX =
+  '<!doctype html><html><head><script type="module" src="/assets/index-abc123.js"></script></head><body><div id="root"></div></body></html>';
 const SCRIPT = `console.log(${JSON.stringify('x'.repeat(4000))});`;
 
 describe('dashboard files', () => {
@@ -84,14 +85,25 @@ describe('dashboard files', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.rawPayload).toString()).toBe(SCRIPT);
     expect(gz.rawPayload.length).toBeLessThan(SCRIPT.length / 4);
-    const again = await app.inject({ url: '/assets/index-abc123.js', headers: { 'if-none-match': String(res.headers.etag) } });
+    const again = await app.inject({
+      url: '/assets/index-abc123.js',
+      headers: { 'if-none-match': String(res.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
     expect((await app.inject({ url: '/robots.txt' })).body).toContain('Disallow');
   });
 
   it('only files present at start-up are served: no path can reach anything else', async () => {
-    for (const url of ['/assets/missing.js', '/assets/../../secret.txt', '/assets/%2e%2e/%2e%2e/secret.txt', '/assets/..%2f..%2fsecret.txt',
-      '/assets/..\\..\\secret.txt', '/late.txt', '/assets/../../package.json', '/index.html/../../secret.txt']) {
+    for (const url of [
+      '/assets/missing.js',
+      '/assets/../../secret.txt',
+      '/assets/%2e%2e/%2e%2e/secret.txt',
+      '/assets/..%2f..%2fsecret.txt',
+      '/assets/..\\..\\secret.txt',
+      '/late.txt',
+      '/assets/../../package.json',
+      '/index.html/../../secret.txt',
+    ]) {
       for (const accept of ['*/*', 'text/html']) {
         const res = await app.inject({ url, headers: { accept } });
         expect(res.body, url).not.toContain('not here');

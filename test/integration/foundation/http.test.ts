@@ -14,7 +14,9 @@ describe.each(dbKinds())('HTTP conventions (%s)', (kind) => {
     t = await foundationApp(kind);
     owner = await quickActor(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('unknown routes get a 404 envelope, with or without credentials', async () => {
     expectError(await call(t.app, { url: '/nope' }), 404, 'NOT_FOUND');
@@ -23,7 +25,11 @@ describe.each(dbKinds())('HTTP conventions (%s)', (kind) => {
   });
 
   it('a known path with the wrong method gets 405 and Allow', async () => {
-    const a = expectError(await call(t.app, { method: 'DELETE', url: '/projects', headers: owner.auth }), 405, 'METHOD_NOT_ALLOWED');
+    const a = expectError(
+      await call(t.app, { method: 'DELETE', url: '/projects', headers: owner.auth }),
+      405,
+      'METHOD_NOT_ALLOWED',
+    );
     expect(a.message).toMatch(/DELETE/);
     const res = await call(t.app, { method: 'DELETE', url: '/projects' });
     expect(res.statusCode).toBe(405);
@@ -38,22 +44,54 @@ describe.each(dbKinds())('HTTP conventions (%s)', (kind) => {
 
   it('malformed JSON is a 400 VALIDATION_ERROR', async () => {
     for (const payload of ['{"name":', '{name: "x"}', '[1,2', 'nul']) {
-      expectError(await call(t.app, { method: 'POST', url: '/projects', headers: { ...owner.auth, 'content-type': 'application/json' }, payload }), 400, 'VALIDATION_ERROR');
+      expectError(
+        await call(t.app, {
+          method: 'POST',
+          url: '/projects',
+          headers: { ...owner.auth, 'content-type': 'application/json' },
+          payload,
+        }),
+        400,
+        'VALIDATION_ERROR',
+      );
     }
   });
 
   it('a body over 1 MiB is a 413 PAYLOAD_TOO_LARGE; just under is accepted by the parser', async () => {
     const big = JSON.stringify({ name: 'x', description: 'y'.repeat(1024 * 1024) });
-    expectError(await call(t.app, { method: 'POST', url: '/projects', headers: { ...owner.auth, 'content-type': 'application/json' }, payload: big }), 413, 'PAYLOAD_TOO_LARGE');
+    expectError(
+      await call(t.app, {
+        method: 'POST',
+        url: '/projects',
+        headers: { ...owner.auth, 'content-type': 'application/json' },
+        payload: big,
+      }),
+      413,
+      'PAYLOAD_TOO_LARGE',
+    );
     // ~1 MB: passes the size limit and fails only on the schema (description is at most 2000 characters).
     const nearly = JSON.stringify({ name: 'x', description: 'y'.repeat(1000 * 1000) });
-    const err = expectError(await call(t.app, { method: 'POST', url: '/projects', headers: { ...owner.auth, 'content-type': 'application/json' }, payload: nearly }), 400, 'VALIDATION_ERROR');
+    const err = expectError(
+      await call(t.app, {
+        method: 'POST',
+        url: '/projects',
+        headers: { ...owner.auth, 'content-type': 'application/json' },
+        payload: nearly,
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
     expect(err.details?.map((d) => d.field)).toEqual(['description']);
   });
 
   it('a non-JSON content type on a JSON route is a 415', async () => {
     for (const type of ['text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'text/csv']) {
-      const res = await call(t.app, { method: 'POST', url: '/projects', headers: { ...owner.auth, 'content-type': type }, payload: 'name=x' });
+      const res = await call(t.app, {
+        method: 'POST',
+        url: '/projects',
+        headers: { ...owner.auth, 'content-type': type },
+        payload: 'name=x',
+      });
       expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
     }
     // Nothing was created by any of them.
@@ -62,7 +100,16 @@ describe.each(dbKinds())('HTTP conventions (%s)', (kind) => {
   });
 
   it('validation errors name each offending field', async () => {
-    const err = expectError(await call(t.app, { method: 'POST', url: '/projects', headers: owner.auth, payload: { name: '', retention_days: 'x', bogus: 1 } }), 400, 'VALIDATION_ERROR');
+    const err = expectError(
+      await call(t.app, {
+        method: 'POST',
+        url: '/projects',
+        headers: owner.auth,
+        payload: { name: '', retention_days: 'x', bogus: 1 },
+      }),
+      400,
+      'VALIDATION_ERROR',
+    );
     const fields = err.details?.map((d) => d.field).sort();
     expect(fields).toEqual(['bogus', 'name', 'retention_days']);
     expect(err.message).toMatch(/bogus/);
@@ -138,7 +185,9 @@ describe.each(dbKinds())('HTTP conventions (%s)', (kind) => {
         if (!HTTP.has(method)) continue;
         expect(Object.keys(op.responses ?? {}).length, `${method} ${path} responses`).toBeGreaterThan(0);
         const pathParams = (op.parameters ?? []).filter((p: any) => p.in === 'path');
-        expect(pathParams.map((p: any) => p.name).sort(), `${method} ${path} path params`).toEqual([...templated].sort());
+        expect(pathParams.map((p: any) => p.name).sort(), `${method} ${path} path params`).toEqual(
+          [...templated].sort(),
+        );
         for (const p of pathParams) expect(p.required).toBe(true);
       }
     }
@@ -146,13 +195,27 @@ describe.each(dbKinds())('HTTP conventions (%s)', (kind) => {
     expect(doc.paths['/api/v1/auth/login'].post.security).toEqual([]);
     const keyBody = doc.paths['/api/v1/api-keys'].post.requestBody.content['application/json'].schema;
     expect(keyBody.required).toEqual(['name']);
-    expect(Object.keys(keyBody.properties)).toEqual(expect.arrayContaining(['name', 'rate_limit_per_minute', 'rate_limit_per_day', 'expires_in_days', 'allowed_ips', 'allowed_endpoints', 'metadata']));
+    expect(Object.keys(keyBody.properties)).toEqual(
+      expect.arrayContaining([
+        'name',
+        'rate_limit_per_minute',
+        'rate_limit_per_day',
+        'expires_in_days',
+        'allowed_ips',
+        'allowed_endpoints',
+        'metadata',
+      ]),
+    );
     const listParams = doc.paths['/api/v1/projects'].get.parameters.map((p: any) => p.name);
-    expect(listParams).toEqual(expect.arrayContaining(['search', 'sort', 'order', 'limit', 'offset', 'status', 'include_archived']));
+    expect(listParams).toEqual(
+      expect.arrayContaining(['search', 'sort', 'order', 'limit', 'offset', 'status', 'include_archived']),
+    );
     // Every $ref points at something that exists.
     const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/([^"]+)"/g)].map((m) => m[1]);
     for (const ref of refs) {
-      const target = ref.split('/').reduce<any>((node, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+      const target = ref
+        .split('/')
+        .reduce<any>((node, part) => node?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
       expect(target, ref).toBeDefined();
     }
   });
@@ -170,7 +233,12 @@ describe('HTTP with Redis unreachable', () => {
   it('/ready reports 503 naming Redis; authenticated requests fail closed with 503', async () => {
     const t = await foundationApp(dbKinds().at(-1) ?? 'pglite');
     // Same database, a Redis address where nothing listens.
-    const deps = await createDeps(t.config, { db: t.testDb.db, redisUrl: 'redis://127.0.0.1:9', logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
+    const deps = await createDeps(t.config, {
+      db: t.testDb.db,
+      redisUrl: 'redis://127.0.0.1:9',
+      logger: createLogger({ level: 'silent', pretty: false }),
+      migrate: false,
+    });
     const app = await buildApp(appDepsFrom(deps));
     try {
       const owner = await quickActor(t);

@@ -12,8 +12,12 @@ function logsOf(format: string): Promise<string> {
     const child = fork(ENTRY, [MODULE, JSON.stringify({ format })], { stdio: ['ignore', 'pipe', 'pipe', 'ipc'] });
     let out = '';
     let err = '';
-    child.stdout!.on('data', (c: Buffer) => { out += c.toString(); });
-    child.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
+    child.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+    });
+    child.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
     child.on('error', reject);
     child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`exit ${code}: ${err.slice(-2000)}`))));
   });
@@ -22,7 +26,10 @@ function logsOf(format: string): Promise<string> {
 describe('log format', () => {
   it('auto writes JSON lines when stdout is not a terminal, json always does', async () => {
     for (const format of ['auto', 'json']) {
-      const lines = (await logsOf(format)).trim().split('\n').map((l) => JSON.parse(l));
+      const lines = (await logsOf(format))
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l));
       expect(lines).toHaveLength(2);
       expect(lines[0]).toMatchObject({ level: 30, msg: 'hello from docpipe', documentId: 'doc_1' });
       expect(lines[1]).toMatchObject({ level: 40, password: '[redacted]' });
@@ -31,7 +38,10 @@ describe('log format', () => {
 
   it('pretty writes human-readable lines even into a pipe', async () => {
     const out = await logsOf('pretty');
-    const lines = out.trim().split('\n').filter((l) => l.trim());
+    const lines = out
+      .trim()
+      .split('\n')
+      .filter((l) => l.trim());
     expect(lines[0]).toMatch(/INFO.*hello from docpipe/);
     expect(lines[0].trimStart().startsWith('{')).toBe(false);
     expect(out).toMatch(/documentId: "doc_1"/);

@@ -23,13 +23,21 @@ describe.each(dbKinds())('members (%s)', (kind) => {
     member = await quickActor(t, { role: 'member', orgId: owner.orgId });
     stranger = await quickActor(t, { role: 'owner' });
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  const add = (who: QuickActor, body: Record<string, unknown>) => call(t.app, { method: 'POST', url: '/members', headers: who.auth, payload: body });
-  const put = (who: QuickActor, id: string, body: Record<string, unknown>) => call(t.app, { method: 'PUT', url: `/members/${id}`, headers: who.auth, payload: body });
+  const add = (who: QuickActor, body: Record<string, unknown>) =>
+    call(t.app, { method: 'POST', url: '/members', headers: who.auth, payload: body });
+  const put = (who: QuickActor, id: string, body: Record<string, unknown>) =>
+    call(t.app, { method: 'PUT', url: `/members/${id}`, headers: who.auth, payload: body });
 
-  it('lists the organization\'s people, owners first, to every role; never another organization\'s', async () => {
-    const list = dataOf(await call(t.app, { url: '/members', headers: member.auth })) as { id: string; role: string; email: string }[];
+  it("lists the organization's people, owners first, to every role; never another organization's", async () => {
+    const list = dataOf(await call(t.app, { url: '/members', headers: member.auth })) as {
+      id: string;
+      role: string;
+      email: string;
+    }[];
     expect(list.map((m) => m.role)).toEqual(['owner', 'admin', 'member']);
     expect(list.map((m) => m.id)).not.toContain(stranger.userId);
     expect(JSON.stringify(list)).not.toMatch(/password/);
@@ -43,11 +51,21 @@ describe.each(dbKinds())('members (%s)', (kind) => {
     const created = dataOf(res, 201);
     expect(created).toMatchObject({ email, role: 'member', name: 'New Person', is_active: true });
     expect(created.temporary_password).toMatch(/^[A-Za-z0-9]{20}$/);
-    const login = await call(t.app, { method: 'POST', url: '/auth/login', payload: { email, password: created.temporary_password }, remoteAddress: freshIp() });
+    const login = await call(t.app, {
+      method: 'POST',
+      url: '/auth/login',
+      payload: { email, password: created.temporary_password },
+      remoteAddress: freshIp(),
+    });
     expect(dataOf(login).accessToken).toBeTruthy();
-    expect(JSON.stringify(dataOf(await call(t.app, { url: `/members/${created.id}`, headers: owner.auth })))).not.toContain(created.temporary_password);
+    expect(
+      JSON.stringify(dataOf(await call(t.app, { url: `/members/${created.id}`, headers: owner.auth }))),
+    ).not.toContain(created.temporary_password);
     expectError(await add(admin, { email: email.toUpperCase(), role: 'viewer' }), 409, 'CONFLICT');
-    const withPassword = dataOf(await add(owner, { email: `pw${email}`, role: 'viewer', password: 'a long password' }), 201);
+    const withPassword = dataOf(
+      await add(owner, { email: `pw${email}`, role: 'viewer', password: 'a long password' }),
+      201,
+    );
     expect(withPassword.temporary_password).toBeUndefined();
     const err = expectError(await add(owner, { email: 'not-an-email', role: 'viewer' }), 400, 'VALIDATION_ERROR');
     expect(err.details?.map((d) => d.field)).toEqual(['email']);
@@ -60,10 +78,14 @@ describe.each(dbKinds())('members (%s)', (kind) => {
     expectError(await put(admin, member.userId, { role: 'owner' }), 403, 'FORBIDDEN');
     expectError(await put(admin, admin.userId, { role: 'owner' }), 403, 'FORBIDDEN');
     expectError(await put(owner, owner.userId, { is_active: false }), 403, 'FORBIDDEN');
-    expectError(await call(t.app, { method: 'DELETE', url: `/members/${owner.userId}`, headers: owner.auth }), 403, 'FORBIDDEN');
+    expectError(
+      await call(t.app, { method: 'DELETE', url: `/members/${owner.userId}`, headers: owner.auth }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
-  it('a role change applies to the person\'s live session and keys at once', async () => {
+  it("a role change applies to the person's live session and keys at once", async () => {
     const m = await quickActor(t, { role: 'admin', orgId: owner.orgId });
     const key = await makeKey(t.app, m);
     dataOf(await call(t.app, { url: '/webhooks', headers: bearer(key.key) }));
@@ -72,12 +94,19 @@ describe.each(dbKinds())('members (%s)', (kind) => {
     expectError(await call(t.app, { url: '/webhooks', headers: bearer(key.key) }), 403, 'FORBIDDEN');
   });
 
-  it('removing a person ends their sessions and API keys; another organization\'s member is a 404', async () => {
+  it("removing a person ends their sessions and API keys; another organization's member is a 404", async () => {
     const m = await quickActor(t, { role: 'admin', orgId: owner.orgId });
     const key = await makeKey(t.app, m);
-    expectError(await call(t.app, { method: 'DELETE', url: `/members/${stranger.userId}`, headers: admin.auth }), 404, 'NOT_FOUND');
+    expectError(
+      await call(t.app, { method: 'DELETE', url: `/members/${stranger.userId}`, headers: admin.auth }),
+      404,
+      'NOT_FOUND',
+    );
     expectError(await put(admin, stranger.userId, { role: 'viewer' }), 404, 'NOT_FOUND');
-    expect(dataOf(await call(t.app, { method: 'DELETE', url: `/members/${m.userId}`, headers: admin.auth }))).toEqual({ id: m.userId, removed: true });
+    expect(dataOf(await call(t.app, { method: 'DELETE', url: `/members/${m.userId}`, headers: admin.auth }))).toEqual({
+      id: m.userId,
+      removed: true,
+    });
     expectError(await call(t.app, { url: '/auth/me', headers: m.auth }), 401, 'UNAUTHORIZED');
     expectError(await call(t.app, { url: '/auth/me', headers: bearer(key.key) }), 401, 'UNAUTHORIZED');
     expectError(await call(t.app, { url: `/members/${m.userId}`, headers: admin.auth }), 404, 'NOT_FOUND');
@@ -88,9 +117,22 @@ describe.each(dbKinds())('members (%s)', (kind) => {
   it('members are managed in live mode only; test mode may read them', async () => {
     const test = { ...owner.auth, 'x-environment': 'test' };
     expect((dataOf(await call(t.app, { url: '/members', headers: test })) as unknown[]).length).toBeGreaterThan(0);
-    expectError(await call(t.app, { method: 'POST', url: '/members', headers: test, payload: { email: 'tm@example.test', role: 'viewer' } }), 403, 'FORBIDDEN');
+    expectError(
+      await call(t.app, {
+        method: 'POST',
+        url: '/members',
+        headers: test,
+        payload: { email: 'tm@example.test', role: 'viewer' },
+      }),
+      403,
+      'FORBIDDEN',
+    );
     const testKey = await makeKey(t.app, owner, {}, { 'x-environment': 'test' });
-    expectError(await call(t.app, { method: 'DELETE', url: `/members/${member.userId}`, headers: bearer(testKey.key) }), 403, 'FORBIDDEN');
+    expectError(
+      await call(t.app, { method: 'DELETE', url: `/members/${member.userId}`, headers: bearer(testKey.key) }),
+      403,
+      'FORBIDDEN',
+    );
   });
 
   it('an organization keeps one active owner, also against concurrent demotions', async () => {
@@ -101,13 +143,25 @@ describe.each(dbKinds())('members (%s)', (kind) => {
     const statuses = [a.statusCode, b.statusCode].sort();
     expect(statuses[0]).toBe(200);
     expect([401, 403, 409]).toContain(statuses[1]);
-    const { rows } = await t.testDb.db.query<{ n: string }>(`SELECT count(*) AS n FROM users WHERE org_id = $1 AND role = 'owner' AND is_active`, [o1.orgId]);
+    const { rows } = await t.testDb.db.query<{ n: string }>(
+      `SELECT count(*) AS n FROM users WHERE org_id = $1 AND role = 'owner' AND is_active`,
+      [o1.orgId],
+    );
     expect(Number(rows[0].n)).toBe(1);
     // The service refuses to remove the last active owner even for a caller it is told is an owner.
-    const svc = createMembersService({ db: t.testDb.db, repo: createMembersRepository(t.testDb.db), orgs: t.deps.repos.orgs, stamps: t.deps.stamps });
+    const svc = createMembersService({
+      db: t.testDb.db,
+      repo: createMembersRepository(t.testDb.db),
+      orgs: t.deps.repos.orgs,
+      stamps: t.deps.stamps,
+    });
     const remaining = a.statusCode === 200 ? o1 : o2;
     const demoted = a.statusCode === 200 ? o2 : o1;
-    await expect(svc.remove({ orgId: o1.orgId, userId: demoted.userId, role: 'owner' }, remaining.userId)).rejects.toMatchObject({ code: 'CONFLICT' });
-    await expect(svc.update({ orgId: o1.orgId, userId: demoted.userId, role: 'owner' }, remaining.userId, { is_active: false })).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(
+      svc.remove({ orgId: o1.orgId, userId: demoted.userId, role: 'owner' }, remaining.userId),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
+    await expect(
+      svc.update({ orgId: o1.orgId, userId: demoted.userId, role: 'owner' }, remaining.userId, { is_active: false }),
+    ).rejects.toMatchObject({ code: 'CONFLICT' });
   });
 });

@@ -5,7 +5,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
-import { call, dataOf, makeProject, quickActor, foundationApp, secondApp, type QuickActor, type SecondApp } from './support.js';
+import {
+  call,
+  dataOf,
+  makeProject,
+  quickActor,
+  foundationApp,
+  secondApp,
+  type QuickActor,
+  type SecondApp,
+} from './support.js';
 
 describe.each(dbKinds())('project list cache (%s)', (kind) => {
   let t: TestApp;
@@ -22,7 +31,9 @@ describe.each(dbKinds())('project list cache (%s)', (kind) => {
   });
 
   const names = async (app: TestApp['app'], query = '') =>
-    (dataOf(await call(app, { url: `/projects${query}`, headers: owner.auth })) as { name: string }[]).map((p) => p.name).sort();
+    (dataOf(await call(app, { url: `/projects${query}`, headers: owner.auth })) as { name: string }[])
+      .map((p) => p.name)
+      .sort();
 
   it('create, update, archive, unarchive and delete in one process show up in the other at once', async () => {
     const first = await makeProject(t.app, owner.auth, { name: 'Alpha' });
@@ -34,7 +45,14 @@ describe.each(dbKinds())('project list cache (%s)', (kind) => {
     await makeProject(t.app, owner.auth, { name: 'Beta' });
     expect(await names(b.app)).toEqual(['Alpha', 'Beta']);
 
-    dataOf(await call(b.app, { method: 'PUT', url: `/projects/${first.id}`, headers: owner.auth, payload: { name: 'Alpha 2' } }));
+    dataOf(
+      await call(b.app, {
+        method: 'PUT',
+        url: `/projects/${first.id}`,
+        headers: owner.auth,
+        payload: { name: 'Alpha 2' },
+      }),
+    );
     expect(await names(t.app)).toEqual(['Alpha 2', 'Beta']);
 
     dataOf(await call(t.app, { method: 'POST', url: `/projects/${first.id}/archive`, headers: owner.auth }));
@@ -49,7 +67,7 @@ describe.each(dbKinds())('project list cache (%s)', (kind) => {
     expect(await names(t.app)).toEqual(['Beta']);
   });
 
-  it('different queries are cached apart, and one organization never sees another\'s list', async () => {
+  it("different queries are cached apart, and one organization never sees another's list", async () => {
     const other = await quickActor(t);
     await makeProject(t.app, other.auth, { name: 'Theirs' });
     await makeProject(t.app, owner.auth, { name: 'Gamma' });
@@ -58,16 +76,27 @@ describe.each(dbKinds())('project list cache (%s)', (kind) => {
     expect(mine).not.toContain('Theirs');
     expect(await names(t.app, '?search=gamma')).toEqual(['Gamma']);
     expect(await names(t.app, '?limit=1&sort=name&order=asc')).toHaveLength(1);
-    const theirs = (dataOf(await call(t.app, { url: '/projects', headers: other.auth })) as { name: string }[]).map((p) => p.name);
+    const theirs = (dataOf(await call(t.app, { url: '/projects', headers: other.auth })) as { name: string }[]).map(
+      (p) => p.name,
+    );
     expect(theirs).toEqual(['Theirs']);
   });
 
   it('a write in the test environment does not invalidate, or leak into, the live list', async () => {
     const before = await names(t.app);
-    const res = await call(t.app, { method: 'POST', url: '/projects', headers: { ...owner.auth, 'x-environment': 'test' }, payload: { name: 'Sandbox' } });
+    const res = await call(t.app, {
+      method: 'POST',
+      url: '/projects',
+      headers: { ...owner.auth, 'x-environment': 'test' },
+      payload: { name: 'Sandbox' },
+    });
     dataOf(res, 201);
     expect(await names(b.app)).toEqual(before);
-    const testList = (dataOf(await call(b.app, { url: '/projects', headers: { ...owner.auth, 'x-environment': 'test' } })) as { name: string }[]).map((p) => p.name);
+    const testList = (
+      dataOf(await call(b.app, { url: '/projects', headers: { ...owner.auth, 'x-environment': 'test' } })) as {
+        name: string;
+      }[]
+    ).map((p) => p.name);
     expect(testList).toEqual(['Sandbox']);
   });
 });

@@ -5,7 +5,12 @@
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createRateLimiter, type CheckResult, type Policy, type RateLimiter } from '../../../src/modules/access/rate-limit.js';
+import {
+  createRateLimiter,
+  type CheckResult,
+  type Policy,
+  type RateLimiter,
+} from '../../../src/modules/access/rate-limit.js';
 
 describe('rate limiter batching (real Redis)', () => {
   let redis: Redis;
@@ -21,7 +26,9 @@ describe('rate limiter batching (real Redis)', () => {
     }) as typeof redis.sendCommand;
     limiter = createRateLimiter(redis);
     // The first call loads the script (EVALSHA, NOSCRIPT, EVAL); counts below start after it.
-    await limiter.check([{ name: 'warm', key: `test:ratebatch:warm:${randomBytes(4).toString('hex')}`, limit: 1, windowSec: 60 }]);
+    await limiter.check([
+      { name: 'warm', key: `test:ratebatch:warm:${randomBytes(4).toString('hex')}`, limit: 1, windowSec: 60 },
+    ]);
   });
   afterAll(async () => {
     await redis?.quit();
@@ -29,7 +36,12 @@ describe('rate limiter batching (real Redis)', () => {
 
   const base = () => `test:ratebatch:${randomBytes(6).toString('hex')}`;
   // Day windows keep every check of a test inside one window.
-  const policy = (name: string, limit: number): Policy => ({ name, key: `${base()}:${name}`, limit, windowSec: 86_400 });
+  const policy = (name: string, limit: number): Policy => ({
+    name,
+    key: `${base()}:${name}`,
+    limit,
+    windowSec: 86_400,
+  });
   const counter = async (p: Policy) => {
     const keys = await redis.keys(`${p.key}:*`);
     return keys.length ? Number(await redis.get(keys[0])) : 0;
@@ -71,7 +83,9 @@ describe('rate limiter batching (real Redis)', () => {
     const stampsB = [{ key: `${base()}:sb`, expected: '0' }];
     const watch: string[] = [];
     const before = scriptCalls;
-    const calls = Array.from({ length: 16 }, (_, i) => (i % 2 ? limiter.check(b, stampsB, watch) : limiter.check(a, stampsA, watch)));
+    const calls = Array.from({ length: 16 }, (_, i) =>
+      i % 2 ? limiter.check(b, stampsB, watch) : limiter.check(a, stampsA, watch),
+    );
     const results = await Promise.all(calls);
     expect(scriptCalls - before).toBe(2);
     expect(results.filter((r, i) => i % 2 === 0 && allowed(r))).toHaveLength(3);

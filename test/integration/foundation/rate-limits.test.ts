@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
-import { bearer, call, expectError, foundationApp, makeKey, parseRateLimit, quickActor, secondApp, windowHeadroom, type SecondApp } from './support.js';
+import {
+  bearer,
+  call,
+  expectError,
+  foundationApp,
+  makeKey,
+  parseRateLimit,
+  quickActor,
+  secondApp,
+  windowHeadroom,
+  type SecondApp,
+} from './support.js';
 
 function expectRateLimited(res: LightMyRequestResponse) {
   expectError(res, 429, 'RATE_LIMITED');
@@ -35,7 +46,9 @@ describe.each(dbKinds())('rate limits (%s)', (kind) => {
     for (let i = 1; i <= 5; i++) {
       const res = await call(t.app, { url: '/projects', headers: k });
       expect(res.statusCode).toBe(200);
-      expect(res.headers['ratelimit-policy']).toBe('"org-minute";q=1000;w=60, "key-minute";q=5;w=60, "key-day";q=10;w=86400');
+      expect(res.headers['ratelimit-policy']).toBe(
+        '"org-minute";q=1000;w=60, "key-minute";q=5;w=60, "key-day";q=10;w=86400',
+      );
       const rl = parseRateLimit(res.headers.ratelimit);
       expect(Object.keys(rl)).toEqual(['org-minute', 'key-minute', 'key-day']);
       expect(rl['key-minute'].r).toBe(5 - i);
@@ -93,7 +106,12 @@ describe.each(dbKinds())('rate limits (%s)', (kind) => {
     expect(dayKeys).toHaveLength(1);
     expect(await t.deps.redis.get(dayKeys[0])).toBe('3');
     // Lifting the minute limit lets the next request through, and it is the 4th of the day.
-    const up = await call(t.app, { method: 'PUT', url: `/api-keys/${created.id}`, headers: owner.auth, payload: { rate_limit_per_minute: 100 } });
+    const up = await call(t.app, {
+      method: 'PUT',
+      url: `/api-keys/${created.id}`,
+      headers: owner.auth,
+      payload: { rate_limit_per_minute: 100 },
+    });
     expect(up.statusCode).toBe(200);
     const next = await call(t.app, { url: '/projects', headers: k });
     expect(next.statusCode).toBe(200);
@@ -126,17 +144,27 @@ describe.each(dbKinds())('rate limits (%s)', (kind) => {
 
   it('the pro plan allows 120; enterprise uses its own number', async () => {
     const pro = await quickActor(t, { plan: 'pro' });
-    expect((await call(t.app, { url: '/auth/me', headers: pro.auth })).headers['ratelimit-policy']).toBe('"org-minute";q=120;w=60');
+    expect((await call(t.app, { url: '/auth/me', headers: pro.auth })).headers['ratelimit-policy']).toBe(
+      '"org-minute";q=120;w=60',
+    );
     const ent = await quickActor(t);
-    expect((await call(t.app, { url: '/auth/me', headers: ent.auth })).headers['ratelimit-policy']).toBe('"org-minute";q=1000;w=60');
+    expect((await call(t.app, { url: '/auth/me', headers: ent.auth })).headers['ratelimit-policy']).toBe(
+      '"org-minute";q=1000;w=60',
+    );
     await t.deps.services.orgs.updateOrg(ent.orgId, { rateLimitPerMinute: 2500 });
-    expect((await call(t.app, { url: '/auth/me', headers: ent.auth })).headers['ratelimit-policy']).toBe('"org-minute";q=2500;w=60');
+    expect((await call(t.app, { url: '/auth/me', headers: ent.auth })).headers['ratelimit-policy']).toBe(
+      '"org-minute";q=2500;w=60',
+    );
   });
 
   it('refused credentials (401/403) spend nothing from the key quota', async () => {
     await windowHeadroom(t, 8);
     const owner = await quickActor(t);
-    const created = await makeKey(t.app, owner, { rate_limit_per_minute: 3, allowed_endpoints: ['GET /auth/me'], allowed_ips: ['10.0.0.0/8'] });
+    const created = await makeKey(t.app, owner, {
+      rate_limit_per_minute: 3,
+      allowed_endpoints: ['GET /auth/me'],
+      allowed_ips: ['10.0.0.0/8'],
+    });
     const k = bearer(created.key);
     for (let i = 0; i < 4; i++) {
       expectError(await call(t.app, { url: '/projects', headers: k, remoteAddress: '10.0.0.1' }), 403, 'FORBIDDEN');
@@ -165,7 +193,9 @@ describe.each(dbKinds())('rate limits (%s)', (kind) => {
     await windowHeadroom(t, 8);
     const owner = await quickActor(t);
     const k = bearer((await makeKey(t.app, owner, { rate_limit_per_minute: 10 })).key);
-    const results = await Promise.all(Array.from({ length: 30 }, (_, i) => call(i % 2 ? t.app : b.app, { url: '/auth/me', headers: k })));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => call(i % 2 ? t.app : b.app, { url: '/auth/me', headers: k })),
+    );
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(10);
     expect(codes.filter((c) => c === 429)).toHaveLength(20);

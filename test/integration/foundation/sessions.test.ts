@@ -14,7 +14,12 @@ const freshIp = () => `198.18.${(++ipCounter >> 8) & 255}.${ipCounter & 255}`;
 
 async function newUser(t: TestApp, role: 'owner' | 'viewer' = 'owner') {
   const email = `s${randomBytes(5).toString('hex')}@example.test`;
-  const { user, orgId } = await t.deps.services.orgs.createUser({ email, password: PASSWORD, orgName: `Org ${email}`, role });
+  const { user, orgId } = await t.deps.services.orgs.createUser({
+    email,
+    password: PASSWORD,
+    orgName: `Org ${email}`,
+    role,
+  });
   return { email, userId: user.id, orgId };
 }
 
@@ -33,7 +38,9 @@ describe.each(dbKinds())('sessions (%s)', (kind) => {
     t = await foundationApp(kind);
     shared = await newUser(t);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('login returns a token pair; the access token lives 15 minutes', async () => {
     const u = await newUser(t);
@@ -44,10 +51,18 @@ describe.each(dbKinds())('sessions (%s)', (kind) => {
     expect(claims.exp - claims.iat).toBe(900);
     expect(claims.sub).toBe(u.userId);
     const who = dataOf(await me(t, pair.accessToken));
-    expect(who).toMatchObject({ user: { id: u.userId, email: u.email }, organization: { id: u.orgId }, environment: 'live', auth_method: 'user', api_key: null });
+    expect(who).toMatchObject({
+      user: { id: u.userId, email: u.email },
+      organization: { id: u.orgId },
+      environment: 'live',
+      auth_method: 'user',
+      api_key: null,
+    });
     // Only the hash of the refresh token is stored, and it expires in 30 days.
     const { rows } = await t.testDb.db.query<{ token_hash: string; expires_at: Date; row: string }>(
-      'SELECT token_hash, expires_at, row_to_json(r)::text AS row FROM refresh_tokens r WHERE user_id = $1', [u.userId]);
+      'SELECT token_hash, expires_at, row_to_json(r)::text AS row FROM refresh_tokens r WHERE user_id = $1',
+      [u.userId],
+    );
     expect(rows).toHaveLength(1);
     expect(rows[0].token_hash).toBe(sha256Hex(pair.refreshToken));
     expect(rows[0].row).not.toContain(pair.refreshToken);
@@ -66,7 +81,11 @@ describe.each(dbKinds())('sessions (%s)', (kind) => {
       expectError(await login(t, inactive.email), 401, 'UNAUTHORIZED').message,
     ];
     expect(new Set(messages).size).toBe(1);
-    expectError(await call(t.app, { method: 'POST', url: '/auth/login', payload: { email: u.email } }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call(t.app, { method: 'POST', url: '/auth/login', payload: { email: u.email } }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('refresh rotates: a new pair, and both new tokens work', async () => {
@@ -110,7 +129,11 @@ describe.each(dbKinds())('sessions (%s)', (kind) => {
     expect(out).toEqual({ logged_out: true });
     expectError(await me(t, one.accessToken), 401, 'UNAUTHORIZED');
     expectError(await refresh(t, one.refreshToken), 401, 'UNAUTHORIZED');
-    expectError(await call(t.app, { method: 'POST', url: '/auth/logout', headers: bearer(one.accessToken) }), 401, 'UNAUTHORIZED');
+    expectError(
+      await call(t.app, { method: 'POST', url: '/auth/logout', headers: bearer(one.accessToken) }),
+      401,
+      'UNAUTHORIZED',
+    );
     expect((await me(t, two.accessToken)).statusCode).toBe(200);
     expect((await refresh(t, two.refreshToken)).statusCode).toBe(200);
   });
@@ -119,16 +142,26 @@ describe.each(dbKinds())('sessions (%s)', (kind) => {
     const u = shared;
     const pair = dataOf(await login(t, u.email));
     const key = await makeKey(t.app, { auth: bearer(pair.accessToken) });
-    expectError(await call(t.app, { method: 'POST', url: '/auth/logout', headers: bearer(key.key) }), 400, 'VALIDATION_ERROR');
+    expectError(
+      await call(t.app, { method: 'POST', url: '/auth/logout', headers: bearer(key.key) }),
+      400,
+      'VALIDATION_ERROR',
+    );
   });
 
   it('refresh tokens expire after 30 days', async () => {
     const u = shared;
     const p = dataOf(await login(t, u.email));
-    await t.testDb.db.query("UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1", [sha256Hex(p.refreshToken)]);
+    await t.testDb.db.query(
+      "UPDATE refresh_tokens SET expires_at = now() - interval '1 second' WHERE token_hash = $1",
+      [sha256Hex(p.refreshToken)],
+    );
     expectError(await refresh(t, p.refreshToken), 401, 'UNAUTHORIZED');
     const q = dataOf(await login(t, u.email));
-    await t.testDb.db.query("UPDATE refresh_tokens SET expires_at = now() + interval '1 minute' WHERE token_hash = $1", [sha256Hex(q.refreshToken)]);
+    await t.testDb.db.query(
+      "UPDATE refresh_tokens SET expires_at = now() + interval '1 minute' WHERE token_hash = $1",
+      [sha256Hex(q.refreshToken)],
+    );
     expect((await refresh(t, q.refreshToken)).statusCode).toBe(200);
   });
 
@@ -147,8 +180,12 @@ describe.each(dbKinds())('sessions (%s)', (kind) => {
 // for a password hash, so this runs once.
 describe('login rate limits', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await foundationApp(dbKinds().at(-1) ?? 'pglite'); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await foundationApp(dbKinds().at(-1) ?? 'pglite');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const expect429 = (res: Awaited<ReturnType<typeof login>>) => {
     const err = expectError(res, 429, 'RATE_LIMITED');
@@ -162,7 +199,9 @@ describe('login rate limits', () => {
   it('per e-mail: failed attempts slow further ones down (a delay, not a lock-out); the right password still logs in', async () => {
     const u = await newUser(t);
     // Concurrent attempts, in either case: they count against the same address.
-    const attempts = await Promise.all(Array.from({ length: 7 }, (_, i) => login(t, i % 2 ? u.email.toUpperCase() : u.email, 'wrong password')));
+    const attempts = await Promise.all(
+      Array.from({ length: 7 }, (_, i) => login(t, i % 2 ? u.email.toUpperCase() : u.email, 'wrong password')),
+    );
     for (const res of attempts) expectError(res, 401, 'UNAUTHORIZED');
     expect((await login(t, u.email)).statusCode).toBe(200);
     const other = await newUser(t);
@@ -173,7 +212,9 @@ describe('login rate limits', () => {
     await windowHeadroom(t, 10);
     const ip = '203.0.113.200';
     const u = await newUser(t);
-    const attempts = await Promise.all(Array.from({ length: 20 }, (_, i) => login(t, `nobody${i}-${u.email}`, 'x', ip)));
+    const attempts = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => login(t, `nobody${i}-${u.email}`, 'x', ip)),
+    );
     for (const res of attempts) expectError(res, 401, 'UNAUTHORIZED');
     const res = await login(t, u.email, PASSWORD, ip);
     expect429(res);
@@ -186,8 +227,19 @@ describe('login rate limits', () => {
     await windowHeadroom(t, 10);
     const ip = '203.0.113.210';
     for (let i = 0; i < 60; i++) {
-      expectError(await call(t.app, { method: 'POST', url: '/auth/refresh', payload: { refreshToken: `rt_${i}` }, remoteAddress: ip }), 401, 'UNAUTHORIZED');
+      expectError(
+        await call(t.app, {
+          method: 'POST',
+          url: '/auth/refresh',
+          payload: { refreshToken: `rt_${i}` },
+          remoteAddress: ip,
+        }),
+        401,
+        'UNAUTHORIZED',
+      );
     }
-    expect429(await call(t.app, { method: 'POST', url: '/auth/refresh', payload: { refreshToken: 'rt_x' }, remoteAddress: ip }));
+    expect429(
+      await call(t.app, { method: 'POST', url: '/auth/refresh', payload: { refreshToken: 'rt_x' }, remoteAddress: ip }),
+    );
   });
 });

@@ -9,13 +9,18 @@ import { createTestDb, dbKinds, type TestDb } from '../../helpers/db.js';
 
 describe.each(dbKinds())('single sources of facts (%s)', (kind) => {
   let t: TestDb;
-  beforeAll(async () => { t = await createTestDb(kind); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestDb(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('the projects table defaults the classification threshold to the constant the code uses', async () => {
     const { rows } = await t.db.query<{ column_default: string }>(
       `SELECT column_default FROM information_schema.columns
-        WHERE table_schema = current_schema() AND table_name = 'projects' AND column_name = 'classification_threshold'`);
+        WHERE table_schema = current_schema() AND table_name = 'projects' AND column_name = 'classification_threshold'`,
+    );
     expect(Number(rows[0].column_default)).toBe(DEFAULT_CLASSIFICATION_THRESHOLD);
   });
 });

@@ -5,8 +5,12 @@ import { foundationApp } from './support.js';
 
 describe.each(dbKinds())('foundation smoke (%s)', (kind) => {
   let t: TestApp;
-  beforeAll(async () => { t = await foundationApp(kind); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await foundationApp(kind);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('health answers without auth and carries a request id', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
@@ -22,7 +26,12 @@ describe.each(dbKinds())('foundation smoke (%s)', (kind) => {
     expect(body(me).data.user.id).toBe(actor.userId);
     const key = await createKey(t, actor);
     expect(key.key).toMatch(/^svc_live_[0-9A-Za-z]{32}$/);
-    const created = await t.app.inject({ method: 'POST', url: '/api/v1/projects', headers: bearer(key.key), payload: { name: 'Invoices' } });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/projects',
+      headers: bearer(key.key),
+      payload: { name: 'Invoices' },
+    });
     expect(created.statusCode).toBe(201);
     const list = await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: bearer(key.key) });
     expect(body(list).data.map((p: { name: string }) => p.name)).toEqual(['Invoices']);

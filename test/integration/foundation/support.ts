@@ -34,9 +34,14 @@ export interface QuickActor {
 const NO_PASSWORD = '!';
 
 /** A user (in a new organization unless `orgId` is given) with a live access token. */
-export async function quickActor(t: TestApp, opts: { role?: Role; plan?: Plan; orgId?: string } = {}): Promise<QuickActor> {
+export async function quickActor(
+  t: TestApp,
+  opts: { role?: Role; plan?: Plan; orgId?: string } = {},
+): Promise<QuickActor> {
   const orgs = t.deps.repos.orgs;
-  const orgId = opts.orgId ?? (await orgs.insertOrg({ name: `Org ${randomBytes(4).toString('hex')}`, plan: opts.plan ?? 'enterprise' })).id;
+  const orgId =
+    opts.orgId ??
+    (await orgs.insertOrg({ name: `Org ${randomBytes(4).toString('hex')}`, plan: opts.plan ?? 'enterprise' })).id;
   const email = `q${randomBytes(5).toString('hex')}@example.test`;
   const user = await orgs.insertUser({ orgId, email, passwordHash: NO_PASSWORD, role: opts.role ?? 'owner' });
   const sessionId = newId('fam');
@@ -47,7 +52,10 @@ export async function quickActor(t: TestApp, opts: { role?: Role; plan?: Plan; o
 /** Signs an access token with the app's secret; `expOffsetSec` may be negative (expired). */
 export function tokenFor(t: TestApp, userId: string, orgId: string, sessionId: string, expOffsetSec = 900): string {
   const iat = Math.floor(Date.now() / 1000);
-  return signAccessToken({ sub: userId, org: orgId, sid: sessionId, typ: 'access', iat, exp: iat + expOffsetSec }, t.config.JWT_SECRET);
+  return signAccessToken(
+    { sub: userId, org: orgId, sid: sessionId, typ: 'access', iat, exp: iat + expOffsetSec },
+    t.config.JWT_SECRET,
+  );
 }
 
 export interface Call {
@@ -61,7 +69,9 @@ export interface Call {
 /** `app.inject` with the /api/v1 prefix added. */
 export function call(app: FastifyInstance, c: Call): Promise<LightMyRequestResponse> {
   return app.inject({
-    method: c.method ?? 'GET', url: `${API}${c.url}`, headers: c.headers,
+    method: c.method ?? 'GET',
+    url: `${API}${c.url}`,
+    headers: c.headers,
     ...(c.payload !== undefined ? { payload: c.payload as object } : {}),
     ...(c.remoteAddress ? { remoteAddress: c.remoteAddress } : {}),
   });
@@ -100,14 +110,34 @@ export function bearer(token: string) {
 }
 
 /** Creates an API key through the API (as `actor`) and returns the full create response data. */
-export async function makeKey(app: FastifyInstance, actor: { auth: Record<string, string> }, body: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
-  const data = dataOf(await call(app, { method: 'POST', url: '/api-keys', headers: { ...actor.auth, ...headers }, payload: { name: 'key', ...body } }), 201);
+export async function makeKey(
+  app: FastifyInstance,
+  actor: { auth: Record<string, string> },
+  body: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  const data = dataOf(
+    await call(app, {
+      method: 'POST',
+      url: '/api-keys',
+      headers: { ...actor.auth, ...headers },
+      payload: { name: 'key', ...body },
+    }),
+    201,
+  );
   return data as { id: string; key: string; environment: string; [k: string]: unknown };
 }
 
 /** Creates a project through the API and returns its data. */
-export async function makeProject(app: FastifyInstance, auth: Record<string, string>, body: Record<string, unknown> = {}) {
-  return dataOf(await call(app, { method: 'POST', url: '/projects', headers: auth, payload: { name: 'Project', ...body } }), 201) as { id: string; [k: string]: unknown };
+export async function makeProject(
+  app: FastifyInstance,
+  auth: Record<string, string>,
+  body: Record<string, unknown> = {},
+) {
+  return dataOf(
+    await call(app, { method: 'POST', url: '/projects', headers: auth, payload: { name: 'Project', ...body } }),
+    201,
+  ) as { id: string; [k: string]: unknown };
 }
 
 export interface SecondApp {
@@ -121,24 +151,55 @@ export interface SecondApp {
  * database object, same Redis server, but its own Fastify app, Redis connection and caches.
  */
 export async function secondApp(t: TestApp): Promise<SecondApp> {
-  const deps = await createDeps(t.config, { db: t.testDb.db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
+  const deps = await createDeps(t.config, {
+    db: t.testDb.db,
+    redisUrl: inject('redisUrl'),
+    logger: createLogger({ level: 'silent', pretty: false }),
+    migrate: false,
+  });
   const app = await buildApp(appDepsFrom(deps));
   await app.ready();
-  return { app, deps, async close() { await app.close(); await deps.close(); } };
+  return {
+    app,
+    deps,
+    async close() {
+      await app.close();
+      await deps.close();
+    },
+  };
 }
 
 /** Inserts a document row directly (the upload endpoint belongs to a later issue). */
-export async function insertDocument(t: TestApp, row: {
-  orgId: string; projectId: string; environment?: Environment; status?: string; classification?: string; sizeBytes?: number; pages?: number;
-}): Promise<string> {
+export async function insertDocument(
+  t: TestApp,
+  row: {
+    orgId: string;
+    projectId: string;
+    environment?: Environment;
+    status?: string;
+    classification?: string;
+    sizeBytes?: number;
+    pages?: number;
+  },
+): Promise<string> {
   const id = newId('doc');
   // Blobs are content-addressed: the storage key is the sha256 (no file behind it here).
   const sha = randomBytes(32).toString('hex');
   await t.testDb.db.query(
     `INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, status, classification, page_count)
      VALUES ($1,$2,$3,$4,'a.pdf','application/pdf',$5,$6,$7,$8,$9,$10)`,
-    [id, row.orgId, row.environment ?? 'live', row.projectId, row.sizeBytes ?? 100, sha, sha,
-      row.status ?? 'uploaded', row.classification ? JSON.stringify({ type: row.classification, confidence: 0.9 }) : null, row.pages ?? null],
+    [
+      id,
+      row.orgId,
+      row.environment ?? 'live',
+      row.projectId,
+      row.sizeBytes ?? 100,
+      sha,
+      sha,
+      row.status ?? 'uploaded',
+      row.classification ? JSON.stringify({ type: row.classification, confidence: 0.9 }) : null,
+      row.pages ?? null,
+    ],
   );
   return id;
 }
@@ -159,7 +220,10 @@ export async function windowHeadroom(t: { deps: Deps }, needSec = 8, windowSec =
 /** Parses `"name";r=3;t=41, …` into {name: {r, t}} (also works for RateLimit-Policy's q/w). */
 export function parseRateLimit(header: string | string[] | number | undefined): Record<string, Record<string, number>> {
   const out: Record<string, Record<string, number>> = {};
-  for (const item of String(header ?? '').split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const item of String(header ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     const [name, ...params] = item.split(';');
     const fields: Record<string, number> = {};
     for (const p of params) {

@@ -7,8 +7,12 @@ import { startDovecot, type PrivateDovecot } from '../../helpers/dovecot.js';
 import { freePort } from '../../helpers/net.js';
 import { bigMessage, invoiceMessage, manyAttachmentsMessage } from '../../helpers/mail-fixtures.js';
 import {
-  ImapConnectorError, MessageUnavailableError, openMailbox,
-  type ImapMailboxConfig, type ImapMailboxSession, type NewMailEvent,
+  ImapConnectorError,
+  MessageUnavailableError,
+  openMailbox,
+  type ImapMailboxConfig,
+  type ImapMailboxSession,
+  type NewMailEvent,
 } from '../../../src/modules/integrations/mailbox/imap/index.js';
 import { selectParts } from '../../../src/modules/integrations/mailbox/rules/index.js';
 
@@ -40,7 +44,10 @@ async function session(user: string, extra: Partial<ImapMailboxConfig> = {}, opt
 
 /** Rejects instead of hanging when an expected event never comes. */
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, rej) => setTimeout(() => rej(new Error(`timed out waiting for ${what}`)), ms))]);
+  return Promise.race([
+    p,
+    new Promise<T>((_, rej) => setTimeout(() => rej(new Error(`timed out waiting for ${what}`)), ms)),
+  ]);
 }
 
 describe('openMailbox', () => {
@@ -81,7 +88,8 @@ describe('openMailbox', () => {
 
   it('markSeen, flag and delete each touch exactly one UID', async () => {
     const uids: number[] = [];
-    for (const subject of ['a', 'b', 'c', 'd']) uids.push((await dovecot.appendMessage('flags', 'INBOX', invoiceMessage({ subject })))!);
+    for (const subject of ['a', 'b', 'c', 'd'])
+      uids.push((await dovecot.appendMessage('flags', 'INBOX', invoiceMessage({ subject })))!);
     const s = await session('flags');
     await s.markSeen(uids[0]);
     await s.flag(uids[1]);
@@ -109,8 +117,20 @@ describe('openMailbox', () => {
 
   it('maxAgeDays limits the listing by internal (arrival) date', async () => {
     const dayMs = 86_400_000;
-    await dovecot.appendMessage('age', 'INBOX', invoiceMessage({ subject: 'old' }), [], new Date(Date.now() - 40 * dayMs));
-    const fresh = await dovecot.appendMessage('age', 'INBOX', invoiceMessage({ subject: 'new' }), [], new Date(Date.now() - 2 * dayMs));
+    await dovecot.appendMessage(
+      'age',
+      'INBOX',
+      invoiceMessage({ subject: 'old' }),
+      [],
+      new Date(Date.now() - 40 * dayMs),
+    );
+    const fresh = await dovecot.appendMessage(
+      'age',
+      'INBOX',
+      invoiceMessage({ subject: 'new' }),
+      [],
+      new Date(Date.now() - 2 * dayMs),
+    );
     expect(await (await session('age', { maxAgeDays: 30 })).listUids()).toEqual([fresh]);
     expect(await (await session('age')).listUids()).toHaveLength(2);
   });
@@ -135,15 +155,19 @@ describe('openMailbox', () => {
     await s.listUids();
     await new Promise((r) => setTimeout(r, 150)); // past autoIdleDelay: IDLE is running
     const events: NewMailEvent[] = [];
-    const arrived = new Promise<number>((resolve) => s.onNewMail((e) => {
-      events.push(e);
-      resolve(performance.now());
-    }));
+    const arrived = new Promise<number>((resolve) =>
+      s.onNewMail((e) => {
+        events.push(e);
+        resolve(performance.now());
+      }),
+    );
     const t0 = performance.now();
     const uid = await dovecot.appendMessage('idle', 'INBOX', invoiceMessage({ subject: 'pushed' }));
     const t1 = performance.now();
     const at = await within(arrived, 10_000, 'IDLE EXISTS');
-    console.info(`IDLE pick-up: ${(at - t0).toFixed(0)} ms after APPEND started, ${(at - t1).toFixed(0)} ms after it completed`);
+    console.info(
+      `IDLE pick-up: ${(at - t0).toFixed(0)} ms after APPEND started, ${(at - t1).toFixed(0)} ms after it completed`,
+    );
     expect(events[0]).toMatchObject({ folder: 'INBOX', count: 1, prevCount: 0 });
     expect(await s.listUids()).toEqual([uid]);
   });
@@ -184,7 +208,10 @@ describe('openMailbox', () => {
   it('open failures carry the stage', async () => {
     await expect(openMailbox({ ...cfgFor('errors'), password: 'nope' })).rejects.toMatchObject({ stage: 'auth' });
     await expect(openMailbox(cfgFor('errors', { folder: 'Missing' }))).rejects.toMatchObject({ stage: 'folder' });
-    await expect(openMailbox(cfgFor('errors', { port: await freePort() }))).rejects.toMatchObject({ stage: 'connect', code: 'ECONNREFUSED' });
+    await expect(openMailbox(cfgFor('errors', { port: await freePort() }))).rejects.toMatchObject({
+      stage: 'connect',
+      code: 'ECONNREFUSED',
+    });
   });
 
   it('a server that accepts TCP but never greets fails within the open timeout', async () => {
@@ -193,8 +220,9 @@ describe('openMailbox', () => {
     const port = await freePort();
     await new Promise<void>((r) => silent.listen(port, '127.0.0.1', r));
     try {
-      await expect(openMailbox(cfgFor('errors', { port }), { connectTimeoutMs: 20_000, openTimeoutMs: 300 }))
-        .rejects.toMatchObject({ name: 'ImapConnectorError', stage: 'connect' });
+      await expect(
+        openMailbox(cfgFor('errors', { port }), { connectTimeoutMs: 20_000, openTimeoutMs: 300 }),
+      ).rejects.toMatchObject({ name: 'ImapConnectorError', stage: 'connect' });
     } finally {
       sockets.forEach((x) => x.destroy());
       await new Promise<void>((r) => silent.close(() => r()));

@@ -11,7 +11,12 @@ let dovecot: PrivateDovecot;
 let cfg: ImapMailboxConfig;
 
 beforeAll(async () => {
-  dovecot = await startDovecot({ users: [{ user: 'alice', pass: 's3cret' }, { user: 'bob', pass: 'pw-bob' }] });
+  dovecot = await startDovecot({
+    users: [
+      { user: 'alice', pass: 's3cret' },
+      { user: 'bob', pass: 'pw-bob' },
+    ],
+  });
   cfg = { host: dovecot.host, port: dovecot.port, security: 'none', username: 'alice', password: 's3cret' };
 });
 afterAll(async () => {
@@ -27,7 +32,10 @@ describe('testConnection', () => {
     const res = await testConnection(cfg);
 
     expect(res).toEqual({
-      ok: true, folder: 'INBOX', messages: 2, unseen: 1,
+      ok: true,
+      folder: 'INBOX',
+      messages: 2,
+      unseen: 1,
       uidValidity: String(await dovecot.uidValidity('alice', 'INBOX')),
     });
     expect(await dovecot.listFolder('alice', 'INBOX')).toEqual(before);
@@ -70,7 +78,10 @@ describe('testConnection', () => {
     const lookup = async (): Promise<never> => {
       throw Object.assign(new Error('boom'), { code: 'EAI_AGAIN' });
     };
-    expect(await testConnection({ ...cfg, host: 'imap.example.com' }, { lookup })).toMatchObject({ ok: false, stage: 'dns' });
+    expect(await testConnection({ ...cfg, host: 'imap.example.com' }, { lookup })).toMatchObject({
+      ok: false,
+      stage: 'dns',
+    });
   });
 
   it('address refused by the policy -> blocked', async () => {

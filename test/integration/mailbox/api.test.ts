@@ -12,24 +12,51 @@ beforeAll(async () => {
   h = await createMailHarness({ users: ['api', 'probe'] });
   projectId = await h.createProject();
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
-const base = () => ({ name: 'Invoices', host: h.dovecot.host, port: h.dovecot.port, security: 'none', username: 'api', password: 'pw-api', project_id: projectId });
+const base = () => ({
+  name: 'Invoices',
+  host: h.dovecot.host,
+  port: h.dovecot.port,
+  security: 'none',
+  username: 'api',
+  password: 'pw-api',
+  project_id: projectId,
+});
 
 describe('mailbox settings', () => {
   it('creates with defaults, stores the password encrypted and never returns it', async () => {
-    const res = await h.api('POST', '/integrations/mailboxes', { ...base(), allowed_senders: ['billing@vendor.example', '@partner.example'] });
+    const res = await h.api('POST', '/integrations/mailboxes', {
+      ...base(),
+      allowed_senders: ['billing@vendor.example', '@partner.example'],
+    });
     expect(res.status).toBe(201);
     const m = res.body.data;
     expect(m.id).toMatch(/^mbx_/);
     expect(m).toMatchObject({
-      name: 'Invoices', folder: 'INBOX', after_processing: 'mark_seen', consume: 'attachments', include_inline: false,
-      is_active: true, status: 'active', last_error: null, last_checked_at: null, processed_folder: null, max_age_days: null,
-      allowed_senders: ['billing@vendor.example', '@partner.example'], attachment_include: [], attachment_exclude: [],
+      name: 'Invoices',
+      folder: 'INBOX',
+      after_processing: 'mark_seen',
+      consume: 'attachments',
+      include_inline: false,
+      is_active: true,
+      status: 'active',
+      last_error: null,
+      last_checked_at: null,
+      processed_folder: null,
+      max_age_days: null,
+      allowed_senders: ['billing@vendor.example', '@partner.example'],
+      attachment_include: [],
+      attachment_exclude: [],
     });
     expect(JSON.stringify(res.body)).not.toContain('pw-api');
     expect(m).not.toHaveProperty('password');
-    const { rows } = await h.deps.db.query<{ password_sealed: string }>('SELECT password_sealed FROM mailboxes WHERE id = $1', [m.id]);
+    const { rows } = await h.deps.db.query<{ password_sealed: string }>(
+      'SELECT password_sealed FROM mailboxes WHERE id = $1',
+      [m.id],
+    );
     expect(rows[0].password_sealed).not.toContain('pw-api');
     expect(h.deps.secretBox.decrypt(rows[0].password_sealed)).toBe('pw-api');
     const got = await h.api('GET', `/integrations/mailboxes/${m.id}`);
@@ -70,7 +97,10 @@ describe('mailbox settings', () => {
     const { createHostPolicy } = await import('../../../src/modules/integrations/mailbox/host-policy.js');
     const { createAllowList } = await import('../../../src/lib/http-client/index.js');
     const policy = createHostPolicy(createAllowList(['127.0.0.1']), {
-      lookup: async (host) => (host === 'imap.evil.example' ? [{ address: '192.168.1.5', family: 4 }] : [{ address: '93.184.216.34', family: 4 }]),
+      lookup: async (host) =>
+        host === 'imap.evil.example'
+          ? [{ address: '192.168.1.5', family: 4 }]
+          : [{ address: '93.184.216.34', family: 4 }],
     });
     expect(await policy.check('imap.evil.example')).toMatch(/forbidden/);
     expect(await policy.check('imap.good.example')).toBeNull();
@@ -80,12 +110,30 @@ describe('mailbox settings', () => {
 
   it('PUT updates a subset, keeps the password unless given, and clears an error', async () => {
     const m = (await h.api('POST', '/integrations/mailboxes', base())).body.data;
-    await h.deps.db.query(`UPDATE mailboxes SET status = 'error', last_error = 'authentication failed: x' WHERE id = $1`, [m.id]);
+    await h.deps.db.query(
+      `UPDATE mailboxes SET status = 'error', last_error = 'authentication failed: x' WHERE id = $1`,
+      [m.id],
+    );
     expect((await h.api('GET', `/integrations/mailboxes/${m.id}`)).body.data.status).toBe('error');
-    const res = await h.api('PUT', `/integrations/mailboxes/${m.id}`, { subject_filter: 'invoice', attachment_include: ['*.pdf'] });
+    const res = await h.api('PUT', `/integrations/mailboxes/${m.id}`, {
+      subject_filter: 'invoice',
+      attachment_include: ['*.pdf'],
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ status: 'active', last_error: null, subject_filter: 'invoice', attachment_include: ['*.pdf'], username: 'api' });
-    const sealed = async () => (await h.deps.db.query<{ password_sealed: string; config_version: number }>('SELECT password_sealed, config_version FROM mailboxes WHERE id = $1', [m.id])).rows[0];
+    expect(res.body.data).toMatchObject({
+      status: 'active',
+      last_error: null,
+      subject_filter: 'invoice',
+      attachment_include: ['*.pdf'],
+      username: 'api',
+    });
+    const sealed = async () =>
+      (
+        await h.deps.db.query<{ password_sealed: string; config_version: number }>(
+          'SELECT password_sealed, config_version FROM mailboxes WHERE id = $1',
+          [m.id],
+        )
+      ).rows[0];
     const before = await sealed();
     expect(h.deps.secretBox.decrypt(before.password_sealed)).toBe('pw-api');
     await h.api('PUT', `/integrations/mailboxes/${m.id}`, { password: 'new-secret' });
@@ -114,15 +162,20 @@ describe('tenancy and roles', () => {
   let mailboxId: string;
   beforeAll(async () => {
     other = await createActor(h);
-    const { rows } = await h.deps.db.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [h.actor.orgId]);
+    const { rows } = await h.deps.db.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [
+      h.actor.orgId,
+    ]);
     member = await createActor(h, { role: 'member', orgName: rows[0].name });
     mailboxId = (await h.api('POST', '/integrations/mailboxes', base())).body.data.id;
   });
 
   it('another organization sees 404 everywhere and cannot use our project', async () => {
     for (const [method, url] of [
-      ['GET', `/integrations/mailboxes/${mailboxId}`], ['PUT', `/integrations/mailboxes/${mailboxId}`], ['DELETE', `/integrations/mailboxes/${mailboxId}`],
-      ['POST', `/integrations/mailboxes/${mailboxId}/test`], ['GET', `/integrations/mailboxes/${mailboxId}/messages`],
+      ['GET', `/integrations/mailboxes/${mailboxId}`],
+      ['PUT', `/integrations/mailboxes/${mailboxId}`],
+      ['DELETE', `/integrations/mailboxes/${mailboxId}`],
+      ['POST', `/integrations/mailboxes/${mailboxId}/test`],
+      ['GET', `/integrations/mailboxes/${mailboxId}/messages`],
     ] as const) {
       const res = await h.api(method, url, method === 'PUT' ? { name: 'x' } : undefined, other);
       expect(res.status, `${method} ${url}`).toBe(404);
@@ -134,7 +187,11 @@ describe('tenancy and roles', () => {
   });
 
   it('test-mode callers do not see live mailboxes', async () => {
-    const res = await h.app.inject({ method: 'GET', url: `/api/v1/integrations/mailboxes/${mailboxId}`, headers: { ...h.actor.auth, 'x-environment': 'test' } });
+    const res = await h.app.inject({
+      method: 'GET',
+      url: `/api/v1/integrations/mailboxes/${mailboxId}`,
+      headers: { ...h.actor.auth, 'x-environment': 'test' },
+    });
     expect(res.statusCode).toBe(404);
   });
 
@@ -147,7 +204,14 @@ describe('tenancy and roles', () => {
 describe('connection test', () => {
   it('reports counts without consuming or flagging anything', async () => {
     await h.dovecot.appendMessage('probe', 'INBOX', invoiceMessage({ messageId: 'probe-1@test' }));
-    const m = (await h.api('POST', '/integrations/mailboxes', { ...base(), username: 'probe', password: 'pw-probe', is_active: false })).body.data;
+    const m = (
+      await h.api('POST', '/integrations/mailboxes', {
+        ...base(),
+        username: 'probe',
+        password: 'pw-probe',
+        is_active: false,
+      })
+    ).body.data;
     const res = await h.api('POST', `/integrations/mailboxes/${m.id}/test`);
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ ok: true, folder: 'INBOX', messages: 1, unseen: 1 });
@@ -157,11 +221,26 @@ describe('connection test', () => {
   });
 
   it('names the failing stage: auth, folder', async () => {
-    const bad = (await h.api('POST', '/integrations/mailboxes', { ...base(), username: 'probe', password: 'wrong', is_active: false })).body.data;
+    const bad = (
+      await h.api('POST', '/integrations/mailboxes', {
+        ...base(),
+        username: 'probe',
+        password: 'wrong',
+        is_active: false,
+      })
+    ).body.data;
     const auth = await h.api('POST', `/integrations/mailboxes/${bad.id}/test`);
     expect(auth.body.data).toMatchObject({ ok: false, stage: 'auth' });
     expect(auth.body.data.message).toMatch(/authentication failed/);
-    const nofolder = (await h.api('POST', '/integrations/mailboxes', { ...base(), username: 'probe', password: 'pw-probe', folder: 'Nope', is_active: false })).body.data;
+    const nofolder = (
+      await h.api('POST', '/integrations/mailboxes', {
+        ...base(),
+        username: 'probe',
+        password: 'pw-probe',
+        folder: 'Nope',
+        is_active: false,
+      })
+    ).body.data;
     const folder = await h.api('POST', `/integrations/mailboxes/${nofolder.id}/test`);
     expect(folder.body.data).toMatchObject({ ok: false, stage: 'folder' });
   });
@@ -170,8 +249,13 @@ describe('connection test', () => {
     const m = (await h.api('POST', '/integrations/mailboxes', { ...base(), is_active: false })).body.data;
     const { createMailModule } = await import('../../../src/modules/integrations/mailbox/index.js');
     const strict = createMailModule({
-      db: h.deps.db, redis: h.deps.redis, secretBox: h.deps.secretBox, config: { ...h.config, MAIL_ALLOWED_HOSTS: [] },
-      logger: h.deps.logger, intake: h.deps.documents.intake, projects: h.deps.repos.projects,
+      db: h.deps.db,
+      redis: h.deps.redis,
+      secretBox: h.deps.secretBox,
+      config: { ...h.config, MAIL_ALLOWED_HOSTS: [] },
+      logger: h.deps.logger,
+      intake: h.deps.documents.intake,
+      projects: h.deps.repos.projects,
     });
     const res = await strict.service.test({ orgId: h.actor.orgId, environment: 'live' }, m.id);
     expect(res).toMatchObject({ ok: false, stage: 'blocked' });

@@ -15,7 +15,9 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const p of pollers.splice(0)) await p.close(2_000);
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 async function poller(): Promise<MailPoller> {
   const p = await h.startPoller();
@@ -30,8 +32,16 @@ function message(tag: string, n: number, withId = true): Buffer {
     messageId: withId ? `${tag}-${n}@idempotency.test` : null,
     body: multipart('mixed', [
       textPart(`message ${n}`),
-      attachmentPart({ filename: `${tag}-${n}-a.pdf`, contentType: 'application/pdf', content: tinyPdf(`${tag} ${n} first`) }),
-      attachmentPart({ filename: `${tag}-${n}-b.pdf`, contentType: 'application/pdf', content: tinyPdf(`${tag} ${n} second`) }),
+      attachmentPart({
+        filename: `${tag}-${n}-a.pdf`,
+        contentType: 'application/pdf',
+        content: tinyPdf(`${tag} ${n} first`),
+      }),
+      attachmentPart({
+        filename: `${tag}-${n}-b.pdf`,
+        contentType: 'application/pdf',
+        content: tinyPdf(`${tag} ${n} second`),
+      }),
     ]),
   });
 }
@@ -51,13 +61,18 @@ async function expectExactlyOnce(mailboxId: string, projectId: string, messages:
   expect(new Set(docs.map((d) => d.filename)).size).toBe(messages * 2);
   const linked = rows.flatMap((r) => r.document_ids).sort();
   expect(linked).toEqual(docs.map((d) => d.id).sort());
-  for (const d of docs) expect(rows.find((r) => r.id === d.source_metadata.mailbox_message_id)?.document_ids).toContain(d.id);
+  for (const d of docs)
+    expect(rows.find((r) => r.id === d.source_metadata.mailbox_message_id)?.document_ids).toContain(d.id);
 }
 
 describe('exactly once', () => {
   it('survives a graceful restart and a crash in the middle of a batch', async () => {
     const projectId = await h.createProject();
-    const mailbox = await h.createMailbox('restart', { project_id: projectId, after_processing: 'move', processed_folder: 'Done' });
+    const mailbox = await h.createMailbox('restart', {
+      project_id: projectId,
+      after_processing: 'move',
+      processed_folder: 'Done',
+    });
     for (let i = 1; i <= 24; i++) await h.dovecot.appendMessage('restart', 'INBOX', message('restart', i));
 
     const a = await poller();
@@ -66,19 +81,29 @@ describe('exactly once', () => {
     // A second "worker" whose intake stalls after the first file of message 12, then dies there:
     // no claim released, no lease handed back, one of two documents committed.
     let stalled!: () => void;
-    const atStall = new Promise<void>((r) => { stalled = r; });
-    const stalling = createMailModule({
-      db: h.deps.db, redis: h.deps.redis, secretBox: h.deps.secretBox, config: h.config, logger: h.deps.logger, projects: h.deps.repos.projects,
-      intake: {
-        fromBuffer: async (data, input) => {
-          if (input.filename === 'restart-12-b.pdf') {
-            stalled();
-            await new Promise(() => undefined);
-          }
-          return h.deps.documents.intake.fromBuffer(data, input);
+    const atStall = new Promise<void>((r) => {
+      stalled = r;
+    });
+    const stalling = createMailModule(
+      {
+        db: h.deps.db,
+        redis: h.deps.redis,
+        secretBox: h.deps.secretBox,
+        config: h.config,
+        logger: h.deps.logger,
+        projects: h.deps.repos.projects,
+        intake: {
+          fromBuffer: async (data, input) => {
+            if (input.filename === 'restart-12-b.pdf') {
+              stalled();
+              await new Promise(() => undefined);
+            }
+            return h.deps.documents.intake.fromBuffer(data, input);
+          },
         },
       },
-    }, { poller: TEST_POLLER_OPTIONS });
+      { poller: TEST_POLLER_OPTIONS },
+    );
     const b = await startMailWorker(stalling.worker);
     await atStall;
     await b.crash();
@@ -86,11 +111,18 @@ describe('exactly once', () => {
     expect(mid.status).toBe('processing');
     expect((await h.documents(projectId)).filter((d) => d.filename.startsWith('restart-12-'))).toHaveLength(1);
     await poller();
-    await eventually(async () => (await consumed(mailbox.id)) === 24 && (await h.messages(mailbox.id)).every((r) => r.action_done_at), 'all 24 consumed and moved', 20_000);
+    await eventually(
+      async () => (await consumed(mailbox.id)) === 24 && (await h.messages(mailbox.id)).every((r) => r.action_done_at),
+      'all 24 consumed and moved',
+      20_000,
+    );
 
     await expectExactlyOnce(mailbox.id, projectId, 24);
     const twelve = (await h.messages(mailbox.id)).find((r) => r.subject === 'restart 12')!;
-    expect(twelve.parts.map((x) => [x.filename, x.outcome])).toEqual([['restart-12-a.pdf', 'created'], ['restart-12-b.pdf', 'created']]);
+    expect(twelve.parts.map((x) => [x.filename, x.outcome])).toEqual([
+      ['restart-12-a.pdf', 'created'],
+      ['restart-12-b.pdf', 'created'],
+    ]);
     expect(await h.dovecot.listFolder('restart', 'INBOX')).toEqual([]);
     expect(await h.dovecot.listFolder('restart', 'Done')).toHaveLength(24);
   });
@@ -99,7 +131,9 @@ describe('exactly once', () => {
     const [p1, p2] = await Promise.all([poller(), poller()]);
     const projectId = await h.createProject();
     const mailbox = await h.createMailbox('pair', { project_id: projectId });
-    await Promise.all(Array.from({ length: 20 }, (_, i) => h.dovecot.appendMessage('pair', 'INBOX', message('pair', i + 1))));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => h.dovecot.appendMessage('pair', 'INBOX', message('pair', i + 1))),
+    );
     await eventually(async () => (await consumed(mailbox.id)) === 20, '20 consumed');
     const holders = [p1, p2].filter((p) => p.stats()[mailbox.id]);
     expect(holders).toHaveLength(1);
@@ -134,7 +168,10 @@ describe('exactly once', () => {
     const second = await h.dovecot.setUidValidity('uidv', 'INBOX');
     await h.dovecot.appendMessage('uidv', 'INBOX', message('uidv', 8, false));
     await eventually(async () => (await consumed(mailbox.id)) === 8, 'message 8');
-    await eventually(async () => (await h.messages(mailbox.id)).every((r) => Number(r.uid_validity) === second), 'records renumbered');
+    await eventually(
+      async () => (await h.messages(mailbox.id)).every((r) => Number(r.uid_validity) === second),
+      'records renumbered',
+    );
     rows = await h.messages(mailbox.id);
     expect(rows).toHaveLength(8);
     expect(q.stats()[mailbox.id].outcomes.duplicate ?? 0).toBe(0);

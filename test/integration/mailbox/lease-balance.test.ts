@@ -18,7 +18,9 @@ beforeAll(async () => {
 afterEach(async () => {
   for (const p of pollers.splice(0)) await p.close(2_000);
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 async function poller(): Promise<MailPoller> {
   const p = await h.startPoller();
@@ -30,8 +32,16 @@ const held = (p: MailPoller) => Object.keys(p.stats()).sort();
 
 function message(user: string, n: number): Buffer {
   return buildMessage({
-    subject: `${user} ${n}`, messageId: `${user}-${n}@balance.test`,
-    body: multipart('mixed', [textPart(`message ${n}`), attachmentPart({ filename: `${user}-${n}.pdf`, contentType: 'application/pdf', content: tinyPdf(`${user} ${n}`) })]),
+    subject: `${user} ${n}`,
+    messageId: `${user}-${n}@balance.test`,
+    body: multipart('mixed', [
+      textPart(`message ${n}`),
+      attachmentPart({
+        filename: `${user}-${n}.pdf`,
+        contentType: 'application/pdf',
+        content: tinyPdf(`${user} ${n}`),
+      }),
+    ]),
   });
 }
 
@@ -54,15 +64,24 @@ describe('mailbox lease balancing', () => {
     const a = await poller();
     await eventually(async () => held(a).length === 4, 'the only poller holds all four');
     const b = await poller();
-    await eventually(async () => held(a).length === 2 && held(b).length === 2 && (await oneHolderEach([a, b])), 'two pollers hold two each', 15_000);
+    await eventually(
+      async () => held(a).length === 2 && held(b).length === 2 && (await oneHolderEach([a, b])),
+      'two pollers hold two each',
+      15_000,
+    );
     expect([...held(a), ...held(b)].sort()).toEqual(ids);
 
     // Mail for every mailbox while shared: each message consumed once, each mailbox served.
     for (const u of USERS) for (let i = 1; i <= 3; i++) await h.dovecot.appendMessage(u, 'INBOX', message(u, i));
-    await eventually(async () => {
-      for (const m of mailboxes) if ((await h.messages(m.id)).filter((r) => r.status === 'consumed').length !== 3) return false;
-      return true;
-    }, 'three messages consumed in every mailbox', 30_000);
+    await eventually(
+      async () => {
+        for (const m of mailboxes)
+          if ((await h.messages(m.id)).filter((r) => r.status === 'consumed').length !== 3) return false;
+        return true;
+      },
+      'three messages consumed in every mailbox',
+      30_000,
+    );
     for (const m of mailboxes) {
       const rows = await h.messages(m.id);
       expect(rows).toHaveLength(3);
@@ -79,13 +98,25 @@ describe('mailbox lease balancing', () => {
     // b leaves cleanly (off the heartbeat set at once): a and c take its mailboxes, two each.
     await b.close();
     pollers.splice(pollers.indexOf(b), 1);
-    await eventually(async () => held(a).length === 2 && held(c).length === 2 && (await oneHolderEach([a, c])), 'a and c share after b left', 15_000);
+    await eventually(
+      async () => held(a).length === 2 && held(c).length === 2 && (await oneHolderEach([a, c])),
+      'a and c share after b left',
+      15_000,
+    );
 
     // c dies (leases and heartbeat left to expire): a takes everything.
     await c.crash();
     pollers.splice(pollers.indexOf(c), 1);
-    await eventually(async () => held(a).length === 4 && (await oneHolderEach([a])), 'a alone holds all four after c died', 15_000);
+    await eventually(
+      async () => held(a).length === 4 && (await oneHolderEach([a])),
+      'a alone holds all four after c died',
+      15_000,
+    );
     for (const u of USERS) await h.dovecot.appendMessage(u, 'INBOX', message(u, 4));
-    await eventually(async () => (await h.documents(projectId)).length === 16, 'the fourth message of every mailbox', 30_000);
+    await eventually(
+      async () => (await h.documents(projectId)).length === 16,
+      'the fourth message of every mailbox',
+      30_000,
+    );
   });
 });

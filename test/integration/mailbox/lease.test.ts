@@ -8,7 +8,9 @@ import { createLeaseStore } from '../../../src/modules/integrations/mailbox/leas
 
 const redis = createCommandRedis(inject('redisUrl'));
 const prefix = `tlease${randomBytes(4).toString('hex')}`;
-afterAll(() => { redis.disconnect(); });
+afterAll(() => {
+  redis.disconnect();
+});
 
 describe('mailbox lease', () => {
   it('has one holder; only the holder renews or releases', async () => {

@@ -6,8 +6,19 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  attachmentPart, bigMessage, buildMessage, charsetMessages, edgeCaseMessage, inlineImageMessage, invoiceMessage,
-  manyAttachmentsMessage, multipart, nestedMessage, textPart, tinyPdf, TINY_PNG,
+  attachmentPart,
+  bigMessage,
+  buildMessage,
+  charsetMessages,
+  edgeCaseMessage,
+  inlineImageMessage,
+  invoiceMessage,
+  manyAttachmentsMessage,
+  multipart,
+  nestedMessage,
+  textPart,
+  tinyPdf,
+  TINY_PNG,
 } from '../../helpers/mail-fixtures.js';
 import { createMailHarness, eventually, TEST_POLLER_OPTIONS, type MailHarness } from '../../helpers/mail-harness.js';
 import type { MailPoller } from '../../../src/modules/integrations/mailbox/index.js';
@@ -25,14 +36,20 @@ beforeAll(async () => {
   h = await createMailHarness({ users: USERS });
   poller = await h.startPoller();
 });
-afterAll(async () => { await h?.close(); });
+afterAll(async () => {
+  await h?.close();
+});
 
 /** Waits until `n` records of the mailbox are in a final state, and returns them. */
 async function settled(mailboxId: string, n: number, timeoutMs = 15_000): Promise<MailMessageRow[]> {
-  return eventually(async () => {
-    const rows = await h.messages(mailboxId);
-    return rows.length >= n && rows.every((r) => r.status !== 'processing') && rows;
-  }, `${n} settled messages in ${mailboxId}`, timeoutMs);
+  return eventually(
+    async () => {
+      const rows = await h.messages(mailboxId);
+      return rows.length >= n && rows.every((r) => r.status !== 'processing') && rows;
+    },
+    `${n} settled messages in ${mailboxId}`,
+    timeoutMs,
+  );
 }
 
 const pdf = (text: string) => tinyPdf(text);
@@ -42,19 +59,46 @@ describe('rules and skip reasons', () => {
   it('records consumed, skipped and why; skipped mail is left untouched', async () => {
     const projectId = await h.createProject({ allowed_file_types: ['pdf'] });
     const mailbox = await h.createMailbox('rules', {
-      project_id: projectId, allowed_senders: ['@vendor.example'], subject_filter: 'invoice', attachment_exclude: ['*-draft.pdf'],
+      project_id: projectId,
+      allowed_senders: ['@vendor.example'],
+      subject_filter: 'invoice',
+      attachment_exclude: ['*-draft.pdf'],
     });
     const from = 'Billing <billing@vendor.example>';
     const mk = (subject: string, parts: ReturnType<typeof attachmentPart>[], sender = from) =>
       buildMessage({ from: sender, subject, body: multipart('mixed', [textPart('hello'), ...parts]) });
-    await h.dovecot.appendMessage('rules', 'INBOX', mk('Invoice 1', [
-      attachmentPart({ filename: 'inv-1.pdf', contentType: 'application/pdf', content: pdf('Invoice one') }),
-      attachmentPart({ filename: 'inv-1-draft.pdf', contentType: 'application/pdf', content: pdf('Invoice one draft') }),
-      attachmentPart({ filename: 'notes.txt', contentType: 'text/plain', content: Buffer.from('plain notes\n') }),
-    ]));
-    await h.dovecot.appendMessage('rules', 'INBOX', mk('Invoice 2', [attachmentPart({ filename: 'x.pdf', contentType: 'application/pdf', content: pdf('Stranger') })], 'Eve <eve@other.example>'));
-    await h.dovecot.appendMessage('rules', 'INBOX', mk('Newsletter', [attachmentPart({ filename: 'n.pdf', contentType: 'application/pdf', content: pdf('News') })]));
-    await h.dovecot.appendMessage('rules', 'INBOX', mk('Invoice photo', [attachmentPart({ filename: 'photo.png', contentType: 'image/png', content: TINY_PNG })]));
+    await h.dovecot.appendMessage(
+      'rules',
+      'INBOX',
+      mk('Invoice 1', [
+        attachmentPart({ filename: 'inv-1.pdf', contentType: 'application/pdf', content: pdf('Invoice one') }),
+        attachmentPart({
+          filename: 'inv-1-draft.pdf',
+          contentType: 'application/pdf',
+          content: pdf('Invoice one draft'),
+        }),
+        attachmentPart({ filename: 'notes.txt', contentType: 'text/plain', content: Buffer.from('plain notes\n') }),
+      ]),
+    );
+    await h.dovecot.appendMessage(
+      'rules',
+      'INBOX',
+      mk(
+        'Invoice 2',
+        [attachmentPart({ filename: 'x.pdf', contentType: 'application/pdf', content: pdf('Stranger') })],
+        'Eve <eve@other.example>',
+      ),
+    );
+    await h.dovecot.appendMessage(
+      'rules',
+      'INBOX',
+      mk('Newsletter', [attachmentPart({ filename: 'n.pdf', contentType: 'application/pdf', content: pdf('News') })]),
+    );
+    await h.dovecot.appendMessage(
+      'rules',
+      'INBOX',
+      mk('Invoice photo', [attachmentPart({ filename: 'photo.png', contentType: 'image/png', content: TINY_PNG })]),
+    );
     await h.dovecot.appendMessage('rules', 'INBOX', inlineImageMessage({ from, subject: 'Invoice statement' }));
     await h.dovecot.appendMessage('rules', 'INBOX', mk('Invoice without files', []));
 
@@ -62,38 +106,67 @@ describe('rules and skip reasons', () => {
     expect(rows['Invoice 1']).toMatchObject({ status: 'consumed', action: 'mark_seen' });
     const parts1 = Object.fromEntries(rows['Invoice 1'].parts.map((p) => [p.filename, [p.outcome, p.reason ?? null]]));
     expect(parts1).toEqual({
-      'inv-1.pdf': ['created', null], 'inv-1-draft.pdf': ['skipped', 'excluded_by_filter'], 'notes.txt': ['skipped', 'type_not_allowed'],
+      'inv-1.pdf': ['created', null],
+      'inv-1-draft.pdf': ['skipped', 'excluded_by_filter'],
+      'notes.txt': ['skipped', 'type_not_allowed'],
     });
-    expect(rows['Invoice 2']).toMatchObject({ status: 'skipped', reason: 'sender_not_allowed', sender: 'eve@other.example' });
+    expect(rows['Invoice 2']).toMatchObject({
+      status: 'skipped',
+      reason: 'sender_not_allowed',
+      sender: 'eve@other.example',
+    });
     expect(rows['Newsletter']).toMatchObject({ status: 'skipped', reason: 'subject_not_matched' });
     expect(rows['Invoice photo']).toMatchObject({ status: 'skipped', reason: 'no_acceptable_attachments' });
-    expect(rows['Invoice photo'].parts).toMatchObject([{ filename: 'photo.png', outcome: 'skipped', reason: 'type_not_allowed' }]);
+    expect(rows['Invoice photo'].parts).toMatchObject([
+      { filename: 'photo.png', outcome: 'skipped', reason: 'type_not_allowed' },
+    ]);
     expect(rows['Invoice statement'].status).toBe('consumed');
     expect(rows['Invoice statement'].parts.map((p) => [p.filename, p.outcome, p.reason ?? null])).toEqual([
-      ['statement.pdf', 'created', null], ['logo.png', 'skipped', 'inline'],
+      ['statement.pdf', 'created', null],
+      ['logo.png', 'skipped', 'inline'],
     ]);
     expect(rows['Invoice without files']).toMatchObject({ status: 'skipped', reason: 'no_attachments' });
 
     const docs = await h.documents(projectId);
     expect(docs.map((d) => d.filename).sort()).toEqual(['inv-1.pdf', 'statement.pdf']);
     // mark_seen only for consumed mail, after the fact; skipped mail stays unread.
-    await eventually(async () => (await h.messages(mailbox.id)).filter((r) => r.action_done_at).length === 2, 'actions');
-    const flags = Object.fromEntries((await h.dovecot.listFolder('rules', 'INBOX')).map((m) => [m.subject, m.flags.includes('\\Seen')]));
+    await eventually(
+      async () => (await h.messages(mailbox.id)).filter((r) => r.action_done_at).length === 2,
+      'actions',
+    );
+    const flags = Object.fromEntries(
+      (await h.dovecot.listFolder('rules', 'INBOX')).map((m) => [m.subject, m.flags.includes('\\Seen')]),
+    );
     expect(flags).toEqual({
-      'Invoice 1': true, 'Invoice 2': false, Newsletter: false, 'Invoice photo': false, 'Invoice statement': true, 'Invoice without files': false,
+      'Invoice 1': true,
+      'Invoice 2': false,
+      Newsletter: false,
+      'Invoice photo': false,
+      'Invoice statement': true,
+      'Invoice without files': false,
     });
     const api = (await h.api('GET', `/integrations/mailboxes/${mailbox.id}/messages?status=skipped&limit=10`)).body;
     expect(api.pagination.total).toBe(4);
-    expect(api.data.map((m: { reason: string }) => m.reason).sort()).toEqual(['no_acceptable_attachments', 'no_attachments', 'sender_not_allowed', 'subject_not_matched']);
+    expect(api.data.map((m: { reason: string }) => m.reason).sort()).toEqual([
+      'no_acceptable_attachments',
+      'no_attachments',
+      'sender_not_allowed',
+      'subject_not_matched',
+    ]);
   });
 
   it('a skipped message can be retried after the rules change', async () => {
-    const mailbox = (await h.api('GET', '/integrations/mailboxes')).body.data.find((m: { username: string }) => m.username === 'rules');
+    const mailbox = (await h.api('GET', '/integrations/mailboxes')).body.data.find(
+      (m: { username: string }) => m.username === 'rules',
+    );
     const newsletter = (await h.messages(mailbox.id)).find((r) => r.subject === 'Newsletter')!;
     expect((await h.api('PUT', `/integrations/mailboxes/${mailbox.id}`, { subject_filter: null })).status).toBe(200);
     const res = await h.api('POST', `/integrations/mailboxes/${mailbox.id}/messages/${newsletter.id}/retry`);
     expect(res.status).toBe(202);
-    const row = await eventually(async () => (await h.messages(mailbox.id)).find((r) => r.id === newsletter.id && r.status === 'consumed'), 'newsletter consumed');
+    const row = await eventually(
+      async () => (await h.messages(mailbox.id)).find((r) => r.id === newsletter.id && r.status === 'consumed'),
+      'newsletter consumed',
+    );
     expect(row.document_ids).toHaveLength(1);
   });
 });
@@ -102,16 +175,27 @@ describe('consume modes', () => {
   it('eml stores the whole message as one .eml document; both adds the attachments', async () => {
     const projectId = await h.createProject();
     const mailbox = await h.createMailbox('eml', { project_id: projectId, consume: 'eml', after_processing: 'flag' });
-    await h.dovecot.appendMessage('eml', 'INBOX', invoiceMessage({ subject: 'Quarterly report', messageId: 'eml-1@test' }));
+    await h.dovecot.appendMessage(
+      'eml',
+      'INBOX',
+      invoiceMessage({ subject: 'Quarterly report', messageId: 'eml-1@test' }),
+    );
     const [row] = await settled(mailbox.id, 1);
     expect(row.status).toBe('consumed');
     const docs = await h.documents(projectId);
     expect(docs.map((d) => d.filename)).toEqual(['Quarterly report.eml']);
     expect(docs[0].source_metadata.message_id).toBe('<eml-1@test>');
-    await eventually(async () => (await h.dovecot.listFolder('eml', 'INBOX'))[0].flags.includes('\\Flagged'), 'flagged');
+    await eventually(
+      async () => (await h.dovecot.listFolder('eml', 'INBOX'))[0].flags.includes('\\Flagged'),
+      'flagged',
+    );
 
     await h.api('PUT', `/integrations/mailboxes/${mailbox.id}`, { consume: 'both' });
-    await h.dovecot.appendMessage('eml', 'INBOX', invoiceMessage({ subject: 'Second report', messageId: 'eml-2@test' }));
+    await h.dovecot.appendMessage(
+      'eml',
+      'INBOX',
+      invoiceMessage({ subject: 'Second report', messageId: 'eml-2@test' }),
+    );
     await settled(mailbox.id, 2);
     const names = (await h.documents(projectId)).map((d) => d.filename).sort();
     // The attachments of the second message have the same bytes as the first one's: duplicates, not new documents.
@@ -127,8 +211,13 @@ describe('mailbox lifecycle', () => {
     await eventually(async () => poller.stats()[mailbox.id]?.connected, 'connected');
     expect(await lease()).toBe(poller.token);
 
-    expect((await h.api('PUT', `/integrations/mailboxes/${mailbox.id}`, { is_active: false })).body.data.status).toBe('inactive');
-    await eventually(async () => !poller.stats()[mailbox.id] && (await lease()) === null, 'runner stopped, lease released');
+    expect((await h.api('PUT', `/integrations/mailboxes/${mailbox.id}`, { is_active: false })).body.data.status).toBe(
+      'inactive',
+    );
+    await eventually(
+      async () => !poller.stats()[mailbox.id] && (await lease()) === null,
+      'runner stopped, lease released',
+    );
     await h.dovecot.appendMessage('life', 'INBOX', invoiceMessage({ messageId: 'life-1@test' }));
     await new Promise((r) => setTimeout(r, 300));
     expect(await h.messages(mailbox.id)).toEqual([]);
@@ -139,7 +228,10 @@ describe('mailbox lifecycle', () => {
     expect((await h.messages(mailbox.id))[0].status).toBe('consumed');
 
     await h.api('DELETE', `/integrations/mailboxes/${mailbox.id}`);
-    await eventually(async () => !poller.stats()[mailbox.id] && (await lease()) === null, 'runner stopped after delete');
+    await eventually(
+      async () => !poller.stats()[mailbox.id] && (await lease()) === null,
+      'runner stopped after delete',
+    );
     expect(await h.messages(mailbox.id)).toEqual([]);
     expect(await h.documents(projectId)).toHaveLength(2);
   });
@@ -148,11 +240,19 @@ describe('mailbox lifecycle', () => {
 describe('failures', () => {
   it('retries with backoff, then parks the message in failed_folder; a manual retry brings it back', async () => {
     const projectId = await h.createProject();
-    const mailbox = await h.createMailbox('fail', { project_id: projectId, failed_folder: 'Failed', after_processing: 'move', processed_folder: 'Done' });
+    const mailbox = await h.createMailbox('fail', {
+      project_id: projectId,
+      failed_folder: 'Failed',
+      after_processing: 'move',
+      processed_folder: 'Done',
+    });
     // An archived project refuses documents: a failure that a later retry can get past.
     await h.api('POST', `/projects/${projectId}/archive`);
     await h.dovecot.appendMessage('fail', 'INBOX', invoiceMessage({ subject: 'Will fail', messageId: 'fail-1@test' }));
-    const row = await eventually(async () => (await h.messages(mailbox.id)).find((r) => r.moved_to === 'Failed'), 'message parked in Failed');
+    const row = await eventually(
+      async () => (await h.messages(mailbox.id)).find((r) => r.moved_to === 'Failed'),
+      'message parked in Failed',
+    );
     expect(row).toMatchObject({ status: 'failed', attempts: 3, next_attempt_at: null });
     expect(row.reason).toMatch(/archived/);
     expect(await h.dovecot.listFolder('fail', 'INBOX')).toEqual([]);
@@ -162,7 +262,10 @@ describe('failures', () => {
 
     await h.api('POST', `/projects/${projectId}/unarchive`);
     expect((await h.api('POST', `/integrations/mailboxes/${mailbox.id}/messages/${row.id}/retry`)).status).toBe(202);
-    const done = await eventually(async () => (await h.messages(mailbox.id)).find((r) => r.id === row.id && r.action_done_at), 'retried message consumed');
+    const done = await eventually(
+      async () => (await h.messages(mailbox.id)).find((r) => r.id === row.id && r.action_done_at),
+      'retried message consumed',
+    );
     expect(done).toMatchObject({ status: 'consumed', moved_to: null, attempts: 3 });
     expect((await h.documents(projectId)).map((d) => d.filename).sort()).toEqual(['invoice-2024-001.pdf', 'notes.txt']);
     expect(await h.dovecot.listFolder('fail', 'Failed')).toEqual([]);
@@ -177,7 +280,10 @@ describe('failures', () => {
       await h.dovecot.createFolder('fail', 'Big');
       const mailbox = await h.createMailbox('fail', { project_id: projectId, failed_folder: 'TooBig', folder: 'Big' });
       await h.dovecot.appendMessage('fail', 'Big', bigMessage(300_000, { subject: 'huge', messageId: 'huge@test' }));
-      const row = await eventually(async () => (await h.messages(mailbox.id)).find((r) => r.moved_to), 'the parked record');
+      const row = await eventually(
+        async () => (await h.messages(mailbox.id)).find((r) => r.moved_to),
+        'the parked record',
+      );
       expect(row).toMatchObject({ status: 'failed', moved_to: 'TooBig', next_attempt_at: null, attempts: 1 });
       expect(row.reason).toMatch(/too large/);
       expect((await h.dovecot.listFolder('fail', 'TooBig')).map((m) => m.subject)).toEqual(['huge']);
@@ -192,7 +298,10 @@ describe('failures', () => {
     const projectId = await h.createProject();
     await h.dovecot.appendMessage('auth', 'INBOX', invoiceMessage({ messageId: 'auth-1@test' }));
     const mailbox = await h.createMailbox('auth', { project_id: projectId, password: 'wrong' });
-    const box = await eventually(async () => { const b = (await h.api('GET', `/integrations/mailboxes/${mailbox.id}`)).body.data; return b.status === 'error' && b; }, 'status error');
+    const box = await eventually(async () => {
+      const b = (await h.api('GET', `/integrations/mailboxes/${mailbox.id}`)).body.data;
+      return b.status === 'error' && b;
+    }, 'status error');
     expect(box.last_error).toMatch(/authentication failed/);
     // Several reconnect periods later there was still only the one login attempt.
     await new Promise((r) => setTimeout(r, 800));
@@ -203,7 +312,10 @@ describe('failures', () => {
     expect(res.body.data).toMatchObject({ status: 'active', last_error: null });
     const [row] = await settled(mailbox.id, 1);
     expect(row.status).toBe('consumed');
-    expect((await h.api('GET', `/integrations/mailboxes/${mailbox.id}`)).body.data).toMatchObject({ status: 'active', last_error: null });
+    expect((await h.api('GET', `/integrations/mailboxes/${mailbox.id}`)).body.data).toMatchObject({
+      status: 'active',
+      last_error: null,
+    });
   });
 
   it('keeps going when the server stops and comes back', async () => {
@@ -220,8 +332,14 @@ describe('failures', () => {
     await h.dovecot.restart();
     await h.dovecot.appendMessage('outage', 'INBOX', invoiceMessage({ messageId: 'outage-2@test', subject: 'after' }));
     const rows = await settled(mailbox.id, 2);
-    expect(rows.map((r) => [r.subject, r.status])).toEqual([['before', 'consumed'], ['after', 'consumed']]);
-    await eventually(async () => (await h.api('GET', `/integrations/mailboxes/${mailbox.id}`)).body.data.last_error === null, 'error cleared');
+    expect(rows.map((r) => [r.subject, r.status])).toEqual([
+      ['before', 'consumed'],
+      ['after', 'consumed'],
+    ]);
+    await eventually(
+      async () => (await h.api('GET', `/integrations/mailboxes/${mailbox.id}`)).body.data.last_error === null,
+      'error cleared',
+    );
   });
 });
 
@@ -230,20 +348,50 @@ describe('hostile mail', () => {
     const projectId = await h.createProject({ allowed_file_types: ['pdf', 'text/plain'] });
     const mailbox = await h.createMailbox('hostile', { project_id: projectId });
     const cs = charsetMessages();
-    const broken = Buffer.from('From: x@y.example\r\nSubject: broken\r\nContent-Type: multipart/mixed; boundary="nope"\r\n\r\n--other\r\ngarbage\r\n');
-    const tnef = buildMessage({ subject: 'tnef', body: multipart('mixed', [textPart('rtf'), attachmentPart({ filename: 'winmail.dat', contentType: 'application/ms-tnef', content: Buffer.from('x\x9f>"\x12\x34'.repeat(20), 'latin1') })]) });
-    for (const raw of [nestedMessage({ subject: 'nested' }), cs.latin1, cs.cp1252, cs.shiftJis, manyAttachmentsMessage(50, { subject: 'fifty' }), edgeCaseMessage({ subject: 'edge' }), broken, tnef]) {
+    const broken = Buffer.from(
+      'From: x@y.example\r\nSubject: broken\r\nContent-Type: multipart/mixed; boundary="nope"\r\n\r\n--other\r\ngarbage\r\n',
+    );
+    const tnef = buildMessage({
+      subject: 'tnef',
+      body: multipart('mixed', [
+        textPart('rtf'),
+        attachmentPart({
+          filename: 'winmail.dat',
+          contentType: 'application/ms-tnef',
+          content: Buffer.from('x\x9f>"\x12\x34'.repeat(20), 'latin1'),
+        }),
+      ]),
+    });
+    for (const raw of [
+      nestedMessage({ subject: 'nested' }),
+      cs.latin1,
+      cs.cp1252,
+      cs.shiftJis,
+      manyAttachmentsMessage(50, { subject: 'fifty' }),
+      edgeCaseMessage({ subject: 'edge' }),
+      broken,
+      tnef,
+    ]) {
       await h.dovecot.appendMessage('hostile', 'INBOX', raw);
     }
-    await h.dovecot.appendMessage('hostile', 'INBOX', bigMessage(40 * 1024 * 1024, { subject: 'forty megabytes', messageId: 'big-40@test' }));
+    await h.dovecot.appendMessage(
+      'hostile',
+      'INBOX',
+      bigMessage(40 * 1024 * 1024, { subject: 'forty megabytes', messageId: 'big-40@test' }),
+    );
     const rows = bySubject(await settled(mailbox.id, 9, 45_000));
     expect(rows['nested'].parts.map((p) => [p.filename, p.outcome, p.reason ?? null])).toEqual([
-      ['report.pdf', 'created', null], ['forwarded.eml', 'skipped', 'type_not_allowed'], ['attachment-1.png', 'skipped', 'inline'],
+      ['report.pdf', 'created', null],
+      ['forwarded.eml', 'skipped', 'type_not_allowed'],
+      ['attachment-1.png', 'skipped', 'inline'],
     ]);
     expect(rows['fifty']).toMatchObject({ status: 'consumed' });
     expect(rows['fifty'].parts.filter((p) => p.outcome === 'created')).toHaveLength(50);
     expect(rows['edge'].status).toBe('consumed');
-    expect(rows['Rechnung März für Müller'].parts[0]).toMatchObject({ filename: 'Rechnung_März.pdf', outcome: 'created' });
+    expect(rows['Rechnung März für Müller'].parts[0]).toMatchObject({
+      filename: 'Rechnung_März.pdf',
+      outcome: 'created',
+    });
     expect(rows['請求書'].parts[0]).toMatchObject({ filename: '見積書.pdf' });
     expect(rows['tnef']).toMatchObject({ status: 'skipped', reason: 'no_acceptable_attachments' });
     expect(rows['tnef'].parts[0]).toMatchObject({ filename: 'winmail.dat', reason: 'tnef_not_supported' });
@@ -253,22 +401,31 @@ describe('hostile mail', () => {
     expect(['consumed', 'skipped', 'failed']).toContain(rows['broken'].status);
     // The poller is still alive and serving.
     await h.dovecot.appendMessage('hostile', 'INBOX', invoiceMessage({ subject: 'after the storm' }));
-    await eventually(async () => (await h.messages(mailbox.id)).find((r) => r.subject === 'after the storm' && r.status === 'consumed'), 'next message');
+    await eventually(
+      async () =>
+        (await h.messages(mailbox.id)).find((r) => r.subject === 'after the storm' && r.status === 'consumed'),
+      'next message',
+    );
   });
 
-  it.skipIf(!corpusPresent)('every file of the real-world robustness corpus ends consumed, skipped or failed', async () => {
-    const files = readdirSync(CORPUS).filter((f) => f.endsWith('.eml')).sort();
-    const projectId = await h.createProject();
-    const mailbox = await h.createMailbox('corpus', { project_id: projectId });
-    for (const f of files) await h.dovecot.appendMessage('corpus', 'INBOX', readFileSync(join(CORPUS, f)));
-    const rows = await settled(mailbox.id, files.length, 30_000);
-    expect(rows).toHaveLength(files.length);
-    for (const r of rows) {
-      expect(['consumed', 'skipped', 'failed']).toContain(r.status);
-      if (r.status !== 'consumed') expect(r.reason).toBeTruthy();
-    }
-    const docs = await h.documents(projectId);
-    expect(docs.length).toBeGreaterThan(5);
-    expect(new Set(rows.flatMap((r) => r.document_ids))).toEqual(new Set(docs.map((d) => d.id)));
-  });
+  it.skipIf(!corpusPresent)(
+    'every file of the real-world robustness corpus ends consumed, skipped or failed',
+    async () => {
+      const files = readdirSync(CORPUS)
+        .filter((f) => f.endsWith('.eml'))
+        .sort();
+      const projectId = await h.createProject();
+      const mailbox = await h.createMailbox('corpus', { project_id: projectId });
+      for (const f of files) await h.dovecot.appendMessage('corpus', 'INBOX', readFileSync(join(CORPUS, f)));
+      const rows = await settled(mailbox.id, files.length, 30_000);
+      expect(rows).toHaveLength(files.length);
+      for (const r of rows) {
+        expect(['consumed', 'skipped', 'failed']).toContain(r.status);
+        if (r.status !== 'consumed') expect(r.reason).toBeTruthy();
+      }
+      const docs = await h.documents(projectId);
+      expect(docs.length).toBeGreaterThan(5);
+      expect(new Set(rows.flatMap((r) => r.document_ids))).toEqual(new Set(docs.map((d) => d.id)));
+    },
+  );
 });

@@ -28,18 +28,32 @@ describe('GET /metrics', () => {
     trackQueues(t.deps.metrics.registry, t.deps.queues, QUEUE_NAMES);
     actor = await createActor(t);
     const projectId = await createProject(t, actor);
-    const res = await upload(t, actor, projectId, 'invoice.pdf', await makeTextPdf({ pages: [['Invoice', 'Invoice No: INV-7', 'Total: 12.00 EUR']] }));
+    const res = await upload(
+      t,
+      actor,
+      projectId,
+      'invoice.pdf',
+      await makeTextPdf({ pages: [['Invoice', 'Invoice No: INV-7', 'Total: 12.00 EUR']] }),
+    );
     expect(res.statusCode).toBe(201);
     docId = body(res).data.id;
     expect((await waitForDocument(t, docId)).status).toBe('completed');
-    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'GET', url: `/api/v1/documents/${docId}`, headers: actor.auth })).statusCode).toBe(200);
-    expect((await t.app.inject({ method: 'GET', url: '/api/v1/documents/doc_doesnotexist', headers: actor.auth })).statusCode).toBe(404);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/api/v1/documents/${docId}`, headers: actor.auth })).statusCode,
+      ).toBe(200);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/v1/documents/doc_doesnotexist', headers: actor.auth }))
+        .statusCode,
+    ).toBe(404);
     const res2 = await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } });
     expect(res2.statusCode).toBe(200);
     expect(res2.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     scrape = parseScrape(res2.body);
   }, 90_000);
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('refuses a missing or wrong token with 401 and the error envelope', async () => {
     for (const headers of [{}, { authorization: 'Bearer wrong-token-wrong-token' }, { authorization: TOKEN }]) {
@@ -51,23 +65,48 @@ describe('GET /metrics', () => {
   });
 
   it('counts requests by route pattern and status, with latency buckets', () => {
-    const ok = find(scrape, 'docpipe_http_request_duration_seconds_count', { method: 'GET', route: '/api/v1/documents/:id', status_code: '200' });
+    const ok = find(scrape, 'docpipe_http_request_duration_seconds_count', {
+      method: 'GET',
+      route: '/api/v1/documents/:id',
+      status_code: '200',
+    });
     expect(ok).toHaveLength(1);
     expect(ok[0].value).toBeGreaterThanOrEqual(3);
-    expect(total(scrape, 'docpipe_http_request_duration_seconds_count', { route: '/api/v1/documents/:id', status_code: '404' })).toBe(1);
-    expect(total(scrape, 'docpipe_http_request_duration_seconds_count', { method: 'POST', route: '/api/v1/documents', status_code: '201' })).toBe(1);
+    expect(
+      total(scrape, 'docpipe_http_request_duration_seconds_count', {
+        route: '/api/v1/documents/:id',
+        status_code: '404',
+      }),
+    ).toBe(1);
+    expect(
+      total(scrape, 'docpipe_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/v1/documents',
+        status_code: '201',
+      }),
+    ).toBe(1);
     // Raw ids never become label values.
     expect(scrape.samples.some((s) => s.labels.route?.includes(docId))).toBe(false);
-    const inf = find(scrape, 'docpipe_http_request_duration_seconds_bucket', { route: '/api/v1/documents/:id', status_code: '200', le: '+Inf' });
+    const inf = find(scrape, 'docpipe_http_request_duration_seconds_bucket', {
+      route: '/api/v1/documents/:id',
+      status_code: '200',
+      le: '+Inf',
+    });
     expect(inf[0].value).toBe(ok[0].value);
-    const sum = total(scrape, 'docpipe_http_request_duration_seconds_sum', { route: '/api/v1/documents/:id', status_code: '200' });
+    const sum = total(scrape, 'docpipe_http_request_duration_seconds_sum', {
+      route: '/api/v1/documents/:id',
+      status_code: '200',
+    });
     expect(sum).toBeGreaterThan(0);
     expect(sum).toBeLessThan(30);
   });
 
   it('reports each stage of the processed document, queue depths and ages, and the process', () => {
     for (const stage of STAGES) {
-      expect(total(scrape, 'docpipe_stage_duration_seconds_count', { stage, outcome: 'done' }), stage).toBeGreaterThanOrEqual(1);
+      expect(
+        total(scrape, 'docpipe_stage_duration_seconds_count', { stage, outcome: 'done' }),
+        stage,
+      ).toBeGreaterThanOrEqual(1);
       const secs = total(scrape, 'docpipe_stage_duration_seconds_sum', { stage });
       expect(secs, stage).toBeGreaterThan(0);
       expect(secs, stage).toBeLessThan(60);
@@ -96,7 +135,9 @@ describe('GET /metrics', () => {
     await q.add('probe', {}, { jobId: 'metrics-probe', timestamp: Date.now() - 120_000 });
     // Past the 5 s snapshot cache.
     await new Promise((r) => setTimeout(r, 5_100));
-    const s = parseScrape((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body);
+    const s = parseScrape(
+      (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).body,
+    );
     expect(total(s, 'docpipe_queue_jobs', { queue: 'reports', state: 'waiting' })).toBe(1);
     const age = total(s, 'docpipe_queue_oldest_job_age_seconds', { queue: 'reports', state: 'waiting' });
     expect(age).toBeGreaterThanOrEqual(119);
@@ -105,7 +146,12 @@ describe('GET /metrics', () => {
   });
 
   it('reports the mailboxes a poller holds', async () => {
-    const untrack = t.deps.metrics.trackMailPoller({ stats: () => ({ mbx_a: { online: true, lastPollAt: 1_700_000_000_000 }, mbx_b: { online: false, lastPollAt: null } }) });
+    const untrack = t.deps.metrics.trackMailPoller({
+      stats: () => ({
+        mbx_a: { online: true, lastPollAt: 1_700_000_000_000 },
+        mbx_b: { online: false, lastPollAt: null },
+      }),
+    });
     const s = parseScrape(await t.deps.metrics.scrape());
     expect(total(s, 'docpipe_mail_mailbox_connected', { mailbox_id: 'mbx_a' })).toBe(1);
     expect(total(s, 'docpipe_mail_mailbox_connected', { mailbox_id: 'mbx_b' })).toBe(0);
@@ -116,11 +162,17 @@ describe('GET /metrics', () => {
   });
 
   it('the Grafana dashboard is valid JSON and queries only metrics this service exposes', () => {
-    const dash = JSON.parse(readFileSync(new URL('../../../docs/grafana/docpipe.json', import.meta.url), 'utf8')) as { panels: { targets?: { expr: string }[] }[] };
+    const dash = JSON.parse(readFileSync(new URL('../../../docs/grafana/docpipe.json', import.meta.url), 'utf8')) as {
+      panels: { targets?: { expr: string }[] }[];
+    };
     const exprs = dash.panels.flatMap((p) => p.targets ?? []).map((x) => x.expr);
     expect(exprs.length).toBeGreaterThan(10);
     // Series Prometheus itself adds (`up`) are not ours to expose.
-    const names = new Set(exprs.flatMap((e) => [...e.matchAll(/\b(docpipe_[a-z0-9_]+|nodejs_[a-z0-9_]+|process_[a-z0-9_]+)\b/g)].map((m) => m[1])));
+    const names = new Set(
+      exprs.flatMap((e) =>
+        [...e.matchAll(/\b(docpipe_[a-z0-9_]+|nodejs_[a-z0-9_]+|process_[a-z0-9_]+)\b/g)].map((m) => m[1]),
+      ),
+    );
     expect(names.size).toBeGreaterThan(10);
     const missing = [...names].filter((n) => !isExposed(scrape, n) && !isExposed(parseScrape(''), n));
     expect(missing).toEqual([]);
@@ -153,8 +205,17 @@ describe('metrics configuration', () => {
     const logger = createLogger({ level: 'silent', pretty: false });
     try {
       // With METRICS_PORT the API port does not serve them.
-      expect((await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } })).statusCode).toBe(404);
-      const withToken = await startMetricsServer({ metrics: t.deps.metrics, port: 0, host: '127.0.0.1', token: TOKEN, logger });
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${TOKEN}` } }))
+          .statusCode,
+      ).toBe(404);
+      const withToken = await startMetricsServer({
+        metrics: t.deps.metrics,
+        port: 0,
+        host: '127.0.0.1',
+        token: TOKEN,
+        logger,
+      });
       const open = await startMetricsServer({ metrics: t.deps.metrics, port: 0, host: '127.0.0.1', logger });
       try {
         const url = (p: number, path = '/metrics') => `http://127.0.0.1:${p}${path}`;

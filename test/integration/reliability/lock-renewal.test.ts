@@ -37,7 +37,7 @@ describe('stage job locks under long jobs', () => {
     await t?.close();
   });
 
-  it('production defaults recover a dead worker\'s job within 30 s', () => {
+  it("production defaults recover a dead worker's job within 30 s", () => {
     expect(STAGE_LOCK_MS + STAGE_STALLED_CHECK_MS).toBeLessThan(30_000);
   });
 
@@ -46,7 +46,10 @@ describe('stage job locks under long jobs', () => {
     const projectId = await createProject(t, actor, { classification_threshold: 0 });
     // Built before anything runs: rendering the scan blocks this (the workers') event loop.
     const longPdf = makeLongTextPdf(PAGES);
-    const scanPdf = await makeScannedPdf([['Invoice INV-1001', 'ACME Supplies GmbH', 'Total: 120.00 EUR'], ['Page two of the scan', 'Thank you for your order']]);
+    const scanPdf = await makeScannedPdf([
+      ['Invoice INV-1001', 'ACME Supplies GmbH', 'Total: 120.00 EUR'],
+      ['Page two of the scan', 'Thank you for your order'],
+    ]);
     const h = monitorEventLoopDelay({ resolution: 10 });
     h.enable();
     const long = dataOf(await upload(t, actor, projectId, 'long.pdf', longPdf), 201);
@@ -57,7 +60,9 @@ describe('stage job locks under long jobs', () => {
       expect(await stageRunCounts(t.deps, doc.id)).toEqual({ parse: 1, embed: 1, classify: 1, extract: 1 });
       const job = await t.deps.queues.get('parse').getJob(`parse-${doc.id}-v1`);
       // For the log: how many lock durations the job outlived.
-      console.info(`parse of ${doc.id}: ${job!.finishedOn! - job!.processedOn!} ms with a ${LOCK.lockDurationMs} ms lock`);
+      console.info(
+        `parse of ${doc.id}: ${job!.finishedOn! - job!.processedOn!} ms with a ${LOCK.lockDurationMs} ms lock`,
+      );
       expect(activations.get(`parse-${doc.id}-v1`)).toBe(1);
       expect(job!.stalledCounter ?? 0).toBe(0);
     }

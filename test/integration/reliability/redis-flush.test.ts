@@ -46,30 +46,61 @@ describe.each(dbKinds())('Redis data lost mid-run (%s)', (kind) => {
       const text = i % 4 === 3 ? `${RECEIPT_TEXT}\nReceipt copy ${i}` : invoiceText(`f${i}`);
       ids.push(dataOf(await upload(t, actor, projectId, `doc-${i}.txt`, Buffer.from(text)), 201).id);
     }
-    const statuses = async () => (await t.deps.db.query<{ id: string; status: string }>('SELECT id, status FROM documents WHERE id = ANY($1::text[])', [ids])).rows;
+    const statuses = async () =>
+      (
+        await t.deps.db.query<{ id: string; status: string }>(
+          'SELECT id, status FROM documents WHERE id = ANY($1::text[])',
+          [ids],
+        )
+      ).rows;
 
     // Flush as soon as the first document is through: the rest are waiting or mid-stage.
-    await eventually(async () => (await statuses()).some((r) => r.status === 'completed'), 'a first document to complete', 60_000, 20);
+    await eventually(
+      async () => (await statuses()).some((r) => r.status === 'completed'),
+      'a first document to complete',
+      60_000,
+      20,
+    );
     await admin.flushdb();
     const inFlight = (await statuses()).filter((r) => !TERMINAL.includes(r.status)).length;
     expect(inFlight).toBeGreaterThan(0);
 
-    await eventually(async () => (await statuses()).every((r) => TERMINAL.includes(r.status)), 'every document to finish', 75_000, 200);
+    await eventually(
+      async () => (await statuses()).every((r) => TERMINAL.includes(r.status)),
+      'every document to finish',
+      75_000,
+      200,
+    );
     for (const id of ids) {
       const d = dataOf(await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}`, headers: actor.auth }));
       expect(d.status, `${d.filename}: ${JSON.stringify(d.error)}`).toBe('completed');
       expect(await stageRunCounts(t.deps, id), d.filename).toEqual({ parse: 1, embed: 1, classify: 1, extract: 1 });
       expect(await eventCounts(t.deps, id), d.filename).toEqual({
-        'document.uploaded': 1, 'document.processed': 1, 'document.classified': 1, 'document.extracted': 1,
+        'document.uploaded': 1,
+        'document.processed': 1,
+        'document.classified': 1,
+        'document.extracted': 1,
       });
     }
     // Retention and the scheduled sweep are installed again, not silently gone.
-    await eventually(async () => { const s = await schedulers(); return s.sweep && s.retention; }, 'the maintenance schedulers to be re-installed', 10_000);
+    await eventually(
+      async () => {
+        const s = await schedulers();
+        return s.sweep && s.retention;
+      },
+      'the maintenance schedulers to be re-installed',
+      10_000,
+    );
     console.log(`redis flush (${kind}): ${inFlight} of ${ids.length} documents were in flight`);
 
     // A document uploaded afterwards goes through too.
     const after = dataOf(await upload(t, actor, projectId, 'after.txt', Buffer.from(invoiceText('after'))), 201);
-    await eventually(async () => (await t.deps.db.query<{ status: string }>('SELECT status FROM documents WHERE id = $1', [after.id])).rows[0].status === 'completed', 'the new document');
+    await eventually(
+      async () =>
+        (await t.deps.db.query<{ status: string }>('SELECT status FROM documents WHERE id = $1', [after.id])).rows[0]
+          .status === 'completed',
+      'the new document',
+    );
   });
 });
 
@@ -90,6 +121,11 @@ describe('Redis restarted empty', () => {
     const q = t.deps.queues.get('maintenance');
     expect(await q.getJobScheduler('retention')).toBeTruthy();
     await redis.restart(); // no AOF: it comes back with nothing
-    await eventually(async () => (await q.getJobScheduler('retention')) && (await q.getJobScheduler('sweep')), 'the schedulers after the reconnect', 15_000, 100);
+    await eventually(
+      async () => (await q.getJobScheduler('retention')) && (await q.getJobScheduler('sweep')),
+      'the schedulers after the reconnect',
+      15_000,
+      100,
+    );
   });
 });

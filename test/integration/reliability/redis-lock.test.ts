@@ -7,11 +7,21 @@ import { withRedisLock } from '../../../src/lib/redis-lock.js';
 describe('withRedisLock', () => {
   const redis = new Redis(inject('redisUrl'));
   const key = `t${randomBytes(5).toString('hex')}:lock:sweep`;
-  afterAll(() => { redis.disconnect(); });
+  afterAll(() => {
+    redis.disconnect();
+  });
 
   it('runs one holder at a time and frees the lock afterwards', async () => {
     let release!: () => void;
-    const first = withRedisLock(redis, key, 10_000, () => new Promise<string>((r) => { release = () => r('first'); }));
+    const first = withRedisLock(
+      redis,
+      key,
+      10_000,
+      () =>
+        new Promise<string>((r) => {
+          release = () => r('first');
+        }),
+    );
     await new Promise((r) => setTimeout(r, 50));
     expect(await withRedisLock(redis, key, 10_000, async () => 'second')).toEqual({ ran: false });
     release();
@@ -32,7 +42,11 @@ describe('withRedisLock', () => {
   });
 
   it('releases the lock when the pass throws', async () => {
-    await expect(withRedisLock(redis, key, 10_000, async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      withRedisLock(redis, key, 10_000, async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     expect(await redis.exists(key)).toBe(0);
   });
 });

@@ -39,7 +39,13 @@ describe.each(dbKinds())('Redis restarted mid-pipeline (%s)', (kind) => {
     const ids: string[] = [];
     for (const [name, data] of files) ids.push(dataOf(await upload(t, actor, projectId, name, data), 201).id);
 
-    const statuses = async () => (await t.deps.db.query<{ id: string; status: string }>('SELECT id, status FROM documents WHERE id = ANY($1::text[])', [ids])).rows;
+    const statuses = async () =>
+      (
+        await t.deps.db.query<{ id: string; status: string }>(
+          'SELECT id, status FROM documents WHERE id = ANY($1::text[])',
+          [ids],
+        )
+      ).rows;
     // Mid-way: some documents are done, others are not (the long PDFs take a while to parse).
     let before: { id: string; status: string }[] = [];
     await eventually(async () => {
@@ -51,27 +57,44 @@ describe.each(dbKinds())('Redis restarted mid-pipeline (%s)', (kind) => {
     const firstDone = before.find((r) => r.status === 'completed')!.id;
     await redis.restart();
     // The data survived the crash (AOF): the finished parse job of the first document is still there.
-    expect(await eventually(async () => t.deps.queues.get('parse').getJob(`parse-${firstDone}-v1`), 'Redis to answer again')).toBeTruthy();
+    expect(
+      await eventually(async () => t.deps.queues.get('parse').getJob(`parse-${firstDone}-v1`), 'Redis to answer again'),
+    ).toBeTruthy();
 
     // The maintenance scheduler sweeps every 30 s in production; here the test sweeps each second.
     let swept = 0;
-    await eventually(async () => {
-      swept += await sweep(t.deps, 0).catch(() => 0);
-      return (await statuses()).every((r) => TERMINAL.includes(r.status));
-    }, 'every document to finish', 75_000, 1_000);
+    await eventually(
+      async () => {
+        swept += await sweep(t.deps, 0).catch(() => 0);
+        return (await statuses()).every((r) => TERMINAL.includes(r.status));
+      },
+      'every document to finish',
+      75_000,
+      1_000,
+    );
 
     for (const id of ids) {
       const d = dataOf(await t.app.inject({ method: 'GET', url: `/api/v1/documents/${id}`, headers: actor.auth }));
       expect(d.status, `${d.filename}: ${JSON.stringify(d.error)}`).toBe('completed');
       expect(await stageRunCounts(t.deps, id), d.filename).toEqual({ parse: 1, embed: 1, classify: 1, extract: 1 });
       expect(await eventCounts(t.deps, id), d.filename).toEqual({
-        'document.uploaded': 1, 'document.processed': 1, 'document.classified': 1, 'document.extracted': 1,
+        'document.uploaded': 1,
+        'document.processed': 1,
+        'document.classified': 1,
+        'document.extracted': 1,
       });
     }
-    console.log(`redis restart (${kind}): ${before.filter((r) => !TERMINAL.includes(r.status)).length} of ${ids.length} documents were in flight; the sweeper re-queued ${swept}`);
+    console.log(
+      `redis restart (${kind}): ${before.filter((r) => !TERMINAL.includes(r.status)).length} of ${ids.length} documents were in flight; the sweeper re-queued ${swept}`,
+    );
 
     // And the service as a whole is healthy again: a new upload goes through.
     const after = dataOf(await upload(t, actor, projectId, 'after.txt', Buffer.from(invoiceText('after'))), 201);
-    await eventually(async () => (await t.deps.db.query<{ status: string }>('SELECT status FROM documents WHERE id = $1', [after.id])).rows[0].status === 'completed', 'the new document');
+    await eventually(
+      async () =>
+        (await t.deps.db.query<{ status: string }>('SELECT status FROM documents WHERE id = $1', [after.id])).rows[0]
+          .status === 'completed',
+      'the new document',
+    );
   });
 });

@@ -22,7 +22,9 @@ describe.each(dbKinds())('sweeper (%s)', (kind) => {
     actor = await createActor(t);
     projectId = await createProject(t, actor);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   const state = async (stage: 'parse' | 'embed', id: string) => {
     const job = await t.deps.queues.get(stage).getJob(id);
@@ -81,7 +83,10 @@ describe.each(dbKinds())('sweeper (%s)', (kind) => {
     const doc = dataOf(await upload(t, actor, projectId, 'doomed.txt', Buffer.from(invoiceText('doomed'))), 201);
     // A worker takes the job and the job ends failed, but nothing recorded it on the document
     // (say the process died right after BullMQ stored the failure).
-    const grabber = new Worker('parse', null, { connection: t.deps.queues.workerConnection(), prefix: t.deps.queues.prefix });
+    const grabber = new Worker('parse', null, {
+      connection: t.deps.queues.workerConnection(),
+      prefix: t.deps.queues.prefix,
+    });
     try {
       const token = 'test-token';
       const job = await eventually(async () => {

@@ -8,11 +8,19 @@ import { databaseUrl } from '../../helpers/db.js';
 import { createDocsApp, eventCounts, eventually, stageRunCounts, type DocsApp } from '../../helpers/docs-app.js';
 import { makeLongTextPdf } from '../../helpers/long-pdf.js';
 import { createProject, upload, waitForDocument } from '../../helpers/pipeline.js';
-import { forkWorkerProcess, workerEnv, type WorkerProcess, type WorkerProcessOptions } from '../../helpers/worker-process.js';
+import {
+  forkWorkerProcess,
+  workerEnv,
+  type WorkerProcess,
+  type WorkerProcessOptions,
+} from '../../helpers/worker-process.js';
 import { dataOf } from '../documents/fixtures.js';
 
 const pgUrl = databaseUrl();
-if (!pgUrl) console.warn('reliability/worker-crash skipped: it runs workers in a second OS process, which needs PostgreSQL (PGlite is single-process); set TEST_DATABASE_URL=postgres://…');
+if (!pgUrl)
+  console.warn(
+    'reliability/worker-crash skipped: it runs workers in a second OS process, which needs PostgreSQL (PGlite is single-process); set TEST_DATABASE_URL=postgres://…',
+  );
 
 /** Long enough that parsing takes seconds (a few ms per page), so the kill lands mid-stage. */
 const PAGES = 400;
@@ -33,7 +41,11 @@ describe.skipIf(!pgUrl)('pipeline worker killed mid-stage (postgres)', () => {
     // Threshold 0: the ledger text must not stop in needs_review; every stage has to run.
     const projectId = await createProject(t, actor, { classification_threshold: 0 });
     const schema = (await t.deps.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
-    const base: Omit<WorkerProcessOptions, 'lock'> = { env: workerEnv(t.config), db: { url: pgUrl!, schema }, redisUrl: inject('redisUrl') };
+    const base: Omit<WorkerProcessOptions, 'lock'> = {
+      env: workerEnv(t.config),
+      db: { url: pgUrl!, schema },
+      redisUrl: inject('redisUrl'),
+    };
 
     // A short lock, so the job is free for another worker soon after its owner dies. (The stalled
     // check is rate-limited queue-wide by the interval of whichever worker ran it last, so both
@@ -45,11 +57,23 @@ describe.skipIf(!pgUrl)('pipeline worker killed mid-stage (postgres)', () => {
     const jobId = `parse-${doc.id}-v1`;
     await doomed.waitFor((m) => m.type === 'active' && m.jobId === jobId);
     // The runner marks the document processing right before the stage's work starts.
-    await eventually(async () => (await t.deps.db.query<{ status: string }>('SELECT status FROM documents WHERE id = $1', [doc.id])).rows[0].status === 'processing', 'parse to start', 10_000, 10);
+    await eventually(
+      async () =>
+        (await t.deps.db.query<{ status: string }>('SELECT status FROM documents WHERE id = $1', [doc.id])).rows[0]
+          .status === 'processing',
+      'parse to start',
+      10_000,
+      10,
+    );
     await doomed.kill();
 
     // Killed before the stage committed: nothing of parse is in the database, the job is still "active".
-    const mid = (await t.deps.db.query<{ status: string; pipeline: { current: string }; parsed_at: Date | null }>('SELECT status, pipeline, parsed_at FROM documents WHERE id = $1', [doc.id])).rows[0];
+    const mid = (
+      await t.deps.db.query<{ status: string; pipeline: { current: string }; parsed_at: Date | null }>(
+        'SELECT status, pipeline, parsed_at FROM documents WHERE id = $1',
+        [doc.id],
+      )
+    ).rows[0];
     expect(mid).toMatchObject({ status: 'processing', pipeline: { current: 'parse' }, parsed_at: null });
     expect(await stageRunCounts(t.deps, doc.id)).toEqual({});
     expect(await (await t.deps.queues.get('parse').getJob(jobId))!.getState()).toBe('active');
@@ -63,11 +87,17 @@ describe.skipIf(!pgUrl)('pipeline worker killed mid-stage (postgres)', () => {
     expect(heir.messages.some((m) => m.type === 'active' && m.jobId === jobId)).toBe(true);
     expect(await stageRunCounts(t.deps, doc.id)).toEqual({ parse: 1, embed: 1, classify: 1, extract: 1 });
     expect(await eventCounts(t.deps, doc.id)).toEqual({
-      'document.uploaded': 1, 'document.processed': 1, 'document.classified': 1, 'document.extracted': 1,
+      'document.uploaded': 1,
+      'document.processed': 1,
+      'document.classified': 1,
+      'document.extracted': 1,
     });
 
     // The replacement keeps serving new work.
-    const next = dataOf(await upload(t, actor, projectId, 'note.txt', Buffer.from('Meeting notes\nThe next review is on Friday.')), 201);
+    const next = dataOf(
+      await upload(t, actor, projectId, 'note.txt', Buffer.from('Meeting notes\nThe next review is on Friday.')),
+      201,
+    );
     expect((await waitForDocument(t, next.id, 30_000)).status).toBe('completed');
     await heir.stop();
   });

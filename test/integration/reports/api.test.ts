@@ -12,8 +12,18 @@ describe('reports API', () => {
   let t: ReportsStack;
   let owner: Actor;
   let other: Actor;
-  const call = (who: { auth: Record<string, string> } | Record<string, string>, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: 'auth' in who ? who.auth as Record<string, string> : who, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = (
+    who: { auth: Record<string, string> } | Record<string, string>,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ) =>
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: 'auth' in who ? (who.auth as Record<string, string>) : who,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const create = async (who: Actor | Record<string, string>, payload: Record<string, unknown>) => {
     const res = await call(who as Actor, 'POST', '/reports', payload);
     expect(res.statusCode, res.body).toBe(201);
@@ -25,16 +35,30 @@ describe('reports API', () => {
     owner = await createActor(t as unknown as TestApp);
     other = await createActor(t as unknown as TestApp);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('creates, lists with filters and paging, reads, updates and deletes', async () => {
     const a = await create(owner, {
-      name: 'Monthly invoices', type: 'extraction_export', description: 'for accounting', category: 'finance', tags: ['acc', 'acc', 'month'],
-      data_source: { period: { last: '30d' }, timezone: 'Europe/Berlin' }, filters: { status: 'completed', fields: ['total'] },
+      name: 'Monthly invoices',
+      type: 'extraction_export',
+      description: 'for accounting',
+      category: 'finance',
+      tags: ['acc', 'acc', 'month'],
+      data_source: { period: { last: '30d' }, timezone: 'Europe/Berlin' },
+      filters: { status: 'completed', fields: ['total'] },
     });
     expect(a).toMatchObject({
-      name: 'Monthly invoices', type: 'extraction_export', category: 'finance', tags: ['acc', 'month'], retention_days: 90, schedule: null, last_execution: null,
-      data_source: { period: { last: '30d' }, timezone: 'Europe/Berlin' }, filters: { status: ['completed'], fields: ['total'] },
+      name: 'Monthly invoices',
+      type: 'extraction_export',
+      category: 'finance',
+      tags: ['acc', 'month'],
+      retention_days: 90,
+      schedule: null,
+      last_execution: null,
+      data_source: { period: { last: '30d' }, timezone: 'Europe/Berlin' },
+      filters: { status: ['completed'], fields: ['total'] },
     });
     const b = await create(owner, { name: 'Usage', type: 'usage', category: 'ops', retention_days: 7 });
     expect(b.retention_days).toBe(7);
@@ -49,9 +73,18 @@ describe('reports API', () => {
     expect(body(await call(owner, 'GET', '/reports?search=%25')).data).toEqual([]);
     expect((await call(owner, 'GET', '/reports?type=nope')).statusCode).toBe(400);
 
-    const up = await call(owner, 'PUT', `/reports/${a.id}`, { name: 'Invoices', filters: { fields: ['total', 'invoice_number'] }, retention_days: 30 });
+    const up = await call(owner, 'PUT', `/reports/${a.id}`, {
+      name: 'Invoices',
+      filters: { fields: ['total', 'invoice_number'] },
+      retention_days: 30,
+    });
     expect(up.statusCode, up.body).toBe(200);
-    expect(body(up).data).toMatchObject({ name: 'Invoices', filters: { fields: ['total', 'invoice_number'] }, retention_days: 30, description: 'for accounting' });
+    expect(body(up).data).toMatchObject({
+      name: 'Invoices',
+      filters: { fields: ['total', 'invoice_number'] },
+      retention_days: 30,
+      description: 'for accounting',
+    });
     expect(body(await call(owner, 'GET', `/reports/${a.id}`)).data.name).toBe('Invoices');
     const typeChange = await call(owner, 'PUT', `/reports/${a.id}`, { type: 'usage' });
     expect(typeChange.statusCode).toBe(400);
@@ -96,7 +129,11 @@ describe('reports API', () => {
     // A project of another organization is refused by position, naming the id.
     const otherProject = body(await call(other, 'POST', '/projects', { name: 'Theirs' })).data.id;
     const mine = body(await call(owner, 'POST', '/projects', { name: 'Mine' })).data.id;
-    const res = await call(owner, 'POST', '/reports', { name: 'x', type: 'document_summary', data_source: { project_ids: [mine, otherProject] } });
+    const res = await call(owner, 'POST', '/reports', {
+      name: 'x',
+      type: 'document_summary',
+      data_source: { project_ids: [mine, otherProject] },
+    });
     expect(res.statusCode).toBe(400);
     expect(body(res).error!.details).toEqual([expect.objectContaining({ field: 'data_source.project_ids[1]' })]);
     expect(body(await call(owner, 'GET', '/reports')).pagination.total).toBe(before);
@@ -105,7 +142,10 @@ describe('reports API', () => {
     const bad = await call(owner, 'PUT', `/reports/${r.id}`, { name: 'renamed', filters: { fields: ['x'] } });
     expect(bad.statusCode).toBe(400);
     expect(body(bad).error!.details.map((d: any) => d.field)).toEqual(['filters.fields']);
-    expect(body(await call(owner, 'GET', `/reports/${r.id}`)).data).toMatchObject({ name: 'Summary', data_source: { project_ids: [mine] } });
+    expect(body(await call(owner, 'GET', `/reports/${r.id}`)).data).toMatchObject({
+      name: 'Summary',
+      data_source: { project_ids: [mine] },
+    });
   });
 
   it('schedules: defaults, next run in UTC and local time, replace, validation, delete', async () => {
@@ -116,7 +156,14 @@ describe('reports API', () => {
     const res = await call(owner, 'POST', `/reports/${r.id}/schedule`, { time: '09:15', timezone: 'Europe/Berlin' });
     expect(res.statusCode, res.body).toBe(201);
     const s = body(res).data;
-    expect(s).toMatchObject({ frequency: 'daily', time: '09:15', timezone: 'Europe/Berlin', day_of_week: null, day_of_month: null, last_run_at: null });
+    expect(s).toMatchObject({
+      frequency: 'daily',
+      time: '09:15',
+      timezone: 'Europe/Berlin',
+      day_of_week: null,
+      day_of_month: null,
+      last_run_at: null,
+    });
     expect(s.next_run_at).toMatch(/Z$/);
     expect(s.next_run_at_local).toMatch(/T09:15:00\+0[12]:00$/);
     expect(Date.parse(s.next_run_at_local)).toBe(Date.parse(s.next_run_at));
@@ -124,21 +171,39 @@ describe('reports API', () => {
     expect(Date.parse(s.next_run_at) - Date.now()).toBeLessThanOrEqual(86_400_000 + 3_600_000);
     const scheduler = await t.deps.queues.get('reports').getJobScheduler(schedulerId(r.id));
     expect(scheduler).toMatchObject({ pattern: '0 15 9 * * *', tz: 'Europe/Berlin' });
-    expect(body(await call(owner, 'GET', `/reports/${r.id}`)).data.schedule).toMatchObject({ time: '09:15', next_run_at: s.next_run_at });
+    expect(body(await call(owner, 'GET', `/reports/${r.id}`)).data.schedule).toMatchObject({
+      time: '09:15',
+      next_run_at: s.next_run_at,
+    });
 
     const weekly = await call(owner, 'POST', `/reports/${r.id}/schedule`, { time: '07:00', frequency: 'weekly' });
     expect(weekly.statusCode, weekly.body).toBe(200);
     expect(body(weekly).data).toMatchObject({ frequency: 'weekly', day_of_week: 'monday', timezone: 'UTC' });
     expect(new Date(body(weekly).data.next_run_at).getUTCDay()).toBe(1);
-    const monthly = body(await call(owner, 'POST', `/reports/${r.id}/schedule`, { time: '23:30', frequency: 'monthly', day_of_month: 31, timezone: 'America/New_York' })).data;
+    const monthly = body(
+      await call(owner, 'POST', `/reports/${r.id}/schedule`, {
+        time: '23:30',
+        frequency: 'monthly',
+        day_of_month: 31,
+        timezone: 'America/New_York',
+      }),
+    ).data;
     expect(monthly).toMatchObject({ day_of_month: 31, day_of_week: null });
     expect(monthly.next_run_at_local).toMatch(/T23:30:00-0[45]:00$/);
-    expect((await t.deps.queues.get('reports').getJobScheduler(schedulerId(r.id)))).toMatchObject({ pattern: '0 30 23 28-31 * *', tz: 'America/New_York' });
+    expect(await t.deps.queues.get('reports').getJobScheduler(schedulerId(r.id))).toMatchObject({
+      pattern: '0 30 23 28-31 * *',
+      tz: 'America/New_York',
+    });
 
     const bad: [Record<string, unknown>, string][] = [
-      [{ time: '25:00' }, 'time'], [{ time: '9:00' }, 'time'], [{ time: '09:00', timezone: 'Mars/Olympus' }, 'timezone'],
-      [{ time: '09:00', timezone: 'CEST+2' }, 'timezone'], [{ time: '09:00', day_of_week: 'monday' }, 'day_of_week'],
-      [{ time: '09:00', frequency: 'monthly', day_of_month: 32 }, 'day_of_month'], [{ time: '09:00', frequency: 'hourly' }, 'frequency'], [{}, 'time'],
+      [{ time: '25:00' }, 'time'],
+      [{ time: '9:00' }, 'time'],
+      [{ time: '09:00', timezone: 'Mars/Olympus' }, 'timezone'],
+      [{ time: '09:00', timezone: 'CEST+2' }, 'timezone'],
+      [{ time: '09:00', day_of_week: 'monday' }, 'day_of_week'],
+      [{ time: '09:00', frequency: 'monthly', day_of_month: 32 }, 'day_of_month'],
+      [{ time: '09:00', frequency: 'hourly' }, 'frequency'],
+      [{}, 'time'],
     ];
     for (const [payload, field] of bad) {
       const b = await call(owner, 'POST', `/reports/${r.id}/schedule`, payload);
@@ -146,7 +211,10 @@ describe('reports API', () => {
       expect(JSON.stringify(body(b).error), JSON.stringify(payload)).toContain(field);
     }
     // Refused schedules left the last good one alone.
-    expect(body(await call(owner, 'GET', `/reports/${r.id}/schedule`)).data).toMatchObject({ frequency: 'monthly', day_of_month: 31 });
+    expect(body(await call(owner, 'GET', `/reports/${r.id}/schedule`)).data).toMatchObject({
+      frequency: 'monthly',
+      day_of_month: 31,
+    });
 
     expect((await call(owner, 'DELETE', `/reports/${r.id}/schedule`)).statusCode).toBe(200);
     expect((await call(owner, 'GET', `/reports/${r.id}/schedule`)).statusCode).toBe(404);
@@ -164,9 +232,14 @@ describe('reports API', () => {
     const viewer = await createActor(t as unknown as TestApp, { role: 'viewer', orgName: undefined });
     // createActor makes a new organization; put the viewer and a member into the owner's.
     const member = await createActor(t as unknown as TestApp, { role: 'member' });
-    for (const a of [viewer, member]) await t.testDb.db.query('UPDATE users SET org_id = $1 WHERE id = $2', [owner.orgId, a.userId]);
+    for (const a of [viewer, member])
+      await t.testDb.db.query('UPDATE users SET org_id = $1 WHERE id = $2', [owner.orgId, a.userId]);
     const login = async (a: Actor) => {
-      const res = await t.app.inject({ method: 'POST', url: '/api/v1/auth/login', payload: { email: a.email, password: a.password } });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/auth/login',
+        payload: { email: a.email, password: a.password },
+      });
       return { authorization: `Bearer ${res.json().data.accessToken}` };
     };
     const v = await login(viewer);
@@ -174,8 +247,12 @@ describe('reports API', () => {
     expect((await call(v, 'GET', `/reports/${r.id}`)).statusCode).toBe(200);
     expect((await call(v, 'GET', `/reports/${r.id}/executions`)).statusCode).toBe(200);
     for (const [method, url, payload] of [
-      ['POST', '/reports', { name: 'x', type: 'usage' }], ['PUT', `/reports/${r.id}`, { name: 'x' }], ['DELETE', `/reports/${r.id}`, undefined],
-      ['POST', `/reports/${r.id}/run`, undefined], ['POST', `/reports/${r.id}/schedule`, { time: '08:00' }], ['DELETE', `/reports/${r.id}/schedule`, undefined],
+      ['POST', '/reports', { name: 'x', type: 'usage' }],
+      ['PUT', `/reports/${r.id}`, { name: 'x' }],
+      ['DELETE', `/reports/${r.id}`, undefined],
+      ['POST', `/reports/${r.id}/run`, undefined],
+      ['POST', `/reports/${r.id}/schedule`, { time: '08:00' }],
+      ['DELETE', `/reports/${r.id}/schedule`, undefined],
     ] as const) {
       const res = await call(v, method, url, payload);
       expect(res.statusCode, `${method} ${url}`).toBe(403);
@@ -193,9 +270,16 @@ describe('reports API', () => {
     const testKey = (await createKey(t as unknown as TestApp, owner, { name: 'sandbox', environment: 'test' })).key;
     const liveKey = (await createKey(t as unknown as TestApp, owner, { name: 'live' })).key;
     const routes: [string, string, unknown?][] = [
-      ['GET', `/reports/${r.id}`], ['PUT', `/reports/${r.id}`, { name: 'stolen' }], ['DELETE', `/reports/${r.id}`], ['POST', `/reports/${r.id}/run`],
-      ['GET', `/reports/${r.id}/schedule`], ['POST', `/reports/${r.id}/schedule`, { time: '01:00' }], ['DELETE', `/reports/${r.id}/schedule`],
-      ['GET', `/reports/${r.id}/executions`], ['GET', `/reports/${r.id}/executions/${exe.id}`], ['GET', `/reports/${r.id}/executions/${exe.id}/download?format=csv`],
+      ['GET', `/reports/${r.id}`],
+      ['PUT', `/reports/${r.id}`, { name: 'stolen' }],
+      ['DELETE', `/reports/${r.id}`],
+      ['POST', `/reports/${r.id}/run`],
+      ['GET', `/reports/${r.id}/schedule`],
+      ['POST', `/reports/${r.id}/schedule`, { time: '01:00' }],
+      ['DELETE', `/reports/${r.id}/schedule`],
+      ['GET', `/reports/${r.id}/executions`],
+      ['GET', `/reports/${r.id}/executions/${exe.id}`],
+      ['GET', `/reports/${r.id}/executions/${exe.id}/download?format=csv`],
     ];
     for (const who of [other.auth, bearer(testKey), { ...owner.auth, 'x-environment': 'test' }]) {
       for (const [method, url, payload] of routes) {
@@ -218,11 +302,18 @@ describe('reports API', () => {
   });
 
   it('the routes are in the OpenAPI document with their schemas', async () => {
-    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as { paths: Record<string, Record<string, any>> };
+    const doc = (await t.app.inject({ url: '/api/v1/openapi.json' })).json() as {
+      paths: Record<string, Record<string, any>>;
+    };
     const paths = Object.keys(doc.paths).filter((p) => p.startsWith('/api/v1/reports'));
     expect(paths.sort()).toEqual([
-      '/api/v1/reports', '/api/v1/reports/{id}', '/api/v1/reports/{id}/executions', '/api/v1/reports/{id}/executions/{executionId}',
-      '/api/v1/reports/{id}/executions/{executionId}/download', '/api/v1/reports/{id}/run', '/api/v1/reports/{id}/schedule',
+      '/api/v1/reports',
+      '/api/v1/reports/{id}',
+      '/api/v1/reports/{id}/executions',
+      '/api/v1/reports/{id}/executions/{executionId}',
+      '/api/v1/reports/{id}/executions/{executionId}/download',
+      '/api/v1/reports/{id}/run',
+      '/api/v1/reports/{id}/schedule',
     ]);
     expect(Object.keys(doc.paths['/api/v1/reports/{id}/schedule']).sort()).toEqual(['delete', 'get', 'post']);
     const post = doc.paths['/api/v1/reports'].post;

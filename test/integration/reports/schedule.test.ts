@@ -9,16 +9,32 @@ import { body, createActor, type Actor, type TestApp } from '../../helpers/app.j
 import { createReportsStack, until, type ReportsStack } from '../../helpers/reports-harness.js';
 import { schedulerId } from '../../../src/modules/reports/jobs.js';
 
-interface Exe { run_key: string; scheduled_for: Date; period_from: Date; period_to: Date; status: string }
+interface Exe {
+  run_key: string;
+  scheduled_for: Date;
+  period_from: Date;
+  period_to: Date;
+  status: string;
+}
 
 describe('report schedules', () => {
   let t: ReportsStack;
   let owner: Actor;
   const api = (method: 'POST' | 'GET', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: owner.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: owner.auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const queue = () => t.deps.queues.get('reports');
-  const executions = async (id: string) => (await t.testDb.db.query<Exe>(
-    'SELECT run_key, scheduled_for, period_from, period_to, status FROM report_executions WHERE report_id = $1 ORDER BY scheduled_for, id', [id])).rows;
+  const executions = async (id: string) =>
+    (
+      await t.testDb.db.query<Exe>(
+        'SELECT run_key, scheduled_for, period_from, period_to, status FROM report_executions WHERE report_id = $1 ORDER BY scheduled_for, id',
+        [id],
+      )
+    ).rows;
   const iso = (d: Date) => d.toISOString();
   const scheduled = async (schedule: Record<string, unknown>) => {
     const r = await api('POST', '/reports', { name: `Scheduled ${JSON.stringify(schedule)}`, type: 'usage' });
@@ -28,18 +44,22 @@ describe('report schedules', () => {
     return { id, schedule: body(s).data };
   };
   /** Every job on the queue has been handled and every execution has finished. */
-  const settled = (id: string) => until(async () => {
-    const c = await queue().getJobCounts('active', 'waiting', 'prioritized');
-    if (c.active + c.waiting + c.prioritized > 0) return false;
-    return (await executions(id)).every((e) => e.status === 'completed');
-  }, 'the queue to settle');
+  const settled = (id: string) =>
+    until(async () => {
+      const c = await queue().getJobCounts('active', 'waiting', 'prioritized');
+      if (c.active + c.waiting + c.prioritized > 0) return false;
+      return (await executions(id)).every((e) => e.status === 'completed');
+    }, 'the queue to settle');
   /** Jumps the clock to the scheduler's next tick and lets the worker handle it. */
   const step = async (id: string) => {
     const s = await queue().getJobScheduler(schedulerId(id));
     expect(s?.next).toBeTypeOf('number');
     vi.setSystemTime(s!.next! + 1000);
     await queue().promoteJobs();
-    await until(async () => ((await queue().getJobScheduler(schedulerId(id)))?.next ?? 0) > s!.next!, 'the next tick to be scheduled');
+    await until(
+      async () => ((await queue().getJobScheduler(schedulerId(id)))?.next ?? 0) > s!.next!,
+      'the next tick to be scheduled',
+    );
     await settled(id);
     return s!.next!;
   };
@@ -53,13 +73,20 @@ describe('report schedules', () => {
     t = await createReportsStack();
     owner = await createActor(t as unknown as TestApp);
   });
-  afterEach(() => { vi.useRealTimers(); });
-  afterAll(async () => { await t?.close(); });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('Europe/Berlin 02:30 daily: once on the spring-forward day (03:30 local), then 02:30 CEST; the period is the day before', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-03-27T12:00:00Z'), shouldAdvanceTime: true });
     const { id, schedule } = await scheduled({ time: '02:30', timezone: 'Europe/Berlin' });
-    expect(schedule).toMatchObject({ next_run_at: '2026-03-28T01:30:00.000Z', next_run_at_local: '2026-03-28T02:30:00+01:00' });
+    expect(schedule).toMatchObject({
+      next_run_at: '2026-03-28T01:30:00.000Z',
+      next_run_at_local: '2026-03-28T02:30:00+01:00',
+    });
     const ex = await stepUntil(id, 3, 4);
     expect(ex.map((e) => [e.run_key, iso(e.scheduled_for)])).toEqual([
       ['schedule:2026-03-28', '2026-03-28T01:30:00.000Z'],
@@ -69,7 +96,9 @@ describe('report schedules', () => {
     // Each run covers the span since the previous occurrence: 24 h, then the 23-hour day.
     expect(ex.map((e) => (e.period_to.getTime() - e.period_from.getTime()) / 3_600_000)).toEqual([24, 24, 23]);
     expect(body(await api('GET', `/reports/${id}/schedule`)).data).toMatchObject({
-      next_run_at: '2026-03-31T00:30:00.000Z', next_run_at_local: '2026-03-31T02:30:00+02:00', last_run_at: '2026-03-30T00:30:00.000Z',
+      next_run_at: '2026-03-31T00:30:00.000Z',
+      next_run_at_local: '2026-03-31T02:30:00+02:00',
+      last_run_at: '2026-03-30T00:30:00.000Z',
     });
   });
 
@@ -78,7 +107,11 @@ describe('report schedules', () => {
     const { id } = await scheduled({ time: '02:30', timezone: 'Europe/Berlin' });
     const ex = await stepUntil(id, 3, 5);
     expect(ex.map((e) => e.run_key)).toEqual(['schedule:2026-10-24', 'schedule:2026-10-25', 'schedule:2026-10-26']);
-    expect(ex.map((e) => iso(e.scheduled_for))).toEqual(['2026-10-24T00:30:00.000Z', '2026-10-25T00:30:00.000Z', '2026-10-26T01:30:00.000Z']);
+    expect(ex.map((e) => iso(e.scheduled_for))).toEqual([
+      '2026-10-24T00:30:00.000Z',
+      '2026-10-25T00:30:00.000Z',
+      '2026-10-26T01:30:00.000Z',
+    ]);
     expect(ex.map((e) => (e.period_to.getTime() - e.period_from.getTime()) / 3_600_000)).toEqual([24, 24, 25]);
   });
 
@@ -92,7 +125,12 @@ describe('report schedules', () => {
       ['schedule:2026-03-09', '2026-03-09T06:30:00.000Z'],
     ]);
     vi.setSystemTime(Date.parse('2026-10-30T20:00:00Z'));
-    const fall = await scheduled({ time: '01:30', timezone: 'America/New_York', frequency: 'weekly', day_of_week: 'sunday' });
+    const fall = await scheduled({
+      time: '01:30',
+      timezone: 'America/New_York',
+      frequency: 'weekly',
+      day_of_week: 'sunday',
+    });
     expect(fall.schedule.next_run_at).toBe('2026-11-01T05:30:00.000Z');
     const ex2 = await stepUntil(fall.id, 2, 4);
     expect(ex2.map((e) => [e.run_key, iso(e.scheduled_for)])).toEqual([
@@ -124,7 +162,12 @@ describe('report schedules', () => {
 
   it('monthly on the 31st runs on 31 January, 28 February, 31 March, and 29 February in a leap year', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2027-01-20T12:00:00Z'), shouldAdvanceTime: true });
-    const { id } = await scheduled({ time: '09:00', timezone: 'Europe/Berlin', frequency: 'monthly', day_of_month: 31 });
+    const { id } = await scheduled({
+      time: '09:00',
+      timezone: 'Europe/Berlin',
+      frequency: 'monthly',
+      day_of_month: 31,
+    });
     const ex = await stepUntil(id, 3, 12);
     expect(ex.map((e) => [e.run_key, iso(e.scheduled_for)])).toEqual([
       ['schedule:2027-01-31', '2027-01-31T08:00:00.000Z'],
@@ -147,7 +190,9 @@ describe('report schedules', () => {
       expect(ex.map((e) => e.run_key)).toEqual(['schedule:2026-06-01', 'schedule:2026-06-02', 'schedule:2026-06-03']);
       // The next tick claimed by both "processes" at once, and several times over.
       vi.setSystemTime(Date.parse('2026-06-04T06:00:01Z'));
-      const claims = await Promise.all([1, 2, 3, 4].map(() => t.deps.reports.schedules.tick({ data: { kind: 'tick', reportId: id } })));
+      const claims = await Promise.all(
+        [1, 2, 3, 4].map(() => t.deps.reports.schedules.tick({ data: { kind: 'tick', reportId: id } })),
+      );
       expect(claims.filter((c) => c?.executionId)).toHaveLength(1);
       await settled(id);
       // After a restart the same tick comes again (a job retried, a scheduler re-asserted): nothing new.
@@ -155,10 +200,17 @@ describe('report schedules', () => {
       await t.startWorkers();
       await t.deps.reports.schedules.tick({ data: { kind: 'tick', reportId: id } });
       // Even with the schedule's state wound back, the period's run key stops a second run.
-      await t.testDb.db.query(`UPDATE report_schedules SET next_run_at = '2026-06-04T06:00:00Z' WHERE report_id = $1`, [id]);
+      await t.testDb.db.query(`UPDATE report_schedules SET next_run_at = '2026-06-04T06:00:00Z' WHERE report_id = $1`, [
+        id,
+      ]);
       expect(await t.deps.reports.schedules.claim(id)).toMatchObject({ due: true, executionId: null });
       await settled(id);
-      expect((await executions(id)).map((e) => e.run_key)).toEqual(['schedule:2026-06-01', 'schedule:2026-06-02', 'schedule:2026-06-03', 'schedule:2026-06-04']);
+      expect((await executions(id)).map((e) => e.run_key)).toEqual([
+        'schedule:2026-06-01',
+        'schedule:2026-06-02',
+        'schedule:2026-06-03',
+        'schedule:2026-06-04',
+      ]);
     } finally {
       await second.close(2000);
     }
@@ -183,17 +235,27 @@ describe('report schedules', () => {
 
   it('schedulers lost with Redis data are re-asserted from the database; the sweep runs the tick that never came, once', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-08-01T05:00:00Z'), shouldAdvanceTime: true });
-    const { id } = await scheduled({ time: '07:45', timezone: 'Asia/Kolkata', frequency: 'weekly', day_of_week: 'saturday' });
+    const { id } = await scheduled({
+      time: '07:45',
+      timezone: 'Asia/Kolkata',
+      frequency: 'weekly',
+      day_of_week: 'saturday',
+    });
     await queue().removeJobScheduler(schedulerId(id));
     await queue().drain(true);
     await t.deps.reports.schedules.upsert('rpt_gone', { frequency: 'daily', time: '01:00', timezone: 'UTC' });
     // (Follow-ups are added for occurrences within a day.)
     vi.setSystemTime(Date.parse('2026-08-07T12:00:00Z'));
     expect(await t.deps.reports.schedules.reassert()).toMatchObject({ removed: 1 });
-    expect(await queue().getJobScheduler(schedulerId(id))).toMatchObject({ pattern: '0 45 7 * * 6', tz: 'Asia/Kolkata' });
+    expect(await queue().getJobScheduler(schedulerId(id))).toMatchObject({
+      pattern: '0 45 7 * * 6',
+      tz: 'Asia/Kolkata',
+    });
     expect(await queue().getJobScheduler(schedulerId('rpt_gone'))).toBeFalsy();
     // Re-assertion also put back the follow-up for the next occurrence.
-    expect((await queue().getDelayed()).map((j) => j.id)).toContain(`rpttick-${id}-${Date.parse('2026-08-08T02:15:00Z')}`);
+    expect((await queue().getDelayed()).map((j) => j.id)).toContain(
+      `rpttick-${id}-${Date.parse('2026-08-08T02:15:00Z')}`,
+    );
 
     // Redis loses everything again and nothing re-asserts before the tick: the sweep claims it.
     await queue().drain(true);
@@ -205,6 +267,8 @@ describe('report schedules', () => {
     const second = await t.deps.reports.sweep();
     expect([first.ticks, second.ticks]).toEqual([1, 0]);
     await settled(id);
-    expect((await executions(id)).map((e) => [e.run_key, iso(e.scheduled_for)])).toEqual([['schedule:2026-08-08', '2026-08-08T02:15:00.000Z']]);
+    expect((await executions(id)).map((e) => [e.run_key, iso(e.scheduled_for)])).toEqual([
+      ['schedule:2026-08-08', '2026-08-08T02:15:00.000Z'],
+    ]);
   });
 });

@@ -13,22 +13,37 @@ import { FIXTURE, seedReportsFixture } from '../../helpers/reports-fixture.js';
 
 type Sections = Record<string, Record<string, unknown>[]>;
 
-async function run(db: Db, type: ReportType, o: { filters?: Filters; project_ids?: string[]; env?: 'live' | 'test'; org?: string; batchSize?: number } = {}) {
+async function run(
+  db: Db,
+  type: ReportType,
+  o: { filters?: Filters; project_ids?: string[]; env?: 'live' | 'test'; org?: string; batchSize?: number } = {},
+) {
   const gzip = createGzip();
   const chunks: Buffer[] = [];
   gzip.on('data', (c: Buffer) => chunks.push(c));
   const ended = new Promise((r) => gzip.on('end', r));
   const writer = new ResultWriter(gzip);
   const summary = await REPORT_QUERIES[type]({
-    db, scope: { orgId: o.org ?? FIXTURE.orgA, environment: o.env ?? 'live' }, from: FIXTURE.from, to: FIXTURE.to, timezone: FIXTURE.timezone,
-    dataSource: { project_ids: o.project_ids }, filters: o.filters ?? {}, writer, batchSize: o.batchSize,
+    db,
+    scope: { orgId: o.org ?? FIXTURE.orgA, environment: o.env ?? 'live' },
+    from: FIXTURE.from,
+    to: FIXTURE.to,
+    timezone: FIXTURE.timezone,
+    dataSource: { project_ids: o.project_ids },
+    filters: o.filters ?? {},
+    writer,
+    batchSize: o.batchSize,
   });
   const info = await writer.finish();
   await ended;
   const sections: Sections = {};
   const columns: Record<string, string[]> = {};
   for await (const item of readResult(Readable.from([Buffer.concat(chunks)]))) {
-    if (item.kind === 'section') { sections[item.section.name] = []; columns[item.section.name] = item.section.columns.map((c) => c.key); continue; }
+    if (item.kind === 'section') {
+      sections[item.section.name] = [];
+      columns[item.section.name] = item.section.columns.map((c) => c.key);
+      continue;
+    }
     const keys = columns[item.section];
     sections[item.section].push(Object.fromEntries(keys.map((k, i) => [k, item.values[i]])));
   }
@@ -41,7 +56,9 @@ describe.each(dbKinds())('report types on %s', (kind) => {
     t = await createTestDb(kind);
     await seedReportsFixture(t.db);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('document_summary counts per Berlin day by status, type, source and project', async () => {
     const { summary, sections, info } = await run(t.db, 'document_summary');
@@ -64,17 +81,26 @@ describe.each(dbKinds())('report types on %s', (kind) => {
     ]);
     expect(info.rowCount).toBe(14);
     expect(summary).toEqual({
-      documents: 5, pages: 7, bytes: 3900, days_with_documents: 2,
+      documents: 5,
+      pages: 7,
+      bytes: 3900,
+      days_with_documents: 2,
       by_status: { completed: 3, needs_review: 1, failed: 1 },
       by_type: { invoice: 3, receipt: 1, '(unclassified)': 1 },
       by_source: { upload: 3, email: 1, api: 1 },
-      by_project: [{ id: 'prj_fix1', name: 'Invoices', documents: 3 }, { id: 'prj_fix2', name: 'Receipts', documents: 2 }],
+      by_project: [
+        { id: 'prj_fix1', name: 'Invoices', documents: 3 },
+        { id: 'prj_fix2', name: 'Receipts', documents: 2 },
+      ],
     });
   });
 
   it('document_summary applies filters and project_ids', async () => {
     expect((await run(t.db, 'document_summary', { filters: { status: ['completed'] } })).summary.documents).toBe(3);
-    expect((await run(t.db, 'document_summary', { filters: { classification: ['invoice'], min_confidence: 0.96 } })).summary.documents).toBe(2);
+    expect(
+      (await run(t.db, 'document_summary', { filters: { classification: ['invoice'], min_confidence: 0.96 } })).summary
+        .documents,
+    ).toBe(2);
     expect((await run(t.db, 'document_summary', { filters: { source: ['email', 'api'] } })).summary.documents).toBe(2);
     expect((await run(t.db, 'document_summary', { project_ids: ['prj_fix2'] })).summary.documents).toBe(2);
     // another organization's project id narrows to nothing instead of reaching into it
@@ -83,28 +109,67 @@ describe.each(dbKinds())('report types on %s', (kind) => {
 
   it('isolates environments and organizations', async () => {
     const test = await run(t.db, 'document_summary', { env: 'test' });
-    expect(test.summary).toMatchObject({ documents: 1, pages: 50, by_project: [{ id: 'prj_fix3', name: 'Test project', documents: 1 }] });
+    expect(test.summary).toMatchObject({
+      documents: 1,
+      pages: 50,
+      by_project: [{ id: 'prj_fix3', name: 'Test project', documents: 1 }],
+    });
     const b = await run(t.db, 'document_summary', { org: FIXTURE.orgB });
     expect(b.summary).toMatchObject({ documents: 1, by_status: { failed: 1 } });
     const exportTest = await run(t.db, 'extraction_export', { env: 'test' });
     expect(exportTest.sections.documents.map((r) => r.document_id)).toEqual(['doc_08']);
     const usageB = await run(t.db, 'usage', { org: FIXTURE.orgB });
-    expect(usageB.summary).toMatchObject({ api_requests: 50, documents: 1, webhook_deliveries: 1, webhook_attempts: 1, plan: 'free' });
+    expect(usageB.summary).toMatchObject({
+      api_requests: 50,
+      documents: 1,
+      webhook_deliveries: 1,
+      webhook_attempts: 1,
+      plan: 'free',
+    });
   });
 
   it('extraction_export pages through ties in (created_at, id) order with fields, confidences and links', async () => {
-    const { sections, summary, columns, info } = await run(t.db, 'extraction_export', { filters: { fields: ['invoice_number', 'total'] }, batchSize: 2 });
+    const { sections, summary, columns, info } = await run(t.db, 'extraction_export', {
+      filters: { fields: ['invoice_number', 'total'] },
+      batchSize: 2,
+    });
     expect(columns.documents).toEqual([
-      'document_id', 'filename', 'project_id', 'project_name', 'status', 'source', 'classification_type', 'classification_confidence', 'uploaded_at',
-      'extracted_at', 'invoice_number', 'invoice_number_confidence', 'total', 'total_confidence', 'document_url', 'file_url',
+      'document_id',
+      'filename',
+      'project_id',
+      'project_name',
+      'status',
+      'source',
+      'classification_type',
+      'classification_confidence',
+      'uploaded_at',
+      'extracted_at',
+      'invoice_number',
+      'invoice_number_confidence',
+      'total',
+      'total_confidence',
+      'document_url',
+      'file_url',
     ]);
     const rows = sections.documents;
     expect(rows.map((r) => r.document_id)).toEqual(['doc_02', 'doc_01', 'doc_07', 'doc_03', 'doc_04']);
     expect(rows[1]).toEqual({
-      document_id: 'doc_01', filename: 'doc_01.pdf', project_id: 'prj_fix1', project_name: 'Invoices', status: 'completed', source: 'upload',
-      classification_type: 'invoice', classification_confidence: 0.95, uploaded_at: '2026-03-01T08:00:00.000Z', extracted_at: '2026-03-01T08:00:09.000Z',
-      invoice_number: 'INV-1', invoice_number_confidence: 0.9, total: 100.5, total_confidence: 0.8,
-      document_url: '/api/v1/documents/doc_01', file_url: '/api/v1/documents/doc_01/content',
+      document_id: 'doc_01',
+      filename: 'doc_01.pdf',
+      project_id: 'prj_fix1',
+      project_name: 'Invoices',
+      status: 'completed',
+      source: 'upload',
+      classification_type: 'invoice',
+      classification_confidence: 0.95,
+      uploaded_at: '2026-03-01T08:00:00.000Z',
+      extracted_at: '2026-03-01T08:00:09.000Z',
+      invoice_number: 'INV-1',
+      invoice_number_confidence: 0.9,
+      total: 100.5,
+      total_confidence: 0.8,
+      document_url: '/api/v1/documents/doc_01',
+      file_url: '/api/v1/documents/doc_01/content',
     });
     expect([rows[2].invoice_number, rows[2].total, rows[2].total_confidence]).toEqual([null, 42, 0.99]);
     expect([rows[3].invoice_number, rows[3].invoice_number_confidence]).toEqual(['=SUM(A1)', 0.7]);
@@ -121,7 +186,18 @@ describe.each(dbKinds())('report types on %s', (kind) => {
 
   it('processing_performance: stage durations and waits, throughput per UTC hour, failures', async () => {
     const { sections, summary } = await run(t.db, 'processing_performance');
-    expect(sections.stages.map((r) => [r.stage, r.runs, r.p50_ms, r.p95_ms, r.mean_ms, r.max_ms, r.wait_p50_ms, r.wait_p95_ms])).toEqual([
+    expect(
+      sections.stages.map((r) => [
+        r.stage,
+        r.runs,
+        r.p50_ms,
+        r.p95_ms,
+        r.mean_ms,
+        r.max_ms,
+        r.wait_p50_ms,
+        r.wait_p95_ms,
+      ]),
+    ).toEqual([
       ['parse', 3, 4000, 5800, 4000, 6000, 1000, 1900],
       ['embed', 1, 1000, 1000, 1000, 1000, 1000, 1000],
       ['classify', 3, 500, 950, 666.7, 1000, 500, 1850],
@@ -129,34 +205,104 @@ describe.each(dbKinds())('report types on %s', (kind) => {
       ['total', 2, 15000, 19500, 15000, 20000, null, null],
     ]);
     expect(sections.throughput).toEqual([
-      { hour: '2026-03-01T00:00:00.000Z', hour_local: '2026-03-01T01:00:00+01:00', parse: 1, embed: 0, classify: 1, extract: 0, completed: 0 },
-      { hour: '2026-03-01T08:00:00.000Z', hour_local: '2026-03-01T09:00:00+01:00', parse: 2, embed: 1, classify: 2, extract: 1, completed: 2 },
-      { hour: '2026-03-02T12:00:00.000Z', hour_local: '2026-03-02T13:00:00+01:00', parse: 1, embed: 0, classify: 0, extract: 0, completed: 1 },
-      { hour: '2026-03-02T13:00:00.000Z', hour_local: '2026-03-02T14:00:00+01:00', parse: 0, embed: 0, classify: 0, extract: 1, completed: 0 },
+      {
+        hour: '2026-03-01T00:00:00.000Z',
+        hour_local: '2026-03-01T01:00:00+01:00',
+        parse: 1,
+        embed: 0,
+        classify: 1,
+        extract: 0,
+        completed: 0,
+      },
+      {
+        hour: '2026-03-01T08:00:00.000Z',
+        hour_local: '2026-03-01T09:00:00+01:00',
+        parse: 2,
+        embed: 1,
+        classify: 2,
+        extract: 1,
+        completed: 2,
+      },
+      {
+        hour: '2026-03-02T12:00:00.000Z',
+        hour_local: '2026-03-02T13:00:00+01:00',
+        parse: 1,
+        embed: 0,
+        classify: 0,
+        extract: 0,
+        completed: 1,
+      },
+      {
+        hour: '2026-03-02T13:00:00.000Z',
+        hour_local: '2026-03-02T14:00:00+01:00',
+        parse: 0,
+        embed: 0,
+        classify: 0,
+        extract: 1,
+        completed: 0,
+      },
     ]);
     expect(sections.failures).toEqual([
-      { stage: 'parse', code: 'CORRUPT', documents: 1, example_message: 'bad pdf', last_failed_at: '2026-03-02T22:30:00.000Z' },
+      {
+        stage: 'parse',
+        code: 'CORRUPT',
+        documents: 1,
+        example_message: 'bad pdf',
+        last_failed_at: '2026-03-02T22:30:00.000Z',
+      },
     ]);
-    expect(summary).toMatchObject({ completed: 3, failed: 1, busiest_hour_completed: 2, stages: { parse: { p50_ms: 4000, p95_ms: 5800, runs: 3 } } });
+    expect(summary).toMatchObject({
+      completed: 3,
+      failed: 1,
+      busiest_hour_completed: 2,
+      stages: { parse: { p50_ms: 4000, p95_ms: 5800, runs: 3 } },
+    });
   });
 
   it('classification_quality: confidence buckets, review rate, corrections predicted → confirmed', async () => {
     const { sections, summary } = await run(t.db, 'classification_quality');
     expect(sections.confidence.filter((r) => (r.documents as number) > 0)).toEqual([
-      { from: 0.4, to: 0.5, documents: 1, share: 0.25 }, { from: 0.5, to: 0.6, documents: 1, share: 0.25 },
-      { from: 0.6, to: 0.7, documents: 1, share: 0.25 }, { from: 0.9, to: 1, documents: 1, share: 0.25 },
+      { from: 0.4, to: 0.5, documents: 1, share: 0.25 },
+      { from: 0.5, to: 0.6, documents: 1, share: 0.25 },
+      { from: 0.6, to: 0.7, documents: 1, share: 0.25 },
+      { from: 0.9, to: 1, documents: 1, share: 0.25 },
     ]);
     expect(sections.confidence).toHaveLength(10);
     expect(sections.types).toEqual([
-      { type: 'invoice', documents: 2, mean_confidence: 0.785, needs_review: 0, review_rate: 0, confirmed: 1, corrected: 0, correction_rate: 0 },
-      { type: 'receipt', documents: 2, mean_confidence: 0.5, needs_review: 2, review_rate: 1, confirmed: 1, corrected: 1, correction_rate: 0.5 },
+      {
+        type: 'invoice',
+        documents: 2,
+        mean_confidence: 0.785,
+        needs_review: 0,
+        review_rate: 0,
+        confirmed: 1,
+        corrected: 0,
+        correction_rate: 0,
+      },
+      {
+        type: 'receipt',
+        documents: 2,
+        mean_confidence: 0.5,
+        needs_review: 2,
+        review_rate: 1,
+        confirmed: 1,
+        corrected: 1,
+        correction_rate: 0.5,
+      },
     ]);
     expect(sections.corrections).toEqual([
       { predicted_type: 'invoice', confirmed_type: 'invoice', documents: 1, changed: 'no' },
       { predicted_type: 'receipt', confirmed_type: 'invoice', documents: 1, changed: 'yes' },
     ]);
     expect(summary).toEqual({
-      classified: 4, mean_confidence: 0.6425, needs_review: 2, review_rate: 0.5, confirmed: 2, corrected: 1, correction_rate: 0.25, manual_only: 0,
+      classified: 4,
+      mean_confidence: 0.6425,
+      needs_review: 2,
+      review_rate: 0.5,
+      confirmed: 2,
+      corrected: 1,
+      correction_rate: 0.25,
+      manual_only: 0,
     });
   });
 
@@ -169,12 +315,37 @@ describe.each(dbKinds())('report types on %s', (kind) => {
     ]);
     expect(sections.documents).toEqual([{ month: '2026-03', documents: 5, pages: 7, bytes: 3900, failed: 1 }]);
     expect(sections.webhooks).toEqual([
-      { day: '2026-03-01', deliveries: 1, delivered: 1, failed: 0, pending: 0, suspended_or_gone: 0, attempts: 2, failed_attempts: 1 },
-      { day: '2026-03-02', deliveries: 2, delivered: 0, failed: 1, pending: 1, suspended_or_gone: 0, attempts: 2, failed_attempts: 2 },
+      {
+        day: '2026-03-01',
+        deliveries: 1,
+        delivered: 1,
+        failed: 0,
+        pending: 0,
+        suspended_or_gone: 0,
+        attempts: 2,
+        failed_attempts: 1,
+      },
+      {
+        day: '2026-03-02',
+        deliveries: 2,
+        delivered: 0,
+        failed: 1,
+        pending: 1,
+        suspended_or_gone: 0,
+        attempts: 2,
+        failed_attempts: 2,
+      },
     ]);
     expect(summary).toEqual({
-      plan: 'pro', api_requests: 18, api_requests_by_key: { key_fixA: 15, sessions: 3 }, documents: 5, pages: 7,
-      webhook_deliveries: 3, webhook_deliveries_failed: 1, webhook_attempts: 4, webhook_attempts_failed: 3,
+      plan: 'pro',
+      api_requests: 18,
+      api_requests_by_key: { key_fixA: 15, sessions: 3 },
+      documents: 5,
+      pages: 7,
+      webhook_deliveries: 3,
+      webhook_deliveries_failed: 1,
+      webhook_attempts: 4,
+      webhook_attempts_failed: 3,
     });
   });
 });

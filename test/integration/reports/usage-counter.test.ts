@@ -4,8 +4,12 @@ import { bearer, createActor, createKey, createTestApp, type TestApp } from '../
 
 describe('API request counter', () => {
   let t: TestApp;
-  beforeAll(async () => { t = await createTestApp(); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('counts authenticated requests per key, environment and UTC day, sessions under the empty key', async () => {
     const a = await createActor(t);
@@ -14,7 +18,10 @@ describe('API request counter', () => {
     const test = await createKey(t, a, { name: 'test', environment: 'test' });
     await t.deps.usage.flush();
     await t.deps.db.query('DELETE FROM api_usage_daily');
-    for (let i = 0; i < 3; i++) expect((await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: bearer(live.key) })).statusCode).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect(
+        (await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: bearer(live.key) })).statusCode,
+      ).toBe(200);
     await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: bearer(test.key) });
     await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: a.auth });
     await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: b.auth });
@@ -23,27 +30,43 @@ describe('API request counter', () => {
     await t.deps.usage.flush();
     await t.app.inject({ method: 'GET', url: '/api/v1/projects', headers: bearer(live.key) });
     await t.deps.usage.flush();
-    const { rows } = await t.deps.db.query<{ org_id: string; environment: string; key_id: string; requests: number; day: string }>(
-      `SELECT org_id, environment, key_id, requests, to_char(day, 'YYYY-MM-DD') AS day FROM api_usage_daily ORDER BY org_id, environment, key_id`);
+    const { rows } = await t.deps.db.query<{
+      org_id: string;
+      environment: string;
+      key_id: string;
+      requests: number;
+      day: string;
+    }>(
+      `SELECT org_id, environment, key_id, requests, to_char(day, 'YYYY-MM-DD') AS day FROM api_usage_daily ORDER BY org_id, environment, key_id`,
+    );
     const today = new Date().toISOString().slice(0, 10);
     const sort = <T extends { org_id: string; environment: string; key_id: string }>(xs: T[]) =>
-      [...xs].sort((x, y) => `${x.org_id}|${x.environment}|${x.key_id}`.localeCompare(`${y.org_id}|${y.environment}|${y.key_id}`));
-    expect(rows).toEqual(sort([
-      { org_id: a.orgId, environment: 'live', key_id: '', requests: 1, day: today },
-      { org_id: a.orgId, environment: 'live', key_id: live.id, requests: 4, day: today },
-      { org_id: a.orgId, environment: 'test', key_id: test.id, requests: 1, day: today },
-      { org_id: b.orgId, environment: 'live', key_id: '', requests: 1, day: today },
-    ]));
+      [...xs].sort((x, y) =>
+        `${x.org_id}|${x.environment}|${x.key_id}`.localeCompare(`${y.org_id}|${y.environment}|${y.key_id}`),
+      );
+    expect(rows).toEqual(
+      sort([
+        { org_id: a.orgId, environment: 'live', key_id: '', requests: 1, day: today },
+        { org_id: a.orgId, environment: 'live', key_id: live.id, requests: 4, day: today },
+        { org_id: a.orgId, environment: 'test', key_id: test.id, requests: 1, day: today },
+        { org_id: b.orgId, environment: 'live', key_id: '', requests: 1, day: today },
+      ]),
+    );
   });
 
   it('keeps counts across a failed flush and splits days at UTC midnight', async () => {
     const a = await createActor(t);
     let now = Date.parse('2026-03-01T23:59:59Z');
     let failNext = true;
-    const flaky = { query: (sql: string, params?: unknown[]) => {
-      if (failNext) { failNext = false; return Promise.reject(new Error('database down')); }
-      return t.deps.db.query(sql, params);
-    } } as never;
+    const flaky = {
+      query: (sql: string, params?: unknown[]) => {
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new Error('database down'));
+        }
+        return t.deps.db.query(sql, params);
+      },
+    } as never;
     const errors: unknown[] = [];
     const counter = createUsageCounter(flaky, { now: () => now, onError: (e) => errors.push(e) });
     counter.count({ orgId: a.orgId, environment: 'live' });
@@ -57,7 +80,12 @@ describe('API request counter', () => {
     await counter.stop();
     expect(errors).toHaveLength(1);
     const { rows } = await t.deps.db.query<{ day: string; requests: number }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, requests FROM api_usage_daily WHERE org_id = $1 ORDER BY day`, [a.orgId]);
-    expect(rows).toEqual([{ day: '2026-03-01', requests: 1 }, { day: '2026-03-02', requests: 2 }]);
+      `SELECT to_char(day, 'YYYY-MM-DD') AS day, requests FROM api_usage_daily WHERE org_id = $1 ORDER BY day`,
+      [a.orgId],
+    );
+    expect(rows).toEqual([
+      { day: '2026-03-01', requests: 1 },
+      { day: '2026-03-02', requests: 2 },
+    ]);
   });
 });

@@ -3,21 +3,36 @@
 import { generateKeyPairSync, createSign } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeGoogle, type FakeGoogle } from '../../helpers/fake-google.js';
-import { classifyGoogleError, createSheetsClient, type SheetsCredentials } from '../../../src/modules/integrations/sheets/client/index.js';
+import {
+  classifyGoogleError,
+  createSheetsClient,
+  type SheetsCredentials,
+} from '../../../src/modules/integrations/sheets/client/index.js';
 
-const newKey = () => generateKeyPairSync('rsa', {
-  modulusLength: 2048,
-  publicKeyEncoding: { type: 'spki', format: 'pem' },
-  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
-});
+const newKey = () =>
+  generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
 const SA_EMAIL = 'exporter@docpipe-test.iam.gserviceaccount.com';
 const sa = newKey();
 const stranger = newKey();
 const saCreds: SheetsCredentials = {
   type: 'service_account',
-  key: { client_email: SA_EMAIL, private_key: sa.privateKey, private_key_id: 'k1', token_uri: 'http://unused.invalid/token' },
+  key: {
+    client_email: SA_EMAIL,
+    private_key: sa.privateKey,
+    private_key_id: 'k1',
+    token_uri: 'http://unused.invalid/token',
+  },
 };
-const oauthCreds: SheetsCredentials = { type: 'oauth', clientId: 'cid-1', clientSecret: 'secret-1', refreshToken: 'rt-1' };
+const oauthCreds: SheetsCredentials = {
+  type: 'oauth',
+  clientId: 'cid-1',
+  clientSecret: 'secret-1',
+  refreshToken: 'rt-1',
+};
 
 function signJwt(privateKey: string, payload: Record<string, unknown>): string {
   const enc = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -32,8 +47,12 @@ beforeAll(async () => {
   g.registerOAuthClient('cid-1', 'secret-1', 'rt-1');
   g.spreadsheets.create('ss1', ['Sheet1', 'My Sheet']);
 });
-afterAll(async () => { await g.close(); });
-beforeEach(() => { g.calls.length = 0; });
+afterAll(async () => {
+  await g.close();
+});
+beforeEach(() => {
+  g.calls.length = 0;
+});
 
 describe('fake Google: Bearer enforcement', () => {
   const url = () => `${g.rootUrl}v4/spreadsheets/ss1/values/Sheet1!A1:C`;
@@ -45,7 +64,12 @@ describe('fake Google: Bearer enforcement', () => {
 
   it('rejects an unknown opaque token and a JWT signed by an unregistered key', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const forged = signJwt(stranger.privateKey, { iss: SA_EMAIL, scope: 'https://www.googleapis.com/auth/spreadsheets', iat: now, exp: now + 600 });
+    const forged = signJwt(stranger.privateKey, {
+      iss: SA_EMAIL,
+      scope: 'https://www.googleapis.com/auth/spreadsheets',
+      iat: now,
+      exp: now + 600,
+    });
     for (const token of ['ya29.made-up', forged]) {
       const res = await fetch(url(), { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).toBe(401);
@@ -72,7 +96,11 @@ describe('service account credentials', () => {
   });
 
   it('token exchange: trades a signed assertion at the configured token URL once, then reuses it', async () => {
-    const api = createSheetsClient(saCreds, { rootUrl: g.rootUrl, tokenUrl: g.tokenUrl, serviceAccountAuth: 'token_exchange' });
+    const api = createSheetsClient(saCreds, {
+      rootUrl: g.rootUrl,
+      tokenUrl: g.tokenUrl,
+      serviceAccountAuth: 'token_exchange',
+    });
     const before = g.tokensIssued;
     await api.getValues('ss1', 'Sheet1!A1:C');
     await api.getValues('ss1', 'Sheet1!A1:C');
@@ -81,13 +109,22 @@ describe('service account credentials', () => {
   });
 
   it('a key the fake does not know is refused (fatal 401)', async () => {
-    const api = createSheetsClient({ type: 'service_account', key: { client_email: 'nobody@x.iam.gserviceaccount.com', private_key: stranger.privateKey } }, { rootUrl: g.rootUrl });
+    const api = createSheetsClient(
+      {
+        type: 'service_account',
+        key: { client_email: 'nobody@x.iam.gserviceaccount.com', private_key: stranger.privateKey },
+      },
+      { rootUrl: g.rootUrl },
+    );
     const err = await api.getSheetTitles('ss1').catch((e: unknown) => e);
     expect(classifyGoogleError(err)).toMatchObject({ kind: 'fatal', status: 401, code: 'UNAUTHENTICATED' });
   });
 
   it('a malformed private key fails before any request (fatal, status 0)', async () => {
-    const api = createSheetsClient({ type: 'service_account', key: { client_email: SA_EMAIL, private_key: 'not a key' } }, { rootUrl: g.rootUrl });
+    const api = createSheetsClient(
+      { type: 'service_account', key: { client_email: SA_EMAIL, private_key: 'not a key' } },
+      { rootUrl: g.rootUrl },
+    );
     const err = await api.getSheetTitles('ss1').catch((e: unknown) => e);
     expect(classifyGoogleError(err)).toMatchObject({ kind: 'fatal', status: 0 });
     expect(g.calls).toHaveLength(0);
@@ -114,13 +151,24 @@ describe('OAuth refresh-token credentials', () => {
   });
 
   it('a revoked refresh token is fatal invalid_grant', async () => {
-    const api = createSheetsClient({ ...oauthCreds, refreshToken: 'rt-old' }, { rootUrl: g.rootUrl, tokenUrl: g.tokenUrl });
+    const api = createSheetsClient(
+      { ...oauthCreds, refreshToken: 'rt-old' },
+      { rootUrl: g.rootUrl, tokenUrl: g.tokenUrl },
+    );
     const err = await api.getSheetTitles('ss1').catch((e: unknown) => e);
-    expect(classifyGoogleError(err)).toEqual({ kind: 'fatal', status: 400, code: 'invalid_grant', reason: 'Token has been expired or revoked.' });
+    expect(classifyGoogleError(err)).toEqual({
+      kind: 'fatal',
+      status: 400,
+      code: 'invalid_grant',
+      reason: 'Token has been expired or revoked.',
+    });
   });
 
   it('a wrong client secret is fatal invalid_client', async () => {
-    const api = createSheetsClient({ ...oauthCreds, clientSecret: 'nope' }, { rootUrl: g.rootUrl, tokenUrl: g.tokenUrl });
+    const api = createSheetsClient(
+      { ...oauthCreds, clientSecret: 'nope' },
+      { rootUrl: g.rootUrl, tokenUrl: g.tokenUrl },
+    );
     const err = await api.getSheetTitles('ss1').catch((e: unknown) => e);
     expect(classifyGoogleError(err)).toMatchObject({ kind: 'fatal', status: 401, code: 'invalid_client' });
   });

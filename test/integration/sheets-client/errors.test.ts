@@ -3,7 +3,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeGoogle, type FakeGoogle } from '../../helpers/fake-google.js';
 import { freePort } from '../../helpers/net.js';
-import { classifyGoogleError, createSheetsClient, type SheetsApi, type SheetsCredentials } from '../../../src/modules/integrations/sheets/client/index.js';
+import {
+  classifyGoogleError,
+  createSheetsClient,
+  type SheetsApi,
+  type SheetsCredentials,
+} from '../../../src/modules/integrations/sheets/client/index.js';
 
 const { publicKey, privateKey } = generateKeyPairSync('rsa', {
   modulusLength: 2048,
@@ -15,7 +20,13 @@ const creds: SheetsCredentials = { type: 'service_account', key: { client_email:
 
 let g: FakeGoogle;
 let api: SheetsApi;
-const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a failure'); }, (e: unknown) => classifyGoogleError(e));
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (e: unknown) => classifyGoogleError(e),
+  );
 
 beforeAll(async () => {
   g = await startFakeGoogle();
@@ -24,13 +35,21 @@ beforeAll(async () => {
   g.spreadsheets.create('private', ['Sheet1'], { allow: ['someone-else@example.iam.gserviceaccount.com'] });
   api = createSheetsClient(creds, { rootUrl: g.rootUrl });
 });
-afterAll(async () => { await g.close(); });
-beforeEach(() => { g.calls.length = 0; });
+afterAll(async () => {
+  await g.close();
+});
+beforeEach(() => {
+  g.calls.length = 0;
+});
 
 describe('classification of real failure responses', () => {
   it('429 with Retry-After → retry after that delay, one call, and the next call succeeds', async () => {
     g.failNext(1, 429, { retryAfter: 7 });
-    expect(await failure(api.appendRows('ss', 'Sheet1', [['a']]))).toMatchObject({ kind: 'retry', status: 429, retryAfterMs: 7000 });
+    expect(await failure(api.appendRows('ss', 'Sheet1', [['a']]))).toMatchObject({
+      kind: 'retry',
+      status: 429,
+      retryAfterMs: 7000,
+    });
     expect(g.calls).toHaveLength(1);
     await expect(api.appendRows('ss', 'Sheet1', [['a']])).resolves.toMatchObject({ firstRow: 1 });
   });
@@ -47,7 +66,10 @@ describe('classification of real failure responses', () => {
 
   it('403 from a spreadsheet not shared with the account → fatal with Google’s reason', async () => {
     expect(await failure(api.appendRows('private', 'Sheet1', [['a']]))).toEqual({
-      kind: 'fatal', status: 403, code: 'PERMISSION_DENIED', reason: 'The caller does not have permission',
+      kind: 'fatal',
+      status: 403,
+      code: 'PERMISSION_DENIED',
+      reason: 'The caller does not have permission',
     });
   });
 
@@ -59,7 +81,9 @@ describe('classification of real failure responses', () => {
   it('404 for an unknown spreadsheet and 400 for an unknown sheet → fatal', async () => {
     expect(await failure(api.getSheetTitles('nope'))).toMatchObject({ kind: 'fatal', status: 404, code: 'NOT_FOUND' });
     expect(await failure(api.appendRows('ss', 'Missing', [['a']]))).toMatchObject({
-      kind: 'fatal', status: 400, reason: "Unable to parse range: Missing!A1",
+      kind: 'fatal',
+      status: 400,
+      reason: 'Unable to parse range: Missing!A1',
     });
   });
 
@@ -72,6 +96,9 @@ describe('classification of real failure responses', () => {
 
   it('connection refused → retry', async () => {
     const dead = createSheetsClient(creds, { rootUrl: `http://127.0.0.1:${await freePort()}/` });
-    expect(await failure(dead.getSheetTitles('ss'))).toMatchObject({ kind: 'retry', reason: expect.stringContaining('ECONNREFUSED') });
+    expect(await failure(dead.getSheetTitles('ss'))).toMatchObject({
+      kind: 'retry',
+      reason: expect.stringContaining('ECONNREFUSED'),
+    });
   });
 });

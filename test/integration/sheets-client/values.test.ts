@@ -3,9 +3,20 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeGoogle, type FakeGoogle } from '../../helpers/fake-google.js';
-import { classifyGoogleError, createSheetsClient, type SheetsApi } from '../../../src/modules/integrations/sheets/client/index.js';
 import {
-  buildRow, findRowByDocumentId, headerMatches, headerRow, indexRowsByDocumentId, planAppendBatch, rowNumbersFor, rowRange,
+  classifyGoogleError,
+  createSheetsClient,
+  type SheetsApi,
+} from '../../../src/modules/integrations/sheets/client/index.js';
+import {
+  buildRow,
+  findRowByDocumentId,
+  headerMatches,
+  headerRow,
+  indexRowsByDocumentId,
+  planAppendBatch,
+  rowNumbersFor,
+  rowRange,
   type ColumnMapping,
 } from '../../../src/modules/integrations/sheets/mapping/index.js';
 
@@ -28,25 +39,44 @@ let g: FakeGoogle;
 let api: SheetsApi;
 let n = 0;
 /** A fresh spreadsheet per test keeps row numbers predictable. */
-const fresh = (sheets = ['Sheet1', 'My Sheet']) => { const id = `ss-${++n}`; g.spreadsheets.create(id, sheets); return id; };
+const fresh = (sheets = ['Sheet1', 'My Sheet']) => {
+  const id = `ss-${++n}`;
+  g.spreadsheets.create(id, sheets);
+  return id;
+};
 
 beforeAll(async () => {
   g = await startFakeGoogle();
   g.registerServiceAccount(EMAIL, publicKey);
-  api = createSheetsClient({ type: 'service_account', key: { client_email: EMAIL, private_key: privateKey } }, { rootUrl: g.rootUrl, timeoutMs: 5_000 });
+  api = createSheetsClient(
+    { type: 'service_account', key: { client_email: EMAIL, private_key: privateKey } },
+    { rootUrl: g.rootUrl, timeoutMs: 5_000 },
+  );
 });
-afterAll(async () => { await g.close(); });
-beforeEach(() => { g.calls.length = 0; });
+afterAll(async () => {
+  await g.close();
+});
+beforeEach(() => {
+  g.calls.length = 0;
+});
 
 describe('append', () => {
   it('appends below the header in order and reports the updated range and rows', async () => {
     const id = fresh();
     await api.updateRange(id, "'My Sheet'!A1", [['id', 'name', 'n']]);
-    const a = await api.appendRows(id, 'My Sheet', [['d1', 'one', 1], ['d2', 'two', 2]]);
+    const a = await api.appendRows(id, 'My Sheet', [
+      ['d1', 'one', 1],
+      ['d2', 'two', 2],
+    ]);
     expect(a).toEqual({ updatedRange: "'My Sheet'!A2:C3", firstRow: 2, lastRow: 3 });
     const b = await api.appendRows(id, 'My Sheet', [['d3', null, 3]]);
     expect(b).toEqual({ updatedRange: "'My Sheet'!A4:C4", firstRow: 4, lastRow: 4 });
-    expect(g.spreadsheets.getValues(id, 'My Sheet')).toEqual([['id', 'name', 'n'], ['d1', 'one', 1], ['d2', 'two', 2], ['d3', '', 3]]);
+    expect(g.spreadsheets.getValues(id, 'My Sheet')).toEqual([
+      ['id', 'name', 'n'],
+      ['d1', 'one', 1],
+      ['d2', 'two', 2],
+      ['d3', '', 3],
+    ]);
     const append = g.calls.find((c) => c.kind === 'values.append');
     expect(append?.query).toMatchObject({ valueInputOption: 'USER_ENTERED', insertDataOption: 'INSERT_ROWS' });
   });
@@ -90,29 +120,47 @@ describe('typed cells over the wire (USER_ENTERED)', () => {
     const id = fresh();
     await api.appendRows(id, 'Sheet1', [['doc', 12.5, '2024-01-01', true]]);
     expect(await api.getValues(id, 'Sheet1!A1:D')).toEqual([['doc', '12.5', '2024-01-01', 'TRUE']]);
-    expect(await api.getValues(id, 'Sheet1!A1:D', { render: 'UNFORMATTED_VALUE' })).toEqual([['doc', 12.5, 45292, true]]);
+    expect(await api.getValues(id, 'Sheet1!A1:D', { render: 'UNFORMATTED_VALUE' })).toEqual([
+      ['doc', 12.5, 45292, true],
+    ]);
   });
 });
 
 describe('get and update', () => {
   it('updates one row in place and reads ranges in both quoting styles', async () => {
     const id = fresh();
-    g.spreadsheets.setValues(id, 'My Sheet', [['h1', 'h2', 'h3'], ['a', 'b', 'c'], ['d', 'e', 'f']]);
+    g.spreadsheets.setValues(id, 'My Sheet', [
+      ['h1', 'h2', 'h3'],
+      ['a', 'b', 'c'],
+      ['d', 'e', 'f'],
+    ]);
     const res = await api.updateRange(id, rowRange('My Sheet', 3, 3), [['D', null, 'F']]);
     expect(res).toEqual({ updatedRange: "'My Sheet'!A3:C3", updatedRows: 1 });
-    expect(await api.getValues(id, "'My Sheet'!A:C")).toEqual([['h1', 'h2', 'h3'], ['a', 'b', 'c'], ['D', '', 'F']]);
+    expect(await api.getValues(id, "'My Sheet'!A:C")).toEqual([
+      ['h1', 'h2', 'h3'],
+      ['a', 'b', 'c'],
+      ['D', '', 'F'],
+    ]);
     expect(await api.getValues(id, "'My Sheet'!B2:C2")).toEqual([['b', 'c']]);
   });
 
   it('a write that overflows a bounded range is a fatal 400 with Google’s message', async () => {
     const id = fresh();
     const err = await api.updateRange(id, 'Sheet1!A1:B1', [['a', 'b', 'c']]).catch((e: unknown) => e);
-    expect(classifyGoogleError(err)).toMatchObject({ kind: 'fatal', status: 400, code: 'INVALID_ARGUMENT', reason: expect.stringContaining('tried writing to column [C]') });
+    expect(classifyGoogleError(err)).toMatchObject({
+      kind: 'fatal',
+      status: 400,
+      code: 'INVALID_ARGUMENT',
+      reason: expect.stringContaining('tried writing to column [C]'),
+    });
   });
 
   it('header check against a real first row', async () => {
     const id = fresh();
-    expect(headerMatches((await api.getValues(id, 'Sheet1!1:1'))[0], columns)).toMatchObject({ ok: false, reason: 'empty' });
+    expect(headerMatches((await api.getValues(id, 'Sheet1!1:1'))[0], columns)).toMatchObject({
+      ok: false,
+      reason: 'empty',
+    });
     await api.updateRange(id, 'Sheet1!A1', [headerRow(columns)]);
     expect(headerMatches((await api.getValues(id, 'Sheet1!1:1'))[0], columns)).toEqual({ ok: true });
   });
@@ -143,7 +191,10 @@ describe('batching and upsert', () => {
   it('upsert: finds existing rows, rewrites them in one batchUpdate, appends the new one', async () => {
     const id = fresh();
     await api.updateRange(id, 'Sheet1!A1', [headerRow(columns)]);
-    await api.appendRows(id, 'Sheet1', [['doc_a', 'A-1', '', 10], ['doc_b', 'B-1', '', 20]]);
+    await api.appendRows(id, 'Sheet1', [
+      ['doc_a', 'A-1', '', 10],
+      ['doc_b', 'B-1', '', 20],
+    ]);
     g.calls.length = 0;
     const values = await api.getValues(id, 'Sheet1!A:E');
     const index = indexRowsByDocumentId(values, 0);
@@ -157,7 +208,9 @@ describe('batching and upsert', () => {
     await api.appendRows(id, 'Sheet1', [buildRow(columns, { document: { id: 'doc_c' }, fields: { total: 5 } })]);
     expect(g.calls.map((c) => c.kind)).toEqual(['values.get', 'values.batchUpdate', 'values.append']);
     expect(g.spreadsheets.getValues(id, 'Sheet1').slice(1)).toEqual([
-      ['doc_a', 'doc_a-v2', '', 100], ['doc_b', 'doc_b-v2', '', 101], ['doc_c', '', '', 5],
+      ['doc_a', 'doc_a-v2', '', 100],
+      ['doc_b', 'doc_b-v2', '', 101],
+      ['doc_c', '', '', 5],
     ]);
   });
 });

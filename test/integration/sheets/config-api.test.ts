@@ -16,7 +16,12 @@ describe('sheets configuration API', () => {
   let owner: Actor;
   let projectId: string;
   const api = (method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, who: Actor = owner) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: who.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: who.auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   beforeAll(async () => {
     t = await createSheetsTestApp({ workers: false });
@@ -25,7 +30,9 @@ describe('sheets configuration API', () => {
     t.google.spreadsheets.create('book1', ['Invoices', 'Other']);
     t.google.registerOAuthClient('client-1.apps.example', 'shh-secret', 'refresh-1');
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('a service-account connection authenticates against the fake and lists the sheets; the key is never returned', async () => {
     const key = serviceAccountKey(t.google);
@@ -34,7 +41,10 @@ describe('sheets configuration API', () => {
     const conn = body(res).data;
     expect(conn).toMatchObject({ type: 'service_account', client_email: key.client_email, name: 'SA' });
     expect(res.body).not.toContain('PRIVATE KEY');
-    const stored = await t.deps.db.query<{ credentials_sealed: string }>('SELECT credentials_sealed FROM sheets_connections WHERE id = $1', [conn.id]);
+    const stored = await t.deps.db.query<{ credentials_sealed: string }>(
+      'SELECT credentials_sealed FROM sheets_connections WHERE id = $1',
+      [conn.id],
+    );
     expect(stored.rows[0].credentials_sealed).toMatch(/^v1\./);
     expect(stored.rows[0].credentials_sealed).not.toContain('PRIVATE');
     const test = await api('POST', `/integrations/sheets/connections/${conn.id}/test`, { spreadsheet_id: 'book1' });
@@ -45,7 +55,10 @@ describe('sheets configuration API', () => {
   });
 
   it('an OAuth refresh-token connection authenticates via the token endpoint; the secret is never returned', async () => {
-    const res = await api('POST', '/integrations/sheets/connections', { name: 'OAuth', oauth: { client_id: 'client-1.apps.example', client_secret: 'shh-secret', refresh_token: 'refresh-1' } });
+    const res = await api('POST', '/integrations/sheets/connections', {
+      name: 'OAuth',
+      oauth: { client_id: 'client-1.apps.example', client_secret: 'shh-secret', refresh_token: 'refresh-1' },
+    });
     expect(res.statusCode).toBe(201);
     const conn = body(res).data;
     expect(conn).toMatchObject({ type: 'oauth', client_id: 'client-1.apps.example' });
@@ -61,25 +74,48 @@ describe('sheets configuration API', () => {
   });
 
   it('the test endpoint reports the exact failure: unknown spreadsheet, no permission, revoked refresh token', async () => {
-    const sa = body(await api('POST', '/integrations/sheets/connections', { name: 'SA2', service_account_key: serviceAccountKey(t.google) })).data;
-    const missing = body(await api('POST', `/integrations/sheets/connections/${sa.id}/test`, { spreadsheet_id: 'nope' })).data;
+    const sa = body(
+      await api('POST', '/integrations/sheets/connections', {
+        name: 'SA2',
+        service_account_key: serviceAccountKey(t.google),
+      }),
+    ).data;
+    const missing = body(
+      await api('POST', `/integrations/sheets/connections/${sa.id}/test`, { spreadsheet_id: 'nope' }),
+    ).data;
     expect(missing).toMatchObject({ ok: false, error: { status: 404, code: 'NOT_FOUND', retryable: false } });
     t.google.spreadsheets.create('private-book', ['Sheet1'], { allow: ['someone-else@example.test'] });
-    const denied = body(await api('POST', `/integrations/sheets/connections/${sa.id}/test`, { spreadsheet_id: 'private-book' })).data;
+    const denied = body(
+      await api('POST', `/integrations/sheets/connections/${sa.id}/test`, { spreadsheet_id: 'private-book' }),
+    ).data;
     expect(denied).toMatchObject({ ok: false, error: { status: 403, code: 'PERMISSION_DENIED' } });
     expect(denied.error.reason).toContain('permission');
-    const bad = body(await api('POST', '/integrations/sheets/connections', { name: 'bad', oauth: { client_id: 'client-1.apps.example', client_secret: 'shh-secret', refresh_token: 'revoked' } })).data;
-    const revoked = body(await api('POST', `/integrations/sheets/connections/${bad.id}/test`, { spreadsheet_id: 'book1' })).data;
+    const bad = body(
+      await api('POST', '/integrations/sheets/connections', {
+        name: 'bad',
+        oauth: { client_id: 'client-1.apps.example', client_secret: 'shh-secret', refresh_token: 'revoked' },
+      }),
+    ).data;
+    const revoked = body(
+      await api('POST', `/integrations/sheets/connections/${bad.id}/test`, { spreadsheet_id: 'book1' }),
+    ).data;
     expect(revoked).toMatchObject({ ok: false, error: { status: 400, code: 'invalid_grant' } });
   });
 
   it('rejects malformed credentials with the field named, and non-admins', async () => {
     const noKey = await api('POST', '/integrations/sheets/connections', { name: 'x' });
     expect(noKey.statusCode).toBe(400);
-    const badPem = await api('POST', '/integrations/sheets/connections', { name: 'x', service_account_key: { client_email: 'a@b.c', private_key: 'not a key' } });
+    const badPem = await api('POST', '/integrations/sheets/connections', {
+      name: 'x',
+      service_account_key: { client_email: 'a@b.c', private_key: 'not a key' },
+    });
     expect(badPem.statusCode).toBe(400);
     expect(body(badPem).error?.details[0].field).toBe('service_account_key.private_key');
-    const member = await createActor(t as unknown as TestApp, { role: 'member', orgName: (await t.deps.db.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [owner.orgId])).rows[0].name });
+    const member = await createActor(t as unknown as TestApp, {
+      role: 'member',
+      orgName: (await t.deps.db.query<{ name: string }>('SELECT name FROM organizations WHERE id = $1', [owner.orgId]))
+        .rows[0].name,
+    });
     const denied = await api('GET', '/integrations/sheets/connections', undefined, member);
     expect(denied.statusCode).toBe(403);
     expect((await api('POST', '/documents/doc_x/export', {}, member)).statusCode).toBe(403);
@@ -91,14 +127,33 @@ describe('sheets configuration API', () => {
   describe('exports', () => {
     let connId: string;
     beforeAll(async () => {
-      connId = body(await api('POST', '/integrations/sheets/connections', { name: 'SA3', service_account_key: serviceAccountKey(t.google) })).data.id;
+      connId = body(
+        await api('POST', '/integrations/sheets/connections', {
+          name: 'SA3',
+          service_account_key: serviceAccountKey(t.google),
+        }),
+      ).data.id;
     });
-    const base = () => ({ project_id: projectId, connection_id: connId, spreadsheet_id: 'book1', sheet_name: 'Invoices', columns: COLUMNS });
+    const base = () => ({
+      project_id: projectId,
+      connection_id: connId,
+      spreadsheet_id: 'book1',
+      sheet_name: 'Invoices',
+      columns: COLUMNS,
+    });
 
     it('creates with defaults and reads back status fields', async () => {
       const res = await api('POST', '/integrations/sheets/exports', base());
       expect(res.statusCode).toBe(201);
-      expect(body(res).data).toMatchObject({ mode: 'append', write_header: true, trigger: 'after_extraction', is_active: true, status: 'active', last_error: null, columns: COLUMNS });
+      expect(body(res).data).toMatchObject({
+        mode: 'append',
+        write_header: true,
+        trigger: 'after_extraction',
+        is_active: true,
+        status: 'active',
+        last_error: null,
+        columns: COLUMNS,
+      });
       const got = body(await api('GET', `/integrations/sheets/exports/${body(res).data.id}`)).data;
       expect(got.rows).toEqual({ pending: 0, writing: 0, exported: 0, superseded: 0 });
       const list = await api('GET', `/integrations/sheets/exports?project_id=${projectId}`);
@@ -106,13 +161,23 @@ describe('sheets configuration API', () => {
     });
 
     it('validates field paths (400 naming the column), upsert without document.id, references and unknown fields', async () => {
-      const bad = await api('POST', '/integrations/sheets/exports', { ...base(), columns: [...COLUMNS, { header: 'Oops', field: 'document.__proto__' }] });
+      const bad = await api('POST', '/integrations/sheets/exports', {
+        ...base(),
+        columns: [...COLUMNS, { header: 'Oops', field: 'document.__proto__' }],
+      });
       expect(bad.statusCode).toBe(400);
       expect(body(bad).error?.details[0].field).toBe('columns[3].field');
       expect(body(bad).error?.message).toContain('Oops');
-      const root = await api('POST', '/integrations/sheets/exports', { ...base(), columns: [{ header: 'X', field: 'text.body' }] });
+      const root = await api('POST', '/integrations/sheets/exports', {
+        ...base(),
+        columns: [{ header: 'X', field: 'text.body' }],
+      });
       expect(body(root).error?.details[0].field).toBe('columns[0].field');
-      const upsert = await api('POST', '/integrations/sheets/exports', { ...base(), mode: 'upsert', columns: [{ header: 'Total', field: 'fields.total' }] });
+      const upsert = await api('POST', '/integrations/sheets/exports', {
+        ...base(),
+        mode: 'upsert',
+        columns: [{ header: 'Total', field: 'fields.total' }],
+      });
       expect(upsert.statusCode).toBe(400);
       expect(body(upsert).error?.details[0].field).toBe('columns');
       const conn = await api('POST', '/integrations/sheets/exports', { ...base(), connection_id: 'shc_nope' });
@@ -126,9 +191,18 @@ describe('sheets configuration API', () => {
 
     it('PUT updates, re-validates and clears the error state; deleting a connection in use is refused', async () => {
       const e = body(await api('POST', '/integrations/sheets/exports', base())).data;
-      await t.deps.db.query(`UPDATE sheets_exports SET status = 'error', last_error = 'Google 403 on append rows: denied', error_at = now() WHERE id = $1`, [e.id]);
-      expect(body(await api('GET', `/integrations/sheets/exports/${e.id}`)).data).toMatchObject({ status: 'error', last_error: 'Google 403 on append rows: denied' });
-      const badPut = await api('PUT', `/integrations/sheets/exports/${e.id}`, { mode: 'upsert', columns: [{ header: 'T', field: 'fields.total' }] });
+      await t.deps.db.query(
+        `UPDATE sheets_exports SET status = 'error', last_error = 'Google 403 on append rows: denied', error_at = now() WHERE id = $1`,
+        [e.id],
+      );
+      expect(body(await api('GET', `/integrations/sheets/exports/${e.id}`)).data).toMatchObject({
+        status: 'error',
+        last_error: 'Google 403 on append rows: denied',
+      });
+      const badPut = await api('PUT', `/integrations/sheets/exports/${e.id}`, {
+        mode: 'upsert',
+        columns: [{ header: 'T', field: 'fields.total' }],
+      });
       expect(badPut.statusCode).toBe(400);
       const put = await api('PUT', `/integrations/sheets/exports/${e.id}`, { sheet_name: 'Other', mode: 'upsert' });
       expect(put.statusCode).toBe(200);
@@ -144,7 +218,9 @@ describe('sheets configuration API', () => {
       const stranger = await createActor(t as unknown as TestApp);
       const list = await api('GET', '/integrations/sheets/exports', undefined, stranger);
       expect(body(list).data).toEqual([]);
-      expect((await api('GET', `/integrations/sheets/connections/${connId}`, undefined, stranger)).statusCode).toBe(404);
+      expect((await api('GET', `/integrations/sheets/connections/${connId}`, undefined, stranger)).statusCode).toBe(
+        404,
+      );
     });
   });
 });

@@ -3,7 +3,14 @@
 // header that no longer matches, batching of many documents, and the safety-net sweep.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dbKinds } from '../../helpers/db.js';
-import { createSheetsTestApp, createOrgAndProject, eventually, insertExtractedDocuments, serviceAccountKey, type SheetsStack } from '../../helpers/sheets-harness.js';
+import {
+  createSheetsTestApp,
+  createOrgAndProject,
+  eventually,
+  insertExtractedDocuments,
+  serviceAccountKey,
+  type SheetsStack,
+} from '../../helpers/sheets-harness.js';
 
 const COLUMNS = [
   { header: 'Document', field: 'document.id' },
@@ -25,36 +32,65 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
       kind,
       module: {
         flush: {
-          retryBaseMs: 100, retryMaxMs: 2000,
-          hooks: { afterGoogleWrite: async () => { if (crashes > 0) { crashes--; throw new Error('simulated crash after Google accepted the write'); } } },
+          retryBaseMs: 100,
+          retryMaxMs: 2000,
+          hooks: {
+            afterGoogleWrite: async () => {
+              if (crashes > 0) {
+                crashes--;
+                throw new Error('simulated crash after Google accepted the write');
+              }
+            },
+          },
         },
       },
     });
     at = await createOrgAndProject(t.deps);
-    const conn = await t.sheets.connections.create(at.scope, { name: 'SA', service_account_key: serviceAccountKey(t.google) }, null);
+    const conn = await t.sheets.connections.create(
+      at.scope,
+      { name: 'SA', service_account_key: serviceAccountKey(t.google) },
+      null,
+    );
     connectionId = conn.id;
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   /** A fresh spreadsheet and an export into it (own project unless given). */
   async function newExport(over: Record<string, unknown> = {}, projectId = at.projectId) {
     const id = `book-${++book}`;
     t.google.spreadsheets.create(id, ['Sheet1']);
-    const e = await t.sheets.exports.create(at.scope, {
-      project_id: projectId, connection_id: connectionId, spreadsheet_id: id, sheet_name: 'Sheet1', columns: COLUMNS, ...over,
-    }, null);
+    const e = await t.sheets.exports.create(
+      at.scope,
+      {
+        project_id: projectId,
+        connection_id: connectionId,
+        spreadsheet_id: id,
+        sheet_name: 'Sheet1',
+        columns: COLUMNS,
+        ...over,
+      },
+      null,
+    );
     return { exportId: e.id, book: id };
   }
   const appendPath = (book: string) => new RegExp(`/spreadsheets/${book}/values/[^/]+:append$`);
-  const calls = (book: string, kind: string) => t.google.calls.filter((c) => c.kind === kind && c.path.includes(`/spreadsheets/${book}`));
-  const rowsOf = (exportId: string) => t.deps.db.query<{ document_id: string; status: string; attempts: number; range: string | null; error: string | null }>(
-    'SELECT document_id, status, attempts, range, error FROM document_exports WHERE export_id = $1 ORDER BY seq', [exportId]).then((r) => r.rows);
+  const calls = (book: string, kind: string) =>
+    t.google.calls.filter((c) => c.kind === kind && c.path.includes(`/spreadsheets/${book}`));
+  const rowsOf = (exportId: string) =>
+    t.deps.db
+      .query<{ document_id: string; status: string; attempts: number; range: string | null; error: string | null }>(
+        'SELECT document_id, status, attempts, range, error FROM document_exports WHERE export_id = $1 ORDER BY seq',
+        [exportId],
+      )
+      .then((r) => r.rows);
   const allExported = async (exportId: string, n: number) => {
     const rows = await rowsOf(exportId);
     return rows.length === n && rows.every((r) => r.status === 'exported') && rows;
   };
   async function project() {
-    return (await t.deps.services.projects.create(at.scope, { name: `p${book}` }) as { id: string }).id;
+    return ((await t.deps.services.projects.create(at.scope, { name: `p${book}` })) as { id: string }).id;
   }
 
   it('many documents are batched into one append; values are typed and formulas stay text', async () => {
@@ -73,7 +109,14 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
     const sheet = t.google.spreadsheets.getValues(book, 'Sheet1');
     expect(sheet).toHaveLength(41);
     expect(sheet[0]).toEqual(['Document', 'File', 'Invoice no', 'Total', 'Date', 'docpipe_row_key']);
-    expect(sheet[1]).toEqual([docs[0].id, '=HYPERLINK("http://evil.example","x")', 'INV-00000', 100, { date: '2024-03-05' }, `${docs[0].id}:v1`]);
+    expect(sheet[1]).toEqual([
+      docs[0].id,
+      '=HYPERLINK("http://evil.example","x")',
+      'INV-00000',
+      100,
+      { date: '2024-03-05' },
+      `${docs[0].id}:v1`,
+    ]);
     expect(sheet[2]).toEqual([docs[1].id, 'inv-1.pdf', '', 12.5, '', `${docs[1].id}:v1`]);
     const rows = await rowsOf(exportId);
     expect(rows.map((x) => x.range)).toEqual(docs.map((_, i) => `Sheet1!A${i + 2}:F${i + 2}`));
@@ -96,7 +139,9 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
     const keys = sheet.slice(1).map((r) => r[5]);
     expect(keys.sort()).toEqual(docs.map((d) => `${d.id}:v1`).sort());
     // The rows were found by their key instead of being appended again.
-    expect(calls(book, 'values.append').filter((c) => c.status === 200)).toHaveLength(calls(book, 'values.append').length);
+    expect(calls(book, 'values.append').filter((c) => c.status === 200)).toHaveLength(
+      calls(book, 'values.append').length,
+    );
     expect(sheet).toHaveLength(1 + 3);
     expect(rows.some((x) => x.attempts === 2)).toBe(true);
     expect(calls(book, 'values.get').some((c) => decodeURIComponent(c.path).includes('Sheet1!F:F'))).toBe(true);
@@ -104,7 +149,16 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
 
   it('upsert mode: a job retried after a crash finds the rows by document id and rewrites them in place', async () => {
     const projectId = await project();
-    const { exportId, book } = await newExport({ mode: 'upsert', columns: [{ header: 'Doc', field: 'document.id' }, { header: 'Total', field: 'fields.total' }] }, projectId);
+    const { exportId, book } = await newExport(
+      {
+        mode: 'upsert',
+        columns: [
+          { header: 'Doc', field: 'document.id' },
+          { header: 'Total', field: 'fields.total' },
+        ],
+      },
+      projectId,
+    );
     const docs = await insertExtractedDocuments(t.deps.db, { orgId: at.orgId, projectId }, 2);
     crashes = 1;
     await t.sheets.producer.addDocuments(docs);
@@ -113,7 +167,10 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
     const sheet = t.google.spreadsheets.getValues(book, 'Sheet1');
     // Document jobs run concurrently, so either may have been queued first.
     expect(sheet[0]).toEqual(['Doc', 'Total']);
-    expect(sheet.slice(1).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([[docs[0].id, 100], [docs[1].id, 100.01]]);
+    expect(sheet.slice(1).sort((a, b) => String(a[0]).localeCompare(String(b[0])))).toEqual([
+      [docs[0].id, 100],
+      [docs[1].id, 100.01],
+    ]);
     expect(sheet).toHaveLength(3);
     expect(calls(book, 'values.append').filter((c) => c.status === 200)).toHaveLength(1);
     expect(calls(book, 'values.batchUpdate').length).toBeGreaterThanOrEqual(1);
@@ -124,7 +181,9 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
     const { exportId, book } = await newExport({}, projectId);
     const other = await newExport({ mode: 'upsert', trigger: 'manual' }, projectId);
     await insertExtractedDocuments(t.deps.db, { orgId: at.orgId, projectId }, 12);
-    const { rows: docs } = await t.deps.db.query<import('../../../src/modules/documents/documents.types.js').DocumentRow>('SELECT * FROM documents WHERE project_id = $1 ORDER BY id', [projectId]);
+    const { rows: docs } = await t.deps.db.query<
+      import('../../../src/modules/documents/documents.types.js').DocumentRow
+    >('SELECT * FROM documents WHERE project_id = $1 ORDER BY id', [projectId]);
     await Promise.all([...docs, docs[0], docs[1]].map((d) => t.sheets.onExtracted(d)));
     await eventually(() => allExported(exportId, 12), 'all rows recorded');
     const again = await Promise.all(docs.slice(0, 3).map((d) => t.sheets.exports.bufferExtracted(d)));
@@ -165,7 +224,11 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
     expect(appends.map((c) => c.status)).toEqual([429, 200]);
     expect(appends[1].at - appends[0].at).toBeGreaterThanOrEqual(950);
     expect(t.google.spreadsheets.getValues(book, 'Sheet1')).toHaveLength(2);
-    expect(await t.sheets.exports.get(at.scope, exportId)).toMatchObject({ status: 'active', last_error: null, retry_at: null });
+    expect(await t.sheets.exports.get(at.scope, exportId)).toMatchObject({
+      status: 'active',
+      last_error: null,
+      retry_at: null,
+    });
   });
 
   it('403 puts the export in error state with the reason and stops writing; PUT clears it and the held rows are written', async () => {
@@ -202,7 +265,10 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
   it('a header that does not match the mapping is reported, not overwritten', async () => {
     const projectId = await project();
     const { exportId, book } = await newExport({}, projectId);
-    const theirs = [['Document', 'Filename', 'Invoice no', 'Amount'], ['someone', 'else', 'row', 1]];
+    const theirs = [
+      ['Document', 'Filename', 'Invoice no', 'Amount'],
+      ['someone', 'else', 'row', 1],
+    ];
     t.google.spreadsheets.setValues(book, 'Sheet1', theirs);
     const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: at.orgId, projectId }, 1);
     await t.sheets.producer.addDocuments([doc]);
@@ -215,7 +281,10 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
     expect(t.google.spreadsheets.getValues(book, 'Sheet1')).toEqual(theirs);
     expect(calls(book, 'values.append')).toHaveLength(0);
     // The document is held, not dropped: the status says why.
-    expect((await t.sheets.exports.forDocument(at.scope, doc.id))[0]).toMatchObject({ status: 'pending', error: failed.last_error });
+    expect((await t.sheets.exports.forDocument(at.scope, doc.id))[0]).toMatchObject({
+      status: 'pending',
+      error: failed.last_error,
+    });
   });
 
   it('a header prepared by hand for the mapping is kept; only the row-key header cell is added', async () => {
@@ -234,16 +303,25 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
     const projectId = await project();
     const { exportId, book } = await newExport({}, projectId);
     const [lostHook, lostFlush] = await insertExtractedDocuments(t.deps.db, { orgId: at.orgId, projectId }, 2);
-    await t.deps.db.query(`INSERT INTO stage_runs (document_id, version, stage, finished_at) VALUES ($1, 1, 'extract', now() + interval '1 second')`, [lostHook.id]);
+    await t.deps.db.query(
+      `INSERT INTO stage_runs (document_id, version, stage, finished_at) VALUES ($1, 1, 'extract', now() + interval '1 second')`,
+      [lostHook.id],
+    );
     await t.deps.db.query(
       `INSERT INTO document_exports (export_id, document_id, document_version, status, context, queued_at, updated_at)
        VALUES ($1, $2, 1, 'pending', $3, now() - interval '1 minute', now() - interval '1 minute')`,
-      [exportId, lostFlush.id, JSON.stringify({ document: { id: lostFlush.id }, classification: null, fields: { total: 5 } })],
+      [
+        exportId,
+        lostFlush.id,
+        JSON.stringify({ document: { id: lostFlush.id }, classification: null, fields: { total: 5 } }),
+      ],
     );
     const swept = await t.sheets.sweep();
     expect(swept.flushes).toBeGreaterThanOrEqual(1);
     expect(swept.documents).toBe(0); // the extraction is newer than the grace period
-    await t.deps.db.query(`UPDATE stage_runs SET finished_at = now() - interval '5 minutes' WHERE document_id = $1`, [lostHook.id]);
+    await t.deps.db.query(`UPDATE stage_runs SET finished_at = now() - interval '5 minutes' WHERE document_id = $1`, [
+      lostHook.id,
+    ]);
     await t.deps.db.query(`UPDATE sheets_exports SET created_at = now() - interval '1 hour' WHERE id = $1`, [exportId]);
     expect((await t.sheets.sweep()).documents).toBe(1);
     await eventually(() => allExported(exportId, 2), 'both rows recorded');

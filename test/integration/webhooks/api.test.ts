@@ -8,24 +8,53 @@ import { verifyWebhookSignature } from '../../../src/modules/webhooks/index.js';
 import { attemptsOf, createSub, deliveriesOf, owner, sleep, subStatus, warmOwners } from './helpers.js';
 
 const sinks: WebhookSink[] = [];
-const sink = async () => { const s = await startWebhookSink(); sinks.push(s); return s; };
-afterEach(async () => { for (const s of sinks.splice(0)) await s.close(); });
+const sink = async () => {
+  const s = await startWebhookSink();
+  sinks.push(s);
+  return s;
+};
+afterEach(async () => {
+  for (const s of sinks.splice(0)) await s.close();
+});
 
 describe('webhooks API', () => {
   let t: WebhooksTestApp;
   // No real DNS in tests: names other than IP literals resolve to nothing.
-  beforeAll(async () => { t = await createWebhooksTestApp({ module: { resolver: async () => [] } }); warmOwners(t, 10); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createWebhooksTestApp({ module: { resolver: async () => [] } });
+    warmOwners(t, 10);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
-  const call = (actor: Actor, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: { ...actor.auth, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = (
+    actor: Actor,
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: { ...actor.auth, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   it('validates the body: url and events required, known event types only, http(s) only', async () => {
     const a = await owner(t);
     const missing = await call(a, 'POST', '/webhooks', {});
     expect(missing.statusCode).toBe(400);
-    expect(body(missing).error?.details.map((d: { field: string }) => d.field).sort()).toEqual(['events', 'url']);
-    const unknown = await call(a, 'POST', '/webhooks', { url: 'https://example.com/h', events: ['document.processed', 'document.exploded'] });
+    expect(
+      body(missing)
+        .error?.details.map((d: { field: string }) => d.field)
+        .sort(),
+    ).toEqual(['events', 'url']);
+    const unknown = await call(a, 'POST', '/webhooks', {
+      url: 'https://example.com/h',
+      events: ['document.processed', 'document.exploded'],
+    });
     expect(unknown.statusCode).toBe(400);
     expect(body(unknown).error?.details[0].field).toBe('events[1]');
     for (const url of ['ftp://example.com/h', 'not a url', 'https://example.com/h#frag']) {
@@ -40,8 +69,18 @@ describe('webhooks API', () => {
 
   it('creates, lists, reads, updates and deletes; the secret is shown only at creation', async () => {
     const a = await owner(t);
-    const created = await createSub(t, a, { url: 'https://hooks.example.com/in', events: ['document.processed', 'document.processed', 'report.completed'], description: 'ERP' });
-    expect(created).toMatchObject({ url: 'https://hooks.example.com/in', events: ['document.processed', 'report.completed'], status: 'active', environment: 'live', description: 'ERP' });
+    const created = await createSub(t, a, {
+      url: 'https://hooks.example.com/in',
+      events: ['document.processed', 'document.processed', 'report.completed'],
+      description: 'ERP',
+    });
+    expect(created).toMatchObject({
+      url: 'https://hooks.example.com/in',
+      events: ['document.processed', 'report.completed'],
+      status: 'active',
+      environment: 'live',
+      description: 'ERP',
+    });
     expect(created.id).toMatch(/^whk_/);
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     const own = await createSub(t, a, { url: 'https://hooks.example.com/2', secret: 'my-own-secret-0123456789' });
@@ -55,7 +94,10 @@ describe('webhooks API', () => {
     const list = await call(a, 'GET', '/webhooks?limit=1');
     expect(body(list).pagination).toMatchObject({ total: 2, limit: 1, offset: 0, has_more: true });
     expect(JSON.stringify(body(list).data)).not.toContain('whsec_');
-    const { rows } = await t.deps.db.query<{ secret_sealed: string }>('SELECT secret_sealed FROM webhook_subscriptions WHERE id = $1', [created.id]);
+    const { rows } = await t.deps.db.query<{ secret_sealed: string }>(
+      'SELECT secret_sealed FROM webhook_subscriptions WHERE id = $1',
+      [created.id],
+    );
     expect(rows[0].secret_sealed).not.toContain(created.secret.slice(6, 20));
 
     const put = await call(a, 'PUT', `/webhooks/${created.id}`, { events: ['*'], url: 'https://hooks.example.com/v2' });
@@ -65,9 +107,14 @@ describe('webhooks API', () => {
     expect((await call(a, 'PUT', `/webhooks/${created.id}`, { url: 'http://10.1.2.3/h' })).statusCode).toBe(400);
 
     const spec = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
-    expect(Object.keys(spec.json().paths)).toEqual(expect.arrayContaining([
-      '/api/v1/webhooks', '/api/v1/webhooks/{id}', '/api/v1/webhooks/{id}/rotate-secret', '/api/v1/webhooks/deliveries/{id}/resend',
-    ]));
+    expect(Object.keys(spec.json().paths)).toEqual(
+      expect.arrayContaining([
+        '/api/v1/webhooks',
+        '/api/v1/webhooks/{id}',
+        '/api/v1/webhooks/{id}/rotate-secret',
+        '/api/v1/webhooks/deliveries/{id}/resend',
+      ]),
+    );
 
     const del = await call(a, 'DELETE', `/webhooks/${created.id}`);
     expect(del.statusCode).toBe(200);
@@ -79,12 +126,21 @@ describe('webhooks API', () => {
     const other = await owner(t);
     const sub = await createSub(t, a, { url: 'https://hooks.example.com/a' });
     const ev = await t.emit(a.orgId, 'document.uploaded', {});
-    const [d] = await eventually(async () => { const ds = await deliveriesOf(t, sub.id); return ds.length ? ds : null; }, 'a delivery row');
+    const [d] = await eventually(async () => {
+      const ds = await deliveriesOf(t, sub.id);
+      return ds.length ? ds : null;
+    }, 'a delivery row');
     expect(d.event_id).toBe(ev);
     for (const [method, url] of [
-      ['GET', `/webhooks/${sub.id}`], ['PUT', `/webhooks/${sub.id}`], ['DELETE', `/webhooks/${sub.id}`], ['POST', `/webhooks/${sub.id}/enable`],
-      ['POST', `/webhooks/${sub.id}/test`], ['POST', `/webhooks/${sub.id}/rotate-secret`], ['GET', `/webhooks/${sub.id}/deliveries`],
-      ['GET', `/webhooks/deliveries/${d.id}`], ['POST', `/webhooks/deliveries/${d.id}/resend`],
+      ['GET', `/webhooks/${sub.id}`],
+      ['PUT', `/webhooks/${sub.id}`],
+      ['DELETE', `/webhooks/${sub.id}`],
+      ['POST', `/webhooks/${sub.id}/enable`],
+      ['POST', `/webhooks/${sub.id}/test`],
+      ['POST', `/webhooks/${sub.id}/rotate-secret`],
+      ['GET', `/webhooks/${sub.id}/deliveries`],
+      ['GET', `/webhooks/deliveries/${d.id}`],
+      ['POST', `/webhooks/deliveries/${d.id}/resend`],
     ] as const) {
       const res = await call(other, method, url, method === 'PUT' ? { description: 'x' } : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(404);
@@ -92,7 +148,9 @@ describe('webhooks API', () => {
     expect(body(await call(other, 'GET', '/webhooks')).data).toEqual([]);
 
     const member = await createActor(t, { role: 'member', orgName: undefined });
-    expect((await call(member, 'POST', '/webhooks', { url: 'https://hooks.example.com/m', events: ['*'] })).statusCode).toBe(403);
+    expect(
+      (await call(member, 'POST', '/webhooks', { url: 'https://hooks.example.com/m', events: ['*'] })).statusCode,
+    ).toBe(403);
     expect((await call(member, 'GET', '/webhooks')).statusCode).toBe(403);
   });
 
@@ -150,10 +208,19 @@ describe('webhooks API', () => {
     expect(verifyWebhookSignature(req.body, req.headers, newSecret)).toBe(true);
     expect(verifyWebhookSignature(req.body, req.headers, sub.secret)).toBe(true);
     // The seed header carries the current secret only.
-    expect(verifyWebhookSignature(req.body, { 'x-service-signature': req.headers['x-service-signature'] as string }, newSecret)).toBe(true);
+    expect(
+      verifyWebhookSignature(
+        req.body,
+        { 'x-service-signature': req.headers['x-service-signature'] as string },
+        newSecret,
+      ),
+    ).toBe(true);
 
     // Rotating with no grace: the previous secret stops signing at once.
-    const rot2 = await call(a, 'POST', `/webhooks/${sub.id}/rotate-secret`, { grace_period_hours: 0, secret: 'third-secret-abcdefgh' });
+    const rot2 = await call(a, 'POST', `/webhooks/${sub.id}/rotate-secret`, {
+      grace_period_hours: 0,
+      secret: 'third-secret-abcdefgh',
+    });
     expect(body(rot2).data).toMatchObject({ secret: 'third-secret-abcdefgh', previous_secret_expires_at: null });
     await t.emit(a.orgId, 'document.extracted', {});
     await rx.waitFor(2);
@@ -173,7 +240,11 @@ describe('webhooks API', () => {
     expect(ping.statusCode).toBe(202);
     const { event_id: eventId, delivery_id: deliveryId } = body(ping).data;
     await rx.waitFor(1);
-    expect(JSON.parse(rx.requests[0].body)).toMatchObject({ id: eventId, type: 'webhook.test', data: { webhookId: sub.id } });
+    expect(JSON.parse(rx.requests[0].body)).toMatchObject({
+      id: eventId,
+      type: 'webhook.test',
+      data: { webhookId: sub.id },
+    });
     expect(verifyWebhookSignature(rx.requests[0].body, rx.requests[0].headers, sub.secret)).toBe(true);
     await eventually(async () => (await deliveriesOf(t, sub.id))[0]?.status === 'delivered', 'ping delivered');
 
@@ -182,7 +253,10 @@ describe('webhooks API', () => {
     await rx.waitFor(2);
     expect(rx.requests[1].headers['webhook-id']).toBe(eventId);
     expect(rx.requests[1].body).toBe(rx.requests[0].body);
-    const log = await eventually(async () => { const l = await attemptsOf(t, deliveryId); return l.length === 2 ? l : null; }, 'two attempts');
+    const log = await eventually(async () => {
+      const l = await attemptsOf(t, deliveryId);
+      return l.length === 2 ? l : null;
+    }, 'two attempts');
     expect(log.map((x) => x.trigger)).toEqual(['manual', 'manual']);
     await sleep(100);
     expect(bystander.requests).toHaveLength(0);
@@ -198,12 +272,20 @@ describe('webhooks API', () => {
     await eventually(async () => (await subStatus(t, sub.id)) === 'failing', 'failing');
     expect((await deliveriesOf(t, sub.id))[0]).toMatchObject({ status: 'failed', attempts: 6 });
 
-    const tooWide = await call(a, 'POST', `/webhooks/${sub.id}/recover`, { since: new Date(Date.now() - 15 * 86_400_000).toISOString() });
+    const tooWide = await call(a, 'POST', `/webhooks/${sub.id}/recover`, {
+      since: new Date(Date.now() - 15 * 86_400_000).toISOString(),
+    });
     expect(tooWide.statusCode).toBe(400);
     expect(body(tooWide).error?.code).toBe('VALIDATION_ERROR');
-    const backwards = await call(a, 'POST', `/webhooks/${sub.id}/recover`, { since, until: new Date(Date.now() - 3_600_000).toISOString() });
+    const backwards = await call(a, 'POST', `/webhooks/${sub.id}/recover`, {
+      since,
+      until: new Date(Date.now() - 3_600_000).toISOString(),
+    });
     expect(backwards.statusCode).toBe(400);
-    const empty = await call(a, 'POST', `/webhooks/${sub.id}/recover`, { since: new Date(Date.now() - 3 * 86_400_000).toISOString(), until: since });
+    const empty = await call(a, 'POST', `/webhooks/${sub.id}/recover`, {
+      since: new Date(Date.now() - 3 * 86_400_000).toISOString(),
+      until: since,
+    });
     expect(body(empty).data.queued).toBe(0);
 
     rx.setStatus(200);
@@ -212,7 +294,10 @@ describe('webhooks API', () => {
     expect(body(rec).data.queued).toBe(1);
     await rx.waitFor(7);
     expect(rx.requests[6].headers['x-service-event-id']).toBe(ev);
-    const [d] = await eventually(async () => { const ds = await deliveriesOf(t, sub.id); return ds[0]?.status === 'delivered' ? ds : null; }, 'recovered');
+    const [d] = await eventually(async () => {
+      const ds = await deliveriesOf(t, sub.id);
+      return ds[0]?.status === 'delivered' ? ds : null;
+    }, 'recovered');
     expect((await attemptsOf(t, d.id)).map((x) => x.trigger)).toEqual([...Array(6).fill('scheduled'), 'manual']);
     const detail = body(await call(a, 'GET', `/webhooks/deliveries/${d.id}`)).data;
     expect(detail.attempt_log).toHaveLength(7);
@@ -222,9 +307,19 @@ describe('webhooks API', () => {
   it('refuses private, loopback, link-local, CGNAT and mapped addresses at creation unless allow-listed', async () => {
     const a = await owner(t);
     for (const url of [
-      'http://127.0.0.2/h', 'http://10.0.0.5/h', 'http://192.168.1.1/h', 'http://172.16.0.1/h', 'http://169.254.169.254/latest',
-      'http://100.64.0.1/h', 'http://[::1]/h', 'http://[::ffff:10.0.0.1]/h', 'http://[::ffff:169.254.169.254]/h', 'http://[fe80::1]/h',
-      'http://localhost:8080/h', 'http://api.localhost/h', 'http://0x7f.0.0.2/h',
+      'http://127.0.0.2/h',
+      'http://10.0.0.5/h',
+      'http://192.168.1.1/h',
+      'http://172.16.0.1/h',
+      'http://169.254.169.254/latest',
+      'http://100.64.0.1/h',
+      'http://[::1]/h',
+      'http://[::ffff:10.0.0.1]/h',
+      'http://[::ffff:169.254.169.254]/h',
+      'http://[fe80::1]/h',
+      'http://localhost:8080/h',
+      'http://api.localhost/h',
+      'http://0x7f.0.0.2/h',
     ]) {
       const res = await call(a, 'POST', '/webhooks', { url, events: ['*'] });
       expect(res.statusCode, url).toBe(400);
@@ -241,11 +336,15 @@ describe('webhooks SSRF at delivery time (no allow-list)', () => {
   beforeAll(async () => {
     t = await createWebhooksTestApp({
       env: { WEBHOOK_ALLOWED_HOSTS: '' },
-      module: { resolver: async (host) => (host === 'rebind.example.com' ? [{ address: '127.0.0.1', family: 4 }] : []) },
+      module: {
+        resolver: async (host) => (host === 'rebind.example.com' ? [{ address: '127.0.0.1', family: 4 }] : []),
+      },
     });
     warmOwners(t, 1);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('records the refusal with its reason and never connects', async () => {
     const a = await owner(t);
@@ -254,12 +353,25 @@ describe('webhooks SSRF at delivery time (no allow-list)', () => {
     // Rows saved while an operator allowed them, then the allow-list changed: literal addresses.
     const literal = await createSub(t, a, { url: 'https://hooks.example.com/x' });
     const mapped = await createSub(t, a, { url: 'https://hooks.example.com/y' });
-    await t.deps.db.query('UPDATE webhook_subscriptions SET url = $2 WHERE id = $1', [literal.id, `http://127.0.0.1:${rx.port}/hook`]);
-    await t.deps.db.query('UPDATE webhook_subscriptions SET url = $2 WHERE id = $1', [mapped.id, `http://[::ffff:127.0.0.1]:${rx.port}/hook`]);
+    await t.deps.db.query('UPDATE webhook_subscriptions SET url = $2 WHERE id = $1', [
+      literal.id,
+      `http://127.0.0.1:${rx.port}/hook`,
+    ]);
+    await t.deps.db.query('UPDATE webhook_subscriptions SET url = $2 WHERE id = $1', [
+      mapped.id,
+      `http://[::ffff:127.0.0.1]:${rx.port}/hook`,
+    ]);
 
     await t.emit(a.orgId, 'document.processed', {});
-    for (const [sub, reason] of [[viaDns, /loopback/], [literal, /loopback/], [mapped, /loopback/]] as const) {
-      const [d] = await eventually(async () => { const ds = await deliveriesOf(t, sub.id); return ds[0]?.attempts ? ds : null; }, 'an attempt');
+    for (const [sub, reason] of [
+      [viaDns, /loopback/],
+      [literal, /loopback/],
+      [mapped, /loopback/],
+    ] as const) {
+      const [d] = await eventually(async () => {
+        const ds = await deliveriesOf(t, sub.id);
+        return ds[0]?.attempts ? ds : null;
+      }, 'an attempt');
       const [first] = await attemptsOf(t, d.id);
       expect(first).toMatchObject({ status_code: 0, error_code: 'FORBIDDEN_ADDRESS' });
       expect(first.error_message).toMatch(reason);

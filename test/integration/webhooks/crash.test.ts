@@ -10,7 +10,14 @@ import { inject } from 'vitest';
 import { testConfig } from '../../helpers/app.js';
 import { dbKinds, databaseUrl, type DbKind, type TestDb } from '../../helpers/db.js';
 import { startWebhookSink, type WebhookSink } from '../../helpers/webhook-sink.js';
-import { createWebhooksTestApp, eventually, pgliteDataDirAt, TEST_RETRY_DELAYS, webhooksTestDb, type WebhooksTestApp } from '../../helpers/webhooks-harness.js';
+import {
+  createWebhooksTestApp,
+  eventually,
+  pgliteDataDirAt,
+  TEST_RETRY_DELAYS,
+  webhooksTestDb,
+  type WebhooksTestApp,
+} from '../../helpers/webhooks-harness.js';
 import { createDb, type Db } from '../../../src/db/client.js';
 import { createDeps } from '../../../src/container.js';
 import { createLogger } from '../../../src/lib/logger.js';
@@ -25,13 +32,24 @@ import { startWorkers } from '../../../workers/index.js';
 import { createSub, deliveriesOf, owner, warmOwners } from './helpers.js';
 
 const sinks: WebhookSink[] = [];
-const sink = async () => { const s = await startWebhookSink(); sinks.push(s); return s; };
-afterEach(async () => { for (const s of sinks.splice(0)) await s.close(); });
+const sink = async () => {
+  const s = await startWebhookSink();
+  sinks.push(s);
+  return s;
+};
+afterEach(async () => {
+  for (const s of sinks.splice(0)) await s.close();
+});
 
 describe('outbox relay crash safety', () => {
   let t: WebhooksTestApp;
-  beforeAll(async () => { t = await createWebhooksTestApp({ workers: false, module: { sweepGraceMs: 0, relayIntervalMs: 100 } }); warmOwners(t, 3); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createWebhooksTestApp({ workers: false, module: { sweepGraceMs: 0, relayIntervalMs: 100 } });
+    warmOwners(t, 3);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   // Runs before any worker of this app exists, so no background sweep races it.
   it('the sweep re-adds only jobs that are missing', async () => {
@@ -39,10 +57,15 @@ describe('outbox relay crash safety', () => {
     const sub = await createSub(t, a, { url: 'http://127.0.0.1:9/never' });
     const eventId = newId('evt');
     const deliveryId = newId('dlv');
-    await t.deps.db.query(`INSERT INTO events (id, org_id, environment, type, data, relayed_at) VALUES ($1, $2, 'live', 'report.completed', '{}', now())`, [eventId, a.orgId]);
+    await t.deps.db.query(
+      `INSERT INTO events (id, org_id, environment, type, data, relayed_at) VALUES ($1, $2, 'live', 'report.completed', '{}', now())`,
+      [eventId, a.orgId],
+    );
     await t.deps.db.query(
       `INSERT INTO webhook_deliveries (id, org_id, environment, subscription_id, event_id, event_type, status, dispatch_seq, next_attempt_at)
-       VALUES ($1, $2, 'live', $3, $4, 'report.completed', 'pending', 4, now() - interval '1 hour')`, [deliveryId, a.orgId, sub.id, eventId]);
+       VALUES ($1, $2, 'live', $3, $4, 'report.completed', 'pending', 4, now() - interval '1 hour')`,
+      [deliveryId, a.orgId, sub.id, eventId],
+    );
     const dispatcher = createQueueDispatcher(t.deps.queues, t.deps.redis);
     const queue = t.deps.queues.get(WEBHOOKS_QUEUE);
     // Its job exists (delayed): nothing to do.
@@ -94,7 +117,10 @@ describe('outbox relay crash safety', () => {
     await t.deps.db.query('UPDATE events SET relayed_at = NULL WHERE id = ANY($1::text[])', [ids]);
     t.mod.relay.nudge();
     await eventually(async () => {
-      const { rows } = await t.deps.db.query<{ n: number }>('SELECT count(*) AS n FROM events WHERE id = ANY($1::text[]) AND relayed_at IS NULL', [ids]);
+      const { rows } = await t.deps.db.query<{ n: number }>(
+        'SELECT count(*) AS n FROM events WHERE id = ANY($1::text[]) AND relayed_at IS NULL',
+        [ids],
+      );
       return Number(rows[0].n) === 0;
     }, 'relayed again');
     await new Promise((r) => setTimeout(r, 200));
@@ -123,13 +149,29 @@ describe.each(dbKinds())('delivery worker killed mid-delivery (%s)', (kind: DbKi
     // database, so it lives on disk and is handed over, as a restarted `docpipe start` would find it.
     const pgliteDir = join(tmp, 'db');
     if (kind === 'pglite') await pgliteDataDirAt(pgliteDir);
-    const seedDb: TestDb = kind === 'pglite'
-      ? await (async () => { const db = await createDb({ pgliteDir }); return { db, kind, close: () => db.close() }; })()
-      : await webhooksTestDb(kind);
+    const seedDb: TestDb =
+      kind === 'pglite'
+        ? await (async () => {
+            const db = await createDb({ pgliteDir });
+            return { db, kind, close: () => db.close() };
+          })()
+        : await webhooksTestDb(kind);
     const seedDeps = await createDeps(config, { db: seedDb.db, redisUrl, logger, migrate: false });
-    const { orgId } = await seedDeps.services.orgs.createUser({ email: `crash-${Date.now()}@example.test`, password: 'correct horse battery', orgName: 'Crash', role: 'owner', plan: 'enterprise' });
-    const sub = await seedDeps.webhooks.service.create({ orgId, environment: 'live' }, { url: rx.url, events: ['*'] }, null);
-    const eventId = await seedDb.db.tx((q) => insertEvent(q, { orgId, environment: 'live', type: 'document.processed', data: { documentId: 'doc_crash' } }));
+    const { orgId } = await seedDeps.services.orgs.createUser({
+      email: `crash-${Date.now()}@example.test`,
+      password: 'correct horse battery',
+      orgName: 'Crash',
+      role: 'owner',
+      plan: 'enterprise',
+    });
+    const sub = await seedDeps.webhooks.service.create(
+      { orgId, environment: 'live' },
+      { url: rx.url, events: ['*'] },
+      null,
+    );
+    const eventId = await seedDb.db.tx((q) =>
+      insertEvent(q, { orgId, environment: 'live', type: 'document.processed', data: { documentId: 'doc_crash' } }),
+    );
 
     let childDb: Record<string, string>;
     let reopen: () => Promise<Db>;
@@ -144,21 +186,43 @@ describe.each(dbKinds())('delivery worker killed mid-delivery (%s)', (kind: DbKi
       const schema = (await seedDb.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
       childDb = { url: databaseUrl()!, schema };
       reopen = async () => seedDb.db;
-      closeSeed = async () => { await seedDeps.close(); await seedDb.close(); };
+      closeSeed = async () => {
+        await seedDeps.close();
+        await seedDb.close();
+      };
     }
 
-    const child = fork(CHILD_ENTRY, [CHILD_MODULE, JSON.stringify({
-      db: childDb, redisUrl, prefix: config.REDIS_PREFIX, encryptionKey: config.ENCRYPTION_KEY,
-      retryDelays: TEST_RETRY_DELAYS, allowedHosts: ['127.0.0.1'], lockDurationMs: 1000, stalledIntervalMs: 300,
-    })], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(
+      CHILD_ENTRY,
+      [
+        CHILD_MODULE,
+        JSON.stringify({
+          db: childDb,
+          redisUrl,
+          prefix: config.REDIS_PREFIX,
+          encryptionKey: config.ENCRYPTION_KEY,
+          retryDelays: TEST_RETRY_DELAYS,
+          allowedHosts: ['127.0.0.1'],
+          lockDurationMs: 1000,
+          stalledIntervalMs: 300,
+        }),
+      ],
+      { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
+    );
     let stderr = '';
-    child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     try {
       await Promise.race([
         rx.waitFor(1, 30_000),
-        exited.then(() => { throw new Error('the worker process exited on its own'); }),
-      ]).catch((err: Error) => { throw new Error(`${err.message}; child stderr: ${stderr}`); });
+        exited.then(() => {
+          throw new Error('the worker process exited on its own');
+        }),
+      ]).catch((err: Error) => {
+        throw new Error(`${err.message}; child stderr: ${stderr}`);
+      });
       child.kill('SIGKILL');
       await exited;
     } finally {
@@ -169,17 +233,32 @@ describe.each(dbKinds())('delivery worker killed mid-delivery (%s)', (kind: DbKi
 
     // A new worker process (here: this one) takes over once the dead worker's job lock expires.
     const db = await reopen();
-    const deps = await createDeps(config, { db, redisUrl, logger, migrate: false, webhooks: { jitter: noJitter, stalledIntervalMs: 300, relayIntervalMs: 200 } });
+    const deps = await createDeps(config, {
+      db,
+      redisUrl,
+      logger,
+      migrate: false,
+      webhooks: { jitter: noJitter, stalledIntervalMs: 300, relayIntervalMs: 200 },
+    });
     const workers = await startWorkers(deps, { queues: ['webhooks'], concurrency: 1, webhooks: { concurrency: 2 } });
     try {
       await rx.waitFor(2, 20_000);
-      const rows = await eventually(async () => {
-        const r = await db.query<{ id: string; status: string; event_id: string; subscription_id: string }>('SELECT id, status, event_id, subscription_id FROM webhook_deliveries');
-        return r.rows.length === 1 && r.rows[0].status === 'delivered' ? r.rows : null;
-      }, 'the delivery row delivered', 10_000);
+      const rows = await eventually(
+        async () => {
+          const r = await db.query<{ id: string; status: string; event_id: string; subscription_id: string }>(
+            'SELECT id, status, event_id, subscription_id FROM webhook_deliveries',
+          );
+          return r.rows.length === 1 && r.rows[0].status === 'delivered' ? r.rows : null;
+        },
+        'the delivery row delivered',
+        10_000,
+      );
       expect(rows[0]).toMatchObject({ event_id: eventId, subscription_id: sub.id });
       // The interrupted attempt left no log row (it never finished); the retry is the one logged.
-      const log = await db.query<{ status_code: number }>('SELECT status_code FROM webhook_attempts WHERE delivery_id = $1', [rows[0].id]);
+      const log = await db.query<{ status_code: number }>(
+        'SELECT status_code FROM webhook_attempts WHERE delivery_id = $1',
+        [rows[0].id],
+      );
       expect(log.rows.map((a) => a.status_code)).toEqual([200]);
       // At-least-once: the receiver saw the event twice (the killed request and the retry), both
       // with the same webhook-id so it can deduplicate — and not a third time.
@@ -187,7 +266,10 @@ describe.each(dbKinds())('delivery worker killed mid-delivery (%s)', (kind: DbKi
       expect(rx.requests.map((r) => r.headers['webhook-id'])).toEqual([eventId, eventId]);
     } finally {
       await workers.close(1000);
-      await deps.queues.get('webhooks').obliterate({ force: true }).catch(() => undefined);
+      await deps.queues
+        .get('webhooks')
+        .obliterate({ force: true })
+        .catch(() => undefined);
       await deps.close();
       if (kind === 'pglite') await db.close();
       await closeSeed();

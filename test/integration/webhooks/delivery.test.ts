@@ -16,18 +16,34 @@ import { attemptsOf, createSub, deliveriesOf, owner, sleep, subStatus, warmOwner
 describe.each(dbKinds())('webhook delivery (%s)', (kind) => {
   let t: WebhooksTestApp;
   const sinks: WebhookSink[] = [];
-  const sink = async () => { const s = await startWebhookSink(); sinks.push(s); return s; };
+  const sink = async () => {
+    const s = await startWebhookSink();
+    sinks.push(s);
+    return s;
+  };
 
-  beforeAll(async () => { t = await createWebhooksTestApp({ kind, env: { WEBHOOK_TIMEOUT_MS: '400' } }); warmOwners(t, 7); });
-  afterEach(async () => { for (const s of sinks.splice(0)) await s.close(); });
-  afterAll(async () => { await t?.close(); });
+  beforeAll(async () => {
+    t = await createWebhooksTestApp({ kind, env: { WEBHOOK_TIMEOUT_MS: '400' } });
+    warmOwners(t, 7);
+  });
+  afterEach(async () => {
+    for (const s of sinks.splice(0)) await s.close();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('delivers on the first try with the exact payload, headers and verifiable signatures', async () => {
     const actor = await owner(t);
     const rx = await sink();
     const sub = await createSub(t, actor, { url: rx.url, events: ['document.processed'] });
     expect(sub.secret).toMatch(/^whsec_/);
-    const data = { documentId: 'doc_1', filename: 'factura-ñ.pdf', status: 'processed', classification: { type: 'invoice', confidence: 0.93 } };
+    const data = {
+      documentId: 'doc_1',
+      filename: 'factura-ñ.pdf',
+      status: 'processed',
+      classification: { type: 'invoice', confidence: 0.93 },
+    };
     const eventId = await t.emit(actor.orgId, 'document.processed', data);
     await t.emit(actor.orgId, 'document.uploaded', { documentId: 'doc_1' }); // not subscribed
 
@@ -49,26 +65,48 @@ describe.each(dbKinds())('webhook delivery (%s)', (kind) => {
     expect(verifyWebhookSignature(req.body, seedOnly, sub.secret)).toBe(true);
     const bareHex = { 'X-Service-Signature': (req.headers['x-service-signature'] as string).slice('sha256='.length) };
     expect(verifyWebhookSignature(req.body, bareHex, sub.secret)).toBe(true);
-    const standardOnly = { 'webhook-id': req.headers['webhook-id'], 'webhook-timestamp': req.headers['webhook-timestamp'], 'webhook-signature': req.headers['webhook-signature'] } as Record<string, string>;
+    const standardOnly = {
+      'webhook-id': req.headers['webhook-id'],
+      'webhook-timestamp': req.headers['webhook-timestamp'],
+      'webhook-signature': req.headers['webhook-signature'],
+    } as Record<string, string>;
     expect(verifyWebhookSignature(req.body, standardOnly, sub.secret)).toBe(true);
     // One byte changed, or the wrong secret: refused in both forms.
     const tampered = req.body.replace('"doc_1"', '"doc_2"');
     expect(tampered).toHaveLength(req.body.length);
     expect(verifyWebhookSignature(tampered, seedOnly, sub.secret)).toBe(false);
     expect(verifyWebhookSignature(tampered, standardOnly, sub.secret)).toBe(false);
-    expect(verifyWebhookSignature(req.body, req.headers, 'whsec_' + Buffer.alloc(32, 1).toString('base64'))).toBe(false);
+    expect(verifyWebhookSignature(req.body, req.headers, 'whsec_' + Buffer.alloc(32, 1).toString('base64'))).toBe(
+      false,
+    );
 
     const [d] = await eventually(async () => {
       const ds = await deliveriesOf(t, sub.id);
       return ds.length === 1 && ds[0].status === 'delivered' ? ds : null;
     }, 'delivered row');
     expect(d.attempts).toBe(1);
-    const detail = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/deliveries/${d.id}`, headers: actor.auth });
+    const detail = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/webhooks/deliveries/${d.id}`,
+      headers: actor.auth,
+    });
     expect(detail.statusCode).toBe(200);
     const dd = body(detail).data;
-    expect(dd).toMatchObject({ status: 'delivered', attempts: 1, event_id: eventId, payload: { id: eventId, type: 'document.processed', data } });
+    expect(dd).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      event_id: eventId,
+      payload: { id: eventId, type: 'document.processed', data },
+    });
     expect(dd.attempt_log).toHaveLength(1);
-    expect(dd.attempt_log[0]).toMatchObject({ attempt: 1, trigger: 'scheduled', status_code: 200, response_body: 'ok', error: null, next_attempt_at: null });
+    expect(dd.attempt_log[0]).toMatchObject({
+      attempt: 1,
+      trigger: 'scheduled',
+      status_code: 200,
+      response_body: 'ok',
+      error: null,
+      next_attempt_at: null,
+    });
     expect(rx.requests).toHaveLength(1);
   });
 
@@ -105,9 +143,11 @@ describe.each(dbKinds())('webhook delivery (%s)', (kind) => {
     expect(log).toHaveLength(6);
     expect(log.map((a) => a.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(log.every((a) => a.status_code === 500 && a.trigger === 'scheduled')).toBe(true);
-    for (let i = 1; i < log.length; i++) expect(log[i].attempted_at.getTime()).toBeGreaterThan(log[i - 1].attempted_at.getTime());
+    for (let i = 1; i < log.length; i++)
+      expect(log[i].attempted_at.getTime()).toBeGreaterThan(log[i - 1].attempted_at.getTime());
     // Each retry was scheduled no earlier than the previous attempt; the last one schedules nothing.
-    for (let i = 0; i < 5; i++) expect(log[i].next_attempt_at!.getTime()).toBeGreaterThan(log[i].attempted_at.getTime());
+    for (let i = 0; i < 5; i++)
+      expect(log[i].next_attempt_at!.getTime()).toBeGreaterThan(log[i].attempted_at.getTime());
     expect(log[5].next_attempt_at).toBeNull();
     expect(rx.requests).toHaveLength(6);
     const got = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${sub.id}`, headers: actor.auth });
@@ -115,12 +155,26 @@ describe.each(dbKinds())('webhook delivery (%s)', (kind) => {
     expect(body(got).data.failing_since).not.toBeNull();
 
     // While failing: new events are stored as suspended and not sent.
-    const later = [await t.emit(actor.orgId, 'document.extracted', { n: 1 }), await t.emit(actor.orgId, 'document.extracted', { n: 2 })];
-    await eventually(async () => (await deliveriesOf(t, sub.id)).filter((x) => x.status === 'suspended').length === 2, 'suspended deliveries');
+    const later = [
+      await t.emit(actor.orgId, 'document.extracted', { n: 1 }),
+      await t.emit(actor.orgId, 'document.extracted', { n: 2 }),
+    ];
+    await eventually(
+      async () => (await deliveriesOf(t, sub.id)).filter((x) => x.status === 'suspended').length === 2,
+      'suspended deliveries',
+    );
     await sleep(150);
     expect(rx.requests).toHaveLength(6);
-    const listed = await t.app.inject({ method: 'GET', url: `/api/v1/webhooks/${sub.id}/deliveries?status=suspended`, headers: actor.auth });
-    expect(body(listed).data.map((x: { event_id: string }) => x.event_id).sort()).toEqual([...later].sort());
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/webhooks/${sub.id}/deliveries?status=suspended`,
+      headers: actor.auth,
+    });
+    expect(
+      body(listed)
+        .data.map((x: { event_id: string }) => x.event_id)
+        .sort(),
+    ).toEqual([...later].sort());
     expect(body(listed).pagination).toMatchObject({ total: 2 });
 
     // The receiver is fixed and the owner re-enables: the kept events go out, the failed one stays failed.
@@ -129,8 +183,16 @@ describe.each(dbKinds())('webhook delivery (%s)', (kind) => {
     expect(en.statusCode).toBe(200);
     expect(body(en).data).toMatchObject({ status: 'active', released_deliveries: 2 });
     await rx.waitFor(8);
-    await eventually(async () => (await deliveriesOf(t, sub.id)).filter((x) => x.status === 'delivered').length === 2, 'released deliveries delivered');
-    expect(rx.requests.slice(6).map((r) => r.headers['x-service-event-id']).sort()).toEqual([...later].sort());
+    await eventually(
+      async () => (await deliveriesOf(t, sub.id)).filter((x) => x.status === 'delivered').length === 2,
+      'released deliveries delivered',
+    );
+    expect(
+      rx.requests
+        .slice(6)
+        .map((r) => r.headers['x-service-event-id'])
+        .sort(),
+    ).toEqual([...later].sort());
     expect((await deliveriesOf(t, sub.id)).find((x) => x.event_id === first)?.status).toBe('failed');
   });
 
@@ -195,18 +257,31 @@ describe.each(dbKinds())('webhook delivery (%s)', (kind) => {
     const seed = async () => {
       const eventId = newId('evt');
       const id = newId('dlv');
-      await t.deps.db.query(`INSERT INTO events (id, org_id, environment, type, data, relayed_at) VALUES ($1, $2, 'live', 'document.processed', '{}', now())`, [eventId, actor.orgId]);
+      await t.deps.db.query(
+        `INSERT INTO events (id, org_id, environment, type, data, relayed_at) VALUES ($1, $2, 'live', 'document.processed', '{}', now())`,
+        [eventId, actor.orgId],
+      );
       await t.deps.db.query(
         `INSERT INTO webhook_deliveries (id, org_id, environment, subscription_id, event_id, event_type, status, attempts, retry_index, dispatch_seq, next_attempt_at)
-         VALUES ($1, $2, 'live', $3, $4, 'document.processed', 'pending', 2, 2, 3, now())`, [id, actor.orgId, sub.id, eventId]);
+         VALUES ($1, $2, 'live', $3, $4, 'document.processed', 'pending', 2, 2, 3, now())`,
+        [id, actor.orgId, sub.id, eventId],
+      );
       return id;
     };
     const [a, b] = [await seed(), await seed()];
-    await t.deps.db.query(`UPDATE webhook_subscriptions SET status = 'failing', failing_since = now() WHERE id = $1`, [sub.id]);
+    await t.deps.db.query(`UPDATE webhook_subscriptions SET status = 'failing', failing_since = now() WHERE id = $1`, [
+      sub.id,
+    ]);
     const http = createSafeHttpClient({ allow: createAllowList(['127.0.0.1']) });
     const executor = createDeliveryExecutor({
-      store: createDeliveryStore(t.deps.db), http, dispatcher: { dispatch: async () => undefined }, secretBox: t.deps.secretBox,
-      allow: createAllowList(['127.0.0.1']), retryDelaysMs: [50, 100], timeoutMs: 400, logger: t.deps.logger,
+      store: createDeliveryStore(t.deps.db),
+      http,
+      dispatcher: { dispatch: async () => undefined },
+      secretBox: t.deps.secretBox,
+      allow: createAllowList(['127.0.0.1']),
+      retryDelaysMs: [50, 100],
+      timeoutMs: 400,
+      logger: t.deps.logger,
     });
     expect(await executor.attempt({ deliveryId: a, seq: 2 })).toBe('stale'); // an older dispatch does nothing
     expect(await executor.attempt({ deliveryId: a, seq: 3 })).toBe('suspended');
@@ -214,10 +289,18 @@ describe.each(dbKinds())('webhook delivery (%s)', (kind) => {
     expect((await deliveriesOf(t, sub.id)).find((d) => d.id === a)?.status).toBe('suspended');
 
     // Disabled by the owner: a pending delivery is cancelled (failed), not kept.
-    const dis = await t.app.inject({ method: 'PUT', url: `/api/v1/webhooks/${sub.id}`, headers: actor.auth, payload: { status: 'disabled' } });
+    const dis = await t.app.inject({
+      method: 'PUT',
+      url: `/api/v1/webhooks/${sub.id}`,
+      headers: actor.auth,
+      payload: { status: 'disabled' },
+    });
     expect(body(dis).data.status).toBe('disabled');
     expect(await executor.attempt({ deliveryId: b, seq: 3 })).toBe('cancelled');
-    const { rows } = await t.deps.db.query<{ status: string; last_error: string }>('SELECT status, last_error FROM webhook_deliveries WHERE id = $1', [b]);
+    const { rows } = await t.deps.db.query<{ status: string; last_error: string }>(
+      'SELECT status, last_error FROM webhook_deliveries WHERE id = $1',
+      [b],
+    );
     expect(rows[0]).toEqual({ status: 'failed', last_error: 'subscription is disabled' });
     http.close();
 
@@ -225,7 +308,10 @@ describe.each(dbKinds())('webhook delivery (%s)', (kind) => {
     const en = await t.app.inject({ method: 'POST', url: `/api/v1/webhooks/${sub.id}/enable`, headers: actor.auth });
     expect(body(en).data.released_deliveries).toBe(1);
     await rx.waitFor(1);
-    await eventually(async () => (await deliveriesOf(t, sub.id)).find((d) => d.id === a)?.status === 'delivered', 'released delivery delivered');
+    await eventually(
+      async () => (await deliveriesOf(t, sub.id)).find((d) => d.id === a)?.status === 'delivered',
+      'released delivery delivered',
+    );
     expect(rx.requests).toHaveLength(1);
   });
 });

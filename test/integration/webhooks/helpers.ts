@@ -32,9 +32,17 @@ export interface CreatedSub {
 }
 
 export async function createSub(
-  t: WebhooksTestApp, actor: Actor, payload: Record<string, unknown>, headers: Record<string, string> = {},
+  t: WebhooksTestApp,
+  actor: Actor,
+  payload: Record<string, unknown>,
+  headers: Record<string, string> = {},
 ): Promise<CreatedSub> {
-  const res = await t.app.inject({ method: 'POST', url: '/api/v1/webhooks', headers: { ...actor.auth, ...headers }, payload: { events: ['*'], ...payload } });
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/v1/webhooks',
+    headers: { ...actor.auth, ...headers },
+    payload: { events: ['*'], ...payload },
+  });
   expect(res.statusCode, res.body).toBe(201);
   return body(res).data as CreatedSub;
 }
@@ -49,18 +57,30 @@ export interface DeliveryState {
 
 export async function deliveriesOf(t: WebhooksTestApp, subId: string): Promise<DeliveryState[]> {
   const { rows } = await t.deps.db.query<DeliveryState>(
-    'SELECT id, status, attempts, event_id, dispatch_seq FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at, id', [subId]);
+    'SELECT id, status, attempts, event_id, dispatch_seq FROM webhook_deliveries WHERE subscription_id = $1 ORDER BY created_at, id',
+    [subId],
+  );
   return rows;
 }
 
 export async function attemptsOf(t: WebhooksTestApp, deliveryId: string) {
-  const { rows } = await t.deps.db.query<{ attempt: number; status_code: number; error_code: string | null; trigger: string; attempted_at: Date; next_attempt_at: Date | null; error_message: string | null; response_body: string | null }>(
-    'SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id', [deliveryId]);
+  const { rows } = await t.deps.db.query<{
+    attempt: number;
+    status_code: number;
+    error_code: string | null;
+    trigger: string;
+    attempted_at: Date;
+    next_attempt_at: Date | null;
+    error_message: string | null;
+    response_body: string | null;
+  }>('SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY id', [deliveryId]);
   return rows;
 }
 
 export async function subStatus(t: WebhooksTestApp, subId: string): Promise<string> {
-  const { rows } = await t.deps.db.query<{ status: string }>('SELECT status FROM webhook_subscriptions WHERE id = $1', [subId]);
+  const { rows } = await t.deps.db.query<{ status: string }>('SELECT status FROM webhook_subscriptions WHERE id = $1', [
+    subId,
+  ]);
   return rows[0].status;
 }
 

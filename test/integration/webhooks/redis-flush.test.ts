@@ -18,7 +18,11 @@ describe('webhook deliveries when Redis loses its data', () => {
   beforeAll(async () => {
     redis = await startPrivateRedis();
     admin = new Redis(redis.url);
-    t = await createWebhooksTestApp({ redisUrl: redis.url, module: { sweepGraceMs: 500 }, workers: { concurrency: 4 } });
+    t = await createWebhooksTestApp({
+      redisUrl: redis.url,
+      module: { sweepGraceMs: 500 },
+      workers: { concurrency: 4 },
+    });
     rx = await startWebhookSink();
   });
   afterAll(async () => {
@@ -33,18 +37,25 @@ describe('webhook deliveries when Redis loses its data', () => {
     const actor = await owner(t);
     const sub = await createSub(t, actor, { url: rx.url });
     const events: string[] = [];
-    for (let i = 0; i < 30; i++) events.push(await t.emit(actor.orgId, 'document.processed', { documentId: `doc_${i}` }));
+    for (let i = 0; i < 30; i++)
+      events.push(await t.emit(actor.orgId, 'document.processed', { documentId: `doc_${i}` }));
     await rx.waitFor(4, 20_000);
     await admin.flushdb();
     const pendingAtFlush = (await deliveriesOf(t, sub.id)).filter((d) => d.status === 'pending').length;
     expect(pendingAtFlush).toBeGreaterThan(0);
 
-    const ds = await eventually(async () => {
-      const rows = await deliveriesOf(t, sub.id);
-      return rows.length === 30 && rows.every((d) => d.status === 'delivered') ? rows : null;
-    }, 'every delivery delivered', 40_000);
+    const ds = await eventually(
+      async () => {
+        const rows = await deliveriesOf(t, sub.id);
+        return rows.length === 30 && rows.every((d) => d.status === 'delivered') ? rows : null;
+      },
+      'every delivery delivered',
+      40_000,
+    );
     expect(ds).toHaveLength(30);
     expect(new Set(rx.requests.map((r) => r.headers['webhook-id']))).toEqual(new Set(events));
-    console.log(`webhooks redis flush: ${pendingAtFlush} of 30 deliveries were pending; the receiver saw ${rx.requests.length} requests`);
+    console.log(
+      `webhooks redis flush: ${pendingAtFlush} of 30 deliveries were pending; the receiver saw ${rx.requests.length} requests`,
+    );
   });
 });

@@ -18,21 +18,47 @@ describe('workflows API', () => {
   let t: WorkflowStack;
   let owner: Actor;
   let other: Actor;
-  const call = (who: { auth: Record<string, string> }, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, payload?: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: { ...who.auth, ...headers }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  const call = (
+    who: { auth: Record<string, string> },
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+    url: string,
+    payload?: unknown,
+    headers: Record<string, string> = {},
+  ) =>
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: { ...who.auth, ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   beforeAll(async () => {
     t = await createWorkflowTestApp();
     owner = await createActor(t as unknown as TestApp);
     other = await createActor(t as unknown as TestApp);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('creates, lists, reads, updates (bumping the version) and deletes', async () => {
-    const res = await call(owner, 'POST', '/workflows', { name: 'Nightly', description: 'waits', ...simple, settings: { timeout_seconds: 60 }, variables: { a: 1 } });
+    const res = await call(owner, 'POST', '/workflows', {
+      name: 'Nightly',
+      description: 'waits',
+      ...simple,
+      settings: { timeout_seconds: 60 },
+      variables: { a: 1 },
+    });
     expect(res.statusCode, res.body).toBe(201);
     const w = body(res).data;
-    expect(w).toMatchObject({ name: 'Nightly', status: 'draft', version: 1, trigger: { type: 'manual' }, settings: { timeout_seconds: 60, max_concurrent_runs: 10, on_error: 'stop' }, variables: { a: 1 } });
+    expect(w).toMatchObject({
+      name: 'Nightly',
+      status: 'draft',
+      version: 1,
+      trigger: { type: 'manual' },
+      settings: { timeout_seconds: 60, max_concurrent_runs: 10, on_error: 'stop' },
+      variables: { a: 1 },
+    });
     const list = body(await call(owner, 'GET', '/workflows?search=night&per_page=5'));
     expect(list.data.map((x: any) => x.id)).toEqual([w.id]);
     expect(list.pagination).toMatchObject({ page: 1, per_page: 5, total: 1, total_pages: 1 });
@@ -43,7 +69,9 @@ describe('workflows API', () => {
     for (const field of ['settings', 'variables']) {
       const bad = await call(owner, 'PUT', `/workflows/${w.id}`, { [field]: {} });
       expect(bad.statusCode).toBe(400);
-      expect(body(bad).error!.details).toEqual([expect.objectContaining({ field, message: 'is not an accepted field' })]);
+      expect(body(bad).error!.details).toEqual([
+        expect.objectContaining({ field, message: 'is not an accepted field' }),
+      ]);
     }
     expect((await call(owner, 'DELETE', `/workflows/${w.id}`)).statusCode).toBe(200);
     expect((await call(owner, 'GET', `/workflows/${w.id}`)).statusCode).toBe(404);
@@ -56,19 +84,39 @@ describe('workflows API', () => {
         { id: 'check', type: 'condition', config: { expression: 'total >' } },
         { id: 'move', type: 'move_to_project', config: { project_id: 'prj_nope' } },
       ],
-      edges: [{ source: 'start', target: 'check' }, { source: 'check', target: 'move', when: 'true' }, { source: 'move', target: 'ghost' }],
+      edges: [
+        { source: 'start', target: 'check' },
+        { source: 'check', target: 'move', when: 'true' },
+        { source: 'move', target: 'ghost' },
+      ],
     };
     const res = await call(owner, 'POST', '/workflows', { name: 'Broken', ...graph });
     expect(res.statusCode).toBe(400);
     const details = body(res).error!.details;
-    expect(details).toEqual(expect.arrayContaining([
-      expect.objectContaining({ field: 'nodes[1].config.expression', node_id: 'check' }),
-      expect.objectContaining({ field: 'edges[2].target', node_id: 'ghost' }),
-    ]));
+    expect(details).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'nodes[1].config.expression', node_id: 'check' }),
+        expect.objectContaining({ field: 'edges[2].target', node_id: 'ghost' }),
+      ]),
+    );
     expect(body(await call(owner, 'GET', '/workflows')).data.filter((w: any) => w.name === 'Broken')).toEqual([]);
     // Structure fixed, the project reference is checked against the organization.
-    const v = body(await call(owner, 'POST', '/workflows/validate', { nodes: graph.nodes.map((n) => (n.id === 'check' ? { ...n, config: { expression: 'true' } } : n)), edges: graph.edges.slice(0, 2) }));
-    expect(v.data).toEqual({ valid: false, issues: [{ field: 'nodes[2].config.project_id', node_id: 'move', message: expect.stringMatching(/refers to no project/) }] });
+    const v = body(
+      await call(owner, 'POST', '/workflows/validate', {
+        nodes: graph.nodes.map((n) => (n.id === 'check' ? { ...n, config: { expression: 'true' } } : n)),
+        edges: graph.edges.slice(0, 2),
+      }),
+    );
+    expect(v.data).toEqual({
+      valid: false,
+      issues: [
+        {
+          field: 'nodes[2].config.project_id',
+          node_id: 'move',
+          message: expect.stringMatching(/refers to no project/),
+        },
+      ],
+    });
     const ok = body(await call(owner, 'POST', '/workflows/validate', simple));
     expect(ok.data).toEqual({ valid: true, issues: [] });
     // A draft may be partial; activating needs exactly one trigger.
@@ -93,17 +141,31 @@ describe('workflows API', () => {
       if (run.steps.some((s: any) => s.node_id === 'wait' && s.status === 'waiting')) break;
       await new Promise((r) => setTimeout(r, 25));
     }
-    expect(run).toMatchObject({ status: 'running', workflow_id: w.id, workflow_version: 1, mode: 'execute', trigger: { type: 'manual', user_id: owner.userId } });
-    expect(run.steps.map((s: any) => [s.node_id, s.status])).toEqual([['start', 'completed'], ['wait', 'waiting']]);
+    expect(run).toMatchObject({
+      status: 'running',
+      workflow_id: w.id,
+      workflow_version: 1,
+      mode: 'execute',
+      trigger: { type: 'manual', user_id: owner.userId },
+    });
+    expect(run.steps.map((s: any) => [s.node_id, s.status])).toEqual([
+      ['start', 'completed'],
+      ['wait', 'waiting'],
+    ]);
     const runs = body(await call(owner, 'GET', `/workflows/runs?workflow_id=${w.id}`));
     expect(runs.data.map((r: any) => r.id)).toEqual([runId]);
     expect(runs.data[0].step_counts).toEqual({ completed: 1, waiting: 1 });
-    expect(body(await call(owner, 'GET', '/workflows/runs?status=completed')).data.find((r: any) => r.id === runId)).toBeUndefined();
+    expect(
+      body(await call(owner, 'GET', '/workflows/runs?status=completed')).data.find((r: any) => r.id === runId),
+    ).toBeUndefined();
     const c = await call(owner, 'POST', `/workflows/runs/${runId}/cancel`);
     expect(c.statusCode, c.body).toBe(200);
     expect(body(c).data).toMatchObject({ status: 'cancelled', error: { code: 'CANCELLED' } });
     expect((await call(owner, 'POST', `/workflows/runs/${runId}/cancel`)).statusCode).toBe(409);
-    const { rows } = await t.deps.db.query<{ type: string; data: any }>(`SELECT type, data FROM events WHERE data->>'runId' = $1 ORDER BY created_at, id`, [runId]);
+    const { rows } = await t.deps.db.query<{ type: string; data: any }>(
+      `SELECT type, data FROM events WHERE data->>'runId' = $1 ORDER BY created_at, id`,
+      [runId],
+    );
     expect(rows.map((r) => r.type)).toEqual(['workflow.started', 'workflow.step_completed', 'workflow.failed']);
     expect(rows[2].data.status).toBe('cancelled');
   });
@@ -112,7 +174,11 @@ describe('workflows API', () => {
     const member = await createActor(t as unknown as TestApp, { role: 'member' });
     const w = body(await call(owner, 'POST', '/workflows', { name: 'Shared', ...simple })).data;
     const viewer = await createActor(t as unknown as TestApp, { role: 'viewer' });
-    const own = await t.deps.workflows.service.create({ orgId: viewer.orgId, environment: 'live' }, { name: 'Viewer org', ...simple }, null);
+    const own = await t.deps.workflows.service.create(
+      { orgId: viewer.orgId, environment: 'live' },
+      { name: 'Viewer org', ...simple },
+      null,
+    );
     expect((await call(viewer, 'GET', `/workflows/${own.id}`)).statusCode).toBe(200);
     expect((await call(viewer, 'GET', '/workflows/runs')).statusCode).toBe(200);
     expect((await call(viewer, 'POST', `/workflows/${own.id}/run`)).statusCode).toBe(403);
@@ -130,8 +196,12 @@ describe('workflows API', () => {
     const w = body(await call(owner, 'POST', '/workflows', { name: 'Private', ...simple })).data;
     const runId = body(await call(owner, 'POST', `/workflows/${w.id}/run`, { mode: 'dry_run' })).data.id;
     for (const [method, url] of [
-      ['GET', `/workflows/${w.id}`], ['PUT', `/workflows/${w.id}`], ['DELETE', `/workflows/${w.id}`], ['POST', `/workflows/${w.id}/run`],
-      ['GET', `/workflows/runs/${runId}`], ['POST', `/workflows/runs/${runId}/cancel`],
+      ['GET', `/workflows/${w.id}`],
+      ['PUT', `/workflows/${w.id}`],
+      ['DELETE', `/workflows/${w.id}`],
+      ['POST', `/workflows/${w.id}/run`],
+      ['GET', `/workflows/runs/${runId}`],
+      ['POST', `/workflows/runs/${runId}/cancel`],
     ] as const) {
       const res = await call(other, method, url, method === 'PUT' ? { name: 'stolen' } : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(404);
@@ -150,15 +220,24 @@ describe('workflows API', () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const op = (path: string, method: string) => doc.paths[`/api/v1${path}`]?.[method];
     const expected: [string, string, string][] = [
-      ['/workflows', 'get', '200'], ['/workflows', 'post', '201'], ['/workflows/validate', 'post', '200'], ['/workflows/runs', 'get', '200'],
-      ['/workflows/runs/{runId}', 'get', '200'], ['/workflows/runs/{runId}/cancel', 'post', '200'], ['/workflows/{id}', 'get', '200'],
-      ['/workflows/{id}', 'put', '200'], ['/workflows/{id}', 'delete', '200'], ['/workflows/{id}/run', 'post', '202'],
+      ['/workflows', 'get', '200'],
+      ['/workflows', 'post', '201'],
+      ['/workflows/validate', 'post', '200'],
+      ['/workflows/runs', 'get', '200'],
+      ['/workflows/runs/{runId}', 'get', '200'],
+      ['/workflows/runs/{runId}/cancel', 'post', '200'],
+      ['/workflows/{id}', 'get', '200'],
+      ['/workflows/{id}', 'put', '200'],
+      ['/workflows/{id}', 'delete', '200'],
+      ['/workflows/{id}/run', 'post', '202'],
     ];
     for (const [path, method, status] of expected) {
       const o = op(path, method);
       expect(o, `${method} ${path}`).toBeDefined();
       expect(Object.keys(o.responses)).toEqual(expect.arrayContaining([status, '400', '401', '403', '429']));
     }
-    expect(Object.keys(op('/workflows/runs/{runId}/cancel', 'post').responses)).toEqual(expect.arrayContaining(['404', '409']));
+    expect(Object.keys(op('/workflows/runs/{runId}/cancel', 'post').responses)).toEqual(
+      expect.arrayContaining(['404', '409']),
+    );
   });
 });

@@ -23,11 +23,20 @@ describe.skipIf(!pg)('workflow run survives a SIGKILLed worker (PostgreSQL)', ()
   let owner: Actor;
   let sink: WebhookSink;
   const api = (method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: owner.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: owner.auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
 
   beforeAll(async () => {
     sink = await startWebhookSink();
-    t = await createWorkflowTestApp({ kind: 'postgres', workers: false, module: { lockDurationMs: 1000, stalledIntervalMs: 300 } });
+    t = await createWorkflowTestApp({
+      kind: 'postgres',
+      workers: false,
+      module: { lockDurationMs: 1000, stalledIntervalMs: 300 },
+    });
     owner = await createActor(t as unknown as TestApp);
   });
   afterAll(async () => {
@@ -39,29 +48,55 @@ describe.skipIf(!pg)('workflow run survives a SIGKILLed worker (PostgreSQL)', ()
     const base = new URL(sink.url).origin;
     const projectId = await createProject(t as unknown as TestApp, owner);
     t.google.spreadsheets.create('crash', ['Rows']);
-    const conn = body(await api('POST', '/integrations/sheets/connections', { name: 'SA', service_account_key: serviceAccountKey(t.google) })).data;
-    const exportId = body(await api('POST', '/integrations/sheets/exports', {
-      project_id: projectId, connection_id: conn.id, spreadsheet_id: 'crash', sheet_name: 'Rows', trigger: 'manual', columns: [{ header: 'Doc', field: 'document.id' }],
-    })).data.id;
+    const conn = body(
+      await api('POST', '/integrations/sheets/connections', {
+        name: 'SA',
+        service_account_key: serviceAccountKey(t.google),
+      }),
+    ).data;
+    const exportId = body(
+      await api('POST', '/integrations/sheets/exports', {
+        project_id: projectId,
+        connection_id: conn.id,
+        spreadsheet_id: 'crash',
+        sheet_name: 'Rows',
+        trigger: 'manual',
+        columns: [{ header: 'Doc', field: 'document.id' }],
+      }),
+    ).data.id;
     const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId }, 1);
-    const w = body(await api('POST', '/workflows', {
-      name: 'Crash me',
-      nodes: [
-        { id: 'start', type: 'trigger.manual', config: {} },
-        { id: 'mark', type: 'set_fields', config: { fields: { stage: '"one"' } } },
-        { id: 'sheet', type: 'export_sheets', config: { export_id: exportId } },
-        { id: 'notify', type: 'send_webhook_event', config: { url: `${base}/events` } },
-        { id: 'call', type: 'http_request', config: { url: `${base}/slow`, body: '{"doc": document.id}' } },
-        { id: 'after', type: 'set_fields', config: { fields: { stage: '"two"' } } },
-      ],
-      edges: [{ source: 'start', target: 'mark' }, { source: 'mark', target: 'sheet' }, { source: 'sheet', target: 'notify' }, { source: 'notify', target: 'call' }, { source: 'call', target: 'after' }],
-    })).data;
+    const w = body(
+      await api('POST', '/workflows', {
+        name: 'Crash me',
+        nodes: [
+          { id: 'start', type: 'trigger.manual', config: {} },
+          { id: 'mark', type: 'set_fields', config: { fields: { stage: '"one"' } } },
+          { id: 'sheet', type: 'export_sheets', config: { export_id: exportId } },
+          { id: 'notify', type: 'send_webhook_event', config: { url: `${base}/events` } },
+          { id: 'call', type: 'http_request', config: { url: `${base}/slow`, body: '{"doc": document.id}' } },
+          { id: 'after', type: 'set_fields', config: { fields: { stage: '"two"' } } },
+        ],
+        edges: [
+          { source: 'start', target: 'mark' },
+          { source: 'mark', target: 'sheet' },
+          { source: 'sheet', target: 'notify' },
+          { source: 'notify', target: 'call' },
+          { source: 'call', target: 'after' },
+        ],
+      }),
+    ).data;
 
     const schema = (await t.deps.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
     sink.setDelay(60_000); // the first request hangs until its worker is dead
-    const child = fork(ENTRY, [MODULE, JSON.stringify({ env: t.env, db: { url: pg!, schema }, redisUrl: inject('redisUrl') })], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    const child = fork(
+      ENTRY,
+      [MODULE, JSON.stringify({ env: t.env, db: { url: pg!, schema }, redisUrl: inject('redisUrl') })],
+      { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] },
+    );
     let stderr = '';
-    child.stderr?.on('data', (c: Buffer) => { stderr = (stderr + c.toString()).slice(-10_000); });
+    child.stderr?.on('data', (c: Buffer) => {
+      stderr = (stderr + c.toString()).slice(-10_000);
+    });
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     let runId = '';
     try {
@@ -70,7 +105,12 @@ describe.skipIf(!pg)('workflow run survives a SIGKILLed worker (PostgreSQL)', ()
         void exited.then(() => reject(new Error(`worker exited early: ${stderr}`)));
       });
       runId = body(await api('POST', `/workflows/${w.id}/run`, { input: { document_id: doc.id } })).data.id;
-      await Promise.race([sink.waitFor(1, 30_000), exited.then(() => { throw new Error(`worker exited: ${stderr}`); })]);
+      await Promise.race([
+        sink.waitFor(1, 30_000),
+        exited.then(() => {
+          throw new Error(`worker exited: ${stderr}`);
+        }),
+      ]);
       child.kill('SIGKILL');
       await exited;
     } finally {
@@ -80,39 +120,71 @@ describe.skipIf(!pg)('workflow run survives a SIGKILLed worker (PostgreSQL)', ()
     const mid = body(await api('GET', `/workflows/runs/${runId}`)).data;
     expect(mid.status).toBe('running');
     expect(mid.steps.map((s: any) => [s.node_id, s.status, s.attempts])).toEqual([
-      ['start', 'completed', 1], ['mark', 'completed', 1], ['sheet', 'completed', 1], ['notify', 'completed', 1], ['call', 'running', 1],
+      ['start', 'completed', 1],
+      ['mark', 'completed', 1],
+      ['sheet', 'completed', 1],
+      ['notify', 'completed', 1],
+      ['call', 'running', 1],
     ]);
 
     // Another worker (this process) takes the run over once the dead one's lock expires.
     sink.setDelay(0);
     await t.startWorkers();
-    const run = await eventually(async () => {
-      const r = body(await api('GET', `/workflows/runs/${runId}`)).data;
-      return r.status !== 'running' && r;
-    }, 'the run to finish on the second worker', 30_000);
+    const run = await eventually(
+      async () => {
+        const r = body(await api('GET', `/workflows/runs/${runId}`)).data;
+        return r.status !== 'running' && r;
+      },
+      'the run to finish on the second worker',
+      30_000,
+    );
     expect(run.status, JSON.stringify(run.error)).toBe('completed');
     expect(run.steps.map((s: any) => [s.node_id, s.status, s.attempts])).toEqual([
-      ['start', 'completed', 1], ['mark', 'completed', 1], ['sheet', 'completed', 1], ['notify', 'completed', 1], ['call', 'completed', 2], ['after', 'completed', 1],
+      ['start', 'completed', 1],
+      ['mark', 'completed', 1],
+      ['sheet', 'completed', 1],
+      ['notify', 'completed', 1],
+      ['call', 'completed', 2],
+      ['after', 'completed', 1],
     ]);
 
     // Effects, counted.
-    const rows = await eventually(() => t.google.spreadsheets.getValues('crash', 'Rows').length >= 2 && t.google.spreadsheets.getValues('crash', 'Rows'), 'the sheet row');
+    const rows = await eventually(
+      () =>
+        t.google.spreadsheets.getValues('crash', 'Rows').length >= 2 &&
+        t.google.spreadsheets.getValues('crash', 'Rows'),
+      'the sheet row',
+    );
     await sink.waitFor(3, 15_000);
     await new Promise((r) => setTimeout(r, 500));
     expect(t.google.spreadsheets.getValues('crash', 'Rows').length).toBe(2);
     expect(rows[1][0]).toBe(doc.id);
     const q = async (sql: string) => (await t.deps.db.query<{ n: number }>(sql, [doc.id])).rows[0].n;
     expect(await q(`SELECT count(*) AS n FROM document_exports WHERE document_id = $1`)).toBe(1);
-    expect(await q(`SELECT count(*) AS n FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id WHERE s.owner_workflow_id IS NOT NULL AND $1::text IS NOT NULL`)).toBe(1);
+    expect(
+      await q(
+        `SELECT count(*) AS n FROM webhook_deliveries d JOIN webhook_subscriptions s ON s.id = d.subscription_id WHERE s.owner_workflow_id IS NOT NULL AND $1::text IS NOT NULL`,
+      ),
+    ).toBe(1);
     const slow = sink.requests.filter((r) => r.path === '/slow');
     expect(slow).toHaveLength(2);
     expect(new Set(slow.map((r) => r.headers['idempotency-key']))).toEqual(new Set([`${runId}.call`]));
     expect(sink.requests.filter((r) => r.path === '/events')).toHaveLength(1);
     const d = body(await api('GET', `/documents/${doc.id}`)).data;
     expect(d.fields.stage.value).toBe('two');
-    const { rows: events } = await t.deps.db.query<{ type: string; data: any }>(`SELECT type, data FROM events WHERE data->>'runId' = $1 AND type LIKE 'workflow.%' AND type <> 'workflow.event' ORDER BY created_at, id`, [runId]);
+    const { rows: events } = await t.deps.db.query<{ type: string; data: any }>(
+      `SELECT type, data FROM events WHERE data->>'runId' = $1 AND type LIKE 'workflow.%' AND type <> 'workflow.event' ORDER BY created_at, id`,
+      [runId],
+    );
     expect(events.map((e) => (e.type === 'workflow.step_completed' ? e.data.step.id : e.type))).toEqual([
-      'workflow.started', 'start', 'mark', 'sheet', 'notify', 'call', 'after', 'workflow.completed',
+      'workflow.started',
+      'start',
+      'mark',
+      'sheet',
+      'notify',
+      'call',
+      'after',
+      'workflow.completed',
     ]);
   });
 });

@@ -15,7 +15,12 @@ describe('workflow engine', () => {
   let sink: WebhookSink;
   let base: string;
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: owner.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: owner.auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const create = async (name: string, nodes: unknown[], edges: unknown[], settings?: unknown) => {
     const res = await api('POST', '/workflows', { name, nodes, edges, ...(settings ? { settings } : {}) });
     expect(res.statusCode, res.body).toBe(201);
@@ -26,10 +31,15 @@ describe('workflow engine', () => {
     expect(res.statusCode, res.body).toBe(202);
     return body(res).data.id as string;
   };
-  const finished = (runId: string, timeoutMs = 20_000) => eventually(async () => {
-    const r = body(await api('GET', `/workflows/runs/${runId}`)).data;
-    return !['queued', 'running'].includes(r.status) && r;
-  }, `run ${runId} to end`, timeoutMs);
+  const finished = (runId: string, timeoutMs = 20_000) =>
+    eventually(
+      async () => {
+        const r = body(await api('GET', `/workflows/runs/${runId}`)).data;
+        return !['queued', 'running'].includes(r.status) && r;
+      },
+      `run ${runId} to end`,
+      timeoutMs,
+    );
   const manual = { id: 'start', type: 'trigger.manual', config: {} };
 
   beforeAll(async () => {
@@ -46,8 +56,19 @@ describe('workflow engine', () => {
   it('retries a failing request with its backoff, with the same request id every time', async () => {
     let n = 0;
     sink.setStatus((r) => (r.path === '/flaky' && ++n <= 2 ? 503 : 200));
-    const id = await create('Flaky', [manual, { id: 'call', type: 'http_request', config: { method: 'GET', url: `${base}/flaky` }, retry: { max_tries: 3, backoff: { type: 'fixed', delay_ms: 50 } } }],
-      [{ source: 'start', target: 'call' }]);
+    const id = await create(
+      'Flaky',
+      [
+        manual,
+        {
+          id: 'call',
+          type: 'http_request',
+          config: { method: 'GET', url: `${base}/flaky` },
+          retry: { max_tries: 3, backoff: { type: 'fixed', delay_ms: 50 } },
+        },
+      ],
+      [{ source: 'start', target: 'call' }],
+    );
     const run = await finished(await start(id));
     sink.setStatus(200);
     expect(run.status).toBe('completed');
@@ -60,32 +81,67 @@ describe('workflow engine', () => {
 
   it('on_error continue records the failure and follows the error branch', async () => {
     sink.setStatus((r) => (r.path === '/missing' ? 404 : 200));
-    const id = await create('Continue', [
-      manual,
-      { id: 'call', type: 'http_request', config: { url: `${base}/missing` }, on_error: 'continue', retry: { max_tries: 3 } },
-      { id: 'ok', type: 'condition', config: { expression: 'true' } },
-      { id: 'oops', type: 'condition', config: { expression: 'steps.call.error.code = "HTTP_STATUS"' } },
-    ], [{ source: 'start', target: 'call' }, { source: 'call', target: 'ok' }, { source: 'call', target: 'oops', when: 'error' }]);
+    const id = await create(
+      'Continue',
+      [
+        manual,
+        {
+          id: 'call',
+          type: 'http_request',
+          config: { url: `${base}/missing` },
+          on_error: 'continue',
+          retry: { max_tries: 3 },
+        },
+        { id: 'ok', type: 'condition', config: { expression: 'true' } },
+        { id: 'oops', type: 'condition', config: { expression: 'steps.call.error.code = "HTTP_STATUS"' } },
+      ],
+      [
+        { source: 'start', target: 'call' },
+        { source: 'call', target: 'ok' },
+        { source: 'call', target: 'oops', when: 'error' },
+      ],
+    );
     const run = await finished(await start(id));
     sink.setStatus(200);
     expect(run.status).toBe('completed');
     const s = Object.fromEntries(run.steps.map((x: any) => [x.node_id, x]));
     // A 404 is not retried (it will not get better).
-    expect(s.call).toMatchObject({ status: 'failed', branch: 'error', attempts: 1, error: { code: 'HTTP_STATUS' }, output: { response: { status: 404 } } });
+    expect(s.call).toMatchObject({
+      status: 'failed',
+      branch: 'error',
+      attempts: 1,
+      error: { code: 'HTTP_STATUS' },
+      output: { response: { status: 404 } },
+    });
     expect(s.ok.status).toBe('completed');
     expect(s.oops).toMatchObject({ status: 'completed', output: { result: true } });
   });
 
   it('fails a run that outlives timeout_seconds, even while it waits', async () => {
-    const id = await create('Slow', [manual, { id: 'wait', type: 'delay', config: { seconds: 600 } }], [{ source: 'start', target: 'wait' }], { timeout_seconds: 1 });
+    const id = await create(
+      'Slow',
+      [manual, { id: 'wait', type: 'delay', config: { seconds: 600 } }],
+      [{ source: 'start', target: 'wait' }],
+      { timeout_seconds: 1 },
+    );
     const run = await finished(await start(id));
     expect(run.status).toBe('failed');
     expect(run.error.code).toBe('RUN_TIMEOUT');
   });
 
   it('a delay parks the run and resumes it', async () => {
-    const id = await create('Nap', [manual, { id: 'wait', type: 'delay', config: { seconds: 1 } }, { id: 'after', type: 'condition', config: { expression: 'true' } }],
-      [{ source: 'start', target: 'wait' }, { source: 'wait', target: 'after' }]);
+    const id = await create(
+      'Nap',
+      [
+        manual,
+        { id: 'wait', type: 'delay', config: { seconds: 1 } },
+        { id: 'after', type: 'condition', config: { expression: 'true' } },
+      ],
+      [
+        { source: 'start', target: 'wait' },
+        { source: 'wait', target: 'after' },
+      ],
+    );
     const run = await finished(await start(id));
     expect(run.status).toBe('completed');
     expect(run.steps.map((s: any) => s.status)).toEqual(['completed', 'completed', 'completed']);
@@ -93,14 +149,26 @@ describe('workflow engine', () => {
   });
 
   it('max_concurrent_runs holds further runs in the queue', async () => {
-    const id = await create('One at a time', [manual, { id: 'wait', type: 'delay', config: { seconds: 1 } }], [{ source: 'start', target: 'wait' }], { max_concurrent_runs: 1 });
+    const id = await create(
+      'One at a time',
+      [manual, { id: 'wait', type: 'delay', config: { seconds: 1 } }],
+      [{ source: 'start', target: 'wait' }],
+      { max_concurrent_runs: 1 },
+    );
     const ids = [await start(id), await start(id), await start(id)];
     let most = 0;
-    await eventually(async () => {
-      const { rows } = await t.deps.db.query<{ status: string }>('SELECT status FROM workflow_runs WHERE workflow_id = $1', [id]);
-      most = Math.max(most, rows.filter((r) => r.status === 'running').length);
-      return rows.every((r) => r.status === 'completed');
-    }, 'all three runs', 30_000);
+    await eventually(
+      async () => {
+        const { rows } = await t.deps.db.query<{ status: string }>(
+          'SELECT status FROM workflow_runs WHERE workflow_id = $1',
+          [id],
+        );
+        most = Math.max(most, rows.filter((r) => r.status === 'running').length);
+        return rows.every((r) => r.status === 'completed');
+      },
+      'all three runs',
+      30_000,
+    );
     expect(most).toBe(1);
     const runs = await Promise.all(ids.map(async (r) => body(await api('GET', `/workflows/runs/${r}`)).data));
     const spans = runs.map((r) => [Date.parse(r.started_at), Date.parse(r.finished_at)]).sort((a, b) => a[0] - b[0]);
@@ -110,7 +178,11 @@ describe('workflow engine', () => {
   it('the sweeper re-queues a run whose job vanished', async () => {
     await t.stopWorkers();
     try {
-      const id = await create('Lost', [manual, { id: 'x', type: 'condition', config: { expression: '1 = 1' } }], [{ source: 'start', target: 'x' }]);
+      const id = await create(
+        'Lost',
+        [manual, { id: 'x', type: 'condition', config: { expression: '1 = 1' } }],
+        [{ source: 'start', target: 'x' }],
+      );
       const runId = await start(id);
       // The job is lost (Redis data gone) and the run has not moved for a while.
       await (await t.deps.queues.get('workflows').getJob(runJobId(runId)))!.remove();
@@ -125,16 +197,28 @@ describe('workflow engine', () => {
   });
 
   it('stops a hostile expression while /health keeps answering', async () => {
-    const id = await create('Hostile', [
-      manual,
-      { id: 'spin', type: 'condition', config: { expression: '($f := function($n){ $n = 0 ? 0 : $f($n - 1) + $f($n - 1) }; $f(60)) > 0' } },
-    ], [{ source: 'start', target: 'spin' }]);
+    const id = await create(
+      'Hostile',
+      [
+        manual,
+        {
+          id: 'spin',
+          type: 'condition',
+          config: { expression: '($f := function($n){ $n = 0 ? 0 : $f($n - 1) + $f($n - 1) }; $f(60)) > 0' },
+        },
+      ],
+      [{ source: 'start', target: 'spin' }],
+    );
     const runId = await start(id);
     let answeredMeanwhile = false;
     for (let i = 0; i < 400; i++) {
       const r = body(await api('GET', `/workflows/runs/${runId}`)).data;
       if (!['queued', 'running'].includes(r.status)) break;
-      if (r.status === 'running' && r.steps.some((s: any) => s.node_id === 'start') && !r.steps.some((s: any) => s.node_id === 'spin')) {
+      if (
+        r.status === 'running' &&
+        r.steps.some((s: any) => s.node_id === 'start') &&
+        !r.steps.some((s: any) => s.node_id === 'spin')
+      ) {
         const h = await t.app.inject({ method: 'GET', url: '/api/v1/health' });
         expect(h.statusCode).toBe(200);
         const still = body(await api('GET', `/workflows/runs/${runId}`)).data;
@@ -150,11 +234,28 @@ describe('workflow engine', () => {
 
   it('classify and extract compute in a dry run and write in execute mode', async () => {
     const projectId = await createProject(t as unknown as TestApp, owner);
-    const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId }, 1, () => ({ classification: null, fields: null }));
-    const text = ['Northwind Office Supply GmbH', 'Invoice', 'Invoice No: RE-2024-77', 'Invoice date: 05.03.2024', 'Subtotal: 45.00 EUR', 'VAT 19%: 8.55 EUR', 'Total: 53.55 EUR'].join('\n');
+    const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId }, 1, () => ({
+      classification: null,
+      fields: null,
+    }));
+    const text = [
+      'Northwind Office Supply GmbH',
+      'Invoice',
+      'Invoice No: RE-2024-77',
+      'Invoice date: 05.03.2024',
+      'Subtotal: 45.00 EUR',
+      'VAT 19%: 8.55 EUR',
+      'Total: 53.55 EUR',
+    ].join('\n');
     await t.deps.db.query('UPDATE documents SET text_content = $2 WHERE id = $1', [doc.id, text]);
-    const id = await create('Read it', [manual, { id: 'cls', type: 'classify', config: {} }, { id: 'ext', type: 'extract', config: {} }],
-      [{ source: 'start', target: 'cls' }, { source: 'cls', target: 'ext' }]);
+    const id = await create(
+      'Read it',
+      [manual, { id: 'cls', type: 'classify', config: {} }, { id: 'ext', type: 'extract', config: {} }],
+      [
+        { source: 'start', target: 'cls' },
+        { source: 'cls', target: 'ext' },
+      ],
+    );
     const dry = await finished(await start(id, { mode: 'dry_run', input: { document_id: doc.id } }));
     expect(dry.status, JSON.stringify(dry.error)).toBe('completed');
     const dryOut = Object.fromEntries(dry.steps.map((x: any) => [x.node_id, x.output]));
@@ -169,16 +270,27 @@ describe('workflow engine', () => {
     expect(d.classification.type).toBe('invoice');
     expect(d.fields.total.value).toBe(53.55);
     const { rows } = await t.deps.db.query<{ type: string; data: any }>(
-      `SELECT type, data FROM events WHERE data->>'documentId' = $1 AND type LIKE 'document.%' ORDER BY created_at, id`, [doc.id]);
+      `SELECT type, data FROM events WHERE data->>'documentId' = $1 AND type LIKE 'document.%' ORDER BY created_at, id`,
+      [doc.id],
+    );
     expect(rows.map((r) => r.type)).toEqual(['document.classified', 'document.extracted']);
     expect(rows.every((r) => r.data.runId === run.id && r.data.workflowChain[0] === id)).toBe(true);
   });
 
   it('a run keeps the graph and version it started with', async () => {
-    const nodes = [manual, { id: 'wait', type: 'delay', config: { seconds: 1 } }, { id: 'check', type: 'condition', config: { expression: '1 = 1' } }];
-    const id = await create('Versioned', nodes, [{ source: 'start', target: 'wait' }, { source: 'wait', target: 'check' }]);
+    const nodes = [
+      manual,
+      { id: 'wait', type: 'delay', config: { seconds: 1 } },
+      { id: 'check', type: 'condition', config: { expression: '1 = 1' } },
+    ];
+    const id = await create('Versioned', nodes, [
+      { source: 'start', target: 'wait' },
+      { source: 'wait', target: 'check' },
+    ]);
     const runId = await start(id);
-    const edited = await api('PUT', `/workflows/${id}`, { nodes: nodes.map((n) => (n.id === 'check' ? { ...n, config: { expression: '1 = 2' } } : n)) });
+    const edited = await api('PUT', `/workflows/${id}`, {
+      nodes: nodes.map((n) => (n.id === 'check' ? { ...n, config: { expression: '1 = 2' } } : n)),
+    });
     expect(body(edited).data.version).toBe(2);
     const run = await finished(runId);
     expect(run.workflow_version).toBe(1);

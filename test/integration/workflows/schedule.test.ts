@@ -11,10 +11,20 @@ describe('schedule triggers', () => {
   let t: WorkflowStack;
   let owner: Actor;
   const api = (method: 'POST' | 'PUT', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: owner.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: owner.auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const queue = () => t.deps.queues.get('workflows');
-  const runs = async (id: string) => (await t.deps.db.query<{ trigger: { scheduled_for: string }; status: string }>(
-    'SELECT trigger, status, error FROM workflow_runs WHERE workflow_id = $1 ORDER BY created_at, id', [id])).rows;
+  const runs = async (id: string) =>
+    (
+      await t.deps.db.query<{ trigger: { scheduled_for: string }; status: string }>(
+        'SELECT trigger, status, error FROM workflow_runs WHERE workflow_id = $1 ORDER BY created_at, id',
+        [id],
+      )
+    ).rows;
   const until = async <T>(fn: () => Promise<T | false>, what: string): Promise<T> => {
     // Counted passes, not a clock deadline: the clock is fake here.
     for (let i = 0; i < 600; i++) {
@@ -26,8 +36,12 @@ describe('schedule triggers', () => {
   };
   const scheduled = async (cron: string, timezone: string) => {
     const res = await api('POST', '/workflows', {
-      name: `Every day ${cron} ${timezone}`, status: 'active',
-      nodes: [{ id: 'tick', type: 'trigger.schedule', config: { cron, timezone } }, { id: 'mark', type: 'condition', config: { expression: 'true' } }],
+      name: `Every day ${cron} ${timezone}`,
+      status: 'active',
+      nodes: [
+        { id: 'tick', type: 'trigger.schedule', config: { cron, timezone } },
+        { id: 'mark', type: 'condition', config: { expression: 'true' } },
+      ],
       edges: [{ source: 'tick', target: 'mark' }],
     });
     expect(res.statusCode, res.body).toBe(201);
@@ -43,7 +57,10 @@ describe('schedule triggers', () => {
       vi.setSystemTime(s!.next! + 1000);
       // A delayed job waits for the worker's next look; promoting it wakes the worker now.
       await queue().promoteJobs();
-      await until(async () => (await runs(id)).filter((r) => r.status === 'completed').length === i + 1, `tick ${i + 1}`);
+      await until(
+        async () => (await runs(id)).filter((r) => r.status === 'completed').length === i + 1,
+        `tick ${i + 1}`,
+      );
     }
     return seen.map((ms) => new Date(ms).toISOString());
   };
@@ -53,8 +70,12 @@ describe('schedule triggers', () => {
     owner = await createActor(t as unknown as TestApp);
     await t.startWorkers();
   });
-  afterEach(() => { vi.useRealTimers(); });
-  afterAll(async () => { await t?.close(); });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('spring forward: 02:30 Berlin does not exist on the change day; one run there, local 02:30 again after', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: Date.parse('2026-03-27T12:00:00Z'), shouldAdvanceTime: true });
@@ -85,7 +106,12 @@ describe('schedule triggers', () => {
     const id = await scheduled('0 9 * * 1-5', 'America/New_York');
     const s = await queue().getJobScheduler(schedulerId(id));
     expect(new Date(s!.next!).toISOString()).toBe('2026-06-01T13:00:00.000Z');
-    const job = { id: `repeat:${schedulerId(id)}:${s!.next}`, timestamp: Date.now(), delay: 0, data: { kind: 'tick' as const, workflowId: id } };
+    const job = {
+      id: `repeat:${schedulerId(id)}:${s!.next}`,
+      timestamp: Date.now(),
+      delay: 0,
+      data: { kind: 'tick' as const, workflowId: id },
+    };
     const [a, b] = await Promise.all([t.deps.workflows.schedules.tick(job), t.deps.workflows.schedules.tick(job)]);
     expect([a, b].filter(Boolean)).toHaveLength(1);
     await until(async () => (await runs(id)).length === 1, 'one run');

@@ -19,17 +19,41 @@ describe.each(dbKinds())('document triggers (%s)', (kind: DbKind) => {
   let projectA: string;
   let projectB: string;
   const api = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: unknown) =>
-    t.app.inject({ method, url: `/api/v1${url}`, headers: owner.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
-  const docRow = async (id: string) => (await t.deps.db.query<DocumentRow>('SELECT * FROM documents WHERE id = $1', [id])).rows[0];
-  const emit = async (type: 'document.extracted' | 'document.classified' | 'document.uploaded', id: string, extra: Record<string, unknown> = {}) => {
+    t.app.inject({
+      method,
+      url: `/api/v1${url}`,
+      headers: owner.auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  const docRow = async (id: string) =>
+    (await t.deps.db.query<DocumentRow>('SELECT * FROM documents WHERE id = $1', [id])).rows[0];
+  const emit = async (
+    type: 'document.extracted' | 'document.classified' | 'document.uploaded',
+    id: string,
+    extra: Record<string, unknown> = {},
+  ) => {
     const d = await docRow(id);
-    return t.deps.db.tx((q) => insertEvent(q, { orgId: d.org_id, environment: d.environment, type, data: documentEventData(d, extra) }));
+    return t.deps.db.tx((q) =>
+      insertEvent(q, { orgId: d.org_id, environment: d.environment, type, data: documentEventData(d, extra) }),
+    );
   };
   const runsOf = async (workflowId: string) =>
-    (await t.deps.db.query<{ id: string; document_id: string; trigger: any; chain: string[]; status: string }>(
-      'SELECT id, document_id, trigger, chain, status FROM workflow_runs WHERE workflow_id = $1 ORDER BY created_at, id', [workflowId])).rows;
-  const workflow = async (name: string, trigger: Record<string, unknown>, status = 'active', then: Record<string, unknown>[] = []) => {
-    const nodes = [{ id: 'on', type: 'trigger.document', config: trigger }, ...then.map((n, i) => ({ id: `n${i}`, ...n }))];
+    (
+      await t.deps.db.query<{ id: string; document_id: string; trigger: any; chain: string[]; status: string }>(
+        'SELECT id, document_id, trigger, chain, status FROM workflow_runs WHERE workflow_id = $1 ORDER BY created_at, id',
+        [workflowId],
+      )
+    ).rows;
+  const workflow = async (
+    name: string,
+    trigger: Record<string, unknown>,
+    status = 'active',
+    then: Record<string, unknown>[] = [],
+  ) => {
+    const nodes = [
+      { id: 'on', type: 'trigger.document', config: trigger },
+      ...then.map((n, i) => ({ id: `n${i}`, ...n })),
+    ];
     const edges = then.map((_, i) => ({ source: i === 0 ? 'on' : `n${i - 1}`, target: `n${i}` }));
     const res = await api('POST', '/workflows', { name, nodes, edges, status });
     expect(res.statusCode, res.body).toBe(201);
@@ -43,17 +67,32 @@ describe.each(dbKinds())('document triggers (%s)', (kind: DbKind) => {
     projectA = await createProject(t as unknown as TestApp, owner);
     projectB = await createProject(t as unknown as TestApp, owner);
   });
-  afterAll(async () => { await t?.close(); });
+  afterAll(async () => {
+    await t?.close();
+  });
 
   it('filters by event type, project, source, classification type and confidence; only active workflows fire', async () => {
-    const filters = { project_ids: [projectA], sources: ['upload'], classification_types: ['invoice'], min_confidence: 0.8, max_confidence: 0.99 };
+    const filters = {
+      project_ids: [projectA],
+      sources: ['upload'],
+      classification_types: ['invoice'],
+      min_confidence: 0.8,
+      max_confidence: 0.99,
+    };
     const w = await workflow('Invoices of A', { events: ['document.extracted'], filters });
     const draft = await workflow('Draft twin', { events: ['document.extracted'], filters }, 'draft');
     const any = await workflow('Every upload', { events: ['document.uploaded'] });
-    const [good, lowConf] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: projectA }, 2, (i) => ({
-      classification: { type: 'invoice', confidence: i === 0 ? 0.93 : 0.5, method: 'model' },
+    const [good, lowConf] = await insertExtractedDocuments(
+      t.deps.db,
+      { orgId: owner.orgId, projectId: projectA },
+      2,
+      (i) => ({
+        classification: { type: 'invoice', confidence: i === 0 ? 0.93 : 0.5, method: 'model' },
+      }),
+    );
+    const [receipt] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: projectA }, 1, () => ({
+      classification: { type: 'receipt', confidence: 0.95, method: 'model' },
     }));
-    const [receipt] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: projectA }, 1, () => ({ classification: { type: 'receipt', confidence: 0.95, method: 'model' } }));
     const [elsewhere] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: projectB }, 1);
     const [mailed] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: projectA }, 1);
     await t.deps.db.query(`UPDATE documents SET source = 'email' WHERE id = $1`, [mailed.id]);
@@ -61,7 +100,9 @@ describe.each(dbKinds())('document triggers (%s)', (kind: DbKind) => {
     for (const d of [lowConf, receipt, elsewhere, mailed]) await emit('document.extracted', d.id);
     await emit('document.classified', good.id);
     await emit('document.uploaded', receipt.id);
-    while ((await t.deps.webhooks.relay.runOnce()) > 0) { /* drain */ }
+    while ((await t.deps.webhooks.relay.runOnce()) > 0) {
+      /* drain */
+    }
     const runs = await runsOf(w);
     expect(runs.map((r) => r.document_id)).toEqual([good.id]);
     expect(runs[0].trigger).toEqual({ type: 'document', event_id: hit, event_type: 'document.extracted' });
@@ -78,7 +119,11 @@ describe.each(dbKinds())('document triggers (%s)', (kind: DbKind) => {
     const eventIds: string[] = [];
     for (const d of docs) eventIds.push(await emit('document.uploaded', d.id));
     // Three relays at once, small batches (on PostgreSQL they really interleave; PGlite serialises them).
-    const relay = async () => { while ((await relayBatch(t.deps.db, [t.deps.workflows.fanOut], { batchSize: 7 })) > 0) { /* drain */ } };
+    const relay = async () => {
+      while ((await relayBatch(t.deps.db, [t.deps.workflows.fanOut], { batchSize: 7 })) > 0) {
+        /* drain */
+      }
+    };
     await Promise.all([relay(), relay(), relay()]);
     // A relay that crashed after its commit is re-run: the events come round again.
     await t.deps.db.query(`UPDATE events SET relayed_at = NULL WHERE id = ANY($1::text[])`, [eventIds]);
@@ -92,26 +137,42 @@ describe.each(dbKinds())('document triggers (%s)', (kind: DbKind) => {
 
   it('a step that changes the document does not start its own workflow again', async () => {
     const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: projectA }, 1);
-    await t.deps.db.query(`UPDATE documents SET text_content = $2 WHERE id = $1`, [doc.id, 'ACME Ltd Invoice No 42 Total 100.00 EUR VAT 19% due 2024-04-01']);
+    await t.deps.db.query(`UPDATE documents SET text_content = $2 WHERE id = $1`, [
+      doc.id,
+      'ACME Ltd Invoice No 42 Total 100.00 EUR VAT 19% due 2024-04-01',
+    ]);
     const filters = { project_ids: [projectA] };
-    const w1 = await workflow('Reclassify 1', { events: ['document.classified'], filters }, 'active', [{ type: 'classify', config: {} }]);
-    const w2 = await workflow('Reclassify 2', { events: ['document.classified'], filters }, 'active', [{ type: 'classify', config: {} }]);
+    const w1 = await workflow('Reclassify 1', { events: ['document.classified'], filters }, 'active', [
+      { type: 'classify', config: {} },
+    ]);
+    const w2 = await workflow('Reclassify 2', { events: ['document.classified'], filters }, 'active', [
+      { type: 'classify', config: {} },
+    ]);
     await emit('document.classified', doc.id);
     await t.startWorkers();
     try {
       // Each classify step emits document.classified carrying its chain: W1's event starts W2 (not
       // W1), W2's starts W1; the events of those runs carry both ids and start nothing.
-      await eventually(async () => {
-        const all = [...(await runsOf(w1)), ...(await runsOf(w2))];
-        return all.length === 4 && all.every((r) => r.status === 'completed') && all;
-      }, 'four completed runs', 30_000);
+      await eventually(
+        async () => {
+          const all = [...(await runsOf(w1)), ...(await runsOf(w2))];
+          return all.length === 4 && all.every((r) => r.status === 'completed') && all;
+        },
+        'four completed runs',
+        30_000,
+      );
       await new Promise((r) => setTimeout(r, 1500));
       const r1 = await runsOf(w1);
       const r2 = await runsOf(w2);
       expect(r1.map((r) => r.chain)).toEqual([[], [w2]]);
       expect(r2.map((r) => r.chain)).toEqual([[], [w1]]);
-      const { rows } = await t.deps.db.query<{ data: any }>(`SELECT data FROM events WHERE type = 'document.classified' AND data->>'documentId' = $1 ORDER BY created_at, id`, [doc.id]);
-      expect(rows.map((e) => e.data.workflowChain ?? [])).toEqual(expect.arrayContaining([[w1], [w2], [w1, w2], [w2, w1]]));
+      const { rows } = await t.deps.db.query<{ data: any }>(
+        `SELECT data FROM events WHERE type = 'document.classified' AND data->>'documentId' = $1 ORDER BY created_at, id`,
+        [doc.id],
+      );
+      expect(rows.map((e) => e.data.workflowChain ?? [])).toEqual(
+        expect.arrayContaining([[w1], [w2], [w1, w2], [w2, w1]]),
+      );
       expect(rows).toHaveLength(5);
     } finally {
       await t.stopWorkers();

@@ -49,7 +49,10 @@ describe('loadBuiltinModel', () => {
 
   it('retrains when the sample set changes', async () => {
     const old = parseModel(await readFile(cachePath, 'utf8'));
-    await writeFile(join(samples, 'letter', '999.txt'), 'Dear Ms Lee,\nThank you for your kind letter of 3 May.\nYours sincerely,\nTom Walsh\n');
+    await writeFile(
+      join(samples, 'letter', '999.txt'),
+      'Dear Ms Lee,\nThank you for your kind letter of 3 May.\nYours sincerely,\nTom Walsh\n',
+    );
     const updated = await loadBuiltinModel(samples, { cachePath });
     expect(updated.version).not.toBe(old.version);
     expect(updated.trainedOn).toBe(65);

@@ -30,7 +30,12 @@ describe('fitTemperature', () => {
   });
 
   it('does not report certainty when every calibration example is right', () => {
-    const logits = [[5, 0, 0], [0, 6, 0], [0, 0, 4], [7, 1, 0]];
+    const logits = [
+      [5, 0, 0],
+      [0, 6, 0],
+      [0, 0, 4],
+      [7, 1, 0],
+    ];
     const t = fitTemperature(logits, [0, 1, 2, 0]);
     const top = logits.map((z) => Math.max(...applyTemperature(z, t)));
     // Laplace: with 4 correct examples, confidence should sit near 5/6, not at 1.
@@ -79,14 +84,23 @@ describe('softmax regression', () => {
   });
 
   it('sample weights and offsets change the solution', () => {
-    const xs = [{ indices: [0], values: [1] }, { indices: [0], values: [1] }];
+    const xs = [
+      { indices: [0], values: [1] },
+      { indices: [0], values: [1] },
+    ];
     const even = trainSoftmax(xs, [0, 1], 2, 1, { l2: 0.01 });
     const skewed = trainSoftmax(xs, [0, 1], 2, 1, { l2: 0.01, sampleWeights: [1, 4] });
     const pe = softmax(linearLogits(even, xs[0]));
     const ps = softmax(linearLogits(skewed, xs[0]));
     expect(pe[1]).toBeCloseTo(0.5, 3);
     expect(ps[1]).toBeCloseTo(0.8, 2);
-    const shifted = trainSoftmax(xs, [0, 1], 2, 1, { l2: 0.01, offsets: [[2, 0], [2, 0]] });
+    const shifted = trainSoftmax(xs, [0, 1], 2, 1, {
+      l2: 0.01,
+      offsets: [
+        [2, 0],
+        [2, 0],
+      ],
+    });
     // The model compensates for a fixed offset so that, with the offset, the fit is still 50/50.
     const withOffset = softmax(linearLogits(shifted, xs[0]).map((v, c) => v + (c === 0 ? 2 : 0)));
     expect(withOffset[0]).toBeCloseTo(0.5, 2);

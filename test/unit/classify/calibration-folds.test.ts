@@ -9,7 +9,33 @@ import { stratifiedFolds } from '../../../src/pipeline/classify/samples.js';
 import { trainClassifier } from '../../../src/pipeline/classify/train.js';
 import { FIXED_DATE } from './fixtures.js';
 
-const WORDS = ['amber', 'basalt', 'cobalt', 'dune', 'ember', 'fjord', 'glacier', 'harbour', 'indigo', 'juniper', 'kelp', 'lagoon', 'meadow', 'nectar', 'orchid', 'prairie', 'quartz', 'reef', 'sierra', 'tundra', 'umber', 'valley', 'willow', 'yarrow', 'zephyr'];
+const WORDS = [
+  'amber',
+  'basalt',
+  'cobalt',
+  'dune',
+  'ember',
+  'fjord',
+  'glacier',
+  'harbour',
+  'indigo',
+  'juniper',
+  'kelp',
+  'lagoon',
+  'meadow',
+  'nectar',
+  'orchid',
+  'prairie',
+  'quartz',
+  'reef',
+  'sierra',
+  'tundra',
+  'umber',
+  'valley',
+  'willow',
+  'yarrow',
+  'zephyr',
+];
 
 /** Texts of random words with labels drawn independently of them: nothing to learn. */
 function noise(n: number, seed: number) {

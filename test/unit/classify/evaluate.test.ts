@@ -22,7 +22,8 @@ describe('held-out evaluation on samples/classifier (25% stratified split)', () 
       `[classify] held-out n=${report.n} macroF1=${report.macroF1.toFixed(3)} accuracy=${pct(report.accuracy)}% ` +
         `ECE=${report.ece.toFixed(3)} NLL=${report.nll.toFixed(3)} T=${model.temperature} vocab=${model.vocab.length}`,
     );
-    for (const e of report.errors) console.log(`[classify] miss ${test[e.index].id} -> ${e.predicted} (${e.confidence.toFixed(2)})`);
+    for (const e of report.errors)
+      console.log(`[classify] miss ${test[e.index].id} -> ${e.predicted} (${e.confidence.toFixed(2)})`);
   });
 
   it('keeps the test documents out of training', () => {

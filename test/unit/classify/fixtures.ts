@@ -4,7 +4,16 @@ import { loadSampleSet, splitDeterministic, type SampleExample } from '../../../
 
 export const SAMPLES_DIR = fileURLToPath(new URL('../../../samples/classifier/', import.meta.url));
 export const FIXED_DATE = new Date('2024-01-01T00:00:00Z');
-export const TYPES = ['bank_statement', 'contract', 'invoice', 'letter', 'other', 'purchase_order', 'receipt', 'resume'];
+export const TYPES = [
+  'bank_statement',
+  'contract',
+  'invoice',
+  'letter',
+  'other',
+  'purchase_order',
+  'receipt',
+  'resume',
+];
 
 /** The first `perType` samples of every type (file order), for tests that only need a model. */
 export async function sampleSubset(perType: number): Promise<SampleExample[]> {

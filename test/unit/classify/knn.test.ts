@@ -49,7 +49,10 @@ describe('knnVote', () => {
   });
 
   it('covers requested types and falls back to uniform when nothing is similar', () => {
-    const d = knnVote([0, 0, 1], [{ vector: [1, 0, 0], type: 'invoice' }], 5, { types: ['invoice', 'other'], smoothing: 0 });
+    const d = knnVote([0, 0, 1], [{ vector: [1, 0, 0], type: 'invoice' }], 5, {
+      types: ['invoice', 'other'],
+      smoothing: 0,
+    });
     expect(d).toEqual({ invoice: 0.5, other: 0.5 });
     expect(knnVote([1, 0], [], 5)).toEqual({});
   });
@@ -61,11 +64,15 @@ describe('kNN blended into classify', () => {
     model = trainClassifier(await sampleSubset(10), { seed: 5, trainedAt: FIXED_DATE });
   });
 
-  const text = 'Dear Ms Park,\nThank you for your order of 12 chairs. They will be delivered on Friday.\nKind regards,\nTom';
+  const text =
+    'Dear Ms Park,\nThank you for your order of 12 chairs. They will be delivered on Friday.\nKind regards,\nTom';
 
   it('moves the distribution toward the neighbours and reports model+…+knn', () => {
     const base = classify(model, text);
-    const neighbours: KnnNeighbour[] = [1, 2, 3, 4, 5].map((i) => ({ vector: [1, i / 100, 0], type: 'purchase_order' }));
+    const neighbours: KnnNeighbour[] = [1, 2, 3, 4, 5].map((i) => ({
+      vector: [1, i / 100, 0],
+      type: 'purchase_order',
+    }));
     const blended = classify(model, text, { embedding: [1, 0, 0], neighbours, knnWeight: 0.5 });
     expect(blended.method.endsWith('+knn')).toBe(true);
     expect(blended.distribution.purchase_order).toBeGreaterThan(base.distribution.purchase_order + 0.4);
@@ -75,7 +82,9 @@ describe('kNN blended into classify', () => {
   it('skips kNN with too few neighbours or no embedding', () => {
     const few = classify(model, text, { embedding: [1, 0], neighbours: [{ vector: [1, 0], type: 'resume' }] });
     expect(few.method.includes('knn')).toBe(false);
-    const noEmbedding = classify(model, text, { neighbours: [1, 2, 3].map(() => ({ vector: [1, 0], type: 'resume' })) });
+    const noEmbedding = classify(model, text, {
+      neighbours: [1, 2, 3].map(() => ({ vector: [1, 0], type: 'resume' })),
+    });
     expect(noEmbedding).toEqual(classify(model, text));
   });
 });

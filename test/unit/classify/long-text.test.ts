@@ -44,7 +44,10 @@ describe('long documents are classified from their whole text', () => {
   beforeAll(async () => {
     const samples = await sampleSubset(12);
     model = trainClassifier(samples, { seed: 5, trainedAt: FIXED_DATE });
-    resume = samples.filter((s) => s.type === 'resume').map((s) => s.text).sort((a, b) => b.length - a.length)[0];
+    resume = samples
+      .filter((s) => s.type === 'resume')
+      .map((s) => s.text)
+      .sort((a, b) => b.length - a.length)[0];
   });
 
   // Pages of nothing in particular in front, so the type only shows towards the end.

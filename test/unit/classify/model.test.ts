@@ -1,5 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { MODEL_FORMAT, parseModel, serializeModel, type ClassifierModel } from '../../../src/pipeline/classify/model.js';
+import {
+  MODEL_FORMAT,
+  parseModel,
+  serializeModel,
+  type ClassifierModel,
+} from '../../../src/pipeline/classify/model.js';
 import { classify } from '../../../src/pipeline/classify/predict.js';
 import type { SampleExample } from '../../../src/pipeline/classify/samples.js';
 import { modelVersionFor, trainClassifier } from '../../../src/pipeline/classify/train.js';

@@ -7,8 +7,22 @@ import { FIXED_DATE, TYPES, sampleSubset, sum } from './fixtures.js';
 
 /** Italian purchase orders: a language and phrasing the built-in samples never use. */
 function italianOrder(i: number): string {
-  const articles = ['Viti inox M6', 'Carta A4 risma', 'Guanti nitrile', 'Toner nero', 'Cavo di rete 5m', 'Sedia ergonomica', 'Bancale legno'];
-  const suppliers = ['Ferramenta Bianchi', 'Rossi Forniture', 'Verdi Ufficio', 'Colombo Imballaggi', 'Ricci Elettronica'];
+  const articles = [
+    'Viti inox M6',
+    'Carta A4 risma',
+    'Guanti nitrile',
+    'Toner nero',
+    'Cavo di rete 5m',
+    'Sedia ergonomica',
+    'Bancale legno',
+  ];
+  const suppliers = [
+    'Ferramenta Bianchi',
+    'Rossi Forniture',
+    'Verdi Ufficio',
+    'Colombo Imballaggi',
+    'Ricci Elettronica',
+  ];
   const qty = 2 + i * 3;
   const price = 4 + i * 1.5;
   const euro = (v: number) => v.toFixed(2).replace('.', ',');
@@ -46,7 +60,9 @@ describe('classify edge cases', () => {
   it('reads at most maxChars characters (a text that fits is read whole)', () => {
     const letter = 'Dear Mr Smith,\nThank you for your letter.\nYours sincerely,\nAnna';
     const padded = `${letter}\n${'Opening balance 1,000.00 Closing balance 900.00 IBAN DE89 3704 0044 0532 0130 00 Statement period\n'.repeat(50)}`;
-    expect(classify(model, padded, { maxChars: letter.length }).distribution).toEqual(classify(model, letter).distribution);
+    expect(classify(model, padded, { maxChars: letter.length }).distribution).toEqual(
+      classify(model, letter).distribution,
+    );
     expect(classify(model, padded).rules).toContain('bank_statement.balances');
   });
 });
@@ -60,7 +76,10 @@ describe('retraining with an organisation’s confirmed documents', () => {
   beforeAll(async () => {
     builtin = await sampleSubset(12);
     base = trainClassifier(builtin, { seed: 1, trainedAt: FIXED_DATE });
-    const confirmed: TrainingExample[] = [0, 1, 2, 3, 4, 5].map((i) => ({ text: italianOrder(i), type: 'purchase_order' }));
+    const confirmed: TrainingExample[] = [0, 1, 2, 3, 4, 5].map((i) => ({
+      text: italianOrder(i),
+      type: 'purchase_order',
+    }));
     const examples = [...builtin, ...confirmed];
     retrained = trainClassifier(examples, {
       seed: 1,
@@ -86,7 +105,9 @@ describe('retraining with an organisation’s confirmed documents', () => {
   it('weights matter: the same examples at weight 1 move the prediction less', () => {
     const confirmed = [0, 1, 2, 3, 4, 5].map((i) => ({ text: italianOrder(i), type: 'purchase_order' }));
     const light = trainClassifier([...builtin, ...confirmed], { seed: 1, trainedAt: FIXED_DATE });
-    expect(classify(light, probe).distribution.purchase_order).toBeLessThan(classify(retrained, probe).distribution.purchase_order);
+    expect(classify(light, probe).distribution.purchase_order).toBeLessThan(
+      classify(retrained, probe).distribution.purchase_order,
+    );
   });
 
   it('still classifies the built-in kinds of documents', async () => {

@@ -55,7 +55,9 @@ describe('ruleEvidence', () => {
   });
 
   it('accepts custom rules', () => {
-    const custom: ClassificationRule[] = [{ id: 'po.acme', type: 'purchase_order', weight: 2, any: [/acme order form/] }];
+    const custom: ClassificationRule[] = [
+      { id: 'po.acme', type: 'purchase_order', weight: 2, any: [/acme order form/] },
+    ];
     const ev = ruleEvidence('ACME Order Form #12', TYPES, custom);
     expect(ev.offsets[TYPES.indexOf('purchase_order')]).toBe(2);
     expect(DEFAULT_RULES.every((r) => TYPES.includes(r.type))).toBe(true);
@@ -76,7 +78,9 @@ describe('rules inside classify', () => {
     // The rule adds its weight to the bank_statement logit before the temperature, so the log-odds
     // of bank_statement against every other type grow by exactly weight / T.
     for (const t of TYPES.filter((x) => x !== 'bank_statement')) {
-      const lift = Math.log(withRules.distribution.bank_statement / withRules.distribution[t]) - Math.log(without.distribution.bank_statement / without.distribution[t]);
+      const lift =
+        Math.log(withRules.distribution.bank_statement / withRules.distribution[t]) -
+        Math.log(without.distribution.bank_statement / without.distribution[t]);
       expect(lift).toBeCloseTo(1.2 / model.temperature, 6);
     }
     expect(withRules.distribution.bank_statement).toBeGreaterThan(without.distribution.bank_statement);

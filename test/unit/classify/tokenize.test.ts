@@ -4,13 +4,36 @@ import { featureTokens, normalizeText, wordTokens } from '../../../src/pipeline/
 
 describe('tokenizer', () => {
   it('folds accents and case', () => {
-    expect(normalizeText('Numéro de FACTURE – Grüße')).toBe('numero de facture – gruße'.normalize('NFKD').replace(/\p{M}+/gu, ''));
+    expect(normalizeText('Numéro de FACTURE – Grüße')).toBe(
+      'numero de facture – gruße'.normalize('NFKD').replace(/\p{M}+/gu, ''),
+    );
     expect(wordTokens('Numéro NUMERO numero')).toEqual(['numero', 'numero', 'numero']);
   });
 
   it('replaces values with shape tokens', () => {
-    const toks = wordTokens('IBAN DE89 3704 0044 0532 0130 00 on 12.03.2024 at 14:05, total €1,234.56 (20%) mail a.b@x.de card ****1234 ref 4471 in 2023');
-    expect(toks).toEqual(['iban', '_iban_', 'on', '_date_', 'at', '_time_', 'total', '_cur_', '_amount_', '_pct_', 'mail', '_email_', 'card', '_masked_', 'ref', '_num4_', 'in', '_year_']);
+    const toks = wordTokens(
+      'IBAN DE89 3704 0044 0532 0130 00 on 12.03.2024 at 14:05, total €1,234.56 (20%) mail a.b@x.de card ****1234 ref 4471 in 2023',
+    );
+    expect(toks).toEqual([
+      'iban',
+      '_iban_',
+      'on',
+      '_date_',
+      'at',
+      '_time_',
+      'total',
+      '_cur_',
+      '_amount_',
+      '_pct_',
+      'mail',
+      '_email_',
+      'card',
+      '_masked_',
+      'ref',
+      '_num4_',
+      'in',
+      '_year_',
+    ]);
   });
 
   it('adds bigrams and boundary-marked character 4-grams', () => {

@@ -7,18 +7,29 @@ import { createApiClient, errorText, retryAfterSeconds } from '../../../src/cli/
 import { createProgress } from '../../../src/cli/progress.js';
 
 let server: Server | undefined;
-afterEach(async () => { await new Promise((r) => server ? server.close(r) : r(undefined)); server = undefined; });
+afterEach(async () => {
+  await new Promise((r) => (server ? server.close(r) : r(undefined)));
+  server = undefined;
+});
 
 async function serve(answers: { status: number; headers?: Record<string, string> }[]) {
   const seen: { method: string; url: string; body: string }[] = [];
   server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       seen.push({ method: req.method!, url: req.url!, body });
       const a = answers.shift() ?? { status: 200 };
       res.writeHead(a.status, { 'content-type': 'application/json', ...a.headers });
-      res.end(JSON.stringify(a.status === 429 ? { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' } } : { success: true, data: { n: seen.length } }));
+      res.end(
+        JSON.stringify(
+          a.status === 429
+            ? { success: false, error: { code: 'RATE_LIMITED', message: 'slow down' } }
+            : { success: true, data: { n: seen.length } },
+        ),
+      );
     });
   });
   await new Promise<void>((r) => server!.listen(0, '127.0.0.1', () => r()));
@@ -31,7 +42,9 @@ describe('CLI HTTP client', () => {
     expect(retryAfterSeconds('0')).toBe(1);
     expect(retryAfterSeconds(null)).toBe(1);
     expect(retryAfterSeconds('soon')).toBe(1);
-    expect(retryAfterSeconds(new Date(Date.UTC(2030, 0, 1, 0, 0, 42)).toUTCString(), Date.UTC(2030, 0, 1, 0, 0, 0))).toBe(42);
+    expect(
+      retryAfterSeconds(new Date(Date.UTC(2030, 0, 1, 0, 0, 42)).toUTCString(), Date.UTC(2030, 0, 1, 0, 0, 0)),
+    ).toBe(42);
   });
 
   it('honours Retry-After on 429, says how long it waits, and sends the same request again', async () => {
@@ -43,7 +56,8 @@ describe('CLI HTTP client', () => {
     expect(res).toMatchObject({ status: 200, body: { data: { n: 2 } } });
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
     expect(seen.map((s) => [s.method, s.url, s.body])).toEqual([
-      ['POST', '/api/v1/documents/reprocess', '{"mode":"all"}'], ['POST', '/api/v1/documents/reprocess', '{"mode":"all"}'],
+      ['POST', '/api/v1/documents/reprocess', '{"mode":"all"}'],
+      ['POST', '/api/v1/documents/reprocess', '{"mode":"all"}'],
     ]);
     expect(waits[0]).toBe(1);
     await new Promise((r) => setTimeout(r, 1100));
@@ -51,7 +65,10 @@ describe('CLI HTTP client', () => {
   });
 
   it('gives up after the configured number of 429s and returns the last answer', async () => {
-    const { url, seen } = await serve([{ status: 429, headers: { 'retry-after': '1' } }, { status: 429, headers: { 'retry-after': '1' } }]);
+    const { url, seen } = await serve([
+      { status: 429, headers: { 'retry-after': '1' } },
+      { status: 429, headers: { 'retry-after': '1' } },
+    ]);
     const res = await createApiClient(url, 'k', { maxRateLimitRetries: 1 }).call('GET', '/documents');
     expect(res.status).toBe(429);
     expect(errorText(res)).toBe('429 RATE_LIMITED slow down');
@@ -83,6 +100,8 @@ describe('progress line', () => {
     const plain = createProgress('processing', 2, { isTTY: false, write: (s: string) => log.push(s) });
     plain.note('waiting for rate limit (12 s)');
     plain.note('waiting for rate limit (11 s)');
-    expect(log.filter((l) => l.includes('waiting for rate limit'))).toEqual(['processing: 0/2 (0%) — waiting for rate limit (12 s)\n']);
+    expect(log.filter((l) => l.includes('waiting for rate limit'))).toEqual([
+      'processing: 0/2 (0%) — waiting for rate limit (12 s)\n',
+    ]);
   });
 });

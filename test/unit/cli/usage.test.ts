@@ -1,6 +1,13 @@
 // The help text must show every flag each command's parser accepts, and nothing it refuses.
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, helpText, parseCommand, usageLines, type CommandName, type CommandSpec } from '../../../src/cli/usage.js';
+import {
+  COMMANDS,
+  helpText,
+  parseCommand,
+  usageLines,
+  type CommandName,
+  type CommandSpec,
+} from '../../../src/cli/usage.js';
 
 const entries = Object.entries(COMMANDS) as [CommandName, CommandSpec][];
 const flagsIn = (usage: string) => [...usage.matchAll(/--([a-z][a-z-]*)/g)].map((m) => m[1]).sort();
@@ -15,7 +22,9 @@ describe('CLI usage', () => {
       const args = o.type === 'string' ? [`--${flag}`, 'x'] : [`--${flag}`];
       expect(parseCommand(name, args).values).toMatchObject({ [flag]: o.type === 'string' ? 'x' : true });
     }
-    expect(() => parseCommand(name, ['--surely-not-a-flag'])).toThrow(expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }));
+    expect(() => parseCommand(name, ['--surely-not-a-flag'])).toThrow(
+      expect.objectContaining({ code: 'ERR_PARSE_ARGS_UNKNOWN_OPTION' }),
+    );
   });
 
   it('the help shows every command with its full usage line', () => {
@@ -25,7 +34,11 @@ describe('CLI usage', () => {
   });
 
   it('a command prefix selects its usage lines', () => {
-    expect(usageLines('admin').split('\n').filter((l) => l.includes('docpipe admin'))).toHaveLength(3);
+    expect(
+      usageLines('admin')
+        .split('\n')
+        .filter((l) => l.includes('docpipe admin')),
+    ).toHaveLength(3);
     expect(usageLines('admin create-user')).toContain('--password P');
     expect(usageLines('admin create-user')).not.toContain('create-api-key');
     expect(usageLines('worker')).toContain('--queues a,b');

@@ -17,7 +17,15 @@ const newDir = () => {
 };
 const startOf = (pid: number) => readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')[19];
 const holder = (pid: number, extra: Record<string, unknown> = {}) =>
-  JSON.stringify({ pid, host: hostname(), started: null, command: 'start', since: '2026-01-01T00:00:00.000Z', token: 'theirs', ...extra });
+  JSON.stringify({
+    pid,
+    host: hostname(),
+    started: null,
+    command: 'start',
+    since: '2026-01-01T00:00:00.000Z',
+    token: 'theirs',
+    ...extra,
+  });
 
 afterEach(() => {
   for (const c of children.splice(0)) c.kill('SIGKILL');

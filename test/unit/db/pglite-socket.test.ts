@@ -35,7 +35,10 @@ describe('PgliteSocket', () => {
     await pool.query({ name: 'ins', text: 'INSERT INTO t VALUES ($1, $2)', values: [1, 'a'] });
     await pool.query({ name: 'ins', text: 'INSERT INTO t VALUES ($1, $2)', values: [2, 'b'] });
     const r = await pool.query('SELECT id, v FROM t WHERE id = ANY($1::int[]) ORDER BY id', [[1, 2]]);
-    expect(r.rows).toEqual([{ id: 1, v: 'a' }, { id: 2, v: 'b' }]);
+    expect(r.rows).toEqual([
+      { id: 1, v: 'a' },
+      { id: 2, v: 'b' },
+    ]);
   });
 
   it('reports SQL errors, rolls a failed transaction back and keeps serving', async () => {

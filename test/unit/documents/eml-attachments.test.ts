@@ -19,8 +19,14 @@ function recordingIntake() {
       const known = bySha.get(sha);
       if (known) return { kind: 'duplicate', document: known };
       const doc = {
-        id: `doc_${made.length + 1}`, org_id: 'org_1', environment: 'live', project_id: input.projectId, source: input.source,
-        source_metadata: input.sourceMetadata ?? {}, uploaded_by: null, filename: input.filename,
+        id: `doc_${made.length + 1}`,
+        org_id: 'org_1',
+        environment: 'live',
+        project_id: input.projectId,
+        source: input.source,
+        source_metadata: input.sourceMetadata ?? {},
+        uploaded_by: null,
+        filename: input.filename,
       } as unknown as DocumentRow;
       bySha.set(sha, doc);
       made.push({ data, input, doc });
@@ -29,23 +35,51 @@ function recordingIntake() {
   };
 }
 
-const root = { id: 'doc_root', org_id: 'org_1', environment: 'live', project_id: 'prj_1', source: 'upload', source_metadata: {}, uploaded_by: null } as unknown as DocumentRow;
+const root = {
+  id: 'doc_root',
+  org_id: 'org_1',
+  environment: 'live',
+  project_id: 'prj_1',
+  source: 'upload',
+  source_metadata: {},
+  uploaded_by: null,
+} as unknown as DocumentRow;
 
 function messageWithFiles(tag: string, n: number): Buffer {
   return buildMessage({
     subject: `files ${tag}`,
-    body: multipart('mixed', [textPart('see attached'), ...Array.from({ length: n }, (_, i) => attachmentPart({ content: Buffer.from(`file ${tag}-${i}\n`), contentType: 'text/plain', filename: `${tag}-${i}.txt` }))]),
+    body: multipart('mixed', [
+      textPart('see attached'),
+      ...Array.from({ length: n }, (_, i) =>
+        attachmentPart({
+          content: Buffer.from(`file ${tag}-${i}\n`),
+          contentType: 'text/plain',
+          filename: `${tag}-${i}.txt`,
+        }),
+      ),
+    ]),
   });
 }
 
 describe('attachment budget', () => {
   it('shares what the upload may still make between the messages attached to it', async () => {
     const intake = recordingIntake();
-    const top = buildMessage({ subject: 'three forwarded', body: multipart('mixed', [textPart('three messages'), ...['a', 'b', 'c'].map((t) => messagePart(messageWithFiles(t, 60), `${t}.eml`))]) });
+    const top = buildMessage({
+      subject: 'three forwarded',
+      body: multipart('mixed', [
+        textPart('three messages'),
+        ...['a', 'b', 'c'].map((t) => messagePart(messageWithFiles(t, 60), `${t}.eml`)),
+      ]),
+    });
     const first = await createAttachmentDocuments({ intake }, root, top);
     expect(first.map((o) => o.outcome)).toEqual(['created', 'created', 'created']);
     const share = Math.floor((ATTACHMENT_BUDGET - 3) / 3);
-    for (const m of intake.made) expect(m.input.sourceMetadata).toMatchObject({ parent_document_id: 'doc_root', attachment_depth: 1, attachment_budget: share });
+    for (const m of intake.made)
+      expect(m.input.sourceMetadata).toMatchObject({
+        parent_document_id: 'doc_root',
+        attachment_depth: 1,
+        attachment_budget: share,
+      });
 
     for (const m of [...intake.made]) {
       const parts = await createAttachmentDocuments({ intake }, m.doc, m.data);
@@ -69,7 +103,10 @@ describe('attachment budget', () => {
     const intake = recordingIntake();
     const raw = buildMessage({
       rawSubject: `=?utf-8?B?${Buffer.from('Rechnung\u0000 Mai').toString('base64')}?=`,
-      body: multipart('mixed', [textPart('x'), attachmentPart({ content: Buffer.from('nul test'), contentType: 'text/plain', filename: 'n.txt' })]),
+      body: multipart('mixed', [
+        textPart('x'),
+        attachmentPart({ content: Buffer.from('nul test'), contentType: 'text/plain', filename: 'n.txt' }),
+      ]),
     });
     await createAttachmentDocuments({ intake }, root, raw);
     expect(intake.made[0].input.sourceMetadata?.subject).toBe('Rechnung Mai');

@@ -23,18 +23,35 @@ describe('parse stage and e-mail attachments', () => {
   const blobs = createFsBlobStore(root);
   const calls: string[] = [];
   const compute = parseStage({
-    blobs, maxPages: 10, ocr: async () => undefined, pdf: () => pdf,
+    blobs,
+    maxPages: 10,
+    ocr: async () => undefined,
+    pdf: () => pdf,
     attachments: async (doc) => {
       calls.push(doc.id);
-      return [{ filename: 'a.txt', content_type: 'text/plain', size_bytes: 3, outcome: 'created', document_id: 'doc_child' }];
+      return [
+        { filename: 'a.txt', content_type: 'text/plain', size_bytes: 3, outcome: 'created', document_id: 'doc_child' },
+      ];
     },
   });
-  const raw = buildMessage({ subject: 'Report', body: multipart('mixed', [textPart('See attached.'), attachmentPart({ content: Buffer.from('abc'), contentType: 'text/plain', filename: 'a.txt' })]) });
+  const raw = buildMessage({
+    subject: 'Report',
+    body: multipart('mixed', [
+      textPart('See attached.'),
+      attachmentPart({ content: Buffer.from('abc'), contentType: 'text/plain', filename: 'a.txt' }),
+    ]),
+  });
 
   async function docFor(source: DocumentRow['source'], data: Buffer, filename = 'mail.eml'): Promise<DocumentRow> {
     const blob = await blobs.putBuffer(data);
     await blobs.release(blob);
-    return { id: `doc_${source}_${calls.length}`, storage_key: blob.key, filename, source, source_metadata: { note: 'kept' } } as unknown as DocumentRow;
+    return {
+      id: `doc_${source}_${calls.length}`,
+      storage_key: blob.key,
+      filename,
+      source,
+      source_metadata: { note: 'kept' },
+    } as unknown as DocumentRow;
   }
 
   it('records the attachments of an uploaded message next to its own text', async () => {
@@ -42,14 +59,21 @@ describe('parse stage and e-mail attachments', () => {
     const out = await compute(doc, null, {} as never);
     expect(calls).toEqual([doc.id]);
     expect(out.cols.text_content).toContain('See attached.');
-    expect(out.cols.source_metadata).toEqual({ note: 'kept', attachments: [expect.objectContaining({ filename: 'a.txt', document_id: 'doc_child' })] });
+    expect(out.cols.source_metadata).toEqual({
+      note: 'kept',
+      attachments: [expect.objectContaining({ filename: 'a.txt', document_id: 'doc_child' })],
+    });
   });
 
   it('leaves mail from a mailbox and files that are not messages alone', async () => {
     calls.length = 0;
     const fromMailbox = await compute(await docFor('email', raw), null, {} as never);
     expect(fromMailbox.cols.source_metadata).toBeUndefined();
-    const text = await compute(await docFor('upload', Buffer.from('Dear Ann,\nthanks.\n'), 'note.txt'), null, {} as never);
+    const text = await compute(
+      await docFor('upload', Buffer.from('Dear Ann,\nthanks.\n'), 'note.txt'),
+      null,
+      {} as never,
+    );
     expect(text.cols.source_metadata).toBeUndefined();
     expect(calls).toEqual([]);
   });

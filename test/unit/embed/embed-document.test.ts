@@ -29,7 +29,10 @@ describe('embedDocument', () => {
   it('averages different vectors and renormalises', async () => {
     const text = 'ab ab\n\nabc ab'; // chunk texts "ab ab" (odd) and "abc ab" (even)
     const r = await embedDocument(text, fake, { chunkWords: 2, overlapWords: 0 });
-    expect(r.chunks.map((c) => c.vector)).toEqual([[0, 1, 0], [1, 0, 0]]);
+    expect(r.chunks.map((c) => c.vector)).toEqual([
+      [0, 1, 0],
+      [1, 0, 0],
+    ]);
     expect(r.documentVector![0]).toBeCloseTo(Math.SQRT1_2, 10);
     expect(r.documentVector![1]).toBeCloseTo(Math.SQRT1_2, 10);
     expect(r.documentVector![2]).toBe(0);
@@ -37,7 +40,13 @@ describe('embedDocument', () => {
 
   it('embeds nothing for empty text and gives no document vector', async () => {
     let calls = 0;
-    const counting: Embedder = { ...fake, embed: async (t) => { calls++; return fake.embed(t); } };
+    const counting: Embedder = {
+      ...fake,
+      embed: async (t) => {
+        calls++;
+        return fake.embed(t);
+      },
+    };
     const r = await embedDocument('  \n ', counting);
     expect(r).toMatchObject({ chunks: [], totalChunks: 0, documentVector: null });
     expect(calls).toBe(0);
@@ -49,7 +58,15 @@ describe('embedDocument', () => {
   });
 
   it('meanNormalized leaves a zero mean as zeros instead of dividing by zero', () => {
-    expect(meanNormalized([[1, 0], [-1, 0]], 2)).toEqual([0, 0]);
+    expect(
+      meanNormalized(
+        [
+          [1, 0],
+          [-1, 0],
+        ],
+        2,
+      ),
+    ).toEqual([0, 0]);
   });
 });
 
@@ -59,7 +76,12 @@ describe('embedDocument with the tiny transformers model', () => {
   beforeAll(async () => {
     root = await mkdtemp(path.join(tmpdir(), 'docpipe-embdoc-'));
     const m = await generateTinyModel(root);
-    embedder = await createTransformersEmbedder({ modelId: m.modelId, modelDir: root, allowDownload: false, batchSize: 8 });
+    embedder = await createTransformersEmbedder({
+      modelId: m.modelId,
+      modelDir: root,
+      allowDownload: false,
+      batchSize: 8,
+    });
   });
   afterAll(async () => {
     await embedder?.dispose?.();
@@ -74,7 +96,10 @@ describe('embedDocument with the tiny transformers model', () => {
     expect(r.totalChunks).toBeGreaterThan(10);
     expect(r.chunks[0].index).toBe(0);
     expect(r.chunks[9].index).toBe(r.totalChunks - 1);
-    const mean = meanNormalized(r.chunks.map((c) => c.vector), r.dims);
+    const mean = meanNormalized(
+      r.chunks.map((c) => c.vector),
+      r.dims,
+    );
     expect(r.documentVector).toEqual(mean);
     expect(Math.hypot(...r.documentVector!)).toBeCloseTo(1, 6);
     // Same text, same vectors (stored vectors can be compared across runs).

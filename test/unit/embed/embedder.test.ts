@@ -19,16 +19,26 @@ let model: { modelId: string; dims: number };
 let embedder: Embedder;
 // Both the library's fetch hook and the global one: any network attempt would show up here.
 // It fails the way Node's fetch does offline.
-const offline = () => new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) });
-const libFetch = vi.fn(async (_url: unknown) => { throw offline(); });
+const offline = () =>
+  new TypeError('fetch failed', { cause: Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }) });
+const libFetch = vi.fn(async (_url: unknown) => {
+  throw offline();
+});
 let globalFetch: ReturnType<typeof vi.spyOn>;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'docpipe-embed-'));
   model = await generateTinyModel(root);
   env.fetch = libFetch as typeof env.fetch;
-  globalFetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => { throw offline(); });
-  embedder = await createTransformersEmbedder({ modelId: model.modelId, modelDir: root, allowDownload: false, batchSize: 4 });
+  globalFetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+    throw offline();
+  });
+  embedder = await createTransformersEmbedder({
+    modelId: model.modelId,
+    modelDir: root,
+    allowDownload: false,
+    batchSize: 4,
+  });
 });
 
 afterAll(async () => {
@@ -84,7 +94,11 @@ describe('createTransformersEmbedder with the generated tiny model', () => {
     const otherRoot = await mkdtemp(path.join(tmpdir(), 'docpipe-embed-'));
     try {
       await generateTinyModel(otherRoot, 'docpipe-test/tiny-bert-copy');
-      const twin = await createTransformersEmbedder({ modelId: 'docpipe-test/tiny-bert-copy', modelDir: otherRoot, allowDownload: false });
+      const twin = await createTransformersEmbedder({
+        modelId: 'docpipe-test/tiny-bert-copy',
+        modelDir: otherRoot,
+        allowDownload: false,
+      });
       closeVectors(await twin.embed(sampleTexts.slice(0, 3)), a, 1e-6);
       await twin.dispose?.();
     } finally {
@@ -104,7 +118,11 @@ describe('createTransformersEmbedder with the generated tiny model', () => {
     const { pipeline } = await import('@huggingface/transformers');
     // An earlier test pointed the library's (process-wide) model folder elsewhere.
     env.localModelPath = root;
-    const reference = await pipeline('feature-extraction', model.modelId, { local_files_only: true, dtype: 'fp32', device: 'cpu' });
+    const reference = await pipeline('feature-extraction', model.modelId, {
+      local_files_only: true,
+      dtype: 'fp32',
+      device: 'cpu',
+    });
     try {
       for (let i = 0; i < sampleTexts.length; i += 4) {
         const batch = sampleTexts.slice(i, i + 4);
@@ -126,7 +144,12 @@ describe('createTransformersEmbedder with the generated tiny model', () => {
   });
 
   it('loads the q8 file too, giving vectors close to fp32', async () => {
-    const q8 = await createTransformersEmbedder({ modelId: model.modelId, modelDir: root, allowDownload: false, dtype: 'q8' });
+    const q8 = await createTransformersEmbedder({
+      modelId: model.modelId,
+      modelDir: root,
+      allowDownload: false,
+      dtype: 'q8',
+    });
     const [fp, qv] = [await embedder.embed([sampleTexts[0]]), await q8.embed([sampleTexts[0]])];
     expect(qv[0]).not.toEqual(fp[0]);
     expect(cosine(fp[0], qv[0])).toBeGreaterThan(0.99);
@@ -136,7 +159,11 @@ describe('createTransformersEmbedder with the generated tiny model', () => {
 
 describe('createTransformersEmbedder failures', () => {
   it('fails before touching the network when the model is missing and downloads are disabled', async () => {
-    const err = await createTransformersEmbedder({ modelId: 'nobody/missing-model', modelDir: root, allowDownload: false }).catch((e: unknown) => e);
+    const err = await createTransformersEmbedder({
+      modelId: 'nobody/missing-model',
+      modelDir: root,
+      allowDownload: false,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbedderUnavailableError);
     expect((err as EmbedderUnavailableError).reason).toBe('not_found');
     expect((err as Error).message).toMatch(/missing config\.json.*downloads are disabled/);
@@ -149,7 +176,11 @@ describe('createTransformersEmbedder failures', () => {
     const dir = path.join(root, 'partial/model');
     await cp(path.join(root, model.modelId), dir, { recursive: true });
     await rm(path.join(dir, 'onnx', 'model.onnx'));
-    const err = await createTransformersEmbedder({ modelId: 'partial/model', modelDir: root, allowDownload: false }).catch((e: unknown) => e);
+    const err = await createTransformersEmbedder({
+      modelId: 'partial/model',
+      modelDir: root,
+      allowDownload: false,
+    }).catch((e: unknown) => e);
     expect((err as EmbedderUnavailableError).reason).toBe('not_found');
     expect((err as Error).message).toMatch(/missing onnx\/model\.onnx in/);
   });
@@ -162,14 +193,20 @@ describe('createTransformersEmbedder failures', () => {
     const id = `corrupt/${file.replace(/\W/g, '-')}`;
     await cp(path.join(root, model.modelId), path.join(root, id), { recursive: true });
     await writeFile(path.join(root, id, file), bytes);
-    const err = await createTransformersEmbedder({ modelId: id, modelDir: root, allowDownload: false }).catch((e: unknown) => e);
+    const err = await createTransformersEmbedder({ modelId: id, modelDir: root, allowDownload: false }).catch(
+      (e: unknown) => e,
+    );
     expect(err).toBeInstanceOf(EmbedderUnavailableError);
     expect((err as EmbedderUnavailableError).reason).toBe('corrupt');
     expect(libFetch).not.toHaveBeenCalled();
   });
 
   it('with downloads allowed, tries the download and reports download_failed when it fails', async () => {
-    const err = await createTransformersEmbedder({ modelId: 'nobody/not-here', modelDir: root, allowDownload: true }).catch((e: unknown) => e);
+    const err = await createTransformersEmbedder({
+      modelId: 'nobody/not-here',
+      modelDir: root,
+      allowDownload: true,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(EmbedderUnavailableError);
     expect((err as EmbedderUnavailableError).reason).toBe('download_failed');
     expect(libFetch).toHaveBeenCalled();
@@ -185,7 +222,12 @@ describe('createTransformersEmbedder under concurrent callers', () => {
     // callers go into one call).
     const calls = Array.from({ length: 10 }, (_, i) => sampleTexts.slice(i % 5, (i % 5) + 1 + (i % 3)));
     const results = await Promise.all(calls.map((texts) => embedder.embed(texts)));
-    results.forEach((vectors, i) => closeVectors(vectors, calls[i].map((t) => single.get(t)!)));
+    results.forEach((vectors, i) =>
+      closeVectors(
+        vectors,
+        calls[i].map((t) => single.get(t)!),
+      ),
+    );
     expect(await embedder.embed([])).toEqual([]);
   });
 });

@@ -11,13 +11,17 @@ import { generateTinyModel } from '../../helpers/tiny-model.js';
 const fake: Embedder = { modelId: 'fake/model', dims: 2, embed: async (t) => t.map(() => [1, 0]) };
 
 let root: string;
-const libFetch = vi.fn(async () => { throw new TypeError('fetch failed'); });
+const libFetch = vi.fn(async () => {
+  throw new TypeError('fetch failed');
+});
 let globalFetch: ReturnType<typeof vi.spyOn>;
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'docpipe-loader-'));
   env.fetch = libFetch as typeof env.fetch;
-  globalFetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => { throw new TypeError('fetch failed'); });
+  globalFetch = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => {
+    throw new TypeError('fetch failed');
+  });
 });
 afterAll(async () => {
   globalFetch?.mockRestore();
@@ -37,7 +41,13 @@ describe('createEmbedderLoader (real transformers embedder)', () => {
 
   it('becomes ready once the model folder appears and the retry interval has passed', async () => {
     let t = 0;
-    const loader = createEmbedderLoader({ modelId: 'late/model', modelDir: root, allowDownload: false, retryAfterMs: 1000, now: () => t });
+    const loader = createEmbedderLoader({
+      modelId: 'late/model',
+      modelDir: root,
+      allowDownload: false,
+      retryAfterMs: 1000,
+      now: () => t,
+    });
     expect(await loader.get()).toBeNull();
     await generateTinyModel(root, 'late/model');
     t = 999;
@@ -54,7 +64,12 @@ describe('createEmbedderLoader (real transformers embedder)', () => {
 describe('createEmbedderLoader (fake factory)', () => {
   it('loads once, shares the in-flight load, and reports loading then ready', async () => {
     let release!: () => void;
-    const create = vi.fn(() => new Promise<Embedder>((r) => { release = () => r(fake); }));
+    const create = vi.fn(
+      () =>
+        new Promise<Embedder>((r) => {
+          release = () => r(fake);
+        }),
+    );
     const loader = createEmbedderLoader({ modelId: 'fake/model', allowDownload: false, create });
     const [a, b] = [loader.get(), loader.get()];
     expect(loader.status()).toEqual({ state: 'loading', modelId: 'fake/model' });
@@ -80,10 +95,21 @@ describe('createEmbedderLoader (fake factory)', () => {
     const create = vi.fn(async (): Promise<Embedder> => {
       throw new EmbedderUnavailableError('corrupt', 'fake/model', 'bad bytes');
     });
-    const loader = createEmbedderLoader({ modelId: 'fake/model', allowDownload: false, create, retryAfterMs: 5000, now: () => t });
+    const loader = createEmbedderLoader({
+      modelId: 'fake/model',
+      allowDownload: false,
+      create,
+      retryAfterMs: 5000,
+      now: () => t,
+    });
     for (let i = 0; i < 5; i++) expect(await loader.get()).toBeNull();
     expect(create).toHaveBeenCalledTimes(1);
-    expect(loader.status()).toEqual({ state: 'unavailable', modelId: 'fake/model', reason: 'bad bytes', code: 'corrupt' });
+    expect(loader.status()).toEqual({
+      state: 'unavailable',
+      modelId: 'fake/model',
+      reason: 'bad bytes',
+      code: 'corrupt',
+    });
     t = 5000;
     expect(await loader.get()).toBeNull();
     expect(create).toHaveBeenCalledTimes(2);
@@ -96,7 +122,13 @@ describe('createEmbedderLoader (fake factory)', () => {
       if (fail) throw new EmbedderUnavailableError('not_found', 'fake/model', 'no files');
       return fake;
     });
-    const loader = createEmbedderLoader({ modelId: 'fake/model', allowDownload: false, create, retryAfterMs: 100, now: () => t });
+    const loader = createEmbedderLoader({
+      modelId: 'fake/model',
+      allowDownload: false,
+      create,
+      retryAfterMs: 100,
+      now: () => t,
+    });
     expect(await loader.get()).toBeNull();
     fail = false;
     expect(loader.status()).toMatchObject({ state: 'unavailable', reason: 'no files' });
@@ -109,14 +141,24 @@ describe('createEmbedderLoader (fake factory)', () => {
   });
 
   it('keeps the message of unexpected errors too', async () => {
-    const loader = createEmbedderLoader({ modelId: 'x/y', allowDownload: false, create: async () => { throw new Error('boom'); } });
+    const loader = createEmbedderLoader({
+      modelId: 'x/y',
+      allowDownload: false,
+      create: async () => {
+        throw new Error('boom');
+      },
+    });
     expect(await loader.get()).toBeNull();
     expect(loader.status()).toEqual({ state: 'unavailable', modelId: 'x/y', reason: 'boom' });
   });
 
   it('close() disposes the loaded embedder', async () => {
     const dispose = vi.fn(async () => {});
-    const loader = createEmbedderLoader({ modelId: 'fake/model', allowDownload: false, create: async () => ({ ...fake, dispose }) });
+    const loader = createEmbedderLoader({
+      modelId: 'fake/model',
+      allowDownload: false,
+      create: async () => ({ ...fake, dispose }),
+    });
     await loader.get();
     await loader.close();
     expect(dispose).toHaveBeenCalledTimes(1);

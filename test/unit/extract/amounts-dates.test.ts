@@ -39,7 +39,7 @@ describe('parseAmount', () => {
     ['$ 99.99', 99.99],
     ['-$12.50', -12.5],
     ['US$ 5.00', 5],
-    ['CHF 1\'234.50', 1234.5],
+    ["CHF 1'234.50", 1234.5],
     ['£0.99', 0.99],
     ['12.000,00 kr', 12000],
   ])('%s -> %s', (input, expected) => {
@@ -149,12 +149,19 @@ describe('parseDate', () => {
     expect(parseDate(input)).toBe(iso);
   });
 
-  it.each([['31/02/2024'], ['29.02.2023'], ['2024-13-01'], ['00.01.2024'], ['hello'], ['5 Smarch 2024'], ['12345'], ['Invoice INV-2024-03-05X due soon'], ['05.03.2024 and 06.03.2024']])(
-    '%s -> null',
-    (input) => {
-      expect(parseDate(input)).toBeNull();
-    },
-  );
+  it.each([
+    ['31/02/2024'],
+    ['29.02.2023'],
+    ['2024-13-01'],
+    ['00.01.2024'],
+    ['hello'],
+    ['5 Smarch 2024'],
+    ['12345'],
+    ['Invoice INV-2024-03-05X due soon'],
+    ['05.03.2024 and 06.03.2024'],
+  ])('%s -> null', (input) => {
+    expect(parseDate(input)).toBeNull();
+  });
 
   it('resolves day/month order of slash dates with dayFirst, unless a value above 12 decides', () => {
     expect(parseDate('03/05/2024')).toBe('2024-05-03');

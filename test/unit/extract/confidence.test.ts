@@ -11,7 +11,14 @@ const receipt = (lines: string[]) => extractGeneric(lines.join('\n'), 'receipt')
 
 describe('calibrated confidence of template-free fields', () => {
   it('gives an arithmetic-confirmed total more confidence than the same total unconfirmed', () => {
-    const confirmed = receipt(['KEDAI MAJU SDN BHD', 'BREAD 4.00', 'MILK 6.00', 'SUBTOTAL 10.00', 'GST 6% 0.60', 'TOTAL 10.60']);
+    const confirmed = receipt([
+      'KEDAI MAJU SDN BHD',
+      'BREAD 4.00',
+      'MILK 6.00',
+      'SUBTOTAL 10.00',
+      'GST 6% 0.60',
+      'TOTAL 10.60',
+    ]);
     const unconfirmed = receipt(['KEDAI MAJU SDN BHD', 'BREAD 4.00', 'MILK 6.00', 'TOTAL 10.60']);
     expect(confirmed.total.value).toBe(10.6);
     expect(unconfirmed.total.value).toBe(10.6);
@@ -29,11 +36,15 @@ describe('calibrated confidence of template-free fields', () => {
   });
 
   it('never lets a reference number outrank a labelled date', () => {
-    const text = 'Cobalt Cloud Services, Inc.\nInvoice\nReference: 2031-05-23\nInvoice date: 2024-05-23\nTotal due: $10.00';
+    const text =
+      'Cobalt Cloud Services, Inc.\nInvoice\nReference: 2031-05-23\nInvoice date: 2024-05-23\nTotal due: $10.00';
     const labelled = extractGeneric(text, 'invoice');
     expect(labelled.issue_date.value).toBe('2024-05-23');
     // The same document with only an unlabelled date: a guess, given less confidence.
-    const guessed = extractGeneric('Cobalt Cloud Services, Inc.\nInvoice\nShipped 2024-05-23\nTotal due: $10.00', 'invoice');
+    const guessed = extractGeneric(
+      'Cobalt Cloud Services, Inc.\nInvoice\nShipped 2024-05-23\nTotal due: $10.00',
+      'invoice',
+    );
     expect(guessed.issue_date.value).toBe('2024-05-23');
     expect(labelled.issue_date.confidence).toBeGreaterThan(guessed.issue_date.confidence);
   });
@@ -46,7 +57,15 @@ describe('calibrated confidence of template-free fields', () => {
 
   it('trusts a letterhead company more than a company named far down the header', () => {
     const top = receipt(['SANYU SUPPLY SDN BHD', 'NO. 12 JALAN 3', 'TOTAL 5.00']);
-    const low = receipt(['THANK YOU', 'WELCOME', 'OPEN DAILY', 'NO. 12 JALAN 3', 'TEL 03-1234', 'SANYU SUPPLY SDN BHD', 'TOTAL 5.00']);
+    const low = receipt([
+      'THANK YOU',
+      'WELCOME',
+      'OPEN DAILY',
+      'NO. 12 JALAN 3',
+      'TEL 03-1234',
+      'SANYU SUPPLY SDN BHD',
+      'TOTAL 5.00',
+    ]);
     expect(top.merchant.value).toBe('SANYU SUPPLY SDN BHD');
     expect(low.merchant.value).toBe('SANYU SUPPLY SDN BHD');
     expect(top.merchant.confidence).toBeGreaterThan(low.merchant.confidence);

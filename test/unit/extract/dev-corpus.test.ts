@@ -46,13 +46,17 @@ describe.skipIf(!present)('template-free extraction on the development corpus', 
     // An extractor change that moves the evidence needs a refit (npm run bench -- quality-calibration).
     for (const [kind, w] of Object.entries(fitAll(samples))) {
       const committed = MODELS[kind as keyof typeof MODELS].weights!;
-      w.forEach((x, i) => expect(Math.abs(x - committed[i]), `${kind} weight ${i}: refit gives ${x.toFixed(3)}`).toBeLessThan(0.05));
+      w.forEach((x, i) =>
+        expect(Math.abs(x - committed[i]), `${kind} weight ${i}: refit gives ${x.toFixed(3)}`).toBeLessThan(0.05),
+      );
     }
   }, 120_000);
 
   it("reads invoice2data's tests/custom invoices without their templates", () => {
     const docs = loadGoldenInvoices(DEV).filter((d) => d.name.startsWith('custom/'));
-    const out = docs.flatMap((d) => score(d, extractFields({ text: d.text, type: 'invoice' }).fields)).filter((o) => o.field !== 'vendor');
+    const out = docs
+      .flatMap((d) => score(d, extractFields({ text: d.text, type: 'invoice' }).fields))
+      .filter((o) => o.field !== 'vendor');
     expect(out.filter((o) => !o.ok)).toEqual([]);
   });
 });

@@ -40,9 +40,21 @@ describe('extractFields', () => {
   });
 
   it.each([
-    [F.INVOICE_EN, 'acme-widgets', { amount: 199.8, date: '2024-03-05', invoice_number: 'INV-2024-0042', currency: 'GBP' }],
-    [F.INVOICE_FR, 'studio-lumiere', { amount: 840, date: '2024-03-15', invoice_number: 'f-2024-0315', issuer: 'Studio Lumière SARL' }],
-    [F.BANK_EN, 'northwind-bank-statement', { period_start: '2024-03-01', period_end: '2024-03-31', closing_balance: 2650, credits: 2500, debits: -1100 }],
+    [
+      F.INVOICE_EN,
+      'acme-widgets',
+      { amount: 199.8, date: '2024-03-05', invoice_number: 'INV-2024-0042', currency: 'GBP' },
+    ],
+    [
+      F.INVOICE_FR,
+      'studio-lumiere',
+      { amount: 840, date: '2024-03-15', invoice_number: 'f-2024-0315', issuer: 'Studio Lumière SARL' },
+    ],
+    [
+      F.BANK_EN,
+      'northwind-bank-statement',
+      { period_start: '2024-03-01', period_end: '2024-03-31', closing_balance: 2650, credits: 2500, debits: -1100 },
+    ],
   ])('selects the right sample template (%#)', (text, id, expected) => {
     const r = extractFields({ text, type: 'invoice', templates });
     expect(r.templateId).toBe(id);
@@ -81,7 +93,9 @@ describe('extractFields', () => {
 
   it('prefers a matching template over the default template', () => {
     const fallback: TemplateDef = { name: 'default', issuer: 'X', keywords: ['x'], fields: {} };
-    expect(extractFields({ text: F.INVOICE_EN, type: 'invoice', templates, template: fallback }).templateId).toBe('acme-widgets');
+    expect(extractFields({ text: F.INVOICE_EN, type: 'invoice', templates, template: fallback }).templateId).toBe(
+      'acme-widgets',
+    );
   });
 
   it('passes template warnings through and works without templates', () => {

@@ -135,8 +135,16 @@ Total USD 1,070.50`;
   });
 
   it('derives the due date from payment terms and does not read "Net 30" as a net amount', () => {
-    const f = extractGeneric('Foo Ltd\nInvoice # 1001\nDate: 2024-01-15\nPayment terms: Net 30\nAmount due: 500.00 EUR', 'invoice');
-    expect(values(f)).toMatchObject({ invoice_number: '1001', issue_date: '2024-01-15', due_date: '2024-02-14', total: 500 });
+    const f = extractGeneric(
+      'Foo Ltd\nInvoice # 1001\nDate: 2024-01-15\nPayment terms: Net 30\nAmount due: 500.00 EUR',
+      'invoice',
+    );
+    expect(values(f)).toMatchObject({
+      invoice_number: '1001',
+      issue_date: '2024-01-15',
+      due_date: '2024-02-14',
+      total: 500,
+    });
     expect(f.due_date.method).toBe('heuristic');
     expect(f.subtotal).toBeUndefined();
   });
@@ -146,13 +154,22 @@ Total USD 1,070.50`;
       'Feinkost Weber e.K.\nRechnung Nr. 2024/77\nDatum: 01.02.2024\nSumme netto 150,00 €\nMwSt 19 % 19,00 €\nMwSt 7 % 3,50 €\nGesamtbetrag 172,50 €',
       'invoice',
     );
-    expect(values(f)).toMatchObject({ invoice_number: '2024/77', subtotal: 150, tax: 22.5, total: 172.5, vendor: 'Feinkost Weber e.K.' });
+    expect(values(f)).toMatchObject({
+      invoice_number: '2024/77',
+      subtotal: 150,
+      tax: 22.5,
+      total: 172.5,
+      vendor: 'Feinkost Weber e.K.',
+    });
     expect(f.tax_rate).toBeUndefined();
     expect(f.due_date).toBeUndefined();
   });
 
   it('derives a missing total and flags an IBAN with a bad checksum', () => {
-    const f = extractGeneric('Invoice number: A-17\nNet amount: 100.00\nVAT 19%: 19.00\nIBAN: DE89 3704 0044 0532 0130 01', 'invoice');
+    const f = extractGeneric(
+      'Invoice number: A-17\nNet amount: 100.00\nVAT 19%: 19.00\nIBAN: DE89 3704 0044 0532 0130 01',
+      'invoice',
+    );
     expect(f.total).toEqual({ value: 119, confidence: 0.55, method: 'heuristic' });
     expect(f.iban.value).toBe('DE89370400440532013001');
     expect(f.iban.confidence).toBeLessThan(0.5);
@@ -208,15 +225,50 @@ describe('generic receipts, statements and other types', () => {
   });
 
   it.each([
-    ['English', F.BANK_EN, { iban: 'GB33BUKB20201555555555', bank: 'Northwind Bank plc', statement_period: '2024-03-01/2024-03-31', period_start: '2024-03-01', period_end: '2024-03-31', opening_balance: 1250, closing_balance: 2650 }],
-    ['German', F.BANK_DE, { iban: 'DE89370400440532013000', bank: 'Sparkasse Musterstadt', statement_period: '2024-02-01/2024-02-29', opening_balance: 1024.17, closing_balance: 3250.72 }],
-    ['French', F.BANK_FR, { iban: 'FR1420041010050500013M02606', bank: 'Banque Exemple', statement_period: '2024-01-01/2024-01-31', opening_balance: 5120, closing_balance: 4870.35 }],
+    [
+      'English',
+      F.BANK_EN,
+      {
+        iban: 'GB33BUKB20201555555555',
+        bank: 'Northwind Bank plc',
+        statement_period: '2024-03-01/2024-03-31',
+        period_start: '2024-03-01',
+        period_end: '2024-03-31',
+        opening_balance: 1250,
+        closing_balance: 2650,
+      },
+    ],
+    [
+      'German',
+      F.BANK_DE,
+      {
+        iban: 'DE89370400440532013000',
+        bank: 'Sparkasse Musterstadt',
+        statement_period: '2024-02-01/2024-02-29',
+        opening_balance: 1024.17,
+        closing_balance: 3250.72,
+      },
+    ],
+    [
+      'French',
+      F.BANK_FR,
+      {
+        iban: 'FR1420041010050500013M02606',
+        bank: 'Banque Exemple',
+        statement_period: '2024-01-01/2024-01-31',
+        opening_balance: 5120,
+        closing_balance: 4870.35,
+      },
+    ],
   ])('reads a %s bank statement', (_lang, text, expected) => {
     expect(values(extractGeneric(text, 'bank_statement'))).toMatchObject(expected);
   });
 
   it('reads a debit balance as negative', () => {
-    const f = extractGeneric('Kontoauszug vom 01.02.2024 bis 29.02.2024\nAlter Kontostand 120,00 S\nNeuer Kontostand 80,00 H', 'bank_statement');
+    const f = extractGeneric(
+      'Kontoauszug vom 01.02.2024 bis 29.02.2024\nAlter Kontostand 120,00 S\nNeuer Kontostand 80,00 H',
+      'bank_statement',
+    );
     expect(values(f)).toMatchObject({ opening_balance: -120, closing_balance: 80 });
   });
 
@@ -254,7 +306,10 @@ describe('generic receipts, statements and other types', () => {
   });
 
   it('reads contract parties from role labels', () => {
-    const f = extractGeneric('TENANCY AGREEMENT\nLandlord: Alice Property Ltd\nTenant: Bob Smith\nStart date: 1 June 2024', 'contract');
+    const f = extractGeneric(
+      'TENANCY AGREEMENT\nLandlord: Alice Property Ltd\nTenant: Bob Smith\nStart date: 1 June 2024',
+      'contract',
+    );
     expect(values(f)).toMatchObject({
       parties: [
         { name: 'Alice Property Ltd', role: 'Landlord' },

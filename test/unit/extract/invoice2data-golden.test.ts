@@ -32,11 +32,14 @@ describe.skipIf(!present)('invoice2data golden cases', () => {
     expect(diff).toEqual([]);
   });
 
-  it.each(golden.extra.map((c) => [c.name, c] as const))('%s (unmerged pull request): every expected field', (_name, c) => {
-    const r = extractFields({ text: c.text, type: 'invoice', templates: load(c.templates) });
-    const diff = compareGolden(c.expected, values(r.fields)).filter((d) => !d.ok);
-    expect(diff).toEqual([]);
-  });
+  it.each(golden.extra.map((c) => [c.name, c] as const))(
+    '%s (unmerged pull request): every expected field',
+    (_name, c) => {
+      const r = extractFields({ text: c.text, type: 'invoice', templates: load(c.templates) });
+      const diff = compareGolden(c.expected, values(r.fields)).filter((d) => !d.ok);
+      expect(diff).toEqual([]);
+    },
+  );
 
   it('imports every bundled template or refuses it with a reason', () => {
     const files = bundledTemplateFiles(CORPUS);
@@ -46,6 +49,8 @@ describe.skipIf(!present)('invoice2data golden cases', () => {
       return r.ok ? [] : [{ path: f.path, errors: r.errors }];
     });
     for (const r of refused) for (const e of r.errors) expect(e.message.length).toBeGreaterThan(10);
-    console.log(`bundled templates: ${files.length - refused.length} imported, ${refused.length} refused:\n${refused.map((r) => `  ${r.path}: ${r.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`).join('\n')}`);
+    console.log(
+      `bundled templates: ${files.length - refused.length} imported, ${refused.length} refused:\n${refused.map((r) => `  ${r.path}: ${r.errors.map((e) => `${e.path} ${e.message}`).join('; ')}`).join('\n')}`,
+    );
   });
 });

@@ -52,11 +52,19 @@ describe('matchTemplate', () => {
   });
 
   it('matches keywords against the text prepared by the template options', () => {
-    const t = tpl({ issuer: 'prep', keywords: ['acmecorp', 'facture'], options: { lowercase: true, remove_whitespace: true } });
+    const t = tpl({
+      issuer: 'prep',
+      keywords: ['acmecorp', 'facture'],
+      options: { lowercase: true, remove_whitespace: true },
+    });
     expect(matchTemplate([t], 'ACME Corp\nFACTURE')?.name).toBe('prep');
     const accents = tpl({ issuer: 'acc', keywords: ['Societe Generale'], options: { remove_accents: true } });
     expect(matchTemplate([accents], 'Société Générale')?.name).toBe('acc');
-    const replaced = tpl({ issuer: 'rep', keywords: ['ACME Ltd'], options: { replace: [['ACME\\s+Limited', 'ACME Ltd']] } });
+    const replaced = tpl({
+      issuer: 'rep',
+      keywords: ['ACME Ltd'],
+      options: { replace: [['ACME\\s+Limited', 'ACME Ltd']] },
+    });
     expect(matchTemplate([replaced], 'ACME   Limited')?.name).toBe('rep');
   });
 
@@ -106,7 +114,10 @@ describe('applyTemplate: parsers, types and groups', () => {
     // Without a group, several different matches are a list (invoice2data); int truncates 4.5.
     expect(values(r.fields)).toMatchObject({ date: '2024-03-05', prices: [10, 25.5, 4.5], qty: [3, 4] });
     expect(r.fields.bad).toBeUndefined();
-    expect(r.warnings).toEqual(['fields.bad: "AB1" is not a number with decimal separator "."', 'fields.bad: "CD2" is not a number with decimal separator "."']);
+    expect(r.warnings).toEqual([
+      'fields.bad: "AB1" is not a number with decimal separator "."',
+      'fields.bad: "CD2" is not a number with decimal separator "."',
+    ]);
   });
 
   it.each([
@@ -116,7 +127,10 @@ describe('applyTemplate: parsers, types and groups', () => {
     ['first', 10],
     ['last', 4.5],
   ] as const)('groups several matches with %s', (group, expected) => {
-    const t = tpl({ issuer: 'Acme', fields: { x: { parser: 'regex', regex: '(?m)(\\d+\\.\\d{2})$', type: 'float', group } } });
+    const t = tpl({
+      issuer: 'Acme',
+      fields: { x: { parser: 'regex', regex: '(?m)(\\d+\\.\\d{2})$', type: 'float', group } },
+    });
     expect(applyTemplate(t, text).x.value).toBe(expected);
   });
 
@@ -126,7 +140,12 @@ describe('applyTemplate: parsers, types and groups', () => {
       fields: {
         refs: { parser: 'regex', regex: 'Ref (\\w+)', group: 'join' },
         first_ref: { parser: 'regex', regex: 'Ref (\\w+)' },
-        earliest: { parser: 'regex', regex: ['(\\d{2}\\.\\d{2}\\.\\d{4})', 'on (\\d{4}-\\d{2}-\\d{2})'], type: 'date', group: 'min' },
+        earliest: {
+          parser: 'regex',
+          regex: ['(\\d{2}\\.\\d{2}\\.\\d{4})', 'on (\\d{4}-\\d{2}-\\d{2})'],
+          type: 'date',
+          group: 'min',
+        },
       },
     });
     const f = applyTemplate(t, `${text}\nshipped on 2024-01-31`);
@@ -160,13 +179,19 @@ describe('applyTemplate: parsers, types and groups', () => {
   });
 
   it('leaves out fields that do not match and reports required ones', () => {
-    const t = tpl({ issuer: 'Acme', fields: { amount: 'Grand total (\\d+)', invoice_number: 'Invoice number:\\s*(\\S+)' } });
+    const t = tpl({
+      issuer: 'Acme',
+      fields: { amount: 'Grand total (\\d+)', invoice_number: 'Invoice number:\\s*(\\S+)' },
+    });
     const r = runTemplate(t, text);
     expect(r.fields.amount).toBeUndefined();
     expect(r.missingRequired).toEqual(['date', 'amount']);
     const custom = tpl({ issuer: 'Acme', fields: {}, required_fields: ['iban', 'issuer'] });
     expect(runTemplate(custom, text).missingRequired).toEqual(['iban']);
-    expect(missingRequiredFields(custom, { iban: { value: null, confidence: 0, method: 'template' } })).toEqual(['iban', 'issuer']);
+    expect(missingRequiredFields(custom, { iban: { value: null, confidence: 0, method: 'template' } })).toEqual([
+      'iban',
+      'issuer',
+    ]);
   });
 });
 
@@ -175,7 +200,12 @@ describe('applyTemplate: options', () => {
     const t = tpl({
       issuer: 'Acme',
       fields: { amount: { parser: 'regex', regex: 'TOTAL=(\\S+)', type: 'float' } },
-      options: { replace: [['Gesamt:\\s*(\\S+) EUR', 'TOTAL=\\1'], ['\\$', 'USD']] },
+      options: {
+        replace: [
+          ['Gesamt:\\s*(\\S+) EUR', 'TOTAL=\\1'],
+          ['\\$', 'USD'],
+        ],
+      },
     });
     expect(applyTemplate(t, 'Gesamt: 12.50 EUR').amount.value).toBe(12.5);
     expect(prepareText('cost $5', t.options)).toBe('cost USD5');
@@ -185,15 +215,23 @@ describe('applyTemplate: options', () => {
   it('removes whitespace but keeps line breaks', () => {
     const t = tpl({
       issuer: 'Acme',
-      fields: { number: { parser: 'regex', regex: 'InvoiceNo:(\\d+)' }, lines: { parser: 'regex', regex: '(?m)^(\\w+)$', group: 'join' } },
+      fields: {
+        number: { parser: 'regex', regex: 'InvoiceNo:(\\d+)' },
+        lines: { parser: 'regex', regex: '(?m)^(\\w+)$', group: 'join' },
+      },
       options: { remove_whitespace: true },
     });
-    expect(values(applyTemplate(t, 'Invoice No: 12 34\nfoo bar\nbaz'))).toMatchObject({ number: '1234', lines: 'foobar baz' });
+    expect(values(applyTemplate(t, 'Invoice No: 12 34\nfoo bar\nbaz'))).toMatchObject({
+      number: '1234',
+      lines: 'foobar baz',
+    });
   });
 
   it('reads amounts with the decimal separator option', () => {
     const yaml = (sep: string): TemplateDef =>
-      fromYaml(`issuer: A\nkeywords: [A]\nfields:\n  amount:\n    parser: regex\n    regex: 'Total (\\S+)'\n    type: float\noptions:\n  decimal_separator: '${sep}'\n`);
+      fromYaml(
+        `issuer: A\nkeywords: [A]\nfields:\n  amount:\n    parser: regex\n    regex: 'Total (\\S+)'\n    type: float\noptions:\n  decimal_separator: '${sep}'\n`,
+      );
     expect(applyTemplate(yaml(','), 'Total 1,234').amount.value).toBe(1.234);
     expect(applyTemplate(yaml('.'), 'Total 1,234').amount.value).toBe(1234);
     expect(applyTemplate(yaml(','), 'Total 1.234,50').amount.value).toBe(1234.5);
@@ -208,11 +246,16 @@ describe('applyTemplate: options', () => {
       },
       options: { date_formats: ['%m/%d/%Y'] },
     });
-    expect(values(applyTemplate(t, 'Date: 03/04/2024\nOther: 5 mars 2024'))).toMatchObject({ date: '2024-03-04', other: '2024-03-05' });
+    expect(values(applyTemplate(t, 'Date: 03/04/2024\nOther: 5 mars 2024'))).toMatchObject({
+      date: '2024-03-04',
+      other: '2024-03-05',
+    });
     // Without a matching format: month first (invoice2data's fallback), unless the template's language is not English.
     const plain = tpl({ issuer: 'Acme', fields: { date: { parser: 'regex', regex: 'Date: (\\S+)', type: 'date' } } });
     expect(applyTemplate(plain, 'Date: 03/04/2024').date.value).toBe('2024-03-04');
-    expect(applyTemplate({ ...plain, options: { languages: ['de'] } }, 'Date: 03/04/2024').date.value).toBe('2024-04-03');
+    expect(applyTemplate({ ...plain, options: { languages: ['de'] } }, 'Date: 03/04/2024').date.value).toBe(
+      '2024-04-03',
+    );
     expect(applyTemplate(plain, 'Date: 13/04/2024').date.value).toBe('2024-04-13');
   });
 

@@ -4,28 +4,57 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileUserRegex } from '../../../src/lib/user-regex/index.js';
-import { evaluateTemplates, matchTemplate, parseTemplateYaml, prepareText, rankMatches, type TemplateDef } from '../../../src/pipeline/extract/index.js';
-import { PreparedTexts, ruleCannotCreate, ruledOut, templatePlan } from '../../../src/pipeline/extract/template-select.js';
+import {
+  evaluateTemplates,
+  matchTemplate,
+  parseTemplateYaml,
+  prepareText,
+  rankMatches,
+  type TemplateDef,
+} from '../../../src/pipeline/extract/index.js';
+import {
+  PreparedTexts,
+  ruleCannotCreate,
+  ruledOut,
+  templatePlan,
+} from '../../../src/pipeline/extract/template-select.js';
 import { bundledTemplateFiles, corporaDir, loadGolden } from '../../helpers/invoice2data-golden.js';
 import { loadSroie } from '../../helpers/extraction-dev.js';
 import { pick, randomPattern, randomText, rng } from '../../helpers/random-patterns.js';
 
 /** The choice without any shortcut: every keyword of every template on its fully prepared text. */
-const reference = (templates: TemplateDef[], text: string): TemplateDef | null => rankMatches(evaluateTemplates(templates, text, { full: true }))[0] ?? null;
+const reference = (templates: TemplateDef[], text: string): TemplateDef | null =>
+  rankMatches(evaluateTemplates(templates, text, { full: true }))[0] ?? null;
 
 const REPLACEMENTS = ['', 'a', 'b', ' ', 'A.', '\\1', '\\g<0>', '\\1b', 'a\\1', '\\2\\1', '\\1 \\2', '€', ','];
 const RULE_SHAPES: Array<[string, string]> = [
-  ['B.W', 'BTW'], [', ', ','], ['é', '€'], ['\\n', ' '], ['0x2B', ''], ['(\\s)(\\d+)\\.(\\d)', '\\1\\2,\\3'], ['(a)(b)', '\\2\\1'],
-  ['(a)x?(b)', '\\1\\2'], ['(?P<n>\\d)[.]', '\\g<n>L)'], ['a+', '[\\g<0>]'], ['\\s-\\s', '1'], ['(?i)k', 's'], ['b', 'ab'],
+  ['B.W', 'BTW'],
+  [', ', ','],
+  ['é', '€'],
+  ['\\n', ' '],
+  ['0x2B', ''],
+  ['(\\s)(\\d+)\\.(\\d)', '\\1\\2,\\3'],
+  ['(a)(b)', '\\2\\1'],
+  ['(a)x?(b)', '\\1\\2'],
+  ['(?P<n>\\d)[.]', '\\g<n>L)'],
+  ['a+', '[\\g<0>]'],
+  ['\\s-\\s', '1'],
+  ['(?i)k', 's'],
+  ['b', 'ab'],
 ];
 
 function randomTemplate(r: () => number, i: number): TemplateDef {
   const replace: Array<[string, string]> = [];
   const rules = Math.floor(r() * 4);
-  for (let k = 0; k < rules; k++) replace.push(r() < 0.5 ? pick(r, RULE_SHAPES) : [randomPattern(r, 1 + Math.floor(r() * 3)), pick(r, REPLACEMENTS)]);
+  for (let k = 0; k < rules; k++)
+    replace.push(r() < 0.5 ? pick(r, RULE_SHAPES) : [randomPattern(r, 1 + Math.floor(r() * 3)), pick(r, REPLACEMENTS)]);
   const keywords = Array.from({ length: 1 + Math.floor(r() * 3) }, () => randomPattern(r, 1 + Math.floor(r() * 3)));
   return {
-    issuer: `t${i}`, name: `t${i}`, keywords, fields: {}, priority: Math.floor(r() * 3),
+    issuer: `t${i}`,
+    name: `t${i}`,
+    keywords,
+    fields: {},
+    priority: Math.floor(r() * 3),
     ...(r() < 0.2 ? { exclude_keywords: [randomPattern(r, 1)] } : {}),
     options: { replace, ...(r() < 0.15 ? { remove_whitespace: true } : {}), ...(r() < 0.1 ? { lowercase: true } : {}) },
   } as TemplateDef;
@@ -45,7 +74,10 @@ describe('template choice with the literal prefilter', () => {
         if (absent !== null) {
           ruled++;
           const kw = compileUserRegex(t.keywords[absent]);
-          expect(kw.ok && kw.regex.test(prepared), `${JSON.stringify(t.keywords[absent])} after ${JSON.stringify(t.options?.replace)} on ${JSON.stringify(text)}`).toBe(false);
+          expect(
+            kw.ok && kw.regex.test(prepared),
+            `${JSON.stringify(t.keywords[absent])} after ${JSON.stringify(t.options?.replace)} on ${JSON.stringify(text)}`,
+          ).toBe(false);
         }
         expect(texts.text(t)).toBe(prepared);
       }
@@ -82,8 +114,17 @@ describe('template choice with the literal prefilter', () => {
   });
 
   it('tests a rule against the text only when a check depends on it', () => {
-    const t = { issuer: 'x', name: 'x', keywords: ['BTW', 'Acme'], fields: {}, options: { replace: [['B.W', 'BTW']] } } as unknown as TemplateDef;
-    expect(templatePlan(t).checks.map((c) => [c.literal, c.unsafeUpTo])).toEqual([['Acme', -1], ['BTW', 0]]);
+    const t = {
+      issuer: 'x',
+      name: 'x',
+      keywords: ['BTW', 'Acme'],
+      fields: {},
+      options: { replace: [['B.W', 'BTW']] },
+    } as unknown as TemplateDef;
+    expect(templatePlan(t).checks.map((c) => [c.literal, c.unsafeUpTo])).toEqual([
+      ['Acme', -1],
+      ['BTW', 0],
+    ]);
     // "B W" becomes "BTW": the BTW check cannot be used, so the regexes decide.
     expect(ruledOut(t, new PreparedTexts('Acme B W 21%'))).toBeNull();
     expect(ruledOut(t, new PreparedTexts('Acme, no tax'))).toBe(0);
@@ -102,10 +143,12 @@ describe.skipIf(!present)('template choice on the development corpus', () => {
       return r.ok ? r.templates : [];
     });
     const golden = loadGolden(CORPUS);
-    const goldenTemplates = [...golden.custom, ...golden.extra].flatMap((c) => c.templates.flatMap((t) => {
-      const r = parseTemplateYaml(t.content, { name: t.name });
-      return r.ok ? r.templates : [];
-    }));
+    const goldenTemplates = [...golden.custom, ...golden.extra].flatMap((c) =>
+      c.templates.flatMap((t) => {
+        const r = parseTemplateYaml(t.content, { name: t.name });
+        return r.ok ? r.templates : [];
+      }),
+    );
     const all = [...templates, ...goldenTemplates];
     const texts = [...loadSroie(CORPUS).map((d) => d.text), ...[...golden.custom, ...golden.extra].map((c) => c.text)];
     let matched = 0;

@@ -25,7 +25,8 @@ describe('parseTemplateYaml', () => {
   });
 
   it('normalises the invoice2data shorthand forms', () => {
-    const r = parseTemplateYaml(`
+    const r = parseTemplateYaml(
+      `
 issuer: Shorthand Co
 keywords: Shorthand Co
 exclude_keywords: CREDIT NOTE
@@ -37,7 +38,9 @@ options:
   date_formats: '%d.%m.%Y'
   currency: €
 required_fields: amount
-`, { name: 'shorthand' });
+`,
+      { name: 'shorthand' },
+    );
     expect(r).toEqual({
       ok: true,
       warnings: [],
@@ -47,7 +50,11 @@ required_fields: amount
           issuer: 'Shorthand Co',
           keywords: ['Shorthand Co'],
           exclude_keywords: ['CREDIT NOTE'],
-          fields: { amount: 'Total\\s+(\\d+\\.\\d{2})', date: ['Date:\\s*(\\S+)', 'Datum:\\s*(\\S+)'], static_vat: 'DE123' },
+          fields: {
+            amount: 'Total\\s+(\\d+\\.\\d{2})',
+            date: ['Date:\\s*(\\S+)', 'Datum:\\s*(\\S+)'],
+            static_vat: 'DE123',
+          },
           options: { date_formats: ['%d.%m.%Y'], currency: 'EUR' },
           required_fields: ['amount'],
         },
@@ -56,9 +63,14 @@ required_fields: amount
   });
 
   it('reads a list of templates and multiple YAML documents, naming each by its issuer', () => {
-    const list = parseTemplateYaml('- {issuer: A, keywords: [a], fields: {x: a}}\n- {issuer: B, keywords: [b], fields: {x: b}, name: bee}\n', { name: 'ignored' });
+    const list = parseTemplateYaml(
+      '- {issuer: A, keywords: [a], fields: {x: a}}\n- {issuer: B, keywords: [b], fields: {x: b}, name: bee}\n',
+      { name: 'ignored' },
+    );
     expect(list.ok && list.templates.map((t) => t.name)).toEqual(['A', 'bee']);
-    const docs = parseTemplateYaml('issuer: A\nkeywords: [a]\nfields: {x: a}\n---\nissuer: B\nkeywords: [b]\nfields: {x: b}\n');
+    const docs = parseTemplateYaml(
+      'issuer: A\nkeywords: [a]\nfields: {x: a}\n---\nissuer: B\nkeywords: [b]\nfields: {x: b}\n',
+    );
     expect(docs.ok && docs.templates.map((t) => t.issuer)).toEqual(['A', 'B']);
   });
 
@@ -70,11 +82,17 @@ required_fields: amount
     expect(errorsOf('issuer: A\nkeywords: [a]\nfields:\n  amount: Total: (\\d+)\n')[0].path).toBe('yaml');
     // A key given twice keeps its last value, as PyYAML does, with a warning.
     const dup = parseTemplateYaml('issuer: A\nissuer: B\nkeywords: [a]\nfields: {x: a}\n');
-    expect(dup).toMatchObject({ ok: true, templates: [{ issuer: 'B' }], warnings: [{ path: 'yaml', message: expect.stringMatching(/appears twice/) }] });
+    expect(dup).toMatchObject({
+      ok: true,
+      templates: [{ issuer: 'B' }],
+      warnings: [{ path: 'yaml', message: expect.stringMatching(/appears twice/) }],
+    });
   });
 
   it('types plain scalars as PyYAML does', () => {
-    const r = parseTemplateYaml("issuer: A\nkeywords: [a, 04080176, 'x']\nfields:\n  static_a: 0123\n  static_b: 2023-02-18\n  static_c: y\n  static_d: 1_000\noptions:\n  remove_accents: yes\n");
+    const r = parseTemplateYaml(
+      "issuer: A\nkeywords: [a, 04080176, 'x']\nfields:\n  static_a: 0123\n  static_b: 2023-02-18\n  static_c: y\n  static_d: 1_000\noptions:\n  remove_accents: yes\n",
+    );
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     expect(r.templates[0].keywords).toEqual(['a', '04080176', 'x']);
@@ -150,7 +168,8 @@ required_fields: [1]
     expect(byPath['colour']).toBe('unknown key');
     // Imported as invoice2data reads it, what invoice2data tolerates is a warning instead.
     const lenient = errorsOf(doc).map((e) => e.path);
-    for (const p of ['colour', 'options.colour', 'fields.weird', 'options.lowercase', 'options.date_formats[0]']) expect(lenient).not.toContain(p);
+    for (const p of ['colour', 'options.colour', 'fields.weird', 'options.lowercase', 'options.date_formats[0]'])
+      expect(lenient).not.toContain(p);
     expect(lenient).toContain('fields.ahead');
   });
 
@@ -160,8 +179,14 @@ required_fields: [1]
   });
 
   it('accepts invoice2data tables and input_module, and rejects non-mappings', () => {
-    const r = parseTemplateYaml('issuer: A\nkeywords: [a]\nfields: {x: a}\ninput_module: pdftotext\ntables:\n  - {start: S, end: E, body: "(?P<a>\\\\d)"}\n');
-    expect(r).toMatchObject({ ok: true, templates: [{ tables: [{ start: 'S', end: 'E' }] }], warnings: [{ path: 'input_module', message: expect.stringMatching(/^ignored/) }] });
+    const r = parseTemplateYaml(
+      'issuer: A\nkeywords: [a]\nfields: {x: a}\ninput_module: pdftotext\ntables:\n  - {start: S, end: E, body: "(?P<a>\\\\d)"}\n',
+    );
+    expect(r).toMatchObject({
+      ok: true,
+      templates: [{ tables: [{ start: 'S', end: 'E' }] }],
+      warnings: [{ path: 'input_module', message: expect.stringMatching(/^ignored/) }],
+    });
     expect(errorsOf('- just a string')).toEqual([{ path: '(root)', message: 'a template must be a mapping (object)' }]);
     expect(errorsOf('   ')).toEqual([{ path: '(root)', message: 'the template text is empty' }]);
   });
@@ -179,24 +204,45 @@ required_fields: [1]
   });
 
   it('validates JSON templates from the API the same way', () => {
-    const ok = validateTemplate({ name: 'api', id: 'tpl_1', issuer: 'X', keywords: ['X'], fields: { amount: { parser: 'regex', regex: 'T (\\d+)', type: 'float', group: 'sum' } } });
+    const ok = validateTemplate({
+      name: 'api',
+      id: 'tpl_1',
+      issuer: 'X',
+      keywords: ['X'],
+      fields: { amount: { parser: 'regex', regex: 'T (\\d+)', type: 'float', group: 'sum' } },
+    });
     expect(ok).toMatchObject({ ok: true, template: { id: 'tpl_1', name: 'api' } });
-    expect(validateTemplate(null)).toEqual({ ok: false, errors: [{ path: '(root)', message: 'a template must be a mapping (object)' }] });
+    expect(validateTemplate(null)).toEqual({
+      ok: false,
+      errors: [{ path: '(root)', message: 'a template must be a mapping (object)' }],
+    });
   });
 });
 
 describe('template regexes run on the linear-time engine', () => {
-  it.each(['(a+)+$', '(\\w+\\s?)*$', '(.*)+x', '(?:x*){2,}y', '((ab)*)+', '(a|b+)*c', '(\\d+,?)+%', '(?:a|a)+$', '(a|aa)+$', '(\\w|\\d)+$', '(.|\\s)*x', '.*a.*b.*c.*d.*e.*f.*g'])(
-    'accepts %s, which a backtracking engine could not run safely, and runs it on a hostile input',
-    (p) => {
-      const r = compileUserRegex(p);
-      expect(r.ok).toBe(true);
-      if (r.ok) expect(typeof r.regex.test(`${'a'.repeat(5000)}!`)).toBe('boolean');
-    },
-  );
+  it.each([
+    '(a+)+$',
+    '(\\w+\\s?)*$',
+    '(.*)+x',
+    '(?:x*){2,}y',
+    '((ab)*)+',
+    '(a|b+)*c',
+    '(\\d+,?)+%',
+    '(?:a|a)+$',
+    '(a|aa)+$',
+    '(\\w|\\d)+$',
+    '(.|\\s)*x',
+    '.*a.*b.*c.*d.*e.*f.*g',
+  ])('accepts %s, which a backtracking engine could not run safely, and runs it on a hostile input', (p) => {
+    const r = compileUserRegex(p);
+    expect(r.ok).toBe(true);
+    if (r.ok) expect(typeof r.regex.test(`${'a'.repeat(5000)}!`)).toBe('boolean');
+  });
 
   it('imports a template whose patterns only a linear engine runs safely', () => {
-    const r = parseTemplateYaml("issuer: X\nkeywords: ['(?:a|a)+$']\nfields:\n  amount: '(a|aa)+$'\n  total: '(.|\\s)*x'\n");
+    const r = parseTemplateYaml(
+      "issuer: X\nkeywords: ['(?:a|a)+$']\nfields:\n  amount: '(a|aa)+$'\n  total: '(.|\\s)*x'\n",
+    );
     expect(r.ok).toBe(true);
   });
 });

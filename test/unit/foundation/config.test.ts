@@ -50,18 +50,29 @@ describe('loadConfig', () => {
   it('parse limits default and are bounded', () => {
     const c = load(base);
     expect([c.PARSE_MAX_MEMORY_MB, c.PARSE_MAX_INFLATED_MB, c.OCR_MAX_MEGAPIXELS]).toEqual([1024, 64, 50]);
-    expect(load({ ...base, PARSE_MAX_MEMORY_MB: '512', PARSE_MAX_INFLATED_MB: '8', OCR_MAX_MEGAPIXELS: '100' })).toMatchObject({
-      PARSE_MAX_MEMORY_MB: 512, PARSE_MAX_INFLATED_MB: 8, OCR_MAX_MEGAPIXELS: 100,
+    expect(
+      load({ ...base, PARSE_MAX_MEMORY_MB: '512', PARSE_MAX_INFLATED_MB: '8', OCR_MAX_MEGAPIXELS: '100' }),
+    ).toMatchObject({
+      PARSE_MAX_MEMORY_MB: 512,
+      PARSE_MAX_INFLATED_MB: 8,
+      OCR_MAX_MEGAPIXELS: 100,
     });
     // Under 256 MB a parser process has little room once pdf.js is loaded.
-    const msg = failure({ ...base, PARSE_MAX_MEMORY_MB: '200', PARSE_MAX_INFLATED_MB: '0', OCR_MAX_MEGAPIXELS: 'lots' }).message;
+    const msg = failure({
+      ...base,
+      PARSE_MAX_MEMORY_MB: '200',
+      PARSE_MAX_INFLATED_MB: '0',
+      OCR_MAX_MEGAPIXELS: 'lots',
+    }).message;
     expect(msg).toMatch(/^\s*PARSE_MAX_MEMORY_MB:/m);
     expect(msg).toMatch(/^\s*PARSE_MAX_INFLATED_MB:/m);
     expect(msg).toMatch(/^\s*OCR_MAX_MEGAPIXELS:/m);
   });
 
   it('accepts redis:// and rediss:// URLs', () => {
-    expect(load({ ...base, REDIS_URL: 'rediss://user:pw@cache.internal:6380/2' }).REDIS_URL).toBe('rediss://user:pw@cache.internal:6380/2');
+    expect(load({ ...base, REDIS_URL: 'rediss://user:pw@cache.internal:6380/2' }).REDIS_URL).toBe(
+      'rediss://user:pw@cache.internal:6380/2',
+    );
   });
 
   it('names every bad variable at once', () => {
@@ -99,7 +110,9 @@ describe('loadConfig', () => {
   it('LOG_FORMAT is auto, json or pretty; auto means pretty only on a terminal', () => {
     expect(load(base).LOG_FORMAT).toBe('auto');
     expect(load({ ...base, LOG_FORMAT: 'json' }).LOG_FORMAT).toBe('json');
-    expect(failure({ ...base, LOG_FORMAT: 'xml' }).message).toMatch(/LOG_FORMAT: .*"auto"\s*\|\s*"json"\s*\|\s*"pretty"/);
+    expect(failure({ ...base, LOG_FORMAT: 'xml' }).message).toMatch(
+      /LOG_FORMAT: .*"auto"\s*\|\s*"json"\s*\|\s*"pretty"/,
+    );
     expect(isPretty('auto', true)).toBe(true);
     expect(isPretty('auto', false)).toBe(false);
     expect(isPretty('json', true)).toBe(false);
@@ -107,15 +120,31 @@ describe('loadConfig', () => {
   });
 
   it('S3 blob store settings: URL shape, credentials in pairs, upload size within one copy', () => {
-    const c = load({ ...base, BLOB_STORE_URL: 's3://docs/prod/files', S3_ENDPOINT: 'http://minio:9000', S3_FORCE_PATH_STYLE: 'true' });
-    expect(c).toMatchObject({ BLOB_STORE_URL: 's3://docs/prod/files', S3_REGION: 'us-east-1', S3_FORCE_PATH_STYLE: true });
+    const c = load({
+      ...base,
+      BLOB_STORE_URL: 's3://docs/prod/files',
+      S3_ENDPOINT: 'http://minio:9000',
+      S3_FORCE_PATH_STYLE: 'true',
+    });
+    expect(c).toMatchObject({
+      BLOB_STORE_URL: 's3://docs/prod/files',
+      S3_REGION: 'us-east-1',
+      S3_FORCE_PATH_STYLE: true,
+    });
     expect(load(base).BLOB_STORE_URL).toBeUndefined();
-    expect(failure({ ...base, BLOB_STORE_URL: 'file:///srv/files' }).message).toContain('BLOB_STORE_URL: must be s3://bucket/prefix');
+    expect(failure({ ...base, BLOB_STORE_URL: 'file:///srv/files' }).message).toContain(
+      'BLOB_STORE_URL: must be s3://bucket/prefix',
+    );
     expect(failure({ ...base, BLOB_STORE_URL: 's3://Docs_Bucket' }).message).toContain('BLOB_STORE_URL');
-    expect(failure({ ...base, S3_ACCESS_KEY_ID: 'AKIA' }).message).toContain('S3_SECRET_ACCESS_KEY: required with S3_ACCESS_KEY_ID');
-    expect(failure({ ...base, S3_SECRET_ACCESS_KEY: 'x' }).message).toContain('S3_ACCESS_KEY_ID: required with S3_SECRET_ACCESS_KEY');
-    expect(failure({ ...base, BLOB_STORE_URL: 's3://docs', MAX_UPLOAD_MB: '6000' }).message).toContain('MAX_UPLOAD_MB: at most 5120');
+    expect(failure({ ...base, S3_ACCESS_KEY_ID: 'AKIA' }).message).toContain(
+      'S3_SECRET_ACCESS_KEY: required with S3_ACCESS_KEY_ID',
+    );
+    expect(failure({ ...base, S3_SECRET_ACCESS_KEY: 'x' }).message).toContain(
+      'S3_ACCESS_KEY_ID: required with S3_SECRET_ACCESS_KEY',
+    );
+    expect(failure({ ...base, BLOB_STORE_URL: 's3://docs', MAX_UPLOAD_MB: '6000' }).message).toContain(
+      'MAX_UPLOAD_MB: at most 5120',
+    );
     expect(load({ ...base, MAX_UPLOAD_MB: '6000' }).MAX_UPLOAD_MB).toBe(6000);
   });
 });
-

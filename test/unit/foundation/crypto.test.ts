@@ -73,7 +73,14 @@ describe('API key format', () => {
   it('parses only well-formed keys', () => {
     const body = 'A'.repeat(32);
     expect(parseApiKey(`svc_live_${body}`)).not.toBeNull();
-    for (const bad of [`svc_prod_${body}`, `svc_live_${body}A`, `svc_live_${body.slice(1)}`, `svc_live_${body.slice(1)}-`, `SVC_LIVE_${body}`, 'svc_live_']) {
+    for (const bad of [
+      `svc_prod_${body}`,
+      `svc_live_${body}A`,
+      `svc_live_${body.slice(1)}`,
+      `svc_live_${body.slice(1)}-`,
+      `SVC_LIVE_${body}`,
+      'svc_live_',
+    ]) {
       expect(parseApiKey(bad), bad).toBeNull();
     }
     expect(looksLikeApiKey('svc_anything')).toBe(true);

@@ -5,14 +5,26 @@ import { describe, expect, it } from 'vitest';
 import { installErrorHandler } from '../../../src/http/error-handler.js';
 import { HttpError } from '../../../src/http/errors.js';
 import {
-  ConflictError, DomainError, errors, ForbiddenError, NotFoundError, PayloadTooLargeError, PermanentError, RateLimitedError,
-  UnauthorizedError, UnavailableError, UnsupportedMediaTypeError, ValidationError,
+  ConflictError,
+  DomainError,
+  errors,
+  ForbiddenError,
+  NotFoundError,
+  PayloadTooLargeError,
+  PermanentError,
+  RateLimitedError,
+  UnauthorizedError,
+  UnavailableError,
+  UnsupportedMediaTypeError,
+  ValidationError,
 } from '../../../src/lib/errors.js';
 
 async function answer(err: Error) {
   const app = Fastify({ logger: false });
   installErrorHandler(app);
-  app.get('/x', async () => { throw err; });
+  app.get('/x', async () => {
+    throw err;
+  });
   const res = await app.inject({ method: 'GET', url: '/x' });
   await app.close();
   return { status: res.statusCode, body: res.json(), headers: res.headers };

@@ -21,7 +21,9 @@ describe('ids', () => {
   });
 
   it('sorts by creation time across milliseconds', () => {
-    const ids = [1_700_000_000_000, 1_700_000_000_001, 1_700_000_001_000, 1_800_000_000_000].map((t) => newId('doc', t));
+    const ids = [1_700_000_000_000, 1_700_000_000_001, 1_700_000_001_000, 1_800_000_000_000].map((t) =>
+      newId('doc', t),
+    );
     expect([...ids].sort()).toEqual(ids);
   });
 

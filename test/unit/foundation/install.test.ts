@@ -25,7 +25,8 @@ describe('install requirements', () => {
       if (!path || !existsSync(join(root, path))) continue;
       const theirs = Array.isArray(entry.engines) ? undefined : entry.engines?.node;
       if (!theirs) continue;
-      if (!semver.subset(ours, theirs, { includePrerelease: false })) conflicts.push(`${path}@${entry.version} wants node ${theirs}`);
+      if (!semver.subset(ours, theirs, { includePrerelease: false }))
+        conflicts.push(`${path}@${entry.version} wants node ${theirs}`);
     }
     expect(conflicts).toEqual([]);
   });

@@ -3,16 +3,35 @@ import { compileIpRules, normaliseIp, validateIpRule } from '../../../src/module
 
 describe('validateIpRule', () => {
   it.each([
-    '10.0.0.1', '10.0.0.0/8', '0.0.0.0/0', '192.168.1.0/24', '203.0.113.7/32', ' 10.0.0.1 ',
-    '::1', '2001:db8::/32', '2001:DB8::1', '::/0', '2001:db8::1/128', '::ffff:10.0.0.1', '::ffff:10.0.0.0/104',
+    '10.0.0.1',
+    '10.0.0.0/8',
+    '0.0.0.0/0',
+    '192.168.1.0/24',
+    '203.0.113.7/32',
+    ' 10.0.0.1 ',
+    '::1',
+    '2001:db8::/32',
+    '2001:DB8::1',
+    '::/0',
+    '2001:db8::1/128',
+    '::ffff:10.0.0.1',
+    '::ffff:10.0.0.0/104',
   ])('accepts %s', (rule) => {
     expect(validateIpRule(rule)).toBeNull();
   });
 
   it.each([
-    ['not-an-ip', /not an IP/], ['10.0.0', /not an IP/], ['256.1.1.1', /not an IP/], ['10.0.0.0/33', /prefix length/],
-    ['10.0.0.0/-1', /prefix length/], ['10.0.0.0/abc', /prefix length/], ['10.0.0.0/', /prefix length/],
-    ['2001:db8::/129', /prefix length/], ['10.0.0.0/8/8', /not an IP/], ['', /not an IP/], ['example.com', /not an IP/],
+    ['not-an-ip', /not an IP/],
+    ['10.0.0', /not an IP/],
+    ['256.1.1.1', /not an IP/],
+    ['10.0.0.0/33', /prefix length/],
+    ['10.0.0.0/-1', /prefix length/],
+    ['10.0.0.0/abc', /prefix length/],
+    ['10.0.0.0/', /prefix length/],
+    ['2001:db8::/129', /prefix length/],
+    ['10.0.0.0/8/8', /not an IP/],
+    ['', /not an IP/],
+    ['example.com', /not an IP/],
   ])('rejects %s', (rule, message) => {
     expect(validateIpRule(rule)).toMatch(message);
   });

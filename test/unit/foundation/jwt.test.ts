@@ -7,7 +7,8 @@ const NOW = 1_800_000_000;
 const claims: AccessClaims = { sub: 'usr_1', org: 'org_1', sid: 'fam_1', typ: 'access', iat: NOW - 10, exp: NOW + 890 };
 
 const b64 = (v: unknown) => Buffer.from(typeof v === 'string' ? v : JSON.stringify(v)).toString('base64url');
-const sign = (alg: 'sha256' | 'sha512', input: string, secret = SECRET) => createHmac(alg, secret).update(input).digest('base64url');
+const sign = (alg: 'sha256' | 'sha512', input: string, secret = SECRET) =>
+  createHmac(alg, secret).update(input).digest('base64url');
 /** Builds a token from raw parts, signed like HS256 unless told otherwise. */
 function forge(header: unknown, payload: unknown, how: 'hs256' | 'hs512' | 'none' = 'hs256'): string {
   const input = `${b64(header)}.${b64(payload)}`;
@@ -83,7 +84,16 @@ describe('access tokens', () => {
   });
 
   it('rejects malformed tokens', () => {
-    for (const bad of ['', 'abc', 'a.b', 'a.b.c.d', '..', 'e30.e30.', `${b64('not json')}.${b64(claims)}.x`, `${b64({ alg: 'HS256' })}.${b64('{')}.x`]) {
+    for (const bad of [
+      '',
+      'abc',
+      'a.b',
+      'a.b.c.d',
+      '..',
+      'e30.e30.',
+      `${b64('not json')}.${b64(claims)}.x`,
+      `${b64({ alg: 'HS256' })}.${b64('{')}.x`,
+    ]) {
       expect(verifyAccessToken(bad, SECRET, NOW), bad).toBeNull();
     }
     expect(verifyAccessToken(forge(null, claims), SECRET, NOW)).toBeNull();
@@ -95,7 +105,17 @@ describe('access tokens', () => {
     const { sub: _s, ...noSub } = claims;
     const { sid: _d, ...noSid } = claims;
     const { exp: _e, ...noExp } = claims;
-    for (const payload of [noSub, noSid, noExp, { ...claims, typ: 'refresh' }, { ...claims, exp: String(NOW + 100) }, { ...claims, org: 5 }, null, 'x', 42]) {
+    for (const payload of [
+      noSub,
+      noSid,
+      noExp,
+      { ...claims, typ: 'refresh' },
+      { ...claims, exp: String(NOW + 100) },
+      { ...claims, org: 5 },
+      null,
+      'x',
+      42,
+    ]) {
       expect(verifyAccessToken(forge(h, payload), SECRET, NOW), JSON.stringify(payload)).toBeNull();
     }
   });

@@ -2,12 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { rateLimitHeaders, type PolicyState } from '../../../src/modules/access/rate-limit.js';
 
 const state = (name: string, limit: number, windowSec: number, remaining: number, resetSec: number): PolicyState => ({
-  policy: { name, key: `k:${name}`, limit, windowSec }, remaining, resetSec,
+  policy: { name, key: `k:${name}`, limit, windowSec },
+  remaining,
+  resetSec,
 });
 
 describe('rateLimitHeaders', () => {
   it('lists every policy and reports the tightest in X-RateLimit-*', () => {
-    const h = rateLimitHeaders([state('org-minute', 120, 60, 100, 41), state('key-minute', 10, 60, 3, 41), state('key-day', 1000, 86_400, 500, 5000)], 1_000_000);
+    const h = rateLimitHeaders(
+      [
+        state('org-minute', 120, 60, 100, 41),
+        state('key-minute', 10, 60, 3, 41),
+        state('key-day', 1000, 86_400, 500, 5000),
+      ],
+      1_000_000,
+    );
     expect(h['RateLimit-Policy']).toBe('"org-minute";q=120;w=60, "key-minute";q=10;w=60, "key-day";q=1000;w=86400');
     expect(h.RateLimit).toBe('"org-minute";r=100;t=41, "key-minute";r=3;t=41, "key-day";r=500;t=5000');
     expect(h['X-RateLimit-Limit']).toBe('10');

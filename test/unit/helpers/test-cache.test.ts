@@ -10,7 +10,9 @@ const tempCache = () => {
   dirs.push(d);
   return d;
 };
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 const folder = (text: string) => async (path: string) => {
   mkdirSync(path);
@@ -23,7 +25,14 @@ describe('test fixture cache', () => {
     const a = await cacheEntry('pglite-aaaa', folder('a'), cache);
     const b = await cacheEntry('pglite-bbbb', folder('b'), cache);
     let rebuilt = false;
-    const again = await cacheEntry('pglite-aaaa', async (p) => { rebuilt = true; await folder('x')(p); }, cache);
+    const again = await cacheEntry(
+      'pglite-aaaa',
+      async (p) => {
+        rebuilt = true;
+        await folder('x')(p);
+      },
+      cache,
+    );
     expect(again).toBe(a);
     expect(rebuilt).toBe(false);
     expect(readFileSync(join(a, 'content'), 'utf8')).toBe('a');
@@ -56,7 +65,16 @@ describe('test fixture cache', () => {
 
   it('leaves nothing behind when a build fails', async () => {
     const cache = tempCache();
-    await expect(cacheEntry('pglite-bad', async (p) => { mkdirSync(p); throw new Error('migration failed'); }, cache)).rejects.toThrow('migration failed');
+    await expect(
+      cacheEntry(
+        'pglite-bad',
+        async (p) => {
+          mkdirSync(p);
+          throw new Error('migration failed');
+        },
+        cache,
+      ),
+    ).rejects.toThrow('migration failed');
     expect(existsSync(join(cache, 'pglite-bad'))).toBe(false);
     await expect(cacheEntry('pglite-bad', folder('ok'), cache)).resolves.toBe(join(cache, 'pglite-bad'));
   });

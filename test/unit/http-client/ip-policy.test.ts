@@ -65,29 +65,76 @@ describe('isForbiddenAddress', () => {
     expect(v.reason).toMatch(reason);
   });
 
-  it.each(['8.8.8.8', '1.1.1.1', '93.184.216.34', '172.32.0.1', '100.128.0.1', '192.169.0.1', '11.0.0.1',
-    '2606:4700:4700::1111', '2a00:1450:4001:81a::200e', '::ffff:8.8.8.8', '64:ff9b::8.8.8.8', '2002:808:808::1'])(
-    'allows public %s',
-    (ip) => expect(isForbiddenAddress(ip)).toEqual({ forbidden: false }),
-  );
+  it.each([
+    '8.8.8.8',
+    '1.1.1.1',
+    '93.184.216.34',
+    '172.32.0.1',
+    '100.128.0.1',
+    '192.169.0.1',
+    '11.0.0.1',
+    '2606:4700:4700::1111',
+    '2a00:1450:4001:81a::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+  ])('allows public %s', (ip) => expect(isForbiddenAddress(ip)).toEqual({ forbidden: false }));
 
-  it.each(['localhost', '', '127.1', '0x7f.0.0.1', '2130706433', '010.0.0.1', '256.1.1.1', '1.2.3.4.5',
-    ':::1', '1::2::3', '1:2:3:4:5:6:7:8:9', 'example.com'])('fails closed on non-literal %j', (s) => {
+  it.each([
+    'localhost',
+    '',
+    '127.1',
+    '0x7f.0.0.1',
+    '2130706433',
+    '010.0.0.1',
+    '256.1.1.1',
+    '1.2.3.4.5',
+    ':::1',
+    '1::2::3',
+    '1:2:3:4:5:6:7:8:9',
+    'example.com',
+  ])('fails closed on non-literal %j', (s) => {
     const v = isForbiddenAddress(s);
     expect(v.forbidden).toBe(true);
     expect(v.reason).toMatch(/not an IP/);
   });
 
   it('parses IPv6 exactly like node for a spread of spellings', () => {
-    const samples = ['::', '::1', '1::', '1:2:3:4:5:6:7:8', '1:2:3:4:5:6:7::', '::2:3:4:5:6:7:8', '1::8',
-      '::ffff:1.2.3.4', '1:2:3:4:5:6:1.2.3.4', 'abcd:ef01::', '1:2:3:4:5:6:7:8:9', '1::2::3', '12345::',
-      ':1::', '1:', '::1.2.3', '::1.2.3.4.5', 'g::1', '1:2:3:4:5:6:7:1.2.3.4'];
+    const samples = [
+      '::',
+      '::1',
+      '1::',
+      '1:2:3:4:5:6:7:8',
+      '1:2:3:4:5:6:7::',
+      '::2:3:4:5:6:7:8',
+      '1::8',
+      '::ffff:1.2.3.4',
+      '1:2:3:4:5:6:1.2.3.4',
+      'abcd:ef01::',
+      '1:2:3:4:5:6:7:8:9',
+      '1::2::3',
+      '12345::',
+      ':1::',
+      '1:',
+      '::1.2.3',
+      '::1.2.3.4.5',
+      'g::1',
+      '1:2:3:4:5:6:7:1.2.3.4',
+    ];
     for (const s of samples) expect(parseIp(s) !== null, s).toBe(isIP(s) === 6);
   });
 });
 
 describe('createAllowList', () => {
-  const allow = createAllowList(['127.0.0.1', 'localhost', '10.0.0.0/8', ' ', 'fd00::/8', '*.corp.example', 'Hooks.Internal.']);
+  const allow = createAllowList([
+    '127.0.0.1',
+    'localhost',
+    '10.0.0.0/8',
+    ' ',
+    'fd00::/8',
+    '*.corp.example',
+    'Hooks.Internal.',
+  ]);
 
   it('matches addresses by IP and CIDR, including the IPv4-mapped spelling', () => {
     expect(allow.allowsAddress('127.0.0.1')).toBe(true);

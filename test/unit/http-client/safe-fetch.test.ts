@@ -96,7 +96,13 @@ describe('safePost against a local sink', () => {
     // A name that never resolves stands for an unreachable host: both hold the connect phase.
     const hang = () => new Promise<never>(() => undefined);
     const before = sink.connectionCount();
-    const res = await safePost(`http://blackhole.test:${sink.port}/`, { body, resolver: hang, allow: loopbackOnly, timeoutMs: 20_000, connectTimeoutMs: 150 });
+    const res = await safePost(`http://blackhole.test:${sink.port}/`, {
+      body,
+      resolver: hang,
+      allow: loopbackOnly,
+      timeoutMs: 20_000,
+      connectTimeoutMs: 150,
+    });
     expect(res.status).toBe(0);
     expect(res.error).toEqual({ code: 'TIMEOUT', message: 'could not connect within 150 ms' });
     expect(res.durationMs).toBeLessThan(20_000);
@@ -186,8 +192,13 @@ describe('safePost against a local sink', () => {
 describe('SSRF refusal (no request ever reaches the sink)', () => {
   it('refuses 127.0.0.1 and localhost without an allow-list, before connecting', async () => {
     const before = sink.connectionCount();
-    const urls = [sink.url, `http://localhost:${sink.port}/hook`, `http://[::ffff:127.0.0.1]:${sink.port}/`,
-      `http://0x7f.1:${sink.port}/`, `http://2130706433:${sink.port}/`];
+    const urls = [
+      sink.url,
+      `http://localhost:${sink.port}/hook`,
+      `http://[::ffff:127.0.0.1]:${sink.port}/`,
+      `http://0x7f.1:${sink.port}/`,
+      `http://2130706433:${sink.port}/`,
+    ];
     for (const url of urls) {
       const res = await safePost(url, { body, timeoutMs: 2000 });
       expect(res.error?.code, url).toBe('FORBIDDEN_ADDRESS');
@@ -198,7 +209,10 @@ describe('SSRF refusal (no request ever reaches the sink)', () => {
   });
 
   it('checks every address a name resolves to, inside the connector (rebinding)', async () => {
-    const dns = fakeResolver({ 'rebind.test': ['10.0.0.7', '169.254.169.254'], 'metadata.test': ['::ffff:169.254.169.254'] });
+    const dns = fakeResolver({
+      'rebind.test': ['10.0.0.7', '169.254.169.254'],
+      'metadata.test': ['::ffff:169.254.169.254'],
+    });
     const before = sink.connectionCount();
     for (const host of ['rebind.test', 'metadata.test']) {
       const res = await safePost(`http://${host}:${sink.port}/`, { body, resolver: dns.resolve, allow: loopbackOnly });
@@ -212,7 +226,11 @@ describe('SSRF refusal (no request ever reaches the sink)', () => {
 
   it('connects only to the permitted answers of a mixed DNS reply', async () => {
     const dns = fakeResolver({ 'mixed.test': ['10.0.0.7', '127.0.0.1'] });
-    const res = await safePost(`http://mixed.test:${sink.port}/hook`, { body, resolver: dns.resolve, allow: loopbackOnly });
+    const res = await safePost(`http://mixed.test:${sink.port}/hook`, {
+      body,
+      resolver: dns.resolve,
+      allow: loopbackOnly,
+    });
     expect(res.status).toBe(200);
     expect(sink.requests).toHaveLength(1);
   });
@@ -222,7 +240,9 @@ describe('SSRF refusal (no request ever reaches the sink)', () => {
     const strict = await safePost(`http://sink.internal:${sink.port}/`, { body, resolver: dns.resolve });
     expect(strict.error?.code).toBe('FORBIDDEN_ADDRESS');
     const opened = await safePost(`http://sink.internal:${sink.port}/`, {
-      body, resolver: dns.resolve, allow: createAllowList(['sink.internal']),
+      body,
+      resolver: dns.resolve,
+      allow: createAllowList(['sink.internal']),
     });
     expect(opened.status).toBe(200);
     expect(sink.requests).toHaveLength(1);

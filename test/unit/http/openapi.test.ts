@@ -8,19 +8,31 @@ import { OPERATION_DOCS } from '../../../src/http/routes/openapi.js';
 import { typesSource } from '../../../scripts/openapi-types.js';
 
 type Media = { schema?: Record<string, unknown>; example?: unknown };
-type Response = { $ref?: string; description?: string; content?: Record<string, Media>; headers?: Record<string, unknown> };
-type Operation = {
-  operationId?: string; security?: unknown[]; parameters?: { in: string; name: string }[];
-  requestBody?: { content: Record<string, Media & { encoding?: unknown }> }; responses: Record<string, Response>;
+type Response = {
+  $ref?: string;
+  description?: string;
+  content?: Record<string, Media>;
+  headers?: Record<string, unknown>;
 };
-type Doc = { paths: Record<string, Record<string, Operation>>; components: { responses: Record<string, Response>; schemas: Record<string, unknown> } };
+type Operation = {
+  operationId?: string;
+  security?: unknown[];
+  parameters?: { in: string; name: string }[];
+  requestBody?: { content: Record<string, Media & { encoding?: unknown }> };
+  responses: Record<string, Response>;
+};
+type Doc = {
+  paths: Record<string, Record<string, Operation>>;
+  components: { responses: Record<string, Response>; schemas: Record<string, unknown> };
+};
 
 let doc: Doc;
 const ops: { method: string; path: string; op: Operation }[] = [];
 
 beforeAll(async () => {
   doc = (await openApiDocument()) as unknown as Doc;
-  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) ops.push({ method, path, op });
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(item)) ops.push({ method, path, op });
 });
 
 describe('OpenAPI document', () => {
@@ -41,7 +53,11 @@ describe('OpenAPI document', () => {
   });
 
   it('names only real routes in the description tables', () => {
-    const real = new Set(ops.map(({ method, path }) => `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, '').replace(/\{(\w+)\}/g, ':$1')}`));
+    const real = new Set(
+      ops.map(
+        ({ method, path }) => `${method.toUpperCase()} ${path.replace(/^\/api\/v1/, '').replace(/\{(\w+)\}/g, ':$1')}`,
+      ),
+    );
     expect(Object.keys(OPERATION_DOCS).filter((k) => !real.has(k))).toEqual([]);
   });
 
@@ -53,7 +69,8 @@ describe('OpenAPI document', () => {
         for (const code of ['401', '403', '429']) expect(r[code], `${method} ${path} ${code}`).toBeDefined();
       }
       if (op.parameters?.some((p) => p.in === 'path')) expect(r['404'], `${method} ${path} 404`).toBeDefined();
-      if (op.requestBody) for (const code of ['400', '413', '415']) expect(r[code], `${method} ${path} ${code}`).toBeDefined();
+      if (op.requestBody)
+        for (const code of ['400', '413', '415']) expect(r[code], `${method} ${path} ${code}`).toBeDefined();
     }
   });
 
@@ -62,7 +79,9 @@ describe('OpenAPI document', () => {
       for (const [code, r] of Object.entries(op.responses)) {
         if (Number(code) < 400) continue;
         const resolved = r.$ref ? doc.components.responses[r.$ref.split('/').pop()!] : r;
-        expect(resolved?.content?.['application/json']?.schema, `${method} ${path} ${code}`).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(resolved?.content?.['application/json']?.schema, `${method} ${path} ${code}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
       }
     }
   });
@@ -70,11 +89,16 @@ describe('OpenAPI document', () => {
   it('documents the multipart upload of POST /documents and the real success statuses', () => {
     const upload = doc.paths['/api/v1/documents'].post;
     const form = upload.requestBody?.content['multipart/form-data'];
-    expect(form?.schema).toMatchObject({ required: ['file'], properties: { file: { type: 'string' }, project_id: { type: 'string' } } });
+    expect(form?.schema).toMatchObject({
+      required: ['file'],
+      properties: { file: { type: 'string' }, project_id: { type: 'string' } },
+    });
     expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['201', '200', '413', '415']));
     expect(doc.paths['/api/v1/projects'].post.responses['201']).toBeDefined();
     expect(doc.paths['/api/v1/documents/reprocess'].post.responses['202']).toBeDefined();
-    expect(doc.paths['/api/v1/documents/{id}/content'].get.responses['200'].content).toHaveProperty('application/octet-stream');
+    expect(doc.paths['/api/v1/documents/{id}/content'].get.responses['200'].content).toHaveProperty(
+      'application/octet-stream',
+    );
   });
 
   it('has unique operation ids', () => {
@@ -84,6 +108,9 @@ describe('OpenAPI document', () => {
 
   it('matches the committed typed client (npm run openapi:types regenerates it)', async () => {
     const committed = readFileSync(new URL('../../../src/cli/api-types.ts', import.meta.url), 'utf8');
-    expect(committed === (await typesSource(doc as never)), 'src/cli/api-types.ts is stale: run npm run openapi:types').toBe(true);
+    expect(
+      committed === (await typesSource(doc as never)),
+      'src/cli/api-types.ts is stale: run npm run openapi:types',
+    ).toBe(true);
   });
 });

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  classifyImapError, ImapConnectorError, toConnectorError,
+  classifyImapError,
+  ImapConnectorError,
+  toConnectorError,
 } from '../../../src/modules/integrations/mailbox/imap/index.js';
 
 const err = (fields: Record<string, unknown>): Error => Object.assign(new Error(String(fields.message ?? 'x')), fields);
@@ -30,7 +32,14 @@ describe('classifyImapError', () => {
   });
 
   it('toConnectorError keeps the code, never echoes credentials it was not given, and is idempotent', () => {
-    const e = toConnectorError(err({ authenticationFailed: true, serverResponseCode: 'AUTHENTICATIONFAILED', responseText: 'Authentication failed.' }), 'connect');
+    const e = toConnectorError(
+      err({
+        authenticationFailed: true,
+        serverResponseCode: 'AUTHENTICATIONFAILED',
+        responseText: 'Authentication failed.',
+      }),
+      'connect',
+    );
     expect(e).toBeInstanceOf(ImapConnectorError);
     expect(e).toMatchObject({ stage: 'auth', code: 'AUTHENTICATIONFAILED' });
     expect(e.message).toBe('authentication failed: Authentication failed. (AUTHENTICATIONFAILED)');

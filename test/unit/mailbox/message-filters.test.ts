@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
 import {
-  checkMessage, compileSubjectFilter, extractAddress, InvalidSubjectFilterError, matchesSender, matchesSubject,
-  messageTooOld, senderOf, sinceDate,
+  checkMessage,
+  compileSubjectFilter,
+  extractAddress,
+  InvalidSubjectFilterError,
+  matchesSender,
+  matchesSubject,
+  messageTooOld,
+  senderOf,
+  sinceDate,
 } from '../../../src/modules/integrations/mailbox/rules/index.js';
 import { invoiceMessage } from '../../helpers/mail-fixtures.js';
 
@@ -60,14 +67,17 @@ describe('subject filter', () => {
   });
   it('runs on the linear-time engine: catastrophic shapes finish, lookaheads and backreferences are refused', () => {
     const subject = `${'a'.repeat(40)}!`;
-    for (const p of ['(?:a|a)+$', '(a|aa)+$', '(\\w|\\d)+$', '(.|\\s)*x']) expect(matchesSubject(subject, `/${p}/`)).toBe(false);
+    for (const p of ['(?:a|a)+$', '(a|aa)+$', '(\\w|\\d)+$', '(.|\\s)*x'])
+      expect(matchesSubject(subject, `/${p}/`)).toBe(false);
     expect(matchesSubject('a'.repeat(40), '/^(a|aa)+$/')).toBe(true);
     expect(() => compileSubjectFilter('/^(?!Re:)Invoice/')).toThrow(/lookahead/);
     expect(() => compileSubjectFilter('/(inv)\\1/')).toThrow(/backreference/);
     expect(matchesSubject('Invoice 7', '/(?<!Re: )Invoice/')).toBe(true);
   });
   it('a saved filter that can no longer run matches nothing instead of failing the poll', () => {
-    expect(checkMessage({ subject: 'Invoice 7' } as never, { subjectFilter: '/^(?!Re:)Invoice/' }, new Date())).toEqual({ ok: false, reason: 'subject_not_matched' });
+    expect(checkMessage({ subject: 'Invoice 7' } as never, { subjectFilter: '/^(?!Re:)Invoice/' }, new Date())).toEqual(
+      { ok: false, reason: 'subject_not_matched' },
+    );
   });
 });
 
@@ -90,12 +100,26 @@ describe('message age', () => {
 describe('checkMessage on a parsed message', () => {
   const now = new Date();
   it('applies sender, subject and age in order', async () => {
-    const parsed = await simpleParser(invoiceMessage({ from: 'Billing <billing@vendor.example>', subject: 'Invoice 7', date: new Date(now.getTime() - 5 * 86_400_000) }));
+    const parsed = await simpleParser(
+      invoiceMessage({
+        from: 'Billing <billing@vendor.example>',
+        subject: 'Invoice 7',
+        date: new Date(now.getTime() - 5 * 86_400_000),
+      }),
+    );
     expect(senderOf(parsed)).toBe('billing@vendor.example');
     expect(checkMessage(parsed, {}, now)).toEqual({ ok: true });
-    expect(checkMessage(parsed, { allowedSenders: ['@vendor.example'], subjectFilter: 'invoice', maxAgeDays: 10 }, now)).toEqual({ ok: true });
-    expect(checkMessage(parsed, { allowedSenders: ['@other.example'] }, now)).toEqual({ ok: false, reason: 'sender_not_allowed' });
-    expect(checkMessage(parsed, { subjectFilter: 'receipt' }, now)).toEqual({ ok: false, reason: 'subject_not_matched' });
+    expect(
+      checkMessage(parsed, { allowedSenders: ['@vendor.example'], subjectFilter: 'invoice', maxAgeDays: 10 }, now),
+    ).toEqual({ ok: true });
+    expect(checkMessage(parsed, { allowedSenders: ['@other.example'] }, now)).toEqual({
+      ok: false,
+      reason: 'sender_not_allowed',
+    });
+    expect(checkMessage(parsed, { subjectFilter: 'receipt' }, now)).toEqual({
+      ok: false,
+      reason: 'subject_not_matched',
+    });
     expect(checkMessage(parsed, { maxAgeDays: 3 }, now)).toEqual({ ok: false, reason: 'too_old' });
     // The IMAP internal date can stand in for a missing/forged Date header.
     expect(checkMessage(parsed, { maxAgeDays: 3 }, now, now)).toEqual({ ok: true });

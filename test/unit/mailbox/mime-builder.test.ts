@@ -2,8 +2,17 @@
 import { describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
 import {
-  attachmentPart, base64Lines, bigMessage, buildMessage, encodeHeaderText, encodeWindows1252, multipart,
-  pseudoRandomBytes, quotedPrintable, textPart, tinyPdf,
+  attachmentPart,
+  base64Lines,
+  bigMessage,
+  buildMessage,
+  encodeHeaderText,
+  encodeWindows1252,
+  multipart,
+  pseudoRandomBytes,
+  quotedPrintable,
+  textPart,
+  tinyPdf,
 } from '../../helpers/mail-fixtures.js';
 
 describe('MIME builder', () => {
@@ -18,13 +27,23 @@ describe('MIME builder', () => {
 
   it('quoted-printable keeps lines short and survives a parser round trip', async () => {
     const body = 'Grüße — ' + 'x'.repeat(200) + ' = end \r\nsecond line\t\r\n';
-    expect(quotedPrintable(Buffer.from(body)).split('\r\n').every((l) => l.length <= 76)).toBe(true);
+    expect(
+      quotedPrintable(Buffer.from(body))
+        .split('\r\n')
+        .every((l) => l.length <= 76),
+    ).toBe(true);
     const parsed = await simpleParser(buildMessage({ body: textPart(body) }));
     expect(parsed.text).toBe(body.replace(/\r\n/g, '\n'));
   });
 
   it('messages use CRLF only and lines stay within 998 octets', () => {
-    const raw = buildMessage({ subject: 'ü'.repeat(100), body: multipart('mixed', [textPart('a'), attachmentPart({ filename: 'f.pdf', contentType: 'application/pdf', content: tinyPdf() })]) });
+    const raw = buildMessage({
+      subject: 'ü'.repeat(100),
+      body: multipart('mixed', [
+        textPart('a'),
+        attachmentPart({ filename: 'f.pdf', contentType: 'application/pdf', content: tinyPdf() }),
+      ]),
+    });
     const text = raw.toString('latin1');
     expect(text).not.toMatch(/[^\r]\n/);
     expect(text.split('\r\n').every((l) => l.length <= 998)).toBe(true);
@@ -41,7 +60,15 @@ describe('MIME builder', () => {
   it('RFC 2231 and RFC 2047 filenames both decode', async () => {
     for (const filenameStyle of ['rfc2231', 'rfc2047'] as const) {
       const raw = buildMessage({
-        body: multipart('mixed', [textPart('x'), attachmentPart({ filename: 'Über (1)*.pdf', contentType: 'application/pdf', content: tinyPdf(), filenameStyle })]),
+        body: multipart('mixed', [
+          textPart('x'),
+          attachmentPart({
+            filename: 'Über (1)*.pdf',
+            contentType: 'application/pdf',
+            content: tinyPdf(),
+            filenameStyle,
+          }),
+        ]),
       });
       expect((await simpleParser(raw)).attachments[0].filename).toBe('Über (1)*.pdf');
     }

@@ -10,7 +10,11 @@ import { selectParts, type PartSelection } from '../../../src/modules/integratio
 // <repo>/../shared/corpora, located from this file so the working directory does not matter.
 const dir = fileURLToPath(new URL('../../../../shared/corpora/robustness/eml', import.meta.url));
 const present = existsSync(dir);
-const files = present ? readdirSync(dir).filter((f) => f.endsWith('.eml')).sort() : [];
+const files = present
+  ? readdirSync(dir)
+      .filter((f) => f.endsWith('.eml'))
+      .sort()
+  : [];
 if (!present) console.warn(`robustness corpus not found at ${dir}: corpus checks skipped`);
 
 async function run(file: string): Promise<PartSelection | Error> {
@@ -54,13 +58,18 @@ describe.skipIf(!present)('robustness corpus (e-mail)', () => {
     };
     const large = await pick('mail_test_2_large');
     expect(large.accepted.map((a) => a.filename)).toContain('Bollettino.pdf');
-    expect(large.skipped.map((s) => [s.filename, s.reason])).toEqual([['intestazione.jpg', 'inline'], ['logometeo.jpg', 'inline']]);
+    expect(large.skipped.map((s) => [s.filename, s.reason])).toEqual([
+      ['intestazione.jpg', 'inline'],
+      ['logometeo.jpg', 'inline'],
+    ]);
     // "Bollettino … del 29/11/2015" must not become "2015.eml"
     expect(large.accepted[0].filename).toBe('Bollettino Meteorologico del 29-11-2015.eml');
 
     const uu = await pick('m1014_uuencode');
     expect(uu.accepted.slice(1).map((a) => [a.filename, a.contentType])).toEqual([
-      ['redball.png', 'image/png'], ['greenball.png', 'image/png'], ['blueball.png', 'image/png'],
+      ['redball.png', 'image/png'],
+      ['greenball.png', 'image/png'],
+      ['blueball.png', 'image/png'],
     ]);
     expect(uu.accepted[1].content.subarray(1, 4).toString()).toBe('PNG');
 

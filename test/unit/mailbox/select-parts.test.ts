@@ -1,9 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
-import { emlFilename, selectParts, type MailRuleConfig } from '../../../src/modules/integrations/mailbox/rules/index.js';
 import {
-  attachmentPart, buildMessage, CHARSET_EXPECTED, charsetMessages, edgeCaseMessage, inlineImageMessage, invoiceMessage,
-  manyAttachmentsMessage, multipart, nestedMessage, textPart, tinyPdf, TINY_PNG,
+  emlFilename,
+  selectParts,
+  type MailRuleConfig,
+} from '../../../src/modules/integrations/mailbox/rules/index.js';
+import {
+  attachmentPart,
+  buildMessage,
+  CHARSET_EXPECTED,
+  charsetMessages,
+  edgeCaseMessage,
+  inlineImageMessage,
+  invoiceMessage,
+  manyAttachmentsMessage,
+  multipart,
+  nestedMessage,
+  textPart,
+  tinyPdf,
+  TINY_PNG,
 } from '../../helpers/mail-fixtures.js';
 
 async function select(raw: Buffer, cfg: MailRuleConfig = {}) {
@@ -15,7 +30,11 @@ describe('selectParts', () => {
   it('takes every attachment by default and passes the bytes through untouched', async () => {
     const sel = await select(invoiceMessage());
     expect(names(sel.accepted)).toEqual(['invoice-2024-001.pdf', 'notes.txt']);
-    expect(sel.accepted[0]).toMatchObject({ contentType: 'application/pdf', kind: 'attachment', size: tinyPdf().length });
+    expect(sel.accepted[0]).toMatchObject({
+      contentType: 'application/pdf',
+      kind: 'attachment',
+      size: tinyPdf().length,
+    });
     expect(sel.accepted[0].content.equals(tinyPdf())).toBe(true);
     expect(sel.accepted[1].content.toString()).toBe('Payment due in 30 days.\n');
     expect(sel.skipped).toEqual([]);
@@ -25,7 +44,9 @@ describe('selectParts', () => {
     const raw = inlineImageMessage();
     const off = await select(raw);
     expect(names(off.accepted)).toEqual(['statement.pdf']);
-    expect(off.skipped).toEqual([{ filename: 'logo.png', reason: 'inline', contentType: 'image/png', size: TINY_PNG.length }]);
+    expect(off.skipped).toEqual([
+      { filename: 'logo.png', reason: 'inline', contentType: 'image/png', size: TINY_PNG.length },
+    ]);
     const on = await select(raw, { includeInline: true });
     expect(names(on.accepted)).toEqual(['logo.png', 'statement.pdf']);
     expect(on.skipped).toEqual([]);
@@ -35,7 +56,12 @@ describe('selectParts', () => {
     const raw = buildMessage({
       body: multipart('mixed', [
         textPart('receipt photo'),
-        attachmentPart({ filename: 'IMG_0042.png', contentType: 'image/png', content: TINY_PNG, disposition: 'inline' }),
+        attachmentPart({
+          filename: 'IMG_0042.png',
+          contentType: 'image/png',
+          content: TINY_PNG,
+          disposition: 'inline',
+        }),
       ]),
     });
     expect(names((await select(raw)).accepted)).toEqual(['IMG_0042.png']);
@@ -74,7 +100,12 @@ describe('selectParts', () => {
     const raw = invoiceMessage({ subject: 'Invoice 2024/001: ACME' });
     const sel = await select(raw, { consume: 'eml', attachmentInclude: '*.pdf' });
     expect(sel.accepted).toHaveLength(1);
-    expect(sel.accepted[0]).toMatchObject({ filename: 'Invoice 2024-001_ ACME.eml', contentType: 'message/rfc822', kind: 'eml', size: raw.length });
+    expect(sel.accepted[0]).toMatchObject({
+      filename: 'Invoice 2024-001_ ACME.eml',
+      contentType: 'message/rfc822',
+      kind: 'eml',
+      size: raw.length,
+    });
     expect(sel.accepted[0].content).toBe(raw);
     expect(sel.skipped).toEqual([]);
   });
@@ -109,7 +140,8 @@ describe('selectParts', () => {
   });
 
   it('duplicate filenames become unique', async () => {
-    const pdf = (): ReturnType<typeof attachmentPart> => attachmentPart({ filename: 'scan.pdf', contentType: 'application/pdf', content: tinyPdf() });
+    const pdf = (): ReturnType<typeof attachmentPart> =>
+      attachmentPart({ filename: 'scan.pdf', contentType: 'application/pdf', content: tinyPdf() });
     const sel = await select(buildMessage({ body: multipart('mixed', [textPart('x'), pdf(), pdf(), pdf()]) }));
     expect(names(sel.accepted)).toEqual(['scan.pdf', 'scan (2).pdf', 'scan (3).pdf']);
   });
@@ -120,7 +152,10 @@ describe('selectParts', () => {
       const parsed = await simpleParser(msgs[key]);
       expect(parsed.subject).toBe(CHARSET_EXPECTED[key].subject);
       const sel = selectParts(parsed, { consume: 'both' }, { raw: msgs[key] });
-      expect(names(sel.accepted)).toEqual([`${CHARSET_EXPECTED[key].subject.replace(/[\\/]/g, '-')}.eml`, CHARSET_EXPECTED[key].filename]);
+      expect(names(sel.accepted)).toEqual([
+        `${CHARSET_EXPECTED[key].subject.replace(/[\\/]/g, '-')}.eml`,
+        CHARSET_EXPECTED[key].filename,
+      ]);
     }
   });
 });

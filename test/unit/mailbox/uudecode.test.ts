@@ -35,7 +35,11 @@ describe('uudecode', () => {
         textPart('old client'),
         {
           kind: 'leaf',
-          headers: [['Content-Type', 'image/png'], ['Content-Transfer-Encoding', 'x-uuencode'], ['Content-Disposition', 'attachment']],
+          headers: [
+            ['Content-Type', 'image/png'],
+            ['Content-Transfer-Encoding', 'x-uuencode'],
+            ['Content-Disposition', 'attachment'],
+          ],
           body: Buffer.from(uuencode(TINY_PNG, 'dot.png')),
         },
       ]),

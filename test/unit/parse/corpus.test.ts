@@ -5,7 +5,13 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPdfEngine, parseDocument, ParseError, type Ocr, type ParseErrorCode } from '../../../src/pipeline/parse/index.js';
+import {
+  createPdfEngine,
+  parseDocument,
+  ParseError,
+  type Ocr,
+  type ParseErrorCode,
+} from '../../../src/pipeline/parse/index.js';
 import { memoryTrackingAvailable, trackMemory, type MemoryPeaks } from '../../helpers/memory.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../../../shared/corpora/robustness');
@@ -14,7 +20,8 @@ const present = existsSync(ROOT);
 
 if (!present) console.warn(`corpus tests skipped: ${ROOT} is not present`);
 
-type Outcome = { ok: true; chars: number; ocrPages: number } | { ok: false; code: ParseErrorCode } | { ok: false; other: string };
+type Outcome =
+  { ok: true; chars: number; ocrPages: number } | { ok: false; code: ParseErrorCode } | { ok: false; other: string };
 
 // A smaller heap than the service's default, so a runaway file dies in a second or two
 // instead of after filling a gigabyte; still ample for every legitimate file here.
@@ -44,7 +51,11 @@ async function run(file: string): Promise<Outcome> {
   });
   try {
     // Low OCR resolution: the stub does not read the pixels, so rendering cost is all that changes.
-    const parsing = parseDocument({ bytes, filename: path.basename(file), maxPages: 500 }, { ocr: stubOcr, pdf }, { ocrDpi: 72 });
+    const parsing = parseDocument(
+      { bytes, filename: path.basename(file), maxPages: 500 },
+      { ocr: stubOcr, pdf },
+      { ocrDpi: 72 },
+    );
     const r = await Promise.race([parsing, deadline]);
     return { ok: true, chars: r.text.length, ocrPages: r.ocrPages };
   } catch (err) {
@@ -57,7 +68,11 @@ async function run(file: string): Promise<Outcome> {
 
 function files(sub: string): string[] {
   const dir = path.join(ROOT, sub);
-  return existsSync(dir) ? readdirSync(dir).sort().map((f) => path.join(dir, f)) : [];
+  return existsSync(dir)
+    ? readdirSync(dir)
+        .sort()
+        .map((f) => path.join(dir, f))
+    : [];
 }
 
 describe.skipIf(!present)('robustness corpus', () => {
@@ -66,7 +81,11 @@ describe.skipIf(!present)('robustness corpus', () => {
     const mem = trackMemory();
     for (const file of files('pdf')) outcomes[path.basename(file)] = await run(file);
     expectBoundedMemory(mem.stop());
-    console.log(Object.entries(outcomes).map(([f, o]) => `${f}: ${JSON.stringify(o)}`).join('\n'));
+    console.log(
+      Object.entries(outcomes)
+        .map(([f, o]) => `${f}: ${JSON.stringify(o)}`)
+        .join('\n'),
+    );
     expect(Object.keys(outcomes).length).toBeGreaterThan(0);
     for (const [name, o] of Object.entries(outcomes)) {
       expect('other' in o ? o.other : 'ok', name).toBe('ok');

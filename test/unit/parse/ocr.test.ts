@@ -1,6 +1,13 @@
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPdfEngine, createTesseractOcr, OcrError, parseDocument, ParseError, type Ocr } from '../../../src/pipeline/parse/index.js';
+import {
+  createPdfEngine,
+  createTesseractOcr,
+  OcrError,
+  parseDocument,
+  ParseError,
+  type Ocr,
+} from '../../../src/pipeline/parse/index.js';
 import { makeScannedPdf, makeTextPdf, renderTextPng } from '../../helpers/pdf-fixtures.js';
 
 /** A small page keeps rendering cheap in tests. */
@@ -110,7 +117,9 @@ describe('OCR inside the parse stage (fake engine)', () => {
     const ocr = fakeOcr(async () => {
       throw new OcrError('failed', 'worker died');
     });
-    const err = await parseError(parseDocument({ bytes: await makeScannedPdf([['x']], SMALL), maxPages: 5 }, { ocr, pdf }));
+    const err = await parseError(
+      parseDocument({ bytes: await makeScannedPdf([['x']], SMALL), maxPages: 5 }, { ocr, pdf }),
+    );
     expect(err.code).toBe('OCR_FAILED');
     expect(err.permanent).toBe(false);
   });

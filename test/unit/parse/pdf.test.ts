@@ -1,9 +1,21 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPdfEngine, parseDocument, ParseError, PAGE_SEPARATOR, type ParseResult } from '../../../src/pipeline/parse/index.js';
+import {
+  createPdfEngine,
+  parseDocument,
+  ParseError,
+  PAGE_SEPARATOR,
+  type ParseResult,
+} from '../../../src/pipeline/parse/index.js';
 import { reconstructLines } from '../../../src/pipeline/parse/pdf-lines.js';
-import { makeImagePdf, makeManyPagePdf, makePng, makeSelfPaintingPdf, makeTextPdf } from '../../helpers/pdf-fixtures.js';
+import {
+  makeImagePdf,
+  makeManyPagePdf,
+  makePng,
+  makeSelfPaintingPdf,
+  makeTextPdf,
+} from '../../helpers/pdf-fixtures.js';
 
 const CORPUS_PDF = path.resolve(import.meta.dirname, '../../../../shared/corpora/robustness/pdf');
 
@@ -25,7 +37,10 @@ async function parseError(bytes: Buffer, maxPages = 50): Promise<ParseError> {
 describe('PDF text layer', () => {
   it('reads a 3-column table row by row even when drawn column by column', async () => {
     const rows = ['Item\tQty\tPrice', 'Apples\t3\t1.20', 'Bananas\t12\t0.30', 'Cherries (kg)\t1\t7.95'];
-    const pdf = await makeTextPdf({ pages: [['INVOICE 2026-17', '', ...rows, '', 'Total due: 21.09']], drawOrder: 'columns' });
+    const pdf = await makeTextPdf({
+      pages: [['INVOICE 2026-17', '', ...rows, '', 'Total due: 21.09']],
+      drawOrder: 'columns',
+    });
     const r = await parse(pdf);
     expect(r).toMatchObject({ mimeType: 'application/pdf', pages: 1, ocrPages: 0 });
     const lines = r.text.split('\n').filter((l) => l.trim() !== '');
@@ -38,7 +53,11 @@ describe('PDF text layer', () => {
     });
     const r = await parse(pdf);
     expect(r.pages).toBe(3);
-    expect(r.text.split(PAGE_SEPARATOR)).toEqual(['First page says hello', 'Second page, middle', 'Third page ends the document']);
+    expect(r.text.split(PAGE_SEPARATOR)).toEqual([
+      'First page says hello',
+      'Second page, middle',
+      'Third page ends the document',
+    ]);
     expect(r.text.split('\f').map((p) => p.trim())).toHaveLength(3);
   });
 
@@ -49,7 +68,15 @@ describe('PDF text layer', () => {
   });
 
   it('guesses the language of the text', async () => {
-    const pdf = await makeTextPdf({ pages: [['Sehr geehrte Damen und Herren,', 'die Rechnung ist nicht bezahlt und wir bitten um', 'die Zahlung auf das Konto bei der Bank.']] });
+    const pdf = await makeTextPdf({
+      pages: [
+        [
+          'Sehr geehrte Damen und Herren,',
+          'die Rechnung ist nicht bezahlt und wir bitten um',
+          'die Zahlung auf das Konto bei der Bank.',
+        ],
+      ],
+    });
     expect((await parse(pdf)).language).toBe('de');
   });
 
@@ -117,12 +144,17 @@ describe('PDF reader isolation', () => {
   it('contains a PDF that makes pdf.js allocate without end, and keeps serving', async () => {
     const small = createPdfEngine({ maxHeapMb: 48 });
     try {
-      const err = await parseDocument({ bytes: makeSelfPaintingPdf(), maxPages: 5 }, { pdf: small }).catch((e: unknown) => e);
+      const err = await parseDocument({ bytes: makeSelfPaintingPdf(), maxPages: 5 }, { pdf: small }).catch(
+        (e: unknown) => e,
+      );
       expect(err).toBeInstanceOf(ParseError);
       expect((err as ParseError).code).toBe('TOO_LARGE');
       expect((err as ParseError).message).toMatch(/memory/);
       // The dead process is replaced on next use.
-      const r = await parseDocument({ bytes: await makeTextPdf({ pages: [['still alive']] }), maxPages: 5 }, { pdf: small });
+      const r = await parseDocument(
+        { bytes: await makeTextPdf({ pages: [['still alive']] }), maxPages: 5 },
+        { pdf: small },
+      );
       expect(r.text).toBe('still alive');
     } finally {
       await small.close();
@@ -133,7 +165,9 @@ describe('PDF reader isolation', () => {
     const hasty = createPdfEngine({ pageTimeoutMs: 300 });
     try {
       // Starting the worker and loading pdf.js is not counted against the page limit.
-      const err = await parseDocument({ bytes: makeSelfPaintingPdf(), maxPages: 5 }, { pdf: hasty }).catch((e: unknown) => e);
+      const err = await parseDocument({ bytes: makeSelfPaintingPdf(), maxPages: 5 }, { pdf: hasty }).catch(
+        (e: unknown) => e,
+      );
       expect(err).toMatchObject({ code: 'CORRUPT', permanent: true });
       expect((err as Error).message).toMatch(/longer than 300 ms/);
     } finally {
@@ -144,7 +178,11 @@ describe('PDF reader isolation', () => {
   it('stops reading when the signal aborts', async () => {
     const controller = new AbortController();
     controller.abort(new Error('job cancelled'));
-    const err = await parseDocument({ bytes: makeManyPagePdf(3), maxPages: 5 }, { pdf }, { signal: controller.signal }).catch((e: unknown) => e);
+    const err = await parseDocument(
+      { bytes: makeManyPagePdf(3), maxPages: 5 },
+      { pdf },
+      { signal: controller.signal },
+    ).catch((e: unknown) => e);
     expect(err).toMatchObject({ message: 'job cancelled' });
     expect(err).not.toBeInstanceOf(ParseError);
   });
@@ -172,17 +210,29 @@ describe('reconstructLines', () => {
   });
 
   it('joins pieces of one word without a space and drops whitespace-only items', () => {
-    const items = [item('Inv', 50, 700, 10, 15), item('oice', 65, 700, 10, 20), item('   ', 85, 700), item('7', 88, 700, 10, 5)];
+    const items = [
+      item('Inv', 50, 700, 10, 15),
+      item('oice', 65, 700, 10, 20),
+      item('   ', 85, 700),
+      item('7', 88, 700, 10, 5),
+    ];
     expect(reconstructLines(items, page)).toBe('Invoice 7');
   });
 
   it('marks paragraph breaks with a blank line', () => {
-    expect(reconstructLines([item('One', 50, 700), item('Two', 50, 688), item('Three', 50, 600)], page)).toBe('One\nTwo\n\nThree');
+    expect(reconstructLines([item('One', 50, 700), item('Two', 50, 688), item('Three', 50, 600)], page)).toBe(
+      'One\nTwo\n\nThree',
+    );
   });
 
   it('reads a page whose text runs top to bottom (rotated 90°)', () => {
     // Text direction (0, -1) in PDF space: rotated so that it reads downwards on screen.
-    const rot = (str: string, x: number, y: number) => ({ str, transform: [0, -10, 10, 0, x, y], width: str.length * 5, height: 10 });
+    const rot = (str: string, x: number, y: number) => ({
+      str,
+      transform: [0, -10, 10, 0, x, y],
+      width: str.length * 5,
+      height: 10,
+    });
     const items = [rot('second', 88, 700), rot('first', 100, 700), rot('line', 100, 670)];
     expect(reconstructLines(items, page)).toBe('first line\nsecond');
   });

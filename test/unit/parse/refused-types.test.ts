@@ -25,7 +25,13 @@ describe('unprocessableKind', () => {
     const stub = pad(Buffer.from('MZ', 'latin1'), 200, 0);
     stub.writeUInt32LE(1_000_000, 0x3c);
     expect(unprocessableKind(stub)).toBe('a Windows executable (PE/MZ)');
-    for (const magic of [[0xfe, 0xed, 0xfa, 0xce], [0xfe, 0xed, 0xfa, 0xcf], [0xce, 0xfa, 0xed, 0xfe], [0xcf, 0xfa, 0xed, 0xfe], [0xca, 0xfe, 0xba, 0xbe]]) {
+    for (const magic of [
+      [0xfe, 0xed, 0xfa, 0xce],
+      [0xfe, 0xed, 0xfa, 0xcf],
+      [0xce, 0xfa, 0xed, 0xfe],
+      [0xcf, 0xfa, 0xed, 0xfe],
+      [0xca, 0xfe, 0xba, 0xbe],
+    ]) {
       expect(unprocessableKind(pad(bytes(...magic)))).toBe('a Mach-O executable');
     }
   });
@@ -50,7 +56,12 @@ describe('unprocessableKind', () => {
     expect(unprocessableKind(docx)).toBeNull();
     // The head of a large DOCX: local entries only, no central directory yet.
     expect(unprocessableKind(docx.subarray(0, 200))).toBeNull();
-    for (const text of ['MZ Transport GmbH\nInvoice 12\n', 'BZh is how the ticket starts\n', 'Rar is not a magic word\n', '%PDF-1.7\n1 0 obj\n']) {
+    for (const text of [
+      'MZ Transport GmbH\nInvoice 12\n',
+      'BZh is how the ticket starts\n',
+      'Rar is not a magic word\n',
+      '%PDF-1.7\n1 0 obj\n',
+    ]) {
       expect(unprocessableKind(Buffer.from(text)), text).toBeNull();
     }
     expect(unprocessableKind(bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a))).toBeNull();

@@ -33,7 +33,12 @@ const MAIL = [
 describe('sniffType', () => {
   const cases: Array<[string, () => Buffer | Promise<Buffer>, string | undefined, string | null]> = [
     ['pdf', () => makeTextPdf({ pages: [['hello']] }), undefined, 'application/pdf'],
-    ['pdf with junk before the header', () => Buffer.concat([b('garbage\n'), makeManyPagePdf(1)]), undefined, 'application/pdf'],
+    [
+      'pdf with junk before the header',
+      () => Buffer.concat([b('garbage\n'), makeManyPagePdf(1)]),
+      undefined,
+      'application/pdf',
+    ],
     ['png', () => makePng(4, 4), undefined, 'image/png'],
     ['jpeg', () => Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46]), undefined, 'image/jpeg'],
     ['gif', () => b('GIF89a\x01\x00\x01\x00'), undefined, 'image/gif'],
@@ -46,7 +51,12 @@ describe('sniffType', () => {
     ['generic zip', () => writeZip([{ name: 'a.txt', data: 'x' }]), 'file.docx', 'application/zip'],
     ['e-mail', () => b(MAIL), undefined, 'message/rfc822'],
     ['e-mail with a header wrapped without indentation', () => b(MAIL_BROKEN_FOLD), 'message.txt', 'message/rfc822'],
-    ['typed "Key: value" lines followed by prose', () => b('From: Accounts\nTo: Bob\nSubject: Invoice 12\nDate: 1 May 2024\nthanks for the order\n'), 'note.txt', 'text/plain'],
+    [
+      'typed "Key: value" lines followed by prose',
+      () => b('From: Accounts\nTo: Bob\nSubject: Invoice 12\nDate: 1 May 2024\nthanks for the order\n'),
+      'note.txt',
+      'text/plain',
+    ],
     ['html with doctype', () => b('<!DOCTYPE html><html><body><p>Hi</p></body></html>'), undefined, 'text/html'],
     ['html fragment', () => b('<div><p>Hello there</p></div>'), undefined, 'text/html'],
     ['json', () => b('{"invoice": 42, "items": [1, 2]}'), undefined, 'application/json'],
@@ -54,7 +64,12 @@ describe('sniffType', () => {
     ['semicolon csv', () => b('Name;Betrag\nMiete;1200,00\nStrom;80,50\n'), undefined, 'text/csv'],
     ['plain text', () => b('Dear customer,\nthank you for your order.\nRegards'), undefined, 'text/plain'],
     ['latin-1 text', () => Buffer.from('Grüße aus Köln, Straße 5\n', 'latin1'), undefined, 'text/plain'],
-    ['utf-16 text with BOM', () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Hello world\n', 'utf16le')]), undefined, 'text/plain'],
+    [
+      'utf-16 text with BOM',
+      () => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('Hello world\n', 'utf16le')]),
+      undefined,
+      'text/plain',
+    ],
     // The name never overrides the bytes.
     ['text named .pdf', () => b('just some notes\nabout a thing\n'), 'notes.pdf', 'text/plain'],
     ['pdf named .txt', () => makeManyPagePdf(1), 'notes.txt', 'application/pdf'],
@@ -75,22 +90,22 @@ describe('sniffType', () => {
     ['"BM" text is not a bitmap', () => b('BMW invoice for service\n'), undefined, 'text/plain'],
   ];
 
-/** A header block whose long value was wrapped onto a line without leading whitespace. */
-const MAIL_BROKEN_FOLD = [
-  'Return-Path: <a@example.org>',
-  'Received: from mx.example.org by mail.example.net; Mon, 6 May 2024 10:00:00 +0000',
-  'Message-ID: <1@example.org>',
-  'Date: Mon, 6 May 2024 10:00:00 +0000',
-  'From: Ann <a@example.org>',
-  'To: Bob <b@example.net>',
-  'Subject: Report',
-  'MIME-Version: 1.0',
-  'X-Diagnostics: 1;AB12;6:xYz0AbC123dEf456gHi789jKl',
-  'MnO0PqR1sTu2VwX3yZ4aB5cD6eF7gH8iJ9kL0mN1oP2qR3sT4uV5wX6yZ',
-  'Content-Type: text/plain; charset=utf-8',
-  '',
-  'Here is the report.',
-].join('\r\n');
+  /** A header block whose long value was wrapped onto a line without leading whitespace. */
+  const MAIL_BROKEN_FOLD = [
+    'Return-Path: <a@example.org>',
+    'Received: from mx.example.org by mail.example.net; Mon, 6 May 2024 10:00:00 +0000',
+    'Message-ID: <1@example.org>',
+    'Date: Mon, 6 May 2024 10:00:00 +0000',
+    'From: Ann <a@example.org>',
+    'To: Bob <b@example.net>',
+    'Subject: Report',
+    'MIME-Version: 1.0',
+    'X-Diagnostics: 1;AB12;6:xYz0AbC123dEf456gHi789jKl',
+    'MnO0PqR1sTu2VwX3yZ4aB5cD6eF7gH8iJ9kL0mN1oP2qR3sT4uV5wX6yZ',
+    'Content-Type: text/plain; charset=utf-8',
+    '',
+    'Here is the report.',
+  ].join('\r\n');
 
   it.each(cases)('%s', async (_label, make, filename, expected) => {
     const bytes = await make();

@@ -50,7 +50,12 @@ describe('CSV', () => {
     const csv = 'Item,Qty,Price\nApples,3,"1,20"\n"Pears, green",12,"0,80"\n"multi\nline",1,2\n';
     const r = await parse(Buffer.from(csv), 'list.csv');
     expect(r.mimeType).toBe('text/csv');
-    expect(r.text.split('\n')).toEqual(['Item\tQty\tPrice', 'Apples\t3\t1,20', 'Pears, green\t12\t0,80', 'multi line\t1\t2']);
+    expect(r.text.split('\n')).toEqual([
+      'Item\tQty\tPrice',
+      'Apples\t3\t1,20',
+      'Pears, green\t12\t0,80',
+      'multi line\t1\t2',
+    ]);
   });
 
   it('detects semicolon and tab delimiters', () => {
@@ -98,7 +103,7 @@ describe('HTML', () => {
 
   // A quadratic scan of this input would take minutes; the test timeout is the guard.
   it('stays linear on hostile markup (unclosed quotes and tags)', { timeout: 10_000 }, () => {
-    const hostile = 'x<a title="'.repeat(20_000) + '<p x=\'' + '<'.repeat(50_000);
+    const hostile = 'x<a title="'.repeat(20_000) + "<p x='" + '<'.repeat(50_000);
     expect(htmlToText(hostile)).toBe('x');
   });
 });
@@ -150,10 +155,16 @@ describe('e-mail', () => {
 describe('guessLanguage', () => {
   it.each([
     ['en', 'Thank you for your order. The invoice is attached and we will ship it with the next delivery.'],
-    ['de', 'Vielen Dank für Ihre Bestellung. Die Rechnung ist beigefügt und wir werden sie mit der nächsten Lieferung senden.'],
+    [
+      'de',
+      'Vielen Dank für Ihre Bestellung. Die Rechnung ist beigefügt und wir werden sie mit der nächsten Lieferung senden.',
+    ],
     ['fr', 'Merci pour votre commande. La facture est jointe et nous vous enverrons les articles dans une semaine.'],
     ['es', 'Gracias por su pedido. La factura está adjunta y los productos se envían con el próximo envío para usted.'],
-    ['nl', 'Bedankt voor uw bestelling. De factuur is bijgevoegd en wij zullen het met de volgende levering naar u sturen.'],
+    [
+      'nl',
+      'Bedankt voor uw bestelling. De factuur is bijgevoegd en wij zullen het met de volgende levering naar u sturen.',
+    ],
   ])('%s', (lang, text) => {
     expect(guessLanguage(text)).toBe(lang);
   });

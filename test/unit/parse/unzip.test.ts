@@ -98,11 +98,26 @@ describe('bounded unzip', () => {
 
   it('shares one budget between all reads of an archive', () => {
     const data = 'z'.repeat(600 * 1024);
-    const zip = openZip(writeZip([{ name: 'a', data }, { name: 'b', data }], { deflate: true }), { maxInflatedBytes: MiB });
+    const zip = openZip(
+      writeZip(
+        [
+          { name: 'a', data },
+          { name: 'b', data },
+        ],
+        { deflate: true },
+      ),
+      { maxInflatedBytes: MiB },
+    );
     expect(zip.read('a').length).toBe(data.length);
     expect(parseErr(() => zip.read('b')).code).toBe('TOO_LARGE');
     // Stored entries count the same way.
-    const stored = openZip(writeZip([{ name: 'a', data }, { name: 'b', data }]), { maxInflatedBytes: MiB });
+    const stored = openZip(
+      writeZip([
+        { name: 'a', data },
+        { name: 'b', data },
+      ]),
+      { maxInflatedBytes: MiB },
+    );
     stored.read('a');
     expect(parseErr(() => stored.read('a')).code).toBe('TOO_LARGE');
   });
@@ -119,7 +134,13 @@ describe('bounded unzip', () => {
     const good = writeZip(files, { deflate: true });
     const cases: [string, Buffer][] = [
       ['no directory', good.subarray(0, good.length - 30)],
-      ['duplicate names', writeZip([{ name: 'a', data: '1' }, { name: 'a', data: '2' }])],
+      [
+        'duplicate names',
+        writeZip([
+          { name: 'a', data: '1' },
+          { name: 'a', data: '2' },
+        ]),
+      ],
       ['NUL in a name', writeZip([{ name: 'a\0b', data: '1' }])],
     ];
     for (const [why, bytes] of cases) {

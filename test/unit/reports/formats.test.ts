@@ -17,15 +17,38 @@ async function sample(rows = 3): Promise<Buffer> {
   const gzip = createGzip();
   const out = collect(gzip);
   const w = new ResultWriter(gzip);
-  await w.section({ name: 'docs', title: 'Documents: all/any?', columns: [
-    { key: 'id', label: 'Id', type: 'string' }, { key: 'when', label: 'When', type: 'datetime' }, { key: 'amount', label: 'Amount', type: 'number' },
-    { key: 'note', label: 'Note', type: 'json' },
-  ] });
-  const notes = ['plain', 'comma, "quoted"\nnew line', '=HYPERLINK("http://x")', '-5', '+1+2', '@SUM(1)', 'Grüße 😀', { a: [1, 2] }, null];
-  for (let i = 0; i < rows; i++) await w.row([`d${i}`, '2026-03-01T08:00:00.000Z', i === 1 ? -12.5 : i, notes[i % notes.length]]);
+  await w.section({
+    name: 'docs',
+    title: 'Documents: all/any?',
+    columns: [
+      { key: 'id', label: 'Id', type: 'string' },
+      { key: 'when', label: 'When', type: 'datetime' },
+      { key: 'amount', label: 'Amount', type: 'number' },
+      { key: 'note', label: 'Note', type: 'json' },
+    ],
+  });
+  const notes = [
+    'plain',
+    'comma, "quoted"\nnew line',
+    '=HYPERLINK("http://x")',
+    '-5',
+    '+1+2',
+    '@SUM(1)',
+    'Grüße 😀',
+    { a: [1, 2] },
+    null,
+  ];
+  for (let i = 0; i < rows; i++)
+    await w.row([`d${i}`, '2026-03-01T08:00:00.000Z', i === 1 ? -12.5 : i, notes[i % notes.length]]);
   await w.section({ name: 'totals', title: 'Totals', columns: [{ key: 'n', label: 'N', type: 'integer' }] });
   await w.rawRows(['[1]', '[2]']);
-  expect(await w.finish()).toMatchObject({ rowCount: rows + 2, sections: [{ name: 'docs', rows }, { name: 'totals', rows: 2 }] });
+  expect(await w.finish()).toMatchObject({
+    rowCount: rows + 2,
+    sections: [
+      { name: 'docs', rows },
+      { name: 'totals', rows: 2 },
+    ],
+  });
   return out;
 }
 
@@ -45,26 +68,65 @@ describe('result files and download formats', () => {
     const csv = (await collect(csvStream(readResult(Readable.from([stored]), 'docs')))).toString('utf8');
     const records = parse(csv, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(9);
-    expect(records[1]).toEqual({ id: 'd1', when: '2026-03-01T08:00:00.000Z', amount: '-12.5', note: 'comma, "quoted"\nnew line' });
-    expect(records.map((r) => r.note).slice(2)).toEqual(["'=HYPERLINK(\"http://x\")", '-5', "'+1+2", "'@SUM(1)", 'Grüße 😀', '{"a":[1,2]}', '']);
-    const totals = parse((await collect(csvStream(readResult(Readable.from([stored]), 'totals')))).toString('utf8'), { columns: true });
+    expect(records[1]).toEqual({
+      id: 'd1',
+      when: '2026-03-01T08:00:00.000Z',
+      amount: '-12.5',
+      note: 'comma, "quoted"\nnew line',
+    });
+    expect(records.map((r) => r.note).slice(2)).toEqual([
+      '\'=HYPERLINK("http://x")',
+      '-5',
+      "'+1+2",
+      "'@SUM(1)",
+      'Grüße 😀',
+      '{"a":[1,2]}',
+      '',
+    ]);
+    const totals = parse((await collect(csvStream(readResult(Readable.from([stored]), 'totals')))).toString('utf8'), {
+      columns: true,
+    });
     expect(totals).toEqual([{ n: '1' }, { n: '2' }]);
   });
 
   it('JSON carries the head and every section with rows as objects', async () => {
     const stored = await sample(3);
-    const doc = JSON.parse((await collect(jsonStream({ report: { id: 'rpt_1' }, summary: { n: 1 } }, readResult(Readable.from([stored]))))).toString('utf8'));
+    const doc = JSON.parse(
+      (
+        await collect(jsonStream({ report: { id: 'rpt_1' }, summary: { n: 1 } }, readResult(Readable.from([stored]))))
+      ).toString('utf8'),
+    );
     expect(doc.report).toEqual({ id: 'rpt_1' });
     expect(doc.sections.map((s: { name: string }) => s.name)).toEqual(['docs', 'totals']);
-    expect(doc.sections[0].rows[2]).toEqual({ id: 'd2', when: '2026-03-01T08:00:00.000Z', amount: 2, note: '=HYPERLINK("http://x")' });
+    expect(doc.sections[0].rows[2]).toEqual({
+      id: 'd2',
+      when: '2026-03-01T08:00:00.000Z',
+      amount: 2,
+      note: '=HYPERLINK("http://x")',
+    });
     expect(doc.sections[1].rows).toEqual([{ n: 1 }, { n: 2 }]);
-    const empty = JSON.parse((await collect(jsonStream({}, (async function* () { /* nothing */ })()))).toString('utf8'));
+    const empty = JSON.parse(
+      (
+        await collect(
+          jsonStream(
+            {},
+            (async function* () {
+              /* nothing */
+            })(),
+          ),
+        )
+      ).toString('utf8'),
+    );
     expect(empty).toEqual({ sections: [] });
   });
 
   it('XLSX has a worksheet per section and reads back with exceljs', async () => {
     const stored = await sample(9);
-    const file = await collect(xlsxStream(readResult(Readable.from([stored])), (err) => { throw err; }));
+    const file = await collect(
+      xlsxStream(readResult(Readable.from([stored])), (err) => {
+        throw err;
+      }),
+    );
     const wb = new ExcelJS.Workbook();
     await wb.xlsx.load(file as unknown as ArrayBuffer);
     expect(wb.worksheets.map((w) => w.name)).toEqual(['Documents all any', 'Totals']);

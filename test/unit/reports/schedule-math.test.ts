@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { instantOf, isoInZone, isValidTimeZone, offsetMinutesAt } from '../../../src/lib/time.js';
-import { latestOccurrence, nextOccurrence, occurrenceAt, type ScheduleSpec } from '../../../src/modules/reports/schedule-math.js';
+import {
+  latestOccurrence,
+  nextOccurrence,
+  occurrenceAt,
+  type ScheduleSpec,
+} from '../../../src/modules/reports/schedule-math.js';
 
 const utc = (s: string) => Date.parse(s);
 const iso = (t: number) => new Date(t).toISOString();
@@ -30,11 +35,21 @@ describe('zone arithmetic', () => {
   });
 
   it('moves a time inside the spring-forward gap forward by the jump, and takes the first of a repeated time', () => {
-    expect(iso(instantOf({ year: 2026, month: 3, day: 29, hour: 2, minute: 30 }, 'Europe/Berlin'))).toBe('2026-03-29T01:30:00.000Z');
-    expect(iso(instantOf({ year: 2026, month: 10, day: 25, hour: 2, minute: 30 }, 'Europe/Berlin'))).toBe('2026-10-25T00:30:00.000Z');
-    expect(iso(instantOf({ year: 2026, month: 3, day: 8, hour: 2, minute: 30 }, 'America/New_York'))).toBe('2026-03-08T07:30:00.000Z');
-    expect(iso(instantOf({ year: 2026, month: 11, day: 1, hour: 1, minute: 30 }, 'America/New_York'))).toBe('2026-11-01T05:30:00.000Z');
-    expect(iso(instantOf({ year: 2026, month: 6, day: 1, hour: 9, minute: 0 }, 'UTC'))).toBe('2026-06-01T09:00:00.000Z');
+    expect(iso(instantOf({ year: 2026, month: 3, day: 29, hour: 2, minute: 30 }, 'Europe/Berlin'))).toBe(
+      '2026-03-29T01:30:00.000Z',
+    );
+    expect(iso(instantOf({ year: 2026, month: 10, day: 25, hour: 2, minute: 30 }, 'Europe/Berlin'))).toBe(
+      '2026-10-25T00:30:00.000Z',
+    );
+    expect(iso(instantOf({ year: 2026, month: 3, day: 8, hour: 2, minute: 30 }, 'America/New_York'))).toBe(
+      '2026-03-08T07:30:00.000Z',
+    );
+    expect(iso(instantOf({ year: 2026, month: 11, day: 1, hour: 1, minute: 30 }, 'America/New_York'))).toBe(
+      '2026-11-01T05:30:00.000Z',
+    );
+    expect(iso(instantOf({ year: 2026, month: 6, day: 1, hour: 9, minute: 0 }, 'UTC'))).toBe(
+      '2026-06-01T09:00:00.000Z',
+    );
   });
 });
 
@@ -58,11 +73,15 @@ describe('daily schedules across DST', () => {
   it('America/New_York: 02:30 on the spring-forward day and 01:30 (repeated) on the fall-back day run once', () => {
     const spring: ScheduleSpec = { frequency: 'daily', time: '02:30', timezone: 'America/New_York' };
     expect(walk(spring, '2026-03-07T00:00:00Z', '2026-03-09T23:00:00Z').map((o) => o.local)).toEqual([
-      '2026-03-07T02:30:00-05:00', '2026-03-08T03:30:00-04:00', '2026-03-09T02:30:00-04:00',
+      '2026-03-07T02:30:00-05:00',
+      '2026-03-08T03:30:00-04:00',
+      '2026-03-09T02:30:00-04:00',
     ]);
     const fall: ScheduleSpec = { frequency: 'daily', time: '01:30', timezone: 'America/New_York' };
     expect(walk(fall, '2026-10-31T00:00:00Z', '2026-11-02T23:00:00Z').map((o) => o.local)).toEqual([
-      '2026-10-31T01:30:00-04:00', '2026-11-01T01:30:00-04:00', '2026-11-02T01:30:00-05:00',
+      '2026-10-31T01:30:00-04:00',
+      '2026-11-01T01:30:00-04:00',
+      '2026-11-02T01:30:00-05:00',
     ]);
   });
 
@@ -74,7 +93,8 @@ describe('daily schedules across DST', () => {
         expect(new Set(keys).size).toBe(keys.length);
         expect(keys.filter((k) => k.startsWith('2026-')).length).toBe(365);
         // strictly increasing instants
-        for (let i = 1; i < runs.length; i++) expect(Date.parse(runs[i].at)).toBeGreaterThan(Date.parse(runs[i - 1].at));
+        for (let i = 1; i < runs.length; i++)
+          expect(Date.parse(runs[i].at)).toBeGreaterThan(Date.parse(runs[i - 1].at));
       }
     }
   });
@@ -84,24 +104,44 @@ describe('weekly and monthly schedules', () => {
   it('weekly on a weekday, across the fall-back weekend', () => {
     const spec: ScheduleSpec = { frequency: 'weekly', time: '02:30', timezone: 'Europe/Berlin', day_of_week: 'sunday' };
     expect(walk(spec, '2026-10-12T00:00:00Z', '2026-11-02T00:00:00Z').map((o) => o.local)).toEqual([
-      '2026-10-18T02:30:00+02:00', '2026-10-25T02:30:00+02:00', '2026-11-01T02:30:00+01:00',
+      '2026-10-18T02:30:00+02:00',
+      '2026-10-25T02:30:00+02:00',
+      '2026-11-01T02:30:00+01:00',
     ]);
     // Default weekday is Monday.
-    expect(nextOccurrence({ frequency: 'weekly', time: '09:00', timezone: 'UTC' }, utc('2026-06-03T00:00:00Z')).key).toBe('2026-06-08');
+    expect(
+      nextOccurrence({ frequency: 'weekly', time: '09:00', timezone: 'UTC' }, utc('2026-06-03T00:00:00Z')).key,
+    ).toBe('2026-06-08');
   });
 
   it('day 31 falls back to the last day of shorter months (Feb 28, and Feb 29 in a leap year)', () => {
     const spec: ScheduleSpec = { frequency: 'monthly', time: '08:00', timezone: 'America/New_York', day_of_month: 31 };
     expect(walk(spec, '2026-12-01T00:00:00Z', '2028-04-01T00:00:00Z').map((o) => o.key)).toEqual([
-      '2026-12-31', '2027-01-31', '2027-02-28', '2027-03-31', '2027-04-30', '2027-05-31', '2027-06-30', '2027-07-31', '2027-08-31',
-      '2027-09-30', '2027-10-31', '2027-11-30', '2027-12-31', '2028-01-31', '2028-02-29', '2028-03-31',
+      '2026-12-31',
+      '2027-01-31',
+      '2027-02-28',
+      '2027-03-31',
+      '2027-04-30',
+      '2027-05-31',
+      '2027-06-30',
+      '2027-07-31',
+      '2027-08-31',
+      '2027-09-30',
+      '2027-10-31',
+      '2027-11-30',
+      '2027-12-31',
+      '2028-01-31',
+      '2028-02-29',
+      '2028-03-31',
     ]);
     const d30 = walk({ ...spec, day_of_month: 30 }, '2028-01-15T00:00:00Z', '2028-04-01T00:00:00Z').map((o) => o.key);
     expect(d30).toEqual(['2028-01-30', '2028-02-29', '2028-03-30']);
     const d29 = walk({ ...spec, day_of_month: 29 }, '2027-01-15T00:00:00Z', '2027-04-01T00:00:00Z').map((o) => o.key);
     expect(d29).toEqual(['2027-01-29', '2027-02-28', '2027-03-29']);
     // Default day is the 1st.
-    expect(nextOccurrence({ frequency: 'monthly', time: '00:00', timezone: 'UTC' }, utc('2026-02-01T00:00:00Z')).key).toBe('2026-03-01');
+    expect(
+      nextOccurrence({ frequency: 'monthly', time: '00:00', timezone: 'UTC' }, utc('2026-02-01T00:00:00Z')).key,
+    ).toBe('2026-03-01');
   });
 
   it('monthly at midnight in the zone on a DST day', () => {
@@ -115,8 +155,14 @@ describe('weekly and monthly schedules', () => {
 describe('latest and exact occurrences', () => {
   const spec: ScheduleSpec = { frequency: 'daily', time: '02:30', timezone: 'Europe/Berlin' };
   it('finds the occurrence at or before an instant', () => {
-    expect(latestOccurrence(spec, utc('2026-03-29T01:30:00Z'))).toEqual({ at: utc('2026-03-29T01:30:00Z'), key: '2026-03-29' });
-    expect(latestOccurrence(spec, utc('2026-03-29T01:29:59Z'))).toEqual({ at: utc('2026-03-28T01:30:00Z'), key: '2026-03-28' });
+    expect(latestOccurrence(spec, utc('2026-03-29T01:30:00Z'))).toEqual({
+      at: utc('2026-03-29T01:30:00Z'),
+      key: '2026-03-29',
+    });
+    expect(latestOccurrence(spec, utc('2026-03-29T01:29:59Z'))).toEqual({
+      at: utc('2026-03-28T01:30:00Z'),
+      key: '2026-03-28',
+    });
     // During the repeated hour, after the first 02:30 and at the second: still the first.
     expect(latestOccurrence(spec, utc('2026-10-25T01:30:00Z')).at).toBe(utc('2026-10-25T00:30:00Z'));
   });

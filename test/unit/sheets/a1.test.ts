@@ -1,13 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { columnIndex, columnLetter, formatA1Range, parseA1Range, quoteSheetName, rowRange } from '../../../src/modules/integrations/sheets/mapping/a1.js';
+import {
+  columnIndex,
+  columnLetter,
+  formatA1Range,
+  parseA1Range,
+  quoteSheetName,
+  rowRange,
+} from '../../../src/modules/integrations/sheets/mapping/a1.js';
 
 describe('columnLetter / columnIndex', () => {
-  it.each([[0, 'A'], [1, 'B'], [25, 'Z'], [26, 'AA'], [27, 'AB'], [51, 'AZ'], [52, 'BA'], [701, 'ZZ'], [702, 'AAA'], [18_277, 'ZZZ']])(
-    '%i ↔ %s', (i, letters) => {
-      expect(columnLetter(i)).toBe(letters);
-      expect(columnIndex(letters)).toBe(i);
-      expect(columnIndex(letters.toLowerCase())).toBe(i);
-    });
+  it.each([
+    [0, 'A'],
+    [1, 'B'],
+    [25, 'Z'],
+    [26, 'AA'],
+    [27, 'AB'],
+    [51, 'AZ'],
+    [52, 'BA'],
+    [701, 'ZZ'],
+    [702, 'AAA'],
+    [18_277, 'ZZZ'],
+  ])('%i ↔ %s', (i, letters) => {
+    expect(columnLetter(i)).toBe(letters);
+    expect(columnIndex(letters)).toBe(i);
+    expect(columnIndex(letters.toLowerCase())).toBe(i);
+  });
 
   it('rejects out-of-range input', () => {
     for (const bad of [-1, 1.5, 18_278, Number.NaN]) expect(() => columnLetter(bad)).toThrow(RangeError);
@@ -30,9 +47,12 @@ describe('parseA1Range', () => {
     expect(parseA1Range(text)).toEqual(expected);
   });
 
-  it.each(['Sheet1!', "'unterminated!A1", 'Sheet1!A0', 'Sheet1!1:C3', 'Sheet1!A1:B2:C3', "'x'A1", '!A1'])('rejects %s', (bad) => {
-    expect(() => parseA1Range(bad)).toThrow(RangeError);
-  });
+  it.each(['Sheet1!', "'unterminated!A1", 'Sheet1!A0', 'Sheet1!1:C3', 'Sheet1!A1:B2:C3', "'x'A1", '!A1'])(
+    'rejects %s',
+    (bad) => {
+      expect(() => parseA1Range(bad)).toThrow(RangeError);
+    },
+  );
 });
 
 describe('formatting', () => {
@@ -45,9 +65,12 @@ describe('formatting', () => {
     expect(quoteSheetName('2024')).toBe("'2024'");
   });
 
-  it.each(['Sheet1!A1:Z', "'My Sheet'!A:C", "'It''s'!B3", 'Sheet1', 'A1:B2', 'Data!2:5', "'A1'!C3:D4"])('round-trips %s', (text) => {
-    expect(formatA1Range(parseA1Range(text))).toBe(text);
-  });
+  it.each(['Sheet1!A1:Z', "'My Sheet'!A:C", "'It''s'!B3", 'Sheet1', 'A1:B2', 'Data!2:5', "'A1'!C3:D4"])(
+    'round-trips %s',
+    (text) => {
+      expect(formatA1Range(parseA1Range(text))).toBe(text);
+    },
+  );
 
   it('rowRange covers one row of n columns', () => {
     expect(rowRange('My Sheet', 7, 28)).toBe("'My Sheet'!A7:AB7");

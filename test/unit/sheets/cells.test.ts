@@ -57,6 +57,13 @@ describe('typedCell', () => {
 });
 
 describe('isoDatePart', () => {
-  it.each([['2024-12-31', '2024-12-31'], ['2024-02-29T00:00:00Z', '2024-02-29'], ['2023-02-29', null], ['2024-13-01', null], ['20240101', null], ['2024-01-01T', null], ['x2024-01-01', null]])(
-    '%s → %s', (text, expected) => expect(isoDatePart(text)).toBe(expected));
+  it.each([
+    ['2024-12-31', '2024-12-31'],
+    ['2024-02-29T00:00:00Z', '2024-02-29'],
+    ['2023-02-29', null],
+    ['2024-13-01', null],
+    ['20240101', null],
+    ['2024-01-01T', null],
+    ['x2024-01-01', null],
+  ])('%s → %s', (text, expected) => expect(isoDatePart(text)).toBe(expected));
 });

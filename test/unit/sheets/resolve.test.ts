@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { parseFieldPath, resolveField, type MappingContext } from '../../../src/modules/integrations/sheets/mapping/resolve.js';
+import {
+  parseFieldPath,
+  resolveField,
+  type MappingContext,
+} from '../../../src/modules/integrations/sheets/mapping/resolve.js';
 
 const ctx: MappingContext = {
   document: { id: 'doc_01J', filename: 'inv.pdf', created_at: '2024-05-01T10:00:00Z', page_count: 3 },
@@ -8,7 +12,14 @@ const ctx: MappingContext = {
     invoice_number: { value: 'INV-7', confidence: 0.95, method: 'template' },
     total: { value: 99.5, confidence: 0.9, method: 'generic' },
     currency: 'EUR',
-    line_items: { value: [{ description: 'Widget', amount: 10 }, { description: 'Gadget', amount: 89.5 }], confidence: 0.7, method: 'lines' },
+    line_items: {
+      value: [
+        { description: 'Widget', amount: 10 },
+        { description: 'Gadget', amount: 89.5 },
+      ],
+      confidence: 0.7,
+      method: 'lines',
+    },
     tags: ['a', 'b'],
     missing_value: { value: null, confidence: 0, method: 'generic' },
   },
@@ -43,7 +54,10 @@ describe('resolveField', () => {
   });
 
   it('unwraps an extracted array field', () => {
-    expect(resolveField('fields.line_items', ctx)).toEqual([{ description: 'Widget', amount: 10 }, { description: 'Gadget', amount: 89.5 }]);
+    expect(resolveField('fields.line_items', ctx)).toEqual([
+      { description: 'Widget', amount: 10 },
+      { description: 'Gadget', amount: 89.5 },
+    ]);
   });
 
   it('treats missing classification / fields as absent', () => {
@@ -54,7 +68,11 @@ describe('resolveField', () => {
 
 describe('parseFieldPath', () => {
   it('accepts known roots and reports bad paths', () => {
-    expect(parseFieldPath('fields.line_items.0.amount')).toEqual({ ok: true, root: 'fields', segments: ['line_items', '0', 'amount'] });
+    expect(parseFieldPath('fields.line_items.0.amount')).toEqual({
+      ok: true,
+      root: 'fields',
+      segments: ['line_items', '0', 'amount'],
+    });
     for (const bad of ['document', 'doc.id', 'fields..x', 'fields.a b', 'fields.__proto__', '']) {
       expect(parseFieldPath(bad).ok).toBe(false);
     }

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { buildRow, headerMatches, headerRow, type ColumnMapping } from '../../../src/modules/integrations/sheets/mapping/row.js';
+import {
+  buildRow,
+  headerMatches,
+  headerRow,
+  type ColumnMapping,
+} from '../../../src/modules/integrations/sheets/mapping/row.js';
 
 const columns: ColumnMapping[] = [
   { header: 'Document ID', field: 'document.id' },
@@ -22,7 +27,12 @@ describe('buildRow', () => {
   });
 
   it('header row is literal text', () => {
-    expect(headerRow([{ header: '=SUM(A:A)', field: 'document.id' }, { header: 'Total', field: 'fields.total' }])).toEqual(["'=SUM(A:A)", "'Total"]);
+    expect(
+      headerRow([
+        { header: '=SUM(A:A)', field: 'document.id' },
+        { header: 'Total', field: 'fields.total' },
+      ]),
+    ).toEqual(["'=SUM(A:A)", "'Total"]);
   });
 });
 
@@ -30,7 +40,12 @@ describe('headerMatches', () => {
   const headers = columns.map((c) => c.header);
   it('ok for an exact header, ignoring case, spacing and extra columns on the right', () => {
     expect(headerMatches(headers, columns)).toEqual({ ok: true });
-    expect(headerMatches(headers.map((h) => `  ${h.toUpperCase().replace(' ', '   ')} `), columns)).toEqual({ ok: true });
+    expect(
+      headerMatches(
+        headers.map((h) => `  ${h.toUpperCase().replace(' ', '   ')} `),
+        columns,
+      ),
+    ).toEqual({ ok: true });
     expect(headerMatches([...headers, 'Notes', 'Reviewer'], columns)).toEqual({ ok: true });
   });
 
@@ -59,6 +74,10 @@ describe('headerMatches', () => {
 
   it('a reordered header is a mismatch', () => {
     const swapped = [headers[1], headers[0], ...headers.slice(2)];
-    expect(headerMatches(swapped, columns)).toMatchObject({ ok: false, reason: 'mismatch', mismatches: [{ column: 0 }, { column: 1 }] });
+    expect(headerMatches(swapped, columns)).toMatchObject({
+      ok: false,
+      reason: 'mismatch',
+      mismatches: [{ column: 0 }, { column: 1 }],
+    });
   });
 });

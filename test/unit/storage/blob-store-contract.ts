@@ -28,7 +28,9 @@ export function blobStoreContract(name: string, open: () => Promise<BlobStoreHar
       h = await open();
       store = h.store;
     });
-    afterEach(async () => { await h.close(); });
+    afterEach(async () => {
+      await h.close();
+    });
 
     it('stores a multi-chunk stream under its sha256 with size and head, and reads it back', async () => {
       const chunks = Array.from({ length: 5 }, () => randomBytes(30_000));
@@ -77,7 +79,13 @@ export function blobStoreContract(name: string, open: () => Promise<BlobStoreHar
       expect(await store.exists(a.key)).toBe(false);
       await expect(store.read(a.key)).rejects.toMatchObject({ code: 'ENOENT' });
       const s = store.stream(a.key);
-      await expect(new Promise((resolve, reject) => { s.on('error', reject); s.on('end', resolve); s.resume(); })).rejects.toMatchObject({ code: 'ENOENT' });
+      await expect(
+        new Promise((resolve, reject) => {
+          s.on('error', reject);
+          s.on('end', resolve);
+          s.resume();
+        }),
+      ).rejects.toMatchObject({ code: 'ENOENT' });
     });
 
     it('refuses keys that are not content addresses', async () => {

@@ -24,7 +24,9 @@ blobStoreContract('file store', async () => {
     async interruptRemoval(key) {
       renameSync(pathOf(root, key), join(root, 'tmp', `trash-${key}-1-abcd`));
     },
-    async close() { rmSync(root, { recursive: true, force: true }); },
+    async close() {
+      rmSync(root, { recursive: true, force: true });
+    },
   };
 });
 
@@ -42,7 +44,9 @@ describe('file blob store', () => {
     expect(listTmp(root)).toHaveLength(1);
     await store.release(blob);
     expect(listTmp(root)).toEqual([]);
-    await expect(store.put((await import('node:stream')).Readable.from([randomBytes(3000)]), { maxBytes: 10 })).rejects.toThrow();
+    await expect(
+      store.put((await import('node:stream')).Readable.from([randomBytes(3000)]), { maxBytes: 10 }),
+    ).rejects.toThrow();
     expect(readdirSync(root).sort()).toEqual([blob.key.slice(0, 2), 'tmp'].sort());
   });
 

@@ -1,7 +1,13 @@
 // The S3 blob store against s3rver started in this process, through the real AWS SDK: the
 // shared blob store contract (each test under its own key prefix), plus what only S3 has:
 // multipart uploads for large blobs, the size limit stopping one midway, and the key layout.
-import { CopyObjectCommand, DeleteObjectCommand, ListObjectsV2Command, PutObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import {
+  CopyObjectCommand,
+  DeleteObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -16,14 +22,18 @@ beforeAll(async () => {
   s3 = await startLocalS3();
   client = s3.client();
 });
-afterAll(async () => { await s3?.close(); });
+afterAll(async () => {
+  await s3?.close();
+});
 
 let n = 0;
 async function keysUnder(prefix: string): Promise<string[]> {
   const out: string[] = [];
   let token: string | undefined;
   do {
-    const page = await client.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${prefix}/`, ContinuationToken: token }));
+    const page = await client.send(
+      new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `${prefix}/`, ContinuationToken: token }),
+    );
     out.push(...(page.Contents ?? []).map((o) => o.Key!.slice(prefix.length + 1)));
     token = page.IsTruncated ? page.NextContinuationToken : undefined;
   } while (token);
@@ -40,10 +50,18 @@ blobStoreContract('S3 store', async () => {
     },
     async interruptRemoval(key) {
       const from = `${prefix}/blobs/${key.slice(0, 2)}/${key.slice(2, 4)}/${key}`;
-      await client.send(new CopyObjectCommand({ Bucket: s3.bucket, Key: `${prefix}/trash/${key}/1-abcd`, CopySource: `${s3.bucket}/${from}` }));
+      await client.send(
+        new CopyObjectCommand({
+          Bucket: s3.bucket,
+          Key: `${prefix}/trash/${key}/1-abcd`,
+          CopySource: `${s3.bucket}/${from}`,
+        }),
+      );
       await client.send(new DeleteObjectCommand({ Bucket: s3.bucket, Key: from }));
     },
-    async close() { /* the prefix is left in the server's directory, removed with it */ },
+    async close() {
+      /* the prefix is left in the server's directory, removed with it */
+    },
   };
 });
 
@@ -71,13 +89,20 @@ describe('S3 blob store', () => {
     const prefix = `toolarge-${randomBytes(3).toString('hex')}`;
     const store = createS3BlobStore({ bucket: s3.bucket, prefix, s3: client, partBytes: 5 * 1024 * 1024 });
     const chunks = Array.from({ length: 8 }, () => randomBytes(1024 * 1024));
-    await expect(store.put(Readable.from(chunks), { maxBytes: 7 * 1024 * 1024 })).rejects.toBeInstanceOf(BlobTooLargeError);
+    await expect(store.put(Readable.from(chunks), { maxBytes: 7 * 1024 * 1024 })).rejects.toBeInstanceOf(
+      BlobTooLargeError,
+    );
     expect(await keysUnder(prefix)).toEqual([]);
   });
 
   it('a wrong credential is an error, not an empty store', async () => {
     const { S3Client } = await import('@aws-sdk/client-s3');
-    const bad = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: 'nope', secretAccessKey: 'nope' } });
+    const bad = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: 'nope', secretAccessKey: 'nope' },
+    });
     const store = createS3BlobStore({ bucket: s3.bucket, prefix: 'x', s3: bad });
     await expect(store.exists(sha(Buffer.from('x')))).rejects.toThrow();
     bad.destroy();

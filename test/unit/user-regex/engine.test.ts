@@ -69,7 +69,7 @@ describe('user regexes on the linear-time engine', () => {
     expect(re('(?<!Sub)Total').exec('SubTotal Total')?.index).toBe(9);
   });
 
-  it('keeps Python\'s Unicode character classes', () => {
+  it("keeps Python's Unicode character classes", () => {
     expect(re('\\w+').exec('Müller')?.text).toBe('Müller');
     expect(re('[\\w.]+').exec('Straße.1')?.text).toBe('Straße.1');
     expect(re('\\d+').exec('٣4')?.text).toBe('٣4');

@@ -1,8 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { RE2JS } from 're2js';
-import { compileUserRegex, fixedString, foldCase, matchUniverse, requiredLiterals, topLevelItems, universeHas } from '../../../src/lib/user-regex/index.js';
+import {
+  compileUserRegex,
+  fixedString,
+  foldCase,
+  matchUniverse,
+  requiredLiterals,
+  topLevelItems,
+  universeHas,
+} from '../../../src/lib/user-regex/index.js';
 import { pick, randomPattern, randomText, rng } from '../../helpers/random-patterns.js';
-
 
 describe('literals a pattern requires', () => {
   it('reads the runs every match must contain', () => {
@@ -36,7 +43,8 @@ describe('literals a pattern requires', () => {
         const text = randomText(r, 4 + Math.floor(r() * 30));
         for (const m of c.regex.matchAll(text)) {
           const seen = req.caseless ? foldCase(m.text) : m.text;
-          for (const part of req.parts) expect(seen.includes(part), `${pattern} on ${JSON.stringify(text)} lacks ${part}`).toBe(true);
+          for (const part of req.parts)
+            expect(seen.includes(part), `${pattern} on ${JSON.stringify(text)} lacks ${part}`).toBe(true);
           checked++;
         }
       }
@@ -64,13 +72,16 @@ describe('fixed-string patterns', () => {
     expect(fixedString('L[.]P[.]G')).toBe('L.P.G');
     expect(fixedString('a\\.b\\x41\\u00e9')).toBe('a.bAé');
     expect(fixedString('0x2B')).toBe('0x2B');
-    for (const p of ['L.P', 'a+', '(a)', '(?i)abc', '^a', 'a|b', '\\d', '[ab]', 'a{2}']) expect(fixedString(p), p).toBeNull();
+    for (const p of ['L.P', 'a+', '(a)', '(?i)abc', '^a', 'a|b', '\\d', '[ab]', 'a{2}'])
+      expect(fixedString(p), p).toBeNull();
   });
 
   it('runs them as substring searches with the same matches as the regex', () => {
     const r = rng(11);
     for (let n = 0; n < 400; n++) {
-      const lit = Array.from({ length: 1 + Math.floor(r() * 3) }, () => pick(r, ['a', '\\.', '[.]', '\\n', ' ', '\\-', 'b', '\\x61'])).join('');
+      const lit = Array.from({ length: 1 + Math.floor(r() * 3) }, () =>
+        pick(r, ['a', '\\.', '[.]', '\\n', ' ', '\\-', 'b', '\\x61']),
+      ).join('');
       const fixed = compileUserRegex(lit);
       const viaRegex = RE2JS.compile(lit);
       expect(fixed.ok).toBe(true);
@@ -105,7 +116,8 @@ describe('what a match can hold and how a pattern is laid out', () => {
       if (!c.ok) continue;
       const u = matchUniverse(pattern);
       const text = randomText(r, 24);
-      for (const m of c.regex.matchAll(text)) for (const ch of m.text) expect(universeHas(u, ch), `${pattern}: ${JSON.stringify(ch)}`).toBe(true);
+      for (const m of c.regex.matchAll(text))
+        for (const ch of m.text) expect(universeHas(u, ch), `${pattern}: ${JSON.stringify(ch)}`).toBe(true);
     }
   });
 

@@ -11,9 +11,12 @@ describe('classifyAttempt', () => {
 
   it('410 means gone', () => expect(classifyAttempt({ status: 410 })).toBe('gone'));
 
-  it.each([100, 199, 300, 301, 302, 307, 308, 400, 401, 404, 408, 429, 500, 502, 503, 504])('%i is retried', (status) => {
-    expect(classifyAttempt({ status })).toBe('retry');
-  });
+  it.each([100, 199, 300, 301, 302, 307, 308, 400, 401, 404, 408, 429, 500, 502, 503, 504])(
+    '%i is retried',
+    (status) => {
+      expect(classifyAttempt({ status })).toBe('retry');
+    },
+  );
 
   it.each(['TIMEOUT', 'NETWORK', 'DNS', 'FORBIDDEN_ADDRESS'] as const)('%s is retried', (code) => {
     expect(classifyAttempt({ status: 0, error: err(code) })).toBe('retry');

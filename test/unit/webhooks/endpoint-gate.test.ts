@@ -4,10 +4,20 @@ import { createEndpointGate, endpointKey, type Admission } from '../../../src/mo
 
 function gate(extra: Partial<Parameters<typeof createEndpointGate>[0]> = {}) {
   const clock = { t: 1_000_000 };
-  const g = createEndpointGate({ endpointMax: 10, orgMax: 12, timeoutMs: 10_000, now: () => clock.t, random: () => 0.5, ...extra });
+  const g = createEndpointGate({
+    endpointMax: 10,
+    orgMax: 12,
+    timeoutMs: 10_000,
+    now: () => clock.t,
+    random: () => 0.5,
+    ...extra,
+  });
   return { g, clock };
 }
-const admitted = (a: Admission) => { if (!a.ok) throw new Error(`deferred: ${a.reason}`); return a; };
+const admitted = (a: Admission) => {
+  if (!a.ok) throw new Error(`deferred: ${a.reason}`);
+  return a;
+};
 const E = 'http://dead.example:80';
 
 describe('endpointKey', () => {
@@ -88,7 +98,8 @@ describe('endpoint gate', () => {
   it('caps an organization over all its endpoints, and leaves other organizations alone', () => {
     const { g } = gate({ orgMax: 6 });
     const held = [];
-    for (let i = 0; i < 3; i++) for (const host of ['a', 'b']) held.push(admitted(g.admit(`http://${host}.example:80`, 'org_a')));
+    for (let i = 0; i < 3; i++)
+      for (const host of ['a', 'b']) held.push(admitted(g.admit(`http://${host}.example:80`, 'org_a')));
     expect(g.admit('http://c.example:80', 'org_a')).toMatchObject({ ok: false, reason: 'org-busy' });
     expect(g.wouldDefer('http://c.example:80', 'org_a')?.reason).toBe('org-busy');
     expect(g.admit('http://c.example:80', 'org_b').ok).toBe(true);

@@ -37,8 +37,12 @@ describe('parseRetryDelays', () => {
   });
 
   it('is parsed by the configuration, the seed schedule by default', () => {
-    expect(loadConfig({}, { persistSecrets: false }).WEBHOOK_RETRY_DELAYS).toEqual([60_000, 300_000, 1_800_000, 7_200_000, 43_200_000]);
-    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: '0.05,1' }, { persistSecrets: false }).WEBHOOK_RETRY_DELAYS).toEqual([50, 1000]);
+    expect(loadConfig({}, { persistSecrets: false }).WEBHOOK_RETRY_DELAYS).toEqual([
+      60_000, 300_000, 1_800_000, 7_200_000, 43_200_000,
+    ]);
+    expect(loadConfig({ WEBHOOK_RETRY_DELAYS: '0.05,1' }, { persistSecrets: false }).WEBHOOK_RETRY_DELAYS).toEqual([
+      50, 1000,
+    ]);
   });
 });
 

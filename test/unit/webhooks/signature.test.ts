@@ -12,15 +12,32 @@ import { safePost } from '../../../src/lib/http-client/safe-fetch.js';
 import { startWebhookSink } from '../../helpers/webhook-sink.js';
 
 const now = new Date('2026-11-02T10:00:00Z');
-const body = JSON.stringify({ id: 'evt_1', type: 'document.processed', createdAt: now.toISOString(), data: { filename: 'ü.pdf' } });
+const body = JSON.stringify({
+  id: 'evt_1',
+  type: 'document.processed',
+  createdAt: now.toISOString(),
+  data: { filename: 'ü.pdf' },
+});
 
 describe('signing primitives', () => {
   it('matches the Standard Webhooks known-answer vector', () => {
-    expect(signStandard('msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, '{"test": 2432232314}', 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'))
-      .toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(
+      signStandard(
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        '{"test": 2432232314}',
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      ),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
     // Buffer bodies sign the same bytes.
-    expect(signStandard('msg_p5jXN8AQM9LWM0D4loKWxJek', 1614265330, Buffer.from('{"test": 2432232314}'), 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw'))
-      .toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
+    expect(
+      signStandard(
+        'msg_p5jXN8AQM9LWM0D4loKWxJek',
+        1614265330,
+        Buffer.from('{"test": 2432232314}'),
+        'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      ),
+    ).toBe('v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=');
   });
 
   it('signs the seed way: hex HMAC of the raw body keyed with the secret string', () => {
@@ -39,7 +56,13 @@ describe('signing primitives', () => {
 
 describe('buildSignatureHeaders + verifyWebhookSignature', () => {
   const secret = generateWebhookSecret();
-  const headers = buildSignatureHeaders({ eventId: 'evt_1', eventType: 'document.processed', rawBody: body, secrets: [secret], now });
+  const headers = buildSignatureHeaders({
+    eventId: 'evt_1',
+    eventType: 'document.processed',
+    rawBody: body,
+    secrets: [secret],
+    now,
+  });
 
   it('emits the seed and Standard Webhooks headers', () => {
     expect(headers).toEqual({
@@ -64,7 +87,9 @@ describe('buildSignatureHeaders + verifyWebhookSignature', () => {
     expect(verifyWebhookSignature(body, { 'x-service-signature': `sha256=${hex}` }, secret)).toBe(true);
     expect(verifyWebhookSignature(body, { 'X-Service-Signature': hex }, secret)).toBe(true);
     expect(verifyWebhookSignature(body, { 'x-service-signature': hex.toUpperCase() }, secret)).toBe(true);
-    expect(verifyWebhookSignature(body, { 'x-service-signature': `sha256=${'0'.repeat(64)}, sha256=${hex}` }, secret)).toBe(true);
+    expect(
+      verifyWebhookSignature(body, { 'x-service-signature': `sha256=${'0'.repeat(64)}, sha256=${hex}` }, secret),
+    ).toBe(true);
     expect(verifyWebhookSignature(body, { 'x-service-signature': ['sha256=abc', hex] }, secret)).toBe(true);
     expect(verifyWebhookSignature(body, { 'x-service-signature': hex.slice(0, 63) }, secret)).toBe(false);
     expect(verifyWebhookSignature(body, {}, secret)).toBe(false);
@@ -74,7 +99,9 @@ describe('buildSignatureHeaders + verifyWebhookSignature', () => {
     const tampered = body.replace('evt_1', 'evt_2');
     expect(tampered).toHaveLength(body.length);
     expect(verifyWebhookSignature(tampered, headers, secret, { now })).toBe(false);
-    expect(verifyWebhookSignature(tampered, { 'x-service-signature': headers['X-Service-Signature'] }, secret)).toBe(false);
+    expect(verifyWebhookSignature(tampered, { 'x-service-signature': headers['X-Service-Signature'] }, secret)).toBe(
+      false,
+    );
     // Same characters, different bytes (NFD vs NFC) must also fail: the raw body is what counts.
     expect(verifyWebhookSignature(body.normalize('NFD'), headers, secret, { now })).toBe(false);
   });
@@ -94,7 +121,13 @@ describe('buildSignatureHeaders + verifyWebhookSignature', () => {
   });
 
   it('does not let the seed header rescue a stale or forged Standard header set', () => {
-    const stale = buildSignatureHeaders({ eventId: 'evt_1', eventType: 'x', rawBody: body, secrets: [secret], now: new Date(now.getTime() - 3600_000) });
+    const stale = buildSignatureHeaders({
+      eventId: 'evt_1',
+      eventType: 'x',
+      rawBody: body,
+      secrets: [secret],
+      now: new Date(now.getTime() - 3600_000),
+    });
     expect(verifyWebhookSignature(body, stale, secret, { now })).toBe(false);
     const forgedTs = { ...headers, 'webhook-timestamp': String(now.getTime() / 1000 + 1) };
     expect(verifyWebhookSignature(body, forgedTs, secret, { now })).toBe(false);
@@ -105,7 +138,13 @@ describe('buildSignatureHeaders + verifyWebhookSignature', () => {
   it('keeps the old secret valid during rotation; the seed header carries only the current one', () => {
     const oldSecret = generateWebhookSecret();
     const newSecret = generateWebhookSecret();
-    const rotated = buildSignatureHeaders({ eventId: 'evt_9', eventType: 't', rawBody: body, secrets: [newSecret, oldSecret], now });
+    const rotated = buildSignatureHeaders({
+      eventId: 'evt_9',
+      eventType: 't',
+      rawBody: body,
+      secrets: [newSecret, oldSecret],
+      now,
+    });
     expect(rotated['webhook-signature'].split(' ')).toHaveLength(2);
     expect(rotated['X-Service-Signature']).toBe(`sha256=${signSeed(body, newSecret)}`);
     expect(verifyWebhookSignature(body, rotated, newSecret, { now })).toBe(true);
@@ -126,7 +165,12 @@ describe('end to end over loopback', () => {
     const sink = await startWebhookSink();
     try {
       const secret = generateWebhookSecret();
-      const headers = buildSignatureHeaders({ eventId: 'evt_e2e', eventType: 'document.processed', rawBody: body, secrets: [secret] });
+      const headers = buildSignatureHeaders({
+        eventId: 'evt_e2e',
+        eventType: 'document.processed',
+        rawBody: body,
+        secrets: [secret],
+      });
       const res = await safePost(sink.url, { body, headers, allow: createAllowList(['127.0.0.1']), timeoutMs: 2000 });
       expect(res.status).toBe(200);
       const got = sink.requests[0];

@@ -1,6 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createExpressionEvaluator, ExpressionError } from '../../../src/modules/workflows/expressions/evaluator.js';
-import { expressionProblem, templateProblem, templateToExpression } from '../../../src/modules/workflows/expressions/compile.js';
+import {
+  expressionProblem,
+  templateProblem,
+  templateToExpression,
+} from '../../../src/modules/workflows/expressions/compile.js';
 
 describe('JSONata evaluator', () => {
   const ev = createExpressionEvaluator({ threads: 1, timeoutMs: 300, maxInputChars: 10_000 });
@@ -8,7 +12,9 @@ describe('JSONata evaluator', () => {
 
   it('evaluates expressions over the input', async () => {
     const input = { document: { fields: { total: { value: 120.5 } } }, variables: { limit: 100 } };
-    expect(await ev.evaluate(['document.fields.total.value > variables.limit', '$uppercase("x")', 'nothing.here'], input)).toEqual([true, 'X', undefined]);
+    expect(
+      await ev.evaluate(['document.fields.total.value > variables.limit', '$uppercase("x")', 'nothing.here'], input),
+    ).toEqual([true, 'X', undefined]);
   });
 
   it('turns templates into one expression', async () => {
@@ -26,13 +32,20 @@ describe('JSONata evaluator', () => {
   });
 
   it('refuses an input past the size bound', async () => {
-    await expect(ev.evaluate(['a'], { a: 'x'.repeat(20_000) })).rejects.toMatchObject({ code: 'EXPRESSION_INPUT_TOO_LARGE' });
+    await expect(ev.evaluate(['a'], { a: 'x'.repeat(20_000) })).rejects.toMatchObject({
+      code: 'EXPRESSION_INPUT_TOO_LARGE',
+    });
   });
 
   it('stops an endless recursion and keeps this thread free meanwhile', async () => {
     let settled = false;
     const hostile = '($f := function($n){ $n = 0 ? 0 : $f($n - 1) + $f($n - 1) }; $f(40))';
-    const pending = ev.evaluate([hostile], {}).catch((e: unknown) => e).finally(() => { settled = true; });
+    const pending = ev
+      .evaluate([hostile], {})
+      .catch((e: unknown) => e)
+      .finally(() => {
+        settled = true;
+      });
     // A timer of this thread fires while the expression is still running elsewhere: had it run
     // here, the evaluation would have settled before any timer could fire.
     await new Promise((r) => setTimeout(r, 20));
@@ -54,27 +67,51 @@ describe('JSONata evaluator', () => {
   });
 
   it('bounds the output size', async () => {
-    await expect(ev.evaluate(['$pad("", 2000000, "x")'], {})).rejects.toMatchObject({ code: 'EXPRESSION_OUTPUT_TOO_LARGE' });
+    await expect(ev.evaluate(['$pad("", 2000000, "x")'], {})).rejects.toMatchObject({
+      code: 'EXPRESSION_OUTPUT_TOO_LARGE',
+    });
   });
 });
 
 describe('JSONata fast path (simple expressions on the calling thread)', () => {
   const threads = createExpressionEvaluator({ threads: 1, timeoutMs: 2000, fastPathTimeoutMs: 0 });
   const fast = createExpressionEvaluator({ threads: 1, timeoutMs: 2000 });
-  afterAll(async () => { await threads.close(); await fast.close(); });
+  afterAll(async () => {
+    await threads.close();
+    await fast.close();
+  });
   const settle = (ev: typeof fast, expr: string, input: unknown) =>
-    ev.evaluate([expr], input).then((v) => ({ value: v[0] }), (e: ExpressionError) => ({ code: e.code, message: e.message }));
+    ev.evaluate([expr], input).then(
+      (v) => ({ value: v[0] }),
+      (e: ExpressionError) => ({ code: e.code, message: e.message }),
+    );
 
   it('gives the values and errors a thread gives, without starting one', async () => {
     const input = {
-      document: { id: 'doc_1', created_at: new Date(0), fields: { total: { value: 120.5 }, items: [{ v: 1 }, { v: 2 }] } },
-      variables: { limit: 100 }, steps: { check: { result: true } },
+      document: {
+        id: 'doc_1',
+        created_at: new Date(0),
+        fields: { total: { value: 120.5 }, items: [{ v: 1 }, { v: 2 }] },
+      },
+      variables: { limit: 100 },
+      steps: { check: { result: true } },
     };
     const exprs = [
-      '$boolean((document.fields.total.value > variables.limit))', 'document.fields.total.value / 1.19', '{"doc": document.id, "neg": -document.fields.total.value}',
-      '"Invoice " & $string((document.fields.missing))', 'document.fields.items.v', '[1, "a", null, true]', 'steps.check.result ? "yes" : "no"',
-      '$.variables.limit in [100, 200]', 'document.created_at', '$exists(document.nope)', '$not(false) and (1 = 1 or 2 != 2)', '$number("12") % 5',
-      '"a" + 1', 'document.fields.total.value < "x"', 'nothing.here',
+      '$boolean((document.fields.total.value > variables.limit))',
+      'document.fields.total.value / 1.19',
+      '{"doc": document.id, "neg": -document.fields.total.value}',
+      '"Invoice " & $string((document.fields.missing))',
+      'document.fields.items.v',
+      '[1, "a", null, true]',
+      'steps.check.result ? "yes" : "no"',
+      '$.variables.limit in [100, 200]',
+      'document.created_at',
+      '$exists(document.nope)',
+      '$not(false) and (1 = 1 or 2 != 2)',
+      '$number("12") % 5',
+      '"a" + 1',
+      'document.fields.total.value < "x"',
+      'nothing.here',
     ];
     for (const e of exprs) expect(await settle(fast, e, input), e).toEqual(await settle(threads, e, input));
     expect(fast.threadsStarted).toBe(0);
@@ -83,7 +120,18 @@ describe('JSONata fast path (simple expressions on the calling thread)', () => {
 
   it('sends filters, wildcards, other functions, variables and lambdas to a thread', async () => {
     const input = { a: [{ v: 1 }, { v: 2 }] };
-    for (const e of ['a[v > 1].v', 'a.*', '$uppercase("x")', '$x', '(function($n){ $n })(1)', '[1..3]', 'a^(v)', 'a{"k": v}', 'a#$i.v', '$$.a']) {
+    for (const e of [
+      'a[v > 1].v',
+      'a.*',
+      '$uppercase("x")',
+      '$x',
+      '(function($n){ $n })(1)',
+      '[1..3]',
+      'a^(v)',
+      'a{"k": v}',
+      'a#$i.v',
+      '$$.a',
+    ]) {
       const ev = createExpressionEvaluator({ threads: 1, timeoutMs: 2000 });
       try {
         expect(await settle(ev, e, input), e).toEqual(await settle(threads, e, input));
