@@ -17,7 +17,8 @@ function pdfjsData(): Plugin {
     name: 'docpipe-pdfjs-data',
     apply: 'build',
     writeBundle() {
-      for (const d of ['cmaps', 'standard_fonts', 'wasm']) cpSync(join(pkg, d), join(outDir, 'assets', `pdfjs-${version}`, d), { recursive: true });
+      for (const d of ['cmaps', 'standard_fonts', 'wasm'])
+        cpSync(join(pkg, d), join(outDir, 'assets', `pdfjs-${version}`, d), { recursive: true });
     },
   };
 }

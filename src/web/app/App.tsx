@@ -11,20 +11,26 @@ import { ErrorBoundary } from './ErrorBoundary';
 export function App() {
   const { state } = useSession();
   const { path } = useLocation();
-  if (state.status === 'loading') return <div className="boot"><Spinner label="Loading docpipe…" /></div>;
+  if (state.status === 'loading')
+    return (
+      <div className="boot">
+        <Spinner label="Loading docpipe…" />
+      </div>
+    );
   if (state.status === 'signed-out') return <LoginPage reason={state.reason} />;
   let found: { page: (typeof ROUTES)[number]['page']; params: Record<string, string> } | null = null;
   for (const r of ROUTES) {
     const params = match(r.path, path);
-    if (params) { found = { page: r.page, params }; break; }
+    if (params) {
+      found = { page: r.page, params };
+      break;
+    }
   }
   const Page = found?.page;
   return (
     <Shell>
       <ErrorBoundary key={path}>
-        <Suspense fallback={<Spinner />}>
-          {Page ? <Page params={found!.params} /> : <NotFound />}
-        </Suspense>
+        <Suspense fallback={<Spinner />}>{Page ? <Page params={found!.params} /> : <NotFound />}</Suspense>
       </ErrorBoundary>
     </Shell>
   );

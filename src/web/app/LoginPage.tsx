@@ -33,13 +33,33 @@ export function LoginPage({ reason }: { reason?: string }) {
           </p>
         ) : null}
         <Field label="E-mail" htmlFor="email">
-          <input id="email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            id="email"
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </Field>
         <Field label="Password" htmlFor="password">
-          <input id="password" type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            id="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </Field>
-        {error ? <div className="error-box" role="alert">{error}</div> : null}
-        <Button type="submit" variant="primary" busy={busy} disabled={!email || !password}>Sign in</Button>
+        {error ? (
+          <div className="error-box" role="alert">
+            {error}
+          </div>
+        ) : null}
+        <Button type="submit" variant="primary" busy={busy} disabled={!email || !password}>
+          Sign in
+        </Button>
       </form>
     </main>
   );

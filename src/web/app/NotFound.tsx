@@ -5,7 +5,9 @@ export function NotFound() {
   return (
     <>
       <PageHeader title="Page not found" subtitle="There is nothing at this address." />
-      <p><Link to="/">Go to the overview</Link></p>
+      <p>
+        <Link to="/">Go to the overview</Link>
+      </p>
     </>
   );
 }

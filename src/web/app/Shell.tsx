@@ -10,10 +10,16 @@ function EnvironmentSwitch() {
   const { environment, setEnvironment } = useSession();
   const test = environment === 'test';
   return (
-    <button type="button" role="switch" aria-checked={test} className={`env-switch${test ? ' is-test' : ''}`}
+    <button
+      type="button"
+      role="switch"
+      aria-checked={test}
+      className={`env-switch${test ? ' is-test' : ''}`}
       onClick={() => setEnvironment(test ? 'live' : 'test')}
       title={test ? 'Showing test data. Switch to live data.' : 'Showing live data. Switch to test data.'}>
-      <span className="env-track" aria-hidden="true"><span className="env-thumb" /></span>
+      <span className="env-track" aria-hidden="true">
+        <span className="env-thumb" />
+      </span>
       <span>Test mode</span>
     </button>
   );
@@ -36,7 +42,11 @@ function ThemeSelect() {
 function ReviewCount() {
   const q = useApiPage<unknown>('/documents', { status: 'needs_review', per_page: 1 }, { staleTime: 30_000 });
   const n = q.data?.pagination.total ?? 0;
-  return n > 0 ? <span className="nav-count" aria-label={`${n} waiting`}>{n > 99 ? '99+' : n}</span> : null;
+  return n > 0 ? (
+    <span className="nav-count" aria-label={`${n} waiting`}>
+      {n > 99 ? '99+' : n}
+    </span>
+  ) : null;
 }
 
 export function Shell({ children }: { children: ReactNode }) {
@@ -49,27 +59,49 @@ export function Shell({ children }: { children: ReactNode }) {
   const isActive = (to: string, m?: string) => (m ? path === m || path.startsWith(`${m}/`) : path === to);
   return (
     <div className={`shell${test ? ' mode-test' : ''}`}>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       {test ? (
         <div className="test-banner" role="note">
-          <strong>Test mode</strong> — you are looking at test data only. Nothing here touches live documents, keys or webhooks.
-          <button type="button" className="link-btn" onClick={() => setEnvironment('live')}>Back to live</button>
+          <strong>Test mode</strong> — you are looking at test data only. Nothing here touches live documents, keys or
+          webhooks.
+          <button type="button" className="link-btn" onClick={() => setEnvironment('live')}>
+            Back to live
+          </button>
         </div>
       ) : null}
       <header className="topbar">
-        <button type="button" className="menu-btn btn btn-ghost" aria-expanded={menuOpen} aria-controls="sidenav" onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          className="menu-btn btn btn-ghost"
+          aria-expanded={menuOpen}
+          aria-controls="sidenav"
+          onClick={() => setMenuOpen(!menuOpen)}>
           <span aria-hidden="true">☰</span> Menu
         </button>
-        <Link to="/" className="brand">docpipe</Link>
+        <Link to="/" className="brand">
+          docpipe
+        </Link>
         <div className="topbar-right">
           <EnvironmentSwitch />
           <div className="who">
-            <span className="org" title="Organization">{me.organization.name}</span>
-            <Badge tone={me.user.role === 'owner' || me.user.role === 'admin' ? 'info' : 'neutral'} title="Your role">{me.user.role}</Badge>
+            <span className="org" title="Organization">
+              {me.organization.name}
+            </span>
+            <Badge tone={me.user.role === 'owner' || me.user.role === 'admin' ? 'info' : 'neutral'} title="Your role">
+              {me.user.role}
+            </Badge>
             {test ? <Badge tone="test">test</Badge> : null}
           </div>
           <ThemeSelect />
-          <button type="button" className="btn btn-ghost" onClick={() => void signOut()} title={`Signed in as ${me.user.email}`}>Sign out</button>
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => void signOut()}
+            title={`Signed in as ${me.user.email}`}>
+            Sign out
+          </button>
         </div>
       </header>
       <div className="layout">
@@ -78,14 +110,16 @@ export function Shell({ children }: { children: ReactNode }) {
             <div key={i} className="nav-group">
               {group.section ? <h2 className="nav-section">{group.section}</h2> : null}
               <ul>
-                {group.items.filter((it) => ROUTES.some((r) => r.path === it.to)).map((it) => (
-                  <li key={it.to}>
-                    <Link to={it.to} aria-current={isActive(it.to, it.match) ? 'page' : undefined}>
-                      {it.label}
-                      {it.to === '/review' ? <ReviewCount /> : null}
-                    </Link>
-                  </li>
-                ))}
+                {group.items
+                  .filter((it) => ROUTES.some((r) => r.path === it.to))
+                  .map((it) => (
+                    <li key={it.to}>
+                      <Link to={it.to} aria-current={isActive(it.to, it.match) ? 'page' : undefined}>
+                        {it.label}
+                        {it.to === '/review' ? <ReviewCount /> : null}
+                      </Link>
+                    </li>
+                  ))}
               </ul>
             </div>
           ))}
@@ -95,7 +129,9 @@ export function Shell({ children }: { children: ReactNode }) {
             <a href="/api/v1/docs">API reference</a>
           </div>
         </nav>
-        <main id="main" className="content">{children}</main>
+        <main id="main" className="content">
+          {children}
+        </main>
       </div>
     </div>
   );

@@ -7,7 +7,8 @@ export interface RouteDef {
 
 // Each page is its own chunk: the first load carries only the shell and the page opened.
 type PageComponent = ComponentType<{ params: Record<string, string> }>;
-const p = <T,>(load: () => Promise<T>, name: keyof T) => lazy(async () => ({ default: (await load())[name] as PageComponent }));
+const p = <T>(load: () => Promise<T>, name: keyof T) =>
+  lazy(async () => ({ default: (await load())[name] as PageComponent }));
 
 const overview = p(() => import('../pages/overview/OverviewPage'), 'OverviewPage');
 const projects = p(() => import('../pages/projects/ProjectsPage'), 'ProjectsPage');
@@ -57,20 +58,25 @@ export const ROUTES: RouteDef[] = [
 ];
 
 export const NAV: { section?: string; items: { to: string; label: string; match?: string }[] }[] = [
-  { items: [
-    { to: '/', label: 'Overview' },
-    { to: '/projects', label: 'Projects', match: '/projects' },
-    { to: '/documents', label: 'Documents', match: '/documents' },
-    { to: '/review', label: 'Review queue', match: '/review' },
-    { to: '/templates', label: 'Templates', match: '/templates' },
-    { to: '/workflows', label: 'Workflows', match: '/workflows' },
-    { to: '/reports', label: 'Reports', match: '/reports' },
-  ] },
-  { section: 'Settings', items: [
-    { to: '/settings/api-keys', label: 'API keys', match: '/settings/api-keys' },
-    { to: '/settings/integrations', label: 'Integrations', match: '/settings/integrations' },
-    { to: '/settings/webhooks', label: 'Webhooks', match: '/settings/webhooks' },
-    { to: '/settings/members', label: 'Members', match: '/settings/members' },
-    { to: '/settings/pipeline', label: 'Pipeline', match: '/settings/pipeline' },
-  ] },
+  {
+    items: [
+      { to: '/', label: 'Overview' },
+      { to: '/projects', label: 'Projects', match: '/projects' },
+      { to: '/documents', label: 'Documents', match: '/documents' },
+      { to: '/review', label: 'Review queue', match: '/review' },
+      { to: '/templates', label: 'Templates', match: '/templates' },
+      { to: '/workflows', label: 'Workflows', match: '/workflows' },
+      { to: '/reports', label: 'Reports', match: '/reports' },
+    ],
+  },
+  {
+    section: 'Settings',
+    items: [
+      { to: '/settings/api-keys', label: 'API keys', match: '/settings/api-keys' },
+      { to: '/settings/integrations', label: 'Integrations', match: '/settings/integrations' },
+      { to: '/settings/webhooks', label: 'Webhooks', match: '/settings/webhooks' },
+      { to: '/settings/members', label: 'Members', match: '/settings/members' },
+      { to: '/settings/pipeline', label: 'Pipeline', match: '/settings/pipeline' },
+    ],
+  },
 ];

@@ -11,7 +11,9 @@ export function Bars({ data, label }: { data: Record<string, number>; label: str
         {entries.map(([k, v]) => (
           <tr key={k}>
             <th scope="row">{humanize(k)}</th>
-            <td className="bar-cell"><span className="bar" style={{ width: `${(v / max) * 100}%` }} /></td>
+            <td className="bar-cell">
+              <span className="bar" style={{ width: `${(v / max) * 100}%` }} />
+            </td>
             <td className="num">{v.toLocaleString()}</td>
           </tr>
         ))}

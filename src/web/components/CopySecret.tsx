@@ -16,12 +16,20 @@ export function CopySecret({ value, label }: { value: string; label: string }) {
   };
   return (
     <div className="stack" style={{ gap: '0.4rem' }}>
-      <div className="small muted" id="secret-label">{label}</div>
-      <div className="secret">
-        <code id="secret-value" aria-labelledby="secret-label" data-testid="secret-value">{value}</code>
-        <Button variant="primary" onClick={() => void copy()}>{copied ? 'Copied' : 'Copy'}</Button>
+      <div className="small muted" id="secret-label">
+        {label}
       </div>
-      <div role="status" className="small">{copied ? 'Copied to the clipboard.' : ''}</div>
+      <div className="secret">
+        <code id="secret-value" aria-labelledby="secret-label" data-testid="secret-value">
+          {value}
+        </code>
+        <Button variant="primary" onClick={() => void copy()}>
+          {copied ? 'Copied' : 'Copy'}
+        </Button>
+      </div>
+      <div role="status" className="small">
+        {copied ? 'Copied to the clipboard.' : ''}
+      </div>
     </div>
   );
 }

@@ -7,11 +7,40 @@ import { CanvasRenderer } from 'echarts/renderers';
 import type { EChartsCoreOption } from 'echarts/core';
 import { useTheme } from '../lib/theme';
 
-echarts.use([BarChart, LineChart, PieChart, AriaComponent, DatasetComponent, GridComponent, LegendComponent, TooltipComponent, CanvasRenderer]);
+echarts.use([
+  BarChart,
+  LineChart,
+  PieChart,
+  AriaComponent,
+  DatasetComponent,
+  GridComponent,
+  LegendComponent,
+  TooltipComponent,
+  CanvasRenderer,
+]);
 
-export const PALETTE = ['#3b7dd8', '#2e9e5b', '#d98c1f', '#c94a4a', '#7b5cc4', '#1c9aa6', '#8a8f98', '#d45fa0', '#6b8e23', '#b5651d'];
+export const PALETTE = [
+  '#3b7dd8',
+  '#2e9e5b',
+  '#d98c1f',
+  '#c94a4a',
+  '#7b5cc4',
+  '#1c9aa6',
+  '#8a8f98',
+  '#d45fa0',
+  '#6b8e23',
+  '#b5651d',
+];
 
-export default function EChart({ option, label, height = 260 }: { option: EChartsCoreOption; label: string; height?: number }) {
+export default function EChart({
+  option,
+  label,
+  height = 260,
+}: {
+  option: EChartsCoreOption;
+  label: string;
+  height?: number;
+}) {
   const ref = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
   const { dark } = useTheme();
@@ -20,16 +49,25 @@ export default function EChart({ option, label, height = 260 }: { option: EChart
     chart.current = echarts.init(ref.current, dark ? 'dark' : undefined, { renderer: 'canvas' });
     const ro = new ResizeObserver(() => chart.current?.resize());
     ro.observe(ref.current);
-    return () => { ro.disconnect(); chart.current?.dispose(); chart.current = null; };
+    return () => {
+      ro.disconnect();
+      chart.current?.dispose();
+      chart.current = null;
+    };
   }, [dark]);
   useEffect(() => {
     const text = getComputedStyle(document.documentElement).getPropertyValue('--text').trim() || '#222';
-    chart.current?.setOption({
-      backgroundColor: 'transparent', color: PALETTE, textStyle: { color: text },
-      aria: { enabled: true, label: { description: label } },
-      animation: !window.matchMedia('(prefers-reduced-motion: reduce)').matches,
-      ...option,
-    }, true);
+    chart.current?.setOption(
+      {
+        backgroundColor: 'transparent',
+        color: PALETTE,
+        textStyle: { color: text },
+        aria: { enabled: true, label: { description: label } },
+        animation: !window.matchMedia('(prefers-reduced-motion: reduce)').matches,
+        ...option,
+      },
+      true,
+    );
   }, [option, label, dark]);
   return <div ref={ref} className="chart" style={{ height }} role="img" aria-label={label} />;
 }

@@ -30,7 +30,10 @@ function Page({ doc, n, total }: { doc: pdfjs.PDFDocumentProxy; n: number; total
       task = page.render({ canvas, viewport });
       await task.promise.catch(() => undefined);
     })();
-    return () => { cancelled = true; task?.cancel(); };
+    return () => {
+      cancelled = true;
+      task?.cancel();
+    };
   }, [doc, n]);
   return <canvas ref={ref} role="img" aria-label={`Page ${n} of ${total}`} data-page={n} />;
 }
@@ -42,20 +45,44 @@ export default function PdfViewer({ data }: { data: ArrayBuffer }) {
   useEffect(() => {
     // pdf.js takes ownership of the buffer it is given: hand it a copy.
     const task = pdfjs.getDocument({
-      data: new Uint8Array(data.slice(0)), cMapUrl: `${DATA}/cmaps/`, cMapPacked: true, standardFontDataUrl: `${DATA}/standard_fonts/`,
-      wasmUrl: `${DATA}/wasm/`, isEvalSupported: false, enableXfa: false,
+      data: new Uint8Array(data.slice(0)),
+      cMapUrl: `${DATA}/cmaps/`,
+      cMapPacked: true,
+      standardFontDataUrl: `${DATA}/standard_fonts/`,
+      wasmUrl: `${DATA}/wasm/`,
+      isEvalSupported: false,
+      enableXfa: false,
     });
     let live = true;
-    task.promise.then((d) => { if (live) setDoc(d); }, (e: Error) => { if (live) setError(e.message); });
-    return () => { live = false; void task.destroy(); };
+    task.promise.then(
+      (d) => {
+        if (live) setDoc(d);
+      },
+      (e: Error) => {
+        if (live) setError(e.message);
+      },
+    );
+    return () => {
+      live = false;
+      void task.destroy();
+    };
   }, [data]);
-  if (error) return <div className="error-box" role="alert">This PDF cannot be shown: {error}</div>;
+  if (error)
+    return (
+      <div className="error-box" role="alert">
+        This PDF cannot be shown: {error}
+      </div>
+    );
   if (!doc) return <p className="muted">Rendering…</p>;
   const pages = Array.from({ length: Math.min(shown, doc.numPages) }, (_, i) => i + 1);
   return (
     <div className="viewer" data-testid="pdf-viewer" tabIndex={0} role="region" aria-label="Original document">
-      <p className="small muted">{doc.numPages} {doc.numPages === 1 ? 'page' : 'pages'}</p>
-      {pages.map((n) => <Page key={n} doc={doc} n={n} total={doc.numPages} />)}
+      <p className="small muted">
+        {doc.numPages} {doc.numPages === 1 ? 'page' : 'pages'}
+      </p>
+      {pages.map((n) => (
+        <Page key={n} doc={doc} n={n} total={doc.numPages} />
+      ))}
       {shown < doc.numPages ? <Button onClick={() => setShown(shown + BATCH)}>Show more pages</Button> : null}
     </div>
   );

@@ -7,7 +7,11 @@ const CSRF_COOKIE = 'docpipe_csrf';
 
 export type Environment = 'live' | 'test';
 
-export interface FieldIssue { field: string; message: string; in?: string }
+export interface FieldIssue {
+  field: string;
+  message: string;
+  in?: string;
+}
 
 export class ApiError extends Error {
   constructor(
@@ -23,27 +27,46 @@ export class ApiError extends Error {
   }
   /** Field-level problems of a VALIDATION_ERROR, when the API named them. */
   get fields(): FieldIssue[] {
-    return Array.isArray(this.details) ? (this.details as FieldIssue[]).filter((d) => d && typeof d.field === 'string') : [];
+    return Array.isArray(this.details)
+      ? (this.details as FieldIssue[]).filter((d) => d && typeof d.field === 'string')
+      : [];
   }
 }
 
 export interface Page<T> {
   data: T[];
-  pagination: { page?: number; per_page?: number; total: number; total_pages?: number; limit?: number; offset?: number; has_more?: boolean };
+  pagination: {
+    page?: number;
+    per_page?: number;
+    total: number;
+    total_pages?: number;
+    limit?: number;
+    offset?: number;
+    has_more?: boolean;
+  };
 }
 
-interface TokenState { token: string; expiresAt: number }
+interface TokenState {
+  token: string;
+  expiresAt: number;
+}
 let access: TokenState | null = null;
 let environment: Environment = 'live';
 const signedOutListeners = new Set<() => void>();
 
-export function setEnvironment(env: Environment): void { environment = env; }
-export function getEnvironment(): Environment { return environment; }
+export function setEnvironment(env: Environment): void {
+  environment = env;
+}
+export function getEnvironment(): Environment {
+  return environment;
+}
 export function onSignedOut(fn: () => void): () => void {
   signedOutListeners.add(fn);
   return () => signedOutListeners.delete(fn);
 }
-export function hasAccessToken(): boolean { return access !== null; }
+export function hasAccessToken(): boolean {
+  return access !== null;
+}
 
 function readCookie(name: string): string | null {
   for (const part of document.cookie.split(';')) {
@@ -55,11 +78,21 @@ function readCookie(name: string): string | null {
 
 async function parseError(res: Response): Promise<ApiError> {
   let body: { error?: { code?: string; message?: string; details?: unknown; request_id?: string } } = {};
-  try { body = await res.json(); } catch { /* not JSON */ }
+  try {
+    body = await res.json();
+  } catch {
+    /* not JSON */
+  }
   const e = body.error ?? {};
   const retry = Number(res.headers.get('retry-after'));
-  return new ApiError(res.status, e.code ?? `HTTP_${res.status}`, e.message ?? res.statusText ?? 'Request failed', e.details, e.request_id ?? res.headers.get('x-request-id') ?? undefined,
-    Number.isFinite(retry) && retry > 0 ? retry : undefined);
+  return new ApiError(
+    res.status,
+    e.code ?? `HTTP_${res.status}`,
+    e.message ?? res.statusText ?? 'Request failed',
+    e.details,
+    e.request_id ?? res.headers.get('x-request-id') ?? undefined,
+    Number.isFinite(retry) && retry > 0 ? retry : undefined,
+  );
 }
 
 function keep(data: { accessToken: string; expiresIn: number }): void {
@@ -73,7 +106,9 @@ function scheduleRefresh(): void {
   if (!access) return;
   // A minute before expiry; a failure here is handled by the 401 path of the next call.
   const wait = Math.max(5_000, access.expiresAt - Date.now() - 60_000);
-  refreshTimer = setTimeout(() => { void refresh(); }, wait);
+  refreshTimer = setTimeout(() => {
+    void refresh();
+  }, wait);
 }
 
 async function withLock<T>(fn: () => Promise<T>): Promise<T> {
@@ -90,18 +125,27 @@ export function refresh(): Promise<boolean> {
     const csrf = readCookie(CSRF_COOKIE);
     if (!csrf) return false;
     const res = await fetch(`${API}/auth/refresh`, {
-      method: 'POST', headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' }, body: '{}', credentials: 'same-origin',
+      method: 'POST',
+      headers: { 'X-CSRF-Token': csrf, 'Content-Type': 'application/json' },
+      body: '{}',
+      credentials: 'same-origin',
     });
     if (!res.ok) return false;
     keep((await res.json()).data);
     return true;
-  }).catch(() => false).finally(() => { inflight = null; });
+  })
+    .catch(() => false)
+    .finally(() => {
+      inflight = null;
+    });
   return inflight;
 }
 
 export async function login(email: string, password: string): Promise<void> {
   const res = await fetch(`${API}/auth/login`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' }, credentials: 'same-origin',
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    credentials: 'same-origin',
     body: JSON.stringify({ email, password, mode: 'cookie' }),
   });
   if (!res.ok) throw await parseError(res);
@@ -113,7 +157,8 @@ export async function logout(): Promise<void> {
   try {
     if (access) {
       await fetch(`${API}/auth/logout`, {
-        method: 'POST', credentials: 'same-origin',
+        method: 'POST',
+        credentials: 'same-origin',
         headers: { Authorization: `Bearer ${access.token}`, ...(csrf ? { 'X-CSRF-Token': csrf } : {}) },
       });
     }
@@ -145,7 +190,11 @@ function headers(extra?: HeadersInit): Headers {
 }
 
 /** Sends a request; a 401 gets one refresh and one retry, then the session ends. */
-export async function send(method: string, path: string, init: { body?: unknown; query?: Query; raw?: BodyInit; signal?: AbortSignal; headers?: Record<string, string> } = {}): Promise<Response> {
+export async function send(
+  method: string,
+  path: string,
+  init: { body?: unknown; query?: Query; raw?: BodyInit; signal?: AbortSignal; headers?: Record<string, string> } = {},
+): Promise<Response> {
   const url = `${API}${withQuery(path, init.query)}`;
   const attempt = () => {
     const h = headers(init.headers);
@@ -196,26 +245,46 @@ export async function blob(path: string, signal?: AbortSignal): Promise<Blob> {
  * Multipart upload with progress (fetch cannot report upload progress). Same credentials and
  * environment as every other call; one refresh and retry on 401.
  */
-export function upload<T>(path: string, form: FormData, onProgress: (loaded: number, total: number) => void, signal?: AbortSignal): Promise<T> {
-  const once = () => new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
-    const xhr = new XMLHttpRequest();
-    xhr.open('POST', `${API}${path}`);
-    headers().forEach((v, k) => xhr.setRequestHeader(k, v));
-    xhr.upload.onprogress = (e) => { if (e.lengthComputable) onProgress(e.loaded, e.total); };
-    xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText, retryAfter: xhr.getResponseHeader('retry-after') });
-    xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', 'The upload could not reach the server'));
-    xhr.onabort = () => reject(new ApiError(0, 'ABORTED', 'Upload cancelled'));
-    signal?.addEventListener('abort', () => xhr.abort());
-    xhr.send(form);
-  });
+export function upload<T>(
+  path: string,
+  form: FormData,
+  onProgress: (loaded: number, total: number) => void,
+  signal?: AbortSignal,
+): Promise<T> {
+  const once = () =>
+    new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      xhr.open('POST', `${API}${path}`);
+      headers().forEach((v, k) => xhr.setRequestHeader(k, v));
+      xhr.upload.onprogress = (e) => {
+        if (e.lengthComputable) onProgress(e.loaded, e.total);
+      };
+      xhr.onload = () =>
+        resolve({ status: xhr.status, text: xhr.responseText, retryAfter: xhr.getResponseHeader('retry-after') });
+      xhr.onerror = () => reject(new ApiError(0, 'NETWORK_ERROR', 'The upload could not reach the server'));
+      xhr.onabort = () => reject(new ApiError(0, 'ABORTED', 'Upload cancelled'));
+      signal?.addEventListener('abort', () => xhr.abort());
+      xhr.send(form);
+    });
   return (async () => {
     let r = await once();
     if (r.status === 401 && (await refresh())) r = await once();
     let json: { data?: T; error?: { code: string; message: string; details?: unknown; request_id?: string } } = {};
-    try { json = JSON.parse(r.text); } catch { /* not JSON */ }
+    try {
+      json = JSON.parse(r.text);
+    } catch {
+      /* not JSON */
+    }
     if (r.status >= 400) {
       const e = json.error;
-      throw new ApiError(r.status, e?.code ?? `HTTP_${r.status}`, e?.message ?? 'Upload failed', e?.details, e?.request_id, Number(r.retryAfter) || undefined);
+      throw new ApiError(
+        r.status,
+        e?.code ?? `HTTP_${r.status}`,
+        e?.message ?? 'Upload failed',
+        e?.details,
+        e?.request_id,
+        Number(r.retryAfter) || undefined,
+      );
     }
     return json.data as T;
   })();

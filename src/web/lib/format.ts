@@ -3,7 +3,9 @@ export function formatDate(v: string | Date | null | undefined, opts: { time?: b
   const d = typeof v === 'string' ? new Date(v) : v;
   if (Number.isNaN(d.getTime())) return String(v);
   return d.toLocaleString(undefined, {
-    year: 'numeric', month: 'short', day: 'numeric',
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
     ...(opts.time === false ? {} : { hour: '2-digit', minute: '2-digit' }),
     ...(opts.zone ? { timeZone: opts.zone, timeZoneName: 'short' } : {}),
   });
@@ -26,7 +28,10 @@ export function bytes(n: number | null | undefined): string {
   const units = ['KB', 'MB', 'GB', 'TB'];
   let v = n / 1024;
   let i = 0;
-  while (v >= 1024 && i < units.length - 1) { v /= 1024; i++; }
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
   return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }
 

@@ -31,26 +31,37 @@ export function useApiPage<T>(path: string | null, query?: api.Query, opts: Opts
  * A write: shows its outcome as a toast and refreshes the cached reads whose path starts with
  * one of `invalidate`.
  */
-export function useAction<I, O>(fn: (input: I) => Promise<O>, o: { invalidate?: string[]; success?: string | ((out: O) => string); quiet?: boolean } = {}) {
+export function useAction<I, O>(
+  fn: (input: I) => Promise<O>,
+  o: { invalidate?: string[]; success?: string | ((out: O) => string); quiet?: boolean } = {},
+) {
   const qc = useQueryClient();
   const toast = useToast();
   return useMutation<O, api.ApiError, I>({
     mutationFn: fn,
     onSuccess: async (out) => {
       if (o.invalidate?.length) {
-        await qc.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && o.invalidate!.some((p) => (q.queryKey[1] as string).startsWith(p)) });
+        await qc.invalidateQueries({
+          predicate: (q) =>
+            typeof q.queryKey[1] === 'string' && o.invalidate!.some((p) => (q.queryKey[1] as string).startsWith(p)),
+        });
       }
       if (o.success) toast.show(typeof o.success === 'function' ? o.success(out) : o.success, 'success');
     },
-    onError: (err) => { if (!o.quiet) toast.show(errorText(err), 'error'); },
+    onError: (err) => {
+      if (!o.quiet) toast.show(errorText(err), 'error');
+    },
   });
 }
 
 export function errorText(err: unknown): string {
   if (err instanceof api.ApiError) {
-    if (err.code === 'RATE_LIMITED') return `Too many requests for this organization's plan; try again in ${err.retryAfter ?? 'a few'} s.`;
+    if (err.code === 'RATE_LIMITED')
+      return `Too many requests for this organization's plan; try again in ${err.retryAfter ?? 'a few'} s.`;
     // Field problems the message does not already say (with or without a colon after the field).
-    const extra = err.fields.filter((f) => !err.message.includes(`${f.field}: ${f.message}`) && !err.message.includes(`${f.field} ${f.message}`));
+    const extra = err.fields.filter(
+      (f) => !err.message.includes(`${f.field}: ${f.message}`) && !err.message.includes(`${f.field} ${f.message}`),
+    );
     return extra.length ? `${err.message} (${extra.map((f) => `${f.field}: ${f.message}`).join('; ')})` : err.message;
   }
   return err instanceof Error ? err.message : String(err);
@@ -59,5 +70,9 @@ export function errorText(err: unknown): string {
 /** Marks cached reads under these paths stale (and refetches the ones on screen). */
 export function useInvalidate() {
   const qc = useQueryClient();
-  return (...prefixes: string[]) => qc.invalidateQueries({ predicate: (q) => typeof q.queryKey[1] === 'string' && prefixes.some((p) => (q.queryKey[1] as string).startsWith(p)) });
+  return (...prefixes: string[]) =>
+    qc.invalidateQueries({
+      predicate: (q) =>
+        typeof q.queryKey[1] === 'string' && prefixes.some((p) => (q.queryKey[1] as string).startsWith(p)),
+    });
 }

@@ -1,13 +1,24 @@
 // A small history router: the app has a fixed set of pages, so a table of patterns is enough.
-import { useCallback, useEffect, useMemo, useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useMemo,
+  useSyncExternalStore,
+  type AnchorHTMLAttributes,
+  type MouseEvent,
+} from 'react';
 
 const listeners = new Set<() => void>();
-function emit() { for (const l of listeners) l(); }
+function emit() {
+  for (const l of listeners) l();
+}
 window.addEventListener('popstate', emit);
 
 function subscribe(fn: () => void) {
   listeners.add(fn);
-  return () => { listeners.delete(fn); };
+  return () => {
+    listeners.delete(fn);
+  };
 }
 const snapshot = () => window.location.pathname + window.location.search;
 
@@ -27,17 +38,23 @@ export function useLocation(): { path: string; search: URLSearchParams } {
 }
 
 /** Query-string state: filters and tabs live in the URL so a page can be linked and reloaded. */
-export function useSearchState(): [URLSearchParams, (patch: Record<string, string | undefined | null>, replace?: boolean) => void] {
+export function useSearchState(): [
+  URLSearchParams,
+  (patch: Record<string, string | undefined | null>, replace?: boolean) => void,
+] {
   const { path, search } = useLocation();
-  const set = useCallback((patch: Record<string, string | undefined | null>, replace = true) => {
-    const next = new URLSearchParams(window.location.search);
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === undefined || v === null || v === '') next.delete(k);
-      else next.set(k, v);
-    }
-    const q = next.toString();
-    navigate(`${path}${q ? `?${q}` : ''}`, { replace });
-  }, [path]);
+  const set = useCallback(
+    (patch: Record<string, string | undefined | null>, replace = true) => {
+      const next = new URLSearchParams(window.location.search);
+      for (const [k, v] of Object.entries(patch)) {
+        if (v === undefined || v === null || v === '') next.delete(k);
+        else next.set(k, v);
+      }
+      const q = next.toString();
+      navigate(`${path}${q ? `?${q}` : ''}`, { replace });
+    },
+    [path],
+  );
   return [search, set];
 }
 

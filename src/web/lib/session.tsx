@@ -32,7 +32,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const qc = useQueryClient();
   const [state, setState] = useState<State>({ status: 'loading' });
   // The mode is a view preference, not a secret: kept per tab so a reload stays in it.
-  const [environment, setEnv] = useState<api.Environment>(() => (sessionStorage.getItem(ENV_KEY) === 'test' ? 'test' : 'live'));
+  const [environment, setEnv] = useState<api.Environment>(() =>
+    sessionStorage.getItem(ENV_KEY) === 'test' ? 'test' : 'live',
+  );
   api.setEnvironment(environment);
 
   const loadMe = useCallback(async () => {
@@ -48,35 +50,45 @@ export function SessionProvider({ children }: { children: ReactNode }) {
       const ok = await api.refresh();
       if (cancelled) return;
       if (!ok) return setState({ status: 'signed-out' });
-      try { await loadMe(); } catch { setState({ status: 'signed-out' }); }
+      try {
+        await loadMe();
+      } catch {
+        setState({ status: 'signed-out' });
+      }
     })();
     const off = api.onSignedOut(() => {
       qc.clear();
       setState({ status: 'signed-out', reason: 'Your session ended. Sign in again.' });
     });
-    return () => { cancelled = true; off(); };
+    return () => {
+      cancelled = true;
+      off();
+    };
   }, [loadMe, qc]);
 
-  const value = useMemo<SessionValue>(() => ({
-    state,
-    environment,
-    setEnvironment(env) {
-      sessionStorage.setItem(ENV_KEY, env);
-      api.setEnvironment(env);
-      setEnv(env);
-      // Live and test data never mix: nothing cached in one mode is shown in the other.
-      qc.removeQueries();
-    },
-    async signIn(email, password) {
-      await api.login(email, password);
-      await loadMe();
-    },
-    async signOut() {
-      await api.logout();
-      qc.clear();
-      setState({ status: 'signed-out', reason: 'You signed out.' });
-    },
-  }), [state, environment, loadMe, qc]);
+  const value = useMemo<SessionValue>(
+    () => ({
+      state,
+      environment,
+      setEnvironment(env) {
+        sessionStorage.setItem(ENV_KEY, env);
+        api.setEnvironment(env);
+        setEnv(env);
+        // Live and test data never mix: nothing cached in one mode is shown in the other.
+        qc.removeQueries();
+      },
+      async signIn(email, password) {
+        await api.login(email, password);
+        await loadMe();
+      },
+      async signOut() {
+        await api.logout();
+        qc.clear();
+        setState({ status: 'signed-out', reason: 'You signed out.' });
+      },
+    }),
+    [state, environment, loadMe, qc],
+  );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }
 
@@ -97,5 +109,8 @@ export function usePermission(needed: Role): { allowed: boolean; reason?: string
   const me = useMe();
   return roleAtLeast(me.user.role, needed)
     ? { allowed: true }
-    : { allowed: false, reason: `Needs the ${needed} role; you are ${me.user.role === 'admin' ? 'an' : 'a'} ${me.user.role}.` };
+    : {
+        allowed: false,
+        reason: `Needs the ${needed} role; you are ${me.user.role === 'admin' ? 'an' : 'a'} ${me.user.role}.`,
+      };
 }

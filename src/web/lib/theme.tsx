@@ -23,10 +23,17 @@ export function ThemeProvider({ children }: { children: ReactNode }) {
     document.documentElement.dataset.theme = dark ? 'dark' : 'light';
     document.documentElement.style.colorScheme = dark ? 'dark' : 'light';
   }, [dark]);
-  const value = useMemo(() => ({
-    choice, dark,
-    setChoice(c: ThemeChoice) { localStorage.setItem(KEY, c); setChoiceState(c); },
-  }), [choice, dark]);
+  const value = useMemo(
+    () => ({
+      choice,
+      dark,
+      setChoice(c: ThemeChoice) {
+        localStorage.setItem(KEY, c);
+        setChoiceState(c);
+      },
+    }),
+    [choice, dark],
+  );
   return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
 }
 

@@ -8,7 +8,8 @@ import { KNOWN_TYPES } from '../../lib/types';
 
 export function useConfirmType(doc: Pick<DocumentRow, 'id'>) {
   return useAction((type: string) => api.patch<DocumentRow>(`/documents/${doc.id}`, { classification: { type } }), {
-    invalidate: ['/documents'], success: (d) => `Type confirmed: ${humanize(d.classification?.type ?? '')}`,
+    invalidate: ['/documents'],
+    success: (d) => `Type confirmed: ${humanize(d.classification?.type ?? '')}`,
   });
 }
 
@@ -25,12 +26,25 @@ export function Classification({ doc, threshold }: { doc: DocumentRow; threshold
           <span className="muted small">by {c.method}</span>
           {c.confirmed ? <Badge tone="good">confirmed</Badge> : null}
         </div>
-      ) : <p className="muted">Not classified yet.</p>}
+      ) : (
+        <p className="muted">Not classified yet.</p>
+      )}
       <div className="row">
-        <label htmlFor="type-input" className="small">Type</label>
+        <label htmlFor="type-input" className="small">
+          Type
+        </label>
         <input id="type-input" list="doc-types" value={type} onChange={(e) => setType(e.target.value)} size={16} />
-        <datalist id="doc-types">{KNOWN_TYPES.map((t) => <option key={t} value={t} />)}</datalist>
-        <RoleButton need="member" variant="primary" busy={confirm.isPending} disabled={!type.trim()} onClick={() => confirm.mutate(type.trim())}>
+        <datalist id="doc-types">
+          {KNOWN_TYPES.map((t) => (
+            <option key={t} value={t} />
+          ))}
+        </datalist>
+        <RoleButton
+          need="member"
+          variant="primary"
+          busy={confirm.isPending}
+          disabled={!type.trim()}
+          onClick={() => confirm.mutate(type.trim())}>
           {c && type === c.type ? 'Confirm type' : 'Set and confirm type'}
         </RoleButton>
       </div>

@@ -4,7 +4,19 @@ import { useAction, useApi, useApiPage } from '../../lib/queries';
 import { Link, navigate, useSearchState } from '../../lib/router';
 import { bytes, formatDate, humanize } from '../../lib/format';
 import { ConfirmDialog } from '../../components/Dialog';
-import { Badge, Card, Empty, ErrorBox, KeyValue, PageHeader, RoleButton, Spinner, StatusBadge, TabPanel, Tabs } from '../../components/ui';
+import {
+  Badge,
+  Card,
+  Empty,
+  ErrorBox,
+  KeyValue,
+  PageHeader,
+  RoleButton,
+  Spinner,
+  StatusBadge,
+  TabPanel,
+  Tabs,
+} from '../../components/ui';
 import type { DocumentRow, EventRow, Project } from '../../lib/types';
 import { Original } from './Original';
 import { FieldsEditor } from './FieldsEditor';
@@ -23,10 +35,14 @@ function Timeline({ id }: { id: string }) {
     <ol className="timeline">
       {rows.map((e) => (
         <li key={e.id}>
-          <div><strong>{e.type}</strong> <span className="muted small">{formatDate(e.createdAt)}</span></div>
+          <div>
+            <strong>{e.type}</strong> <span className="muted small">{formatDate(e.createdAt)}</span>
+          </div>
           <div className="small muted">
             {typeof e.data.status === 'string' ? <>status {humanize(e.data.status)}</> : null}
-            {e.data.classification && typeof e.data.classification === 'object' ? <> · {(e.data.classification as { type: string }).type}</> : null}
+            {e.data.classification && typeof e.data.classification === 'object' ? (
+              <> · {(e.data.classification as { type: string }).type}</>
+            ) : null}
           </div>
         </li>
       ))}
@@ -38,70 +54,159 @@ function TextView({ id }: { id: string }) {
   const text = useApi<{ text: string | null }>(`/documents/${id}/text`);
   if (text.isPending) return <Spinner />;
   if (text.error) return <ErrorBox error={text.error} />;
-  return text.data.text ? <pre tabIndex={0} aria-label="Extracted text">{text.data.text}</pre> : <Empty>No text (yet).</Empty>;
+  return text.data.text ? (
+    <pre tabIndex={0} aria-label="Extracted text">
+      {text.data.text}
+    </pre>
+  ) : (
+    <Empty>No text (yet).</Empty>
+  );
 }
 
 export function DocumentPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
   const [s, set] = useSearchState();
   const tab = (s.get('tab') as 'original' | 'text') ?? 'original';
-  const doc = useApi<DocumentRow>(`/documents/${id}`, undefined, { refetchInterval: (q) => (q.state.data && !DONE.includes(q.state.data.status) ? 2000 : false) });
+  const doc = useApi<DocumentRow>(`/documents/${id}`, undefined, {
+    refetchInterval: (q) => (q.state.data && !DONE.includes(q.state.data.status) ? 2000 : false),
+  });
   const project = useApi<Project>(doc.data ? `/projects/${doc.data.project_id}` : null);
   const [reprocess, setReprocess] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const remove = useAction(() => api.del(`/documents/${id}`), { invalidate: ['/documents', '/projects'], success: 'Document deleted' });
+  const remove = useAction(() => api.del(`/documents/${id}`), {
+    invalidate: ['/documents', '/projects'],
+    success: 'Document deleted',
+  });
   if (doc.isPending) return <Spinner />;
   if (doc.error) return <ErrorBox error={doc.error} />;
   const d = doc.data;
   return (
     <>
-      <PageHeader title={d.filename} back={<Link to="/documents">← Documents</Link>}
-        subtitle={<span className="row"><StatusBadge status={d.status} /> {project.data ? <Link to={`/projects/${d.project_id}`}>{project.data.name}</Link> : null} <span className="muted small">{bytes(d.size_bytes)} · {d.page_count === null ? 'pages unknown' : d.page_count === 1 ? '1 page' : `${d.page_count} pages`} · from {d.source}</span></span>}
-        actions={<>
-          <RoleButton need="member" onClick={() => setReprocess(true)}>Reprocess</RoleButton>
-          <RoleButton need="member" variant="danger" onClick={() => setDeleting(true)}>Delete</RoleButton>
-        </>} />
-      {d.error ? <div className="error-box" role="alert"><strong>Failed at {d.error.stage}:</strong> {d.error.code} — {d.error.message}</div> : null}
-      {d.status === 'needs_review' ? <div className="warn-box">The classifier was not sure enough (below the project's threshold of {project.data?.classification_threshold ?? '…'}). Confirm or correct the type to continue.</div> : null}
+      <PageHeader
+        title={d.filename}
+        back={<Link to="/documents">← Documents</Link>}
+        subtitle={
+          <span className="row">
+            <StatusBadge status={d.status} />{' '}
+            {project.data ? <Link to={`/projects/${d.project_id}`}>{project.data.name}</Link> : null}{' '}
+            <span className="muted small">
+              {bytes(d.size_bytes)} ·{' '}
+              {d.page_count === null ? 'pages unknown' : d.page_count === 1 ? '1 page' : `${d.page_count} pages`} · from{' '}
+              {d.source}
+            </span>
+          </span>
+        }
+        actions={
+          <>
+            <RoleButton need="member" onClick={() => setReprocess(true)}>
+              Reprocess
+            </RoleButton>
+            <RoleButton need="member" variant="danger" onClick={() => setDeleting(true)}>
+              Delete
+            </RoleButton>
+          </>
+        }
+      />
+      {d.error ? (
+        <div className="error-box" role="alert">
+          <strong>Failed at {d.error.stage}:</strong> {d.error.code} — {d.error.message}
+        </div>
+      ) : null}
+      {d.status === 'needs_review' ? (
+        <div className="warn-box">
+          The classifier was not sure enough (below the project's threshold of{' '}
+          {project.data?.classification_threshold ?? '…'}). Confirm or correct the type to continue.
+        </div>
+      ) : null}
       <div className="doc-layout">
         <Card>
-          <Tabs label="Document views" value={tab} onChange={(t) => set({ tab: t === 'original' ? undefined : t })}
-            tabs={[{ id: 'original', label: 'Original' }, { id: 'text', label: 'Text' }]} />
+          <Tabs
+            label="Document views"
+            value={tab}
+            onChange={(t) => set({ tab: t === 'original' ? undefined : t })}
+            tabs={[
+              { id: 'original', label: 'Original' },
+              { id: 'text', label: 'Text' },
+            ]}
+          />
           <TabPanel id={tab}>{tab === 'original' ? <Original doc={d} /> : <TextView id={d.id} />}</TabPanel>
         </Card>
         <div>
-          <Card title="Classification"><Classification key={d.classification?.type ?? ''} doc={d} threshold={project.data?.classification_threshold} /></Card>
-          <Card title="Fields"><FieldsEditor key={d.updated_at} doc={d} /></Card>
+          <Card title="Classification">
+            <Classification
+              key={d.classification?.type ?? ''}
+              doc={d}
+              threshold={project.data?.classification_threshold}
+            />
+          </Card>
+          <Card title="Fields">
+            <FieldsEditor key={d.updated_at} doc={d} />
+          </Card>
           <Card title="Exports">
-            {!d.exports?.length ? <p className="muted small">No export targets for this document.</p> : (
+            {!d.exports?.length ? (
+              <p className="muted small">No export targets for this document.</p>
+            ) : (
               <ul className="small">
                 {d.exports.map((e, i) => (
-                  <li key={i}><Badge tone={e.status === 'exported' ? 'good' : e.status === 'failed' ? 'bad' : 'neutral'}>{String(e.status)}</Badge> {String(e.sheet_name ?? e.export_id)} · version {String(e.document_version ?? '')}
-                    {e.error ? <span className="field-error"> {String(e.error)}</span> : null}</li>
+                  <li key={i}>
+                    <Badge tone={e.status === 'exported' ? 'good' : e.status === 'failed' ? 'bad' : 'neutral'}>
+                      {String(e.status)}
+                    </Badge>{' '}
+                    {String(e.sheet_name ?? e.export_id)} · version {String(e.document_version ?? '')}
+                    {e.error ? <span className="field-error"> {String(e.error)}</span> : null}
+                  </li>
                 ))}
               </ul>
             )}
           </Card>
-          <Card title="Timeline"><Timeline id={d.id} /></Card>
+          <Card title="Timeline">
+            <Timeline id={d.id} />
+          </Card>
           <Card title="Details">
-            <KeyValue rows={[
-              ['Id', <code key="id">{d.id}</code>],
-              ['Type of file', d.mime_type],
-              ['SHA-256', <code key="sha" className="small">{d.sha256}</code>],
-              ['Version', String(d.version)],
-              ['Stages', d.pipeline.stages.join(' → ')],
-              ['Current stage', d.pipeline.current_stage ?? 'none'],
-              ['Classifier', d.models.classifier_version ?? '—'],
-              ['Template', d.models.template_id ? <Link key="t" to={`/templates/${d.models.template_id}`}>{d.models.template_id} v{d.models.template_version}</Link> : 'generic extractors'],
-              ...Object.entries(d.timestamps).filter(([, v]) => v).map(([k, v]) => [humanize(k), formatDate(v)] as [string, string]),
-              ...Object.entries(d.source_metadata ?? {}).map(([k, v]) => [humanize(k), String(v)] as [string, string]),
-            ]} />
+            <KeyValue
+              rows={[
+                ['Id', <code key="id">{d.id}</code>],
+                ['Type of file', d.mime_type],
+                [
+                  'SHA-256',
+                  <code key="sha" className="small">
+                    {d.sha256}
+                  </code>,
+                ],
+                ['Version', String(d.version)],
+                ['Stages', d.pipeline.stages.join(' → ')],
+                ['Current stage', d.pipeline.current_stage ?? 'none'],
+                ['Classifier', d.models.classifier_version ?? '—'],
+                [
+                  'Template',
+                  d.models.template_id ? (
+                    <Link key="t" to={`/templates/${d.models.template_id}`}>
+                      {d.models.template_id} v{d.models.template_version}
+                    </Link>
+                  ) : (
+                    'generic extractors'
+                  ),
+                ],
+                ...Object.entries(d.timestamps)
+                  .filter(([, v]) => v)
+                  .map(([k, v]) => [humanize(k), formatDate(v)] as [string, string]),
+                ...Object.entries(d.source_metadata ?? {}).map(
+                  ([k, v]) => [humanize(k), String(v)] as [string, string],
+                ),
+              ]}
+            />
           </Card>
         </div>
       </div>
       {reprocess ? <ReprocessDialog target={{ document_ids: [d.id] }} onClose={() => setReprocess(false)} /> : null}
-      <ConfirmDialog open={deleting} title="Delete this document?" danger confirmLabel="Delete" busy={remove.isPending}
-        onClose={() => setDeleting(false)} onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/documents') })}>
+      <ConfirmDialog
+        open={deleting}
+        title="Delete this document?"
+        danger
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onClose={() => setDeleting(false)}
+        onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/documents') })}>
         <p>{d.filename} and its file are removed. Rows already written to a spreadsheet stay.</p>
       </ConfirmDialog>
     </>

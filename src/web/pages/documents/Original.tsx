@@ -9,7 +9,12 @@ const MAX_PREVIEW = 40 * 1024 * 1024;
 
 /** The uploaded file as it came in: PDFs rendered with pdf.js, images shown, others downloadable. */
 export function Original({ doc }: { doc: DocumentRow }) {
-  const kind = doc.mime_type === 'application/pdf' ? 'pdf' : doc.mime_type.startsWith('image/') && doc.mime_type !== 'image/svg+xml' ? 'image' : 'other';
+  const kind =
+    doc.mime_type === 'application/pdf'
+      ? 'pdf'
+      : doc.mime_type.startsWith('image/') && doc.mime_type !== 'image/svg+xml'
+        ? 'image'
+        : 'other';
   const [data, setData] = useState<{ buf: ArrayBuffer; url: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const previewable = kind !== 'other' && doc.size_bytes <= MAX_PREVIEW;
@@ -17,13 +22,21 @@ export function Original({ doc }: { doc: DocumentRow }) {
     if (!previewable) return;
     const ctl = new AbortController();
     let url = '';
-    api.blob(`/documents/${doc.id}/content`, ctl.signal).then(async (b) => {
-      // The API serves originals as attachments of a neutral type; the page knows what it is.
-      const typed = new Blob([b], { type: doc.mime_type });
-      url = URL.createObjectURL(typed);
-      setData({ buf: await typed.arrayBuffer(), url });
-    }, (e) => { if (!ctl.signal.aborted) setError(errorText(e)); });
-    return () => { ctl.abort(); if (url) URL.revokeObjectURL(url); };
+    api.blob(`/documents/${doc.id}/content`, ctl.signal).then(
+      async (b) => {
+        // The API serves originals as attachments of a neutral type; the page knows what it is.
+        const typed = new Blob([b], { type: doc.mime_type });
+        url = URL.createObjectURL(typed);
+        setData({ buf: await typed.arrayBuffer(), url });
+      },
+      (e) => {
+        if (!ctl.signal.aborted) setError(errorText(e));
+      },
+    );
+    return () => {
+      ctl.abort();
+      if (url) URL.revokeObjectURL(url);
+    };
   }, [doc.id, doc.mime_type, previewable]);
 
   const download = async () => {
@@ -37,12 +50,27 @@ export function Original({ doc }: { doc: DocumentRow }) {
   };
   return (
     <div className="stack">
-      <div className="row"><Button onClick={() => void download()}>Download original</Button><span className="muted small">{doc.mime_type}</span></div>
-      {error ? <div className="error-box" role="alert">{error}</div>
-        : !previewable ? <p className="muted">No preview for this type of file; download it to open it.</p>
-        : !data ? <Spinner label="Loading the original…" />
-        : kind === 'pdf' ? <Suspense fallback={<Spinner label="Loading the PDF viewer…" />}><PdfViewer data={data.buf} /></Suspense>
-        : <div className="viewer" tabIndex={0} role="region" aria-label="Original document"><img src={data.url} alt={`Original of ${doc.filename}`} /></div>}
+      <div className="row">
+        <Button onClick={() => void download()}>Download original</Button>
+        <span className="muted small">{doc.mime_type}</span>
+      </div>
+      {error ? (
+        <div className="error-box" role="alert">
+          {error}
+        </div>
+      ) : !previewable ? (
+        <p className="muted">No preview for this type of file; download it to open it.</p>
+      ) : !data ? (
+        <Spinner label="Loading the original…" />
+      ) : kind === 'pdf' ? (
+        <Suspense fallback={<Spinner label="Loading the PDF viewer…" />}>
+          <PdfViewer data={data.buf} />
+        </Suspense>
+      ) : (
+        <div className="viewer" tabIndex={0} role="region" aria-label="Original document">
+          <img src={data.url} alt={`Original of ${doc.filename}`} />
+        </div>
+      )}
     </div>
   );
 }

@@ -6,7 +6,14 @@ import { bytes } from '../../lib/format';
 import { Badge, Button } from '../../components/ui';
 import type { DocumentRow, Project } from '../../lib/types';
 
-interface Item { key: string; file: File; loaded: number; state: 'queued' | 'uploading' | 'done' | 'duplicate' | 'error'; doc?: DocumentRow; error?: string }
+interface Item {
+  key: string;
+  file: File;
+  loaded: number;
+  state: 'queued' | 'uploading' | 'done' | 'duplicate' | 'error';
+  doc?: DocumentRow;
+  error?: string;
+}
 
 const PARALLEL = 2;
 
@@ -14,7 +21,15 @@ const PARALLEL = 2;
  * Drag-and-drop (or pick) files into a project. Each file is its own request with its own
  * progress; two go at a time.
  */
-export function UploadZone({ projects, defaultProject, disabledReason }: { projects: Project[]; defaultProject?: string; disabledReason?: string }) {
+export function UploadZone({
+  projects,
+  defaultProject,
+  disabledReason,
+}: {
+  projects: Project[];
+  defaultProject?: string;
+  disabledReason?: string;
+}) {
   const [projectId, setProjectId] = useState(defaultProject ?? '');
   const [items, setItems] = useState<Item[]>([]);
   const [over, setOver] = useState(false);
@@ -23,11 +38,17 @@ export function UploadZone({ projects, defaultProject, disabledReason }: { proje
   const project = projectId || projects[0]?.id || '';
   const disabled = !!disabledReason || !project;
 
-  const update = (key: string, patch: Partial<Item>) => setItems((xs) => xs.map((x) => (x.key === key ? { ...x, ...patch } : x)));
+  const update = (key: string, patch: Partial<Item>) =>
+    setItems((xs) => xs.map((x) => (x.key === key ? { ...x, ...patch } : x)));
 
   const start = (files: File[]) => {
     if (disabled || !files.length) return;
-    const added: Item[] = files.map((file, i) => ({ key: `${Date.now()}-${i}-${file.name}`, file, loaded: 0, state: 'queued' }));
+    const added: Item[] = files.map((file, i) => ({
+      key: `${Date.now()}-${i}-${file.name}`,
+      file,
+      loaded: 0,
+      state: 'queued',
+    }));
     setItems((xs) => [...added, ...xs].slice(0, 200));
     const queue = [...added];
     const worker = async () => {
@@ -44,7 +65,9 @@ export function UploadZone({ projects, defaultProject, disabledReason }: { proje
         }
       }
     };
-    void Promise.all(Array.from({ length: Math.min(PARALLEL, added.length) }, worker)).then(() => invalidate('/documents', '/projects'));
+    void Promise.all(Array.from({ length: Math.min(PARALLEL, added.length) }, worker)).then(() =>
+      invalidate('/documents', '/projects'),
+    );
   };
 
   const onDrop = (e: DragEvent) => {
@@ -53,34 +76,86 @@ export function UploadZone({ projects, defaultProject, disabledReason }: { proje
     start([...e.dataTransfer.files]);
   };
   return (
-    <section className={`dropzone${over ? ' over' : ''}`} aria-label="Upload documents"
-      onDragOver={(e) => { e.preventDefault(); if (!disabled) setOver(true); }} onDragLeave={() => setOver(false)} onDrop={onDrop}
+    <section
+      className={`dropzone${over ? ' over' : ''}`}
+      aria-label="Upload documents"
+      onDragOver={(e) => {
+        e.preventDefault();
+        if (!disabled) setOver(true);
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={onDrop}
       data-testid="dropzone">
       <div className="row" style={{ justifyContent: 'center' }}>
-        <label htmlFor="upload-project" className="small">Upload into</label>
-        <select id="upload-project" value={project} onChange={(e) => setProjectId(e.target.value)} disabled={!projects.length}>
-          {projects.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+        <label htmlFor="upload-project" className="small">
+          Upload into
+        </label>
+        <select
+          id="upload-project"
+          value={project}
+          onChange={(e) => setProjectId(e.target.value)}
+          disabled={!projects.length}>
+          {projects.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name}
+            </option>
+          ))}
         </select>
-        <Button onClick={() => input.current?.click()} disabled={disabled} aria-describedby={disabledReason ? 'upload-reason' : undefined}>Choose files…</Button>
-        <input ref={input} type="file" multiple hidden aria-label="Files to upload" onChange={(e) => { start([...(e.target.files ?? [])]); e.target.value = ''; }} />
+        <Button
+          onClick={() => input.current?.click()}
+          disabled={disabled}
+          aria-describedby={disabledReason ? 'upload-reason' : undefined}>
+          Choose files…
+        </Button>
+        <input
+          ref={input}
+          type="file"
+          multiple
+          hidden
+          aria-label="Files to upload"
+          onChange={(e) => {
+            start([...(e.target.files ?? [])]);
+            e.target.value = '';
+          }}
+        />
       </div>
       <p className="muted small" id="upload-reason">
-        {disabledReason ?? (projects.length ? 'or drop files anywhere in this box' : <>Create a <Link to="/projects">project</Link> first.</>)}
+        {disabledReason ??
+          (projects.length ? (
+            'or drop files anywhere in this box'
+          ) : (
+            <>
+              Create a <Link to="/projects">project</Link> first.
+            </>
+          ))}
       </p>
       {items.length ? (
         <ul className="upload-list" aria-label="Uploads">
           {items.map((it) => (
             <li key={it.key}>
               <span className="name" title={it.file.name}>
-                {it.doc ? <Link to={`/documents/${it.doc.id}`}>{it.file.name}</Link> : it.file.name} <span className="muted small">{bytes(it.file.size)}</span>
+                {it.doc ? <Link to={`/documents/${it.doc.id}`}>{it.file.name}</Link> : it.file.name}{' '}
+                <span className="muted small">{bytes(it.file.size)}</span>
               </span>
-              <progress value={it.state === 'done' || it.state === 'duplicate' ? 1 : it.loaded} max={it.state === 'done' || it.state === 'duplicate' ? 1 : Math.max(it.file.size, 1)} aria-label={`Upload of ${it.file.name}`} />
+              <progress
+                value={it.state === 'done' || it.state === 'duplicate' ? 1 : it.loaded}
+                max={it.state === 'done' || it.state === 'duplicate' ? 1 : Math.max(it.file.size, 1)}
+                aria-label={`Upload of ${it.file.name}`}
+              />
               <span className="small">
-                {it.state === 'queued' ? <Badge>queued</Badge>
-                  : it.state === 'uploading' ? <Badge tone="info">{Math.round((it.loaded / Math.max(it.file.size, 1)) * 100)}%</Badge>
-                  : it.state === 'done' ? <Badge tone="good">uploaded</Badge>
-                  : it.state === 'duplicate' ? <Badge tone="warn" title="The project already has a file with these bytes">duplicate</Badge>
-                  : <span className="field-error">{it.error}</span>}
+                {it.state === 'queued' ? (
+                  <Badge>queued</Badge>
+                ) : it.state === 'uploading' ? (
+                  <Badge tone="info">{Math.round((it.loaded / Math.max(it.file.size, 1)) * 100)}%</Badge>
+                ) : it.state === 'done' ? (
+                  <Badge tone="good">uploaded</Badge>
+                ) : it.state === 'duplicate' ? (
+                  <Badge tone="warn" title="The project already has a file with these bytes">
+                    duplicate
+                  </Badge>
+                ) : (
+                  <span className="field-error">{it.error}</span>
+                )}
               </span>
             </li>
           ))}

@@ -8,13 +8,38 @@ import { Badge, Card, ErrorBox, PageHeader, Spinner, StatusBadge } from '../../c
 const EChart = lazy(() => import('../../components/EChart'));
 
 interface Activity {
-  days: number; tz: string;
-  series: { date: string; total: number; by_status: Record<string, number>; by_type: Record<string, number>; by_source: Record<string, number> }[];
-  totals: { total: number; by_status: Record<string, number>; by_type: Record<string, number>; by_source: Record<string, number> };
+  days: number;
+  tz: string;
+  series: {
+    date: string;
+    total: number;
+    by_status: Record<string, number>;
+    by_type: Record<string, number>;
+    by_source: Record<string, number>;
+  }[];
+  totals: {
+    total: number;
+    by_status: Record<string, number>;
+    by_type: Record<string, number>;
+    by_source: Record<string, number>;
+  };
   stages: Record<string, { in_progress: number; failed: number }>;
 }
-interface Webhook { id: string; url: string; status: string; description?: string | null }
-interface Mailbox { id: string; name?: string; username: string; host: string; status: string; last_error?: string | null; last_checked_at?: string | null }
+interface Webhook {
+  id: string;
+  url: string;
+  status: string;
+  description?: string | null;
+}
+interface Mailbox {
+  id: string;
+  name?: string;
+  username: string;
+  host: string;
+  status: string;
+  last_error?: string | null;
+  last_checked_at?: string | null;
+}
 
 type Dim = 'by_status' | 'by_type' | 'by_source';
 
@@ -26,13 +51,21 @@ function stacked(a: Activity, dim: Dim) {
     grid: { left: 36, right: 12, top: 12, bottom: 48 },
     xAxis: { type: 'category', data: a.series.map((d) => d.date.slice(5)) },
     yAxis: { type: 'value', minInterval: 1 },
-    series: keys.map((k) => ({ name: humanize(k), type: 'bar', stack: 'all', data: a.series.map((d) => d[dim][k] ?? 0) })),
+    series: keys.map((k) => ({
+      name: humanize(k),
+      type: 'bar',
+      stack: 'all',
+      data: a.series.map((d) => d[dim][k] ?? 0),
+    })),
   };
 }
 
 function Chart({ a, dim, label }: { a: Activity; dim: Dim; label: string }) {
   const option = useMemo(() => stacked(a, dim), [a, dim]);
-  const summary = Object.entries(a.totals[dim]).map(([k, v]) => `${humanize(k)} ${v}`).join(', ') || 'none';
+  const summary =
+    Object.entries(a.totals[dim])
+      .map(([k, v]) => `${humanize(k)} ${v}`)
+      .join(', ') || 'none';
   return (
     <Suspense fallback={<Spinner label="Loading chart…" />}>
       <EChart option={option} label={`${label} over the last ${a.days} days: ${summary}`} />
@@ -55,24 +88,67 @@ export function OverviewPage() {
       <PageHeader title="Overview" subtitle={`The last ${a?.days ?? 14} days in ${tz}.`} />
       <ErrorBox error={activity.error} retry={() => activity.refetch()} />
       <div className="grid-3">
-        <Card><div className="stat"><span className="value">{a ? a.totals.total.toLocaleString() : '…'}</span><span className="label">documents received</span></div></Card>
-        <Card><div className="stat"><span className="value">{(st.completed ?? 0).toLocaleString()}</span><span className="label">completed</span></div></Card>
-        <Card><div className="stat"><span className="value">{waiting.toLocaleString()}</span><span className="label"><Link to="/review">waiting for review</Link></span></div></Card>
-        <Card><div className="stat"><span className="value">{(st.failed ?? 0).toLocaleString()}</span><span className="label"><Link to="/documents?status=failed">failed</Link></span></div></Card>
+        <Card>
+          <div className="stat">
+            <span className="value">{a ? a.totals.total.toLocaleString() : '…'}</span>
+            <span className="label">documents received</span>
+          </div>
+        </Card>
+        <Card>
+          <div className="stat">
+            <span className="value">{(st.completed ?? 0).toLocaleString()}</span>
+            <span className="label">completed</span>
+          </div>
+        </Card>
+        <Card>
+          <div className="stat">
+            <span className="value">{waiting.toLocaleString()}</span>
+            <span className="label">
+              <Link to="/review">waiting for review</Link>
+            </span>
+          </div>
+        </Card>
+        <Card>
+          <div className="stat">
+            <span className="value">{(st.failed ?? 0).toLocaleString()}</span>
+            <span className="label">
+              <Link to="/documents?status=failed">failed</Link>
+            </span>
+          </div>
+        </Card>
       </div>
       {a ? (
         <div className="grid-2 mt">
-          <Card title="Documents per day by status"><Chart a={a} dim="by_status" label="Documents per day by status" /></Card>
-          <Card title="By type"><Chart a={a} dim="by_type" label="Documents per day by type" /></Card>
-          <Card title="By source"><Chart a={a} dim="by_source" label="Documents per day by source" /></Card>
-          <Card title="Pipeline stages" actions={<Link to="/settings/pipeline" className="small">Pipeline settings</Link>}>
+          <Card title="Documents per day by status">
+            <Chart a={a} dim="by_status" label="Documents per day by status" />
+          </Card>
+          <Card title="By type">
+            <Chart a={a} dim="by_type" label="Documents per day by type" />
+          </Card>
+          <Card title="By source">
+            <Chart a={a} dim="by_source" label="Documents per day by source" />
+          </Card>
+          <Card
+            title="Pipeline stages"
+            actions={
+              <Link to="/settings/pipeline" className="small">
+                Pipeline settings
+              </Link>
+            }>
             <div className="table-wrap">
               <table>
-                <thead><tr><th>Stage</th><th className="num">In progress</th><th className="num">Failed</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th>Stage</th>
+                    <th className="num">In progress</th>
+                    <th className="num">Failed</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {Object.entries(a.stages).map(([s, v]) => (
                     <tr key={s}>
-                      <td>{s}</td><td className="num">{v.in_progress}</td>
+                      <td>{s}</td>
+                      <td className="num">{v.in_progress}</td>
                       <td className="num">{v.failed ? <Link to={`/documents?status=failed`}>{v.failed}</Link> : 0}</td>
                     </tr>
                   ))}
@@ -81,30 +157,68 @@ export function OverviewPage() {
             </div>
           </Card>
         </div>
-      ) : activity.isPending ? <Spinner /> : null}
+      ) : activity.isPending ? (
+        <Spinner />
+      ) : null}
       <div className="grid-2 mt">
-        <Card title="Webhooks" actions={<Link to="/settings/webhooks" className="small">All webhooks</Link>}>
-          {!admin.allowed ? <p className="muted small">{admin.reason}</p> : webhooks.error ? <ErrorBox error={webhooks.error} /> : !webhooks.data ? <Spinner /> : !webhooks.data.data.length ? <p className="muted small">No webhooks.</p> : (
+        <Card
+          title="Webhooks"
+          actions={
+            <Link to="/settings/webhooks" className="small">
+              All webhooks
+            </Link>
+          }>
+          {!admin.allowed ? (
+            <p className="muted small">{admin.reason}</p>
+          ) : webhooks.error ? (
+            <ErrorBox error={webhooks.error} />
+          ) : !webhooks.data ? (
+            <Spinner />
+          ) : !webhooks.data.data.length ? (
+            <p className="muted small">No webhooks.</p>
+          ) : (
             <ul className="plain-list">
               {webhooks.data.data.map((w) => (
-                <li key={w.id}><StatusBadge status={w.status} /> <Link to={`/settings/webhooks/${w.id}`}>{w.description || w.url}</Link></li>
+                <li key={w.id}>
+                  <StatusBadge status={w.status} />{' '}
+                  <Link to={`/settings/webhooks/${w.id}`}>{w.description || w.url}</Link>
+                </li>
               ))}
             </ul>
           )}
         </Card>
-        <Card title="Mailboxes" actions={<Link to="/settings/integrations" className="small">Integrations</Link>}>
-          {!admin.allowed ? <p className="muted small">{admin.reason}</p> : mailboxes.error ? <ErrorBox error={mailboxes.error} /> : !mailboxes.data ? <Spinner /> : !mailboxes.data.data.length ? <p className="muted small">No mailboxes.</p> : (
+        <Card
+          title="Mailboxes"
+          actions={
+            <Link to="/settings/integrations" className="small">
+              Integrations
+            </Link>
+          }>
+          {!admin.allowed ? (
+            <p className="muted small">{admin.reason}</p>
+          ) : mailboxes.error ? (
+            <ErrorBox error={mailboxes.error} />
+          ) : !mailboxes.data ? (
+            <Spinner />
+          ) : !mailboxes.data.data.length ? (
+            <p className="muted small">No mailboxes.</p>
+          ) : (
             <ul className="plain-list">
               {mailboxes.data.data.map((m) => (
                 <li key={m.id}>
-                  <StatusBadge status={m.status} /> <Link to={`/settings/integrations/mailboxes/${m.id}`}>{m.name || `${m.username}@${m.host}`}</Link>
+                  <StatusBadge status={m.status} />{' '}
+                  <Link to={`/settings/integrations/mailboxes/${m.id}`}>{m.name || `${m.username}@${m.host}`}</Link>
                   <span className="muted small"> · checked {relativeTime(m.last_checked_at ?? null)}</span>
                   {m.last_error ? <div className="field-error small">{m.last_error}</div> : null}
                 </li>
               ))}
             </ul>
           )}
-          {waiting ? <p className="small"><Badge tone="warn">{waiting}</Badge> documents wait for review.</p> : null}
+          {waiting ? (
+            <p className="small">
+              <Badge tone="warn">{waiting}</Badge> documents wait for review.
+            </p>
+          ) : null}
         </Card>
       </div>
     </>

@@ -4,29 +4,54 @@ import { useApiPage, errorText } from '../../lib/queries';
 import { Button, Field } from '../../components/ui';
 import type { Project } from '../../lib/types';
 
-interface Template { id: string; name: string }
+interface Template {
+  id: string;
+  name: string;
+}
 
 /** The create form: everything a project can be given (settings are fixed at creation by the API). */
 export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; onCancel(): void }) {
   const templates = useApiPage<Template>('/templates', { limit: 100 });
-  const [f, setF] = useState({ name: '', description: '', color: '#1f5fbf', auto_classify: true, auto_extract: true, retention_days: '', allowed_file_types: '', default_template_id: '', classification_threshold: '0.6' });
+  const [f, setF] = useState({
+    name: '',
+    description: '',
+    color: '#1f5fbf',
+    auto_classify: true,
+    auto_extract: true,
+    retention_days: '',
+    allowed_file_types: '',
+    default_template_id: '',
+    classification_threshold: '0.6',
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof f) => (v: string | boolean) => setF({ ...f, [k]: v });
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true); setErrors({}); setGeneral(null);
+    setBusy(true);
+    setErrors({});
+    setGeneral(null);
     try {
-      const body: Record<string, unknown> = { name: f.name, auto_classify: f.auto_classify, auto_extract: f.auto_extract, classification_threshold: Number(f.classification_threshold) };
+      const body: Record<string, unknown> = {
+        name: f.name,
+        auto_classify: f.auto_classify,
+        auto_extract: f.auto_extract,
+        classification_threshold: Number(f.classification_threshold),
+      };
       if (f.description) body.description = f.description;
       if (f.color) body.color = f.color;
       if (f.retention_days) body.retention_days = Number(f.retention_days);
-      if (f.allowed_file_types.trim()) body.allowed_file_types = f.allowed_file_types.split(',').map((s) => s.trim()).filter(Boolean);
+      if (f.allowed_file_types.trim())
+        body.allowed_file_types = f.allowed_file_types
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean);
       if (f.default_template_id) body.default_template_id = f.default_template_id;
       onDone(await api.post<Project>('/projects', body));
     } catch (err) {
-      if (err instanceof api.ApiError && err.fields.length) setErrors(Object.fromEntries(err.fields.map((x) => [x.field.split('/')[0], x.message])));
+      if (err instanceof api.ApiError && err.fields.length)
+        setErrors(Object.fromEntries(err.fields.map((x) => [x.field.split('/')[0], x.message])));
       setGeneral(errorText(err));
     } finally {
       setBusy(false);
@@ -44,28 +69,66 @@ export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; on
         <Field label="Colour" htmlFor="p-color" error={errors.color}>
           <input id="p-color" type="color" value={f.color} onChange={(e) => set('color')(e.target.value)} />
         </Field>
-        <Field label="Review threshold" htmlFor="p-thr" hint="Below this classification confidence a document waits for review." error={errors.classification_threshold}>
-          <input id="p-thr" type="number" min={0} max={1} step={0.05} value={f.classification_threshold} onChange={(e) => set('classification_threshold')(e.target.value)} />
+        <Field
+          label="Review threshold"
+          htmlFor="p-thr"
+          hint="Below this classification confidence a document waits for review."
+          error={errors.classification_threshold}>
+          <input
+            id="p-thr"
+            type="number"
+            min={0}
+            max={1}
+            step={0.05}
+            value={f.classification_threshold}
+            onChange={(e) => set('classification_threshold')(e.target.value)}
+          />
         </Field>
         <Field label="Retention (days)" htmlFor="p-ret" hint="Empty: keep forever." error={errors.retention_days}>
-          <input id="p-ret" type="number" min={1} value={f.retention_days} onChange={(e) => set('retention_days')(e.target.value)} />
+          <input
+            id="p-ret"
+            type="number"
+            min={1}
+            value={f.retention_days}
+            onChange={(e) => set('retention_days')(e.target.value)}
+          />
         </Field>
         <Field label="Default template" htmlFor="p-tpl" error={errors.default_template_id}>
           <select id="p-tpl" value={f.default_template_id} onChange={(e) => set('default_template_id')(e.target.value)}>
             <option value="">Choose by keywords</option>
-            {templates.data?.data.map((t) => <option key={t.id} value={t.id}>{t.name}</option>)}
+            {templates.data?.data.map((t) => (
+              <option key={t.id} value={t.id}>
+                {t.name}
+              </option>
+            ))}
           </select>
         </Field>
       </div>
-      <Field label="Allowed file types" htmlFor="p-types" hint="Comma-separated: pdf, .png, image/*, application/pdf. Empty: everything supported." error={errors.allowed_file_types}>
+      <Field
+        label="Allowed file types"
+        htmlFor="p-types"
+        hint="Comma-separated: pdf, .png, image/*, application/pdf. Empty: everything supported."
+        error={errors.allowed_file_types}>
         <input id="p-types" value={f.allowed_file_types} onChange={(e) => set('allowed_file_types')(e.target.value)} />
       </Field>
-      <label className="check"><input type="checkbox" checked={f.auto_classify} onChange={(e) => set('auto_classify')(e.target.checked)} /> Classify documents automatically</label>
-      <label className="check"><input type="checkbox" checked={f.auto_extract} onChange={(e) => set('auto_extract')(e.target.checked)} /> Extract fields automatically</label>
-      {general ? <div className="error-box" role="alert">{general}</div> : null}
+      <label className="check">
+        <input type="checkbox" checked={f.auto_classify} onChange={(e) => set('auto_classify')(e.target.checked)} />{' '}
+        Classify documents automatically
+      </label>
+      <label className="check">
+        <input type="checkbox" checked={f.auto_extract} onChange={(e) => set('auto_extract')(e.target.checked)} />{' '}
+        Extract fields automatically
+      </label>
+      {general ? (
+        <div className="error-box" role="alert">
+          {general}
+        </div>
+      ) : null}
       <div className="row" style={{ justifyContent: 'flex-end' }}>
         <Button onClick={onCancel}>Cancel</Button>
-        <Button type="submit" variant="primary" busy={busy} disabled={!f.name.trim()}>Create project</Button>
+        <Button type="submit" variant="primary" busy={busy} disabled={!f.name.trim()}>
+          Create project
+        </Button>
       </div>
     </form>
   );

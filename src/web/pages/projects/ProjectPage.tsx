@@ -5,22 +5,53 @@ import { Link, navigate } from '../../lib/router';
 import { bytes, formatDate, relativeTime } from '../../lib/format';
 import { Bars } from '../../components/Bars';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
-import { Button, Card, ErrorBox, Field, KeyValue, PageHeader, RoleButton, Spinner, StatusBadge } from '../../components/ui';
+import {
+  Button,
+  Card,
+  ErrorBox,
+  Field,
+  KeyValue,
+  PageHeader,
+  RoleButton,
+  Spinner,
+  StatusBadge,
+} from '../../components/ui';
 import type { Project, ProjectStats } from '../../lib/types';
 
 function EditDialog({ project, onClose }: { project: Project; onClose(): void }) {
   const [name, setName] = useState(project.name);
   const [description, setDescription] = useState(project.description ?? '');
   const [color, setColor] = useState(project.color ?? '#1f5fbf');
-  const save = useAction(() => api.put(`/projects/${project.id}`, { name, description, color }), { invalidate: ['/projects'], success: 'Project saved' });
+  const save = useAction(() => api.put(`/projects/${project.id}`, { name, description, color }), {
+    invalidate: ['/projects'],
+    success: 'Project saved',
+  });
   return (
-    <Dialog open title="Edit project" onClose={onClose} footer={<>
-      <Button onClick={onClose}>Cancel</Button>
-      <Button variant="primary" busy={save.isPending} disabled={!name.trim()} onClick={() => save.mutate(undefined, { onSuccess: onClose })}>Save</Button>
-    </>}>
-      <Field label="Name" htmlFor="e-name"><input id="e-name" value={name} onChange={(e) => setName(e.target.value)} /></Field>
-      <Field label="Description" htmlFor="e-desc"><input id="e-desc" value={description} onChange={(e) => setDescription(e.target.value)} /></Field>
-      <Field label="Colour" htmlFor="e-color"><input id="e-color" type="color" value={color} onChange={(e) => setColor(e.target.value)} /></Field>
+    <Dialog
+      open
+      title="Edit project"
+      onClose={onClose}
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button
+            variant="primary"
+            busy={save.isPending}
+            disabled={!name.trim()}
+            onClick={() => save.mutate(undefined, { onSuccess: onClose })}>
+            Save
+          </Button>
+        </>
+      }>
+      <Field label="Name" htmlFor="e-name">
+        <input id="e-name" value={name} onChange={(e) => setName(e.target.value)} />
+      </Field>
+      <Field label="Description" htmlFor="e-desc">
+        <input id="e-desc" value={description} onChange={(e) => setDescription(e.target.value)} />
+      </Field>
+      <Field label="Colour" htmlFor="e-color">
+        <input id="e-color" type="color" value={color} onChange={(e) => setColor(e.target.value)} />
+      </Field>
     </Dialog>
   );
 }
@@ -29,25 +60,49 @@ function DeleteDialog({ project, documents, onClose }: { project: Project; docum
   const others = useApiPage<Project>('/projects', { limit: 100, sort: 'name', order: 'asc' });
   const [choice, setChoice] = useState<'move' | 'delete'>('move');
   const [target, setTarget] = useState('');
-  const remove = useAction(() => api.del(`/projects/${project.id}`, documents === 0 ? {} : choice === 'delete' ? { delete_documents: true } : { move_to_project_id: target }),
-    { invalidate: ['/projects', '/documents'], success: 'Project deleted' });
+  const remove = useAction(
+    () =>
+      api.del(
+        `/projects/${project.id}`,
+        documents === 0 ? {} : choice === 'delete' ? { delete_documents: true } : { move_to_project_id: target },
+      ),
+    { invalidate: ['/projects', '/documents'], success: 'Project deleted' },
+  );
   const candidates = (others.data?.data ?? []).filter((p) => p.id !== project.id);
   return (
-    <ConfirmDialog open title={`Delete “${project.name}”?`} danger confirmLabel="Delete project" busy={remove.isPending}
-      onClose={onClose} onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/projects') })}>
-      {documents === 0 ? <p>The project has no documents.</p> : (
+    <ConfirmDialog
+      open
+      title={`Delete “${project.name}”?`}
+      danger
+      confirmLabel="Delete project"
+      busy={remove.isPending}
+      onClose={onClose}
+      onConfirm={() => remove.mutate(undefined, { onSuccess: () => navigate('/projects') })}>
+      {documents === 0 ? (
+        <p>The project has no documents.</p>
+      ) : (
         <fieldset className="stack" style={{ border: 'none', padding: 0, margin: 0 }}>
           <legend>It holds {documents.toLocaleString()} documents. What should happen to them?</legend>
-          <label className="check"><input type="radio" name="del-choice" checked={choice === 'move'} onChange={() => setChoice('move')} /> Move them to another project</label>
+          <label className="check">
+            <input type="radio" name="del-choice" checked={choice === 'move'} onChange={() => setChoice('move')} /> Move
+            them to another project
+          </label>
           {choice === 'move' ? (
             <Field label="Target project" htmlFor="del-target">
               <select id="del-target" value={target} onChange={(e) => setTarget(e.target.value)}>
                 <option value="">Choose…</option>
-                {candidates.map((p) => <option key={p.id} value={p.id}>{p.name}</option>)}
+                {candidates.map((p) => (
+                  <option key={p.id} value={p.id}>
+                    {p.name}
+                  </option>
+                ))}
               </select>
             </Field>
           ) : null}
-          <label className="check"><input type="radio" name="del-choice" checked={choice === 'delete'} onChange={() => setChoice('delete')} /> Delete them and their files</label>
+          <label className="check">
+            <input type="radio" name="del-choice" checked={choice === 'delete'} onChange={() => setChoice('delete')} />{' '}
+            Delete them and their files
+          </label>
         </fieldset>
       )}
     </ConfirmDialog>
@@ -60,46 +115,99 @@ export function ProjectPage({ params }: { params: Record<string, string> }) {
   const stats = useApi<ProjectStats>(`/projects/${id}/stats`);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const archive = useAction((to: 'archive' | 'unarchive') => api.post(`/projects/${id}/${to}`), { invalidate: ['/projects'], success: (_o) => 'Project updated' });
+  const archive = useAction((to: 'archive' | 'unarchive') => api.post(`/projects/${id}/${to}`), {
+    invalidate: ['/projects'],
+    success: (_o) => 'Project updated',
+  });
   if (project.isPending) return <Spinner />;
   if (project.error) return <ErrorBox error={project.error} />;
   const p = project.data;
   const s = stats.data;
   return (
     <>
-      <PageHeader title={p.name} subtitle={p.description ?? undefined} back={<Link to="/projects">← Projects</Link>}
-        actions={<>
-          <Link className="btn" to={`/documents?project_id=${p.id}`}>Documents</Link>
-          <RoleButton need="member" onClick={() => setEditing(true)}>Edit</RoleButton>
-          <RoleButton need="member" busy={archive.isPending} onClick={() => archive.mutate(p.status === 'archived' ? 'unarchive' : 'archive')}>
-            {p.status === 'archived' ? 'Unarchive' : 'Archive'}
-          </RoleButton>
-          <RoleButton need="admin" variant="danger" onClick={() => setDeleting(true)}>Delete</RoleButton>
-        </>} />
+      <PageHeader
+        title={p.name}
+        subtitle={p.description ?? undefined}
+        back={<Link to="/projects">← Projects</Link>}
+        actions={
+          <>
+            <Link className="btn" to={`/documents?project_id=${p.id}`}>
+              Documents
+            </Link>
+            <RoleButton need="member" onClick={() => setEditing(true)}>
+              Edit
+            </RoleButton>
+            <RoleButton
+              need="member"
+              busy={archive.isPending}
+              onClick={() => archive.mutate(p.status === 'archived' ? 'unarchive' : 'archive')}>
+              {p.status === 'archived' ? 'Unarchive' : 'Archive'}
+            </RoleButton>
+            <RoleButton need="admin" variant="danger" onClick={() => setDeleting(true)}>
+              Delete
+            </RoleButton>
+          </>
+        }
+      />
       <div className="grid-3">
-        <Card><div className="stat"><span className="value">{s ? s.total_documents.toLocaleString() : '…'}</span><span className="label">documents</span></div></Card>
-        <Card><div className="stat"><span className="value">{s ? bytes(s.total_bytes) : '…'}</span><span className="label">stored · {s?.total_pages ?? '…'} pages</span></div></Card>
-        <Card><div className="stat"><span className="value">{s ? relativeTime(s.last_activity_at) : '…'}</span><span className="label">last activity</span></div></Card>
+        <Card>
+          <div className="stat">
+            <span className="value">{s ? s.total_documents.toLocaleString() : '…'}</span>
+            <span className="label">documents</span>
+          </div>
+        </Card>
+        <Card>
+          <div className="stat">
+            <span className="value">{s ? bytes(s.total_bytes) : '…'}</span>
+            <span className="label">stored · {s?.total_pages ?? '…'} pages</span>
+          </div>
+        </Card>
+        <Card>
+          <div className="stat">
+            <span className="value">{s ? relativeTime(s.last_activity_at) : '…'}</span>
+            <span className="label">last activity</span>
+          </div>
+        </Card>
       </div>
       <div className="grid-2" style={{ marginTop: '1rem' }}>
-        <Card title="By status">{s ? <Bars data={s.documents_by_status} label="Documents by status" /> : <Spinner />}</Card>
-        <Card title="By type">{s ? <Bars data={s.documents_by_classification} label="Documents by type" /> : <Spinner />}</Card>
+        <Card title="By status">
+          {s ? <Bars data={s.documents_by_status} label="Documents by status" /> : <Spinner />}
+        </Card>
+        <Card title="By type">
+          {s ? <Bars data={s.documents_by_classification} label="Documents by type" /> : <Spinner />}
+        </Card>
       </div>
       <Card title="Settings" className="mt">
-        <KeyValue rows={[
-          ['Status', <StatusBadge key="s" status={p.status} />],
-          ['Classify automatically', p.auto_classify ? 'Yes' : 'No'],
-          ['Extract automatically', p.auto_extract ? 'Yes' : 'No'],
-          ['Review threshold', String(p.classification_threshold)],
-          ['Retention', p.retention_days ? `${p.retention_days} days` : 'Keep forever'],
-          ['Allowed file types', p.allowed_file_types.length ? p.allowed_file_types.join(', ') : 'Everything supported'],
-          ['Default template', p.default_template_id ? <Link key="t" to={`/templates/${p.default_template_id}`}>{p.default_template_id}</Link> : 'Chosen by keywords'],
-          ['Created', formatDate(p.created_at)],
-          ['Id', <code key="i">{p.id}</code>],
-        ]} />
+        <KeyValue
+          rows={[
+            ['Status', <StatusBadge key="s" status={p.status} />],
+            ['Classify automatically', p.auto_classify ? 'Yes' : 'No'],
+            ['Extract automatically', p.auto_extract ? 'Yes' : 'No'],
+            ['Review threshold', String(p.classification_threshold)],
+            ['Retention', p.retention_days ? `${p.retention_days} days` : 'Keep forever'],
+            [
+              'Allowed file types',
+              p.allowed_file_types.length ? p.allowed_file_types.join(', ') : 'Everything supported',
+            ],
+            [
+              'Default template',
+              p.default_template_id ? (
+                <Link key="t" to={`/templates/${p.default_template_id}`}>
+                  {p.default_template_id}
+                </Link>
+              ) : (
+                'Chosen by keywords'
+              ),
+            ],
+            ['Created', formatDate(p.created_at)],
+            ['Id', <code key="i">{p.id}</code>],
+          ]}
+        />
       </Card>
       {editing ? <EditDialog project={p} onClose={() => setEditing(false)} /> : null}
-      {deleting ? <DeleteDialog project={p} documents={s?.total_documents ?? 0} onClose={() => setDeleting(false)} /> : null}
+      {deleting ? (
+        <DeleteDialog project={p} documents={s?.total_documents ?? 0} onClose={() => setDeleting(false)} />
+      ) : null}
     </>
   );
 }

@@ -8,10 +8,28 @@ import { Badge, Button, Card, ErrorBox, PageHeader, Spinner } from '../../compon
 import { STAGES, type Batch } from '../../lib/types';
 import { ReprocessDialog } from '../documents/ReprocessDialog';
 
-interface Queue { name: string; waiting: number; active: number; delayed: number; failed: number; completed: number; paused: boolean }
-interface Overview { stages: Record<string, { in_progress: number; failed: number }>; queues: Queue[] | null; can_control_queues: boolean; queues_reason?: string }
+interface Queue {
+  name: string;
+  waiting: number;
+  active: number;
+  delayed: number;
+  failed: number;
+  completed: number;
+  paused: boolean;
+}
+interface Overview {
+  stages: Record<string, { in_progress: number; failed: number }>;
+  queues: Queue[] | null;
+  can_control_queues: boolean;
+  queues_reason?: string;
+}
 
-const STAGE_HELP: Record<string, string> = { parse: 'text from the file (OCR for scans)', embed: 'vectors for search and similarity', classify: 'document type', extract: 'fields' };
+const STAGE_HELP: Record<string, string> = {
+  parse: 'text from the file (OCR for scans)',
+  embed: 'vectors for search and similarity',
+  classify: 'document type',
+  extract: 'fields',
+};
 
 export function PipelinePage() {
   const perm = usePermission('admin');
@@ -19,31 +37,78 @@ export function PipelinePage() {
   const [confirm, setConfirm] = useState<{ stage: string; mode: 'missing' | 'all' } | null>(null);
   const [batch, setBatch] = useState<string | null>(null);
   const inv = ['/pipeline', '/documents'];
-  const queueAction = useAction((x: { name: string; action: 'pause' | 'resume' | 'retry-failed' }) => api.post<Queue>(`/pipeline/queues/${x.name}/${x.action}`), { invalidate: inv, success: (q) => `${q.name}: ${q.paused ? 'paused' : 'running'}` });
-  const retryDocs = useAction((stage: string) => api.post<Batch>(`/pipeline/stages/${stage}/retry-failed`), { invalidate: inv, success: (b) => `${b.total} documents queued again` });
-  const reprocess = useAction((x: { stage: string; mode: 'missing' | 'all' }) => api.post<Batch>(`/pipeline/stages/${x.stage}/reprocess`, { mode: x.mode }), { invalidate: inv, success: (b) => `${b.total} documents queued` });
-  if (!perm.allowed) return <><PageHeader title="Pipeline" /><div className="info-box">{perm.reason}</div></>;
+  const queueAction = useAction(
+    (x: { name: string; action: 'pause' | 'resume' | 'retry-failed' }) =>
+      api.post<Queue>(`/pipeline/queues/${x.name}/${x.action}`),
+    { invalidate: inv, success: (q) => `${q.name}: ${q.paused ? 'paused' : 'running'}` },
+  );
+  const retryDocs = useAction((stage: string) => api.post<Batch>(`/pipeline/stages/${stage}/retry-failed`), {
+    invalidate: inv,
+    success: (b) => `${b.total} documents queued again`,
+  });
+  const reprocess = useAction(
+    (x: { stage: string; mode: 'missing' | 'all' }) =>
+      api.post<Batch>(`/pipeline/stages/${x.stage}/reprocess`, { mode: x.mode }),
+    { invalidate: inv, success: (b) => `${b.total} documents queued` },
+  );
+  if (!perm.allowed)
+    return (
+      <>
+        <PageHeader title="Pipeline" />
+        <div className="info-box">{perm.reason}</div>
+      </>
+    );
   if (o.isPending) return <Spinner />;
   if (o.error) return <ErrorBox error={o.error} />;
   const d = o.data;
   return (
     <>
-      <PageHeader title="Pipeline" subtitle="What the workers are doing, and re-running stages after a model or template change." />
+      <PageHeader
+        title="Pipeline"
+        subtitle="What the workers are doing, and re-running stages after a model or template change."
+      />
       <Card title="Your documents by stage">
         <div className="table-wrap">
           <table>
-            <thead><tr><th>Stage</th><th className="num">In progress</th><th className="num">Failed</th><th>Run again</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Stage</th>
+                <th className="num">In progress</th>
+                <th className="num">Failed</th>
+                <th>Run again</th>
+              </tr>
+            </thead>
             <tbody>
               {STAGES.map((s) => (
                 <tr key={s}>
-                  <td><strong>{s}</strong> <span className="small muted">{STAGE_HELP[s]}</span></td>
+                  <td>
+                    <strong>{s}</strong> <span className="small muted">{STAGE_HELP[s]}</span>
+                  </td>
                   <td className="num">{d.stages[s]?.in_progress ?? 0}</td>
-                  <td className="num">{d.stages[s]?.failed ? <Link to="/documents?status=failed">{d.stages[s].failed}</Link> : 0}</td>
+                  <td className="num">
+                    {d.stages[s]?.failed ? <Link to="/documents?status=failed">{d.stages[s].failed}</Link> : 0}
+                  </td>
                   <td className="nowrap">
                     <span className="row">
-                      <Button className="btn-sm" disabled={!d.stages[s]?.failed} onClick={() => retryDocs.mutate(s, { onSuccess: (b) => setBatch(b.id) })} aria-label={`Retry failed ${s}`}>Retry failed</Button>
-                      <Button className="btn-sm" onClick={() => setConfirm({ stage: s, mode: 'missing' })} aria-label={`Run ${s} on missing`}>Missing</Button>
-                      <Button className="btn-sm" onClick={() => setConfirm({ stage: s, mode: 'all' })} aria-label={`Run ${s} on all`}>All</Button>
+                      <Button
+                        className="btn-sm"
+                        disabled={!d.stages[s]?.failed}
+                        onClick={() => retryDocs.mutate(s, { onSuccess: (b) => setBatch(b.id) })}
+                        aria-label={`Retry failed ${s}`}>
+                        Retry failed
+                      </Button>
+                      <Button
+                        className="btn-sm"
+                        onClick={() => setConfirm({ stage: s, mode: 'missing' })}
+                        aria-label={`Run ${s} on missing`}>
+                        Missing
+                      </Button>
+                      <Button
+                        className="btn-sm"
+                        onClick={() => setConfirm({ stage: s, mode: 'all' })}
+                        aria-label={`Run ${s} on all`}>
+                        All
+                      </Button>
                     </span>
                   </td>
                 </tr>
@@ -51,22 +116,53 @@ export function PipelinePage() {
             </tbody>
           </table>
         </div>
-        <p className="small muted">“Missing” runs a stage where it never ran or ran with an older model or template; “All” runs it on every document of this mode.</p>
+        <p className="small muted">
+          “Missing” runs a stage where it never ran or ran with an older model or template; “All” runs it on every
+          document of this mode.
+        </p>
       </Card>
       <Card title="Queues" actions={<Badge>shared by the whole install</Badge>}>
-        {!d.queues ? <div className="info-box">{d.queues_reason}</div> : (
+        {!d.queues ? (
+          <div className="info-box">{d.queues_reason}</div>
+        ) : (
           <div className="table-wrap">
             <table>
-              <thead><tr><th>Queue</th><th className="num">Waiting</th><th className="num">Active</th><th className="num">Delayed</th><th className="num">Failed</th><th>State</th><th><span className="sr-only">Actions</span></th></tr></thead>
+              <thead>
+                <tr>
+                  <th>Queue</th>
+                  <th className="num">Waiting</th>
+                  <th className="num">Active</th>
+                  <th className="num">Delayed</th>
+                  <th className="num">Failed</th>
+                  <th>State</th>
+                  <th>
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
               <tbody>
                 {d.queues.map((q) => (
                   <tr key={q.name}>
-                    <td>{q.name}</td><td className="num">{q.waiting}</td><td className="num">{q.active}</td><td className="num">{q.delayed}</td><td className="num">{q.failed}</td>
+                    <td>{q.name}</td>
+                    <td className="num">{q.waiting}</td>
+                    <td className="num">{q.active}</td>
+                    <td className="num">{q.delayed}</td>
+                    <td className="num">{q.failed}</td>
                     <td>{q.paused ? <Badge tone="warn">paused</Badge> : <Badge tone="good">running</Badge>}</td>
                     <td className="nowrap">
                       <span className="row">
-                        <Button className="btn-sm" onClick={() => queueAction.mutate({ name: q.name, action: q.paused ? 'resume' : 'pause' })}>{q.paused ? 'Resume' : 'Pause'}</Button>
-                        <Button className="btn-sm" disabled={!q.failed} onClick={() => queueAction.mutate({ name: q.name, action: 'retry-failed' })} aria-label={`Retry failed jobs of ${q.name}`}>Retry failed</Button>
+                        <Button
+                          className="btn-sm"
+                          onClick={() => queueAction.mutate({ name: q.name, action: q.paused ? 'resume' : 'pause' })}>
+                          {q.paused ? 'Resume' : 'Pause'}
+                        </Button>
+                        <Button
+                          className="btn-sm"
+                          disabled={!q.failed}
+                          onClick={() => queueAction.mutate({ name: q.name, action: 'retry-failed' })}
+                          aria-label={`Retry failed jobs of ${q.name}`}>
+                          Retry failed
+                        </Button>
                       </span>
                     </td>
                   </tr>
@@ -76,8 +172,20 @@ export function PipelinePage() {
           </div>
         )}
       </Card>
-      <ConfirmDialog open={!!confirm} title={`Run ${confirm?.stage} on ${confirm?.mode === 'all' ? 'every document' : 'documents missing it'}?`} confirmLabel="Start"
-        busy={reprocess.isPending} onClose={() => setConfirm(null)} onConfirm={() => reprocess.mutate(confirm!, { onSuccess: (b) => { setConfirm(null); setBatch(b.id); } })}>
+      <ConfirmDialog
+        open={!!confirm}
+        title={`Run ${confirm?.stage} on ${confirm?.mode === 'all' ? 'every document' : 'documents missing it'}?`}
+        confirmLabel="Start"
+        busy={reprocess.isPending}
+        onClose={() => setConfirm(null)}
+        onConfirm={() =>
+          reprocess.mutate(confirm!, {
+            onSuccess: (b) => {
+              setConfirm(null);
+              setBatch(b.id);
+            },
+          })
+        }>
         <p>Every document of this mode is considered; the progress is shown next.</p>
       </ConfirmDialog>
       {batch ? <ReprocessDialog follow={batch} onClose={() => setBatch(null)} /> : null}

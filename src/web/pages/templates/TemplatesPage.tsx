@@ -16,17 +16,38 @@ export function TemplatesPage() {
   const total = list.data?.pagination.total ?? 0;
   return (
     <>
-      <PageHeader title="Templates" subtitle="Extraction templates in invoice2data's format: chosen by keywords and priority, or as a project's default."
-        actions={<RoleButton need="member" variant="primary" onClick={() => setImporting(true)}>Import templates</RoleButton>} />
+      <PageHeader
+        title="Templates"
+        subtitle="Extraction templates in invoice2data's format: chosen by keywords and priority, or as a project's default."
+        actions={
+          <RoleButton need="member" variant="primary" onClick={() => setImporting(true)}>
+            Import templates
+          </RoleButton>
+        }
+      />
       <ErrorBox error={list.error} retry={() => list.refetch()} />
-      {list.isPending ? <Spinner /> : !list.data?.data.length ? <Empty>No templates yet. Without one, generic extractors read the fields.</Empty> : (
+      {list.isPending ? (
+        <Spinner />
+      ) : !list.data?.data.length ? (
+        <Empty>No templates yet. Without one, generic extractors read the fields.</Empty>
+      ) : (
         <div className="table-wrap">
           <table>
-            <thead><tr><th>Name</th><th>Issuer</th><th className="num">Priority</th><th className="num">Version</th><th>Updated</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Issuer</th>
+                <th className="num">Priority</th>
+                <th className="num">Version</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
             <tbody>
               {list.data.data.map((t) => (
                 <tr key={t.id}>
-                  <td><Link to={`/templates/${t.id}`}>{t.name || t.issuer}</Link></td>
+                  <td>
+                    <Link to={`/templates/${t.id}`}>{t.name || t.issuer}</Link>
+                  </td>
                   <td>{t.issuer}</td>
                   <td className="num">{t.priority}</td>
                   <td className="num">{t.version}</td>
@@ -37,7 +58,12 @@ export function TemplatesPage() {
           </table>
         </div>
       )}
-      <Pager page={page} totalPages={Math.ceil(total / PER_PAGE)} total={total} onPage={(n) => set({ page: String(n) })} />
+      <Pager
+        page={page}
+        totalPages={Math.ceil(total / PER_PAGE)}
+        total={total}
+        onPage={(n) => set({ page: String(n) })}
+      />
       {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
     </>
   );

@@ -12,7 +12,9 @@ export function IntegrationsPage() {
   return (
     <>
       <PageHeader title="Integrations" subtitle="Documents in by e-mail; extracted data out to Google Sheets." />
-      {!perm.allowed ? <div className="info-box">{perm.reason} Integrations are managed by admins.</div> : (
+      {!perm.allowed ? (
+        <div className="info-box">{perm.reason} Integrations are managed by admins.</div>
+      ) : (
         <div className="stack">
           <MailboxesSection projects={list} />
           <SheetsSection projects={list} />

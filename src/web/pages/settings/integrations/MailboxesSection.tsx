@@ -16,20 +16,36 @@ export function MailboxesSection({ projects }: { projects: Project[] }) {
   const [tests, setTests] = useState<Record<string, MailboxTest>>({});
   const test = useAction((m: Mailbox) => api.post<MailboxTest>(`/integrations/mailboxes/${m.id}/test`), {});
   return (
-    <Card title="Mailboxes" actions={<RoleButton need="admin" variant="primary" onClick={() => setAdding(true)}>Add mailbox</RoleButton>}>
+    <Card
+      title="Mailboxes"
+      actions={
+        <RoleButton need="admin" variant="primary" onClick={() => setAdding(true)}>
+          Add mailbox
+        </RoleButton>
+      }>
       <p className="small muted">Attachments of mail arriving in these IMAP folders become documents.</p>
       <ErrorBox error={list.error} />
-      {list.isPending ? <Spinner /> : !list.data?.data.length ? <Empty>No mailboxes.</Empty> : (
+      {list.isPending ? (
+        <Spinner />
+      ) : !list.data?.data.length ? (
+        <Empty>No mailboxes.</Empty>
+      ) : (
         <ul className="plain-list">
           {list.data.data.map((m) => (
             <li key={m.id} className="mailbox-row">
               <div className="row">
                 <StatusBadge status={m.is_active ? m.status : 'inactive'} />
                 <Link to={`/settings/integrations/mailboxes/${m.id}`}>{m.name}</Link>
-                <span className="small muted">{m.username}@{m.host}:{m.port} · {m.folder} · checked {relativeTime(m.last_checked_at)}</span>
+                <span className="small muted">
+                  {m.username}@{m.host}:{m.port} · {m.folder} · checked {relativeTime(m.last_checked_at)}
+                </span>
                 <span className="spacer" />
-                <Button className="btn-sm" busy={test.isPending && test.variables?.id === m.id}
-                  onClick={() => test.mutate(m, { onSuccess: (r) => setTests((t) => ({ ...t, [m.id]: r })) })}>Test connection</Button>
+                <Button
+                  className="btn-sm"
+                  busy={test.isPending && test.variables?.id === m.id}
+                  onClick={() => test.mutate(m, { onSuccess: (r) => setTests((t) => ({ ...t, [m.id]: r })) })}>
+                  Test connection
+                </Button>
               </div>
               {m.last_error ? <div className="field-error small">{m.last_error}</div> : null}
               {tests[m.id] ? <MailboxTestResult result={tests[m.id]} security={m.security} /> : null}
@@ -38,7 +54,16 @@ export function MailboxesSection({ projects }: { projects: Project[] }) {
         </ul>
       )}
       <Dialog open={adding} wide title="Add a mailbox" onClose={() => setAdding(false)}>
-        {adding ? <MailboxForm projects={projects} onCancel={() => setAdding(false)} onDone={() => { setAdding(false); void invalidate('/integrations/mailboxes'); }} /> : null}
+        {adding ? (
+          <MailboxForm
+            projects={projects}
+            onCancel={() => setAdding(false)}
+            onDone={() => {
+              setAdding(false);
+              void invalidate('/integrations/mailboxes');
+            }}
+          />
+        ) : null}
       </Dialog>
     </Card>
   );

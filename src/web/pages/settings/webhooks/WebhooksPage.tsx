@@ -17,27 +17,56 @@ function CreateWebhook({ onDone, onClose }: { onDone(w: Webhook): void; onClose(
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy(true); setError(null);
-    try { onDone(await api.post<Webhook>('/webhooks', { url, events, ...(description ? { description } : {}) })); } catch (err) { setError(errorText(err)); } finally { setBusy(false); }
+    setBusy(true);
+    setError(null);
+    try {
+      onDone(await api.post<Webhook>('/webhooks', { url, events, ...(description ? { description } : {}) }));
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
   };
   const all = events.includes('*');
   return (
     <Dialog open title="Add a webhook" onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <Field label="Endpoint URL" htmlFor="wh-url" hint="Receives a signed POST for each event."><input id="wh-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} /></Field>
-        <Field label="Description" htmlFor="wh-desc"><input id="wh-desc" value={description} onChange={(e) => setDescription(e.target.value)} /></Field>
+        <Field label="Endpoint URL" htmlFor="wh-url" hint="Receives a signed POST for each event.">
+          <input id="wh-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} />
+        </Field>
+        <Field label="Description" htmlFor="wh-desc">
+          <input id="wh-desc" value={description} onChange={(e) => setDescription(e.target.value)} />
+        </Field>
         <fieldset className="stack" style={{ border: 'none', padding: 0, margin: '0 0 1rem', gap: '0.1rem' }}>
-          <legend className="small"><strong>Events</strong></legend>
-          <label className="check"><input type="checkbox" checked={all} onChange={(e) => setEvents(e.target.checked ? ['*'] : [])} /> All events</label>
+          <legend className="small">
+            <strong>Events</strong>
+          </legend>
+          <label className="check">
+            <input type="checkbox" checked={all} onChange={(e) => setEvents(e.target.checked ? ['*'] : [])} /> All
+            events
+          </label>
           {EVENT_TYPES.map((t) => (
-            <label key={t} className="check"><input type="checkbox" disabled={all} checked={all || events.includes(t)}
-              onChange={(e) => setEvents(e.target.checked ? [...events, t] : events.filter((x) => x !== t))} /> <code>{t}</code></label>
+            <label key={t} className="check">
+              <input
+                type="checkbox"
+                disabled={all}
+                checked={all || events.includes(t)}
+                onChange={(e) => setEvents(e.target.checked ? [...events, t] : events.filter((x) => x !== t))}
+              />{' '}
+              <code>{t}</code>
+            </label>
           ))}
         </fieldset>
-        {error ? <div className="error-box" role="alert">{error}</div> : null}
+        {error ? (
+          <div className="error-box" role="alert">
+            {error}
+          </div>
+        ) : null}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} disabled={!events.length}>Add webhook</Button>
+          <Button type="submit" variant="primary" busy={busy} disabled={!events.length}>
+            Add webhook
+          </Button>
         </div>
       </form>
     </Dialog>
@@ -52,19 +81,43 @@ export function WebhooksPage() {
   const [created, setCreated] = useState<Webhook | null>(null);
   return (
     <>
-      <PageHeader title="Webhooks" subtitle="Signed HTTP callbacks for events. Failing endpoints stop being tried until you re-enable them."
-        actions={<RoleButton need="admin" variant="primary" onClick={() => setCreating(true)}>Add webhook</RoleButton>} />
+      <PageHeader
+        title="Webhooks"
+        subtitle="Signed HTTP callbacks for events. Failing endpoints stop being tried until you re-enable them."
+        actions={
+          <RoleButton need="admin" variant="primary" onClick={() => setCreating(true)}>
+            Add webhook
+          </RoleButton>
+        }
+      />
       {!perm.allowed ? <div className="info-box">{perm.reason}</div> : null}
       <ErrorBox error={list.error} retry={() => list.refetch()} />
-      {perm.allowed && list.isPending ? <Spinner /> : list.data && !list.data.data.length ? <Empty>No webhooks in this mode.</Empty> : list.data ? (
+      {perm.allowed && list.isPending ? (
+        <Spinner />
+      ) : list.data && !list.data.data.length ? (
+        <Empty>No webhooks in this mode.</Empty>
+      ) : list.data ? (
         <div className="table-wrap">
           <table>
-            <thead><tr><th>Endpoint</th><th>Status</th><th>Events</th><th>Created</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Endpoint</th>
+                <th>Status</th>
+                <th>Events</th>
+                <th>Created</th>
+              </tr>
+            </thead>
             <tbody>
               {list.data.data.map((w) => (
                 <tr key={w.id}>
-                  <td><Link to={`/settings/webhooks/${w.id}`}>{w.description || w.url}</Link>{w.description ? <div className="small muted mono">{w.url}</div> : null}</td>
-                  <td><StatusBadge status={w.status} />{w.failing_since ? <div className="small muted">since {formatDate(w.failing_since)}</div> : null}</td>
+                  <td>
+                    <Link to={`/settings/webhooks/${w.id}`}>{w.description || w.url}</Link>
+                    {w.description ? <div className="small muted mono">{w.url}</div> : null}
+                  </td>
+                  <td>
+                    <StatusBadge status={w.status} />
+                    {w.failing_since ? <div className="small muted">since {formatDate(w.failing_since)}</div> : null}
+                  </td>
                   <td className="small">{w.events.includes('*') ? 'all events' : w.events.join(', ')}</td>
                   <td className="small nowrap">{formatDate(w.created_at, { time: false })}</td>
                 </tr>
@@ -73,9 +126,31 @@ export function WebhooksPage() {
           </table>
         </div>
       ) : null}
-      {creating ? <CreateWebhook onClose={() => setCreating(false)} onDone={(w) => { setCreating(false); setCreated(w); void invalidate('/webhooks'); }} /> : null}
-      <Dialog open={!!created} title="Webhook added" onClose={() => setCreated(null)} footer={<Button variant="primary" onClick={() => setCreated(null)}>I have stored it</Button>}>
-        {created?.secret ? <CopySecret value={created.secret} label="The signing secret. Your receiver needs it to verify X-Service-Signature; it is shown only now." /> : null}
+      {creating ? (
+        <CreateWebhook
+          onClose={() => setCreating(false)}
+          onDone={(w) => {
+            setCreating(false);
+            setCreated(w);
+            void invalidate('/webhooks');
+          }}
+        />
+      ) : null}
+      <Dialog
+        open={!!created}
+        title="Webhook added"
+        onClose={() => setCreated(null)}
+        footer={
+          <Button variant="primary" onClick={() => setCreated(null)}>
+            I have stored it
+          </Button>
+        }>
+        {created?.secret ? (
+          <CopySecret
+            value={created.secret}
+            label="The signing secret. Your receiver needs it to verify X-Service-Signature; it is shown only now."
+          />
+        ) : null}
       </Dialog>
     </>
   );
