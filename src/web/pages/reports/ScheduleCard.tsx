@@ -11,14 +11,26 @@ import { humanize } from '../../lib/format';
 /** "Tue, 1 Dec 2026, 07:30 CET" in a zone. */
 export function inZone(iso: string, zone: string): string {
   try {
-    return new Date(iso).toLocaleString(undefined, { weekday: 'short', year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZone: zone, timeZoneName: 'short' });
-  } catch { return iso; }
+    return new Date(iso).toLocaleString(undefined, {
+      weekday: 'short',
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      timeZone: zone,
+      timeZoneName: 'short',
+    });
+  } catch {
+    return iso;
+  }
 }
 
 function describe(s: Schedule): string {
   const at = `at ${s.time} (${s.timezone})`;
   if (s.frequency === 'weekly') return `Every ${humanize(s.day_of_week ?? 'monday')} ${at}`;
-  if (s.frequency === 'monthly') return `Monthly on day ${s.day_of_month ?? 1}${(s.day_of_month ?? 1) > 28 ? ' (or the last day)' : ''} ${at}`;
+  if (s.frequency === 'monthly')
+    return `Monthly on day ${s.day_of_month ?? 1}${(s.day_of_month ?? 1) > 28 ? ' (or the last day)' : ''} ${at}`;
   return `Every day ${at}`;
 }
 
@@ -35,13 +47,23 @@ export function ScheduleCard({ report }: { report: Report }) {
   const [error, setError] = useState<string | null>(null);
   const [issues, setIssues] = useState<api.FieldIssue[]>([]);
   const [busy, setBusy] = useState<string | null>(null);
-  const issue = (k: string) => issues.filter((i) => i.field === k).map((i) => i.message).join('; ') || undefined;
+  const issue = (k: string) =>
+    issues
+      .filter((i) => i.field === k)
+      .map((i) => i.message)
+      .join('; ') || undefined;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    setBusy('save'); setError(null); setIssues([]);
+    setBusy('save');
+    setError(null);
+    setIssues([]);
     try {
       const out = await api.post<Schedule>(`/reports/${report.id}/schedule`, {
-        time, frequency, timezone, ...(frequency === 'weekly' ? { day_of_week: dow } : {}), ...(frequency === 'monthly' ? { day_of_month: Number(dom) } : {}),
+        time,
+        frequency,
+        timezone,
+        ...(frequency === 'weekly' ? { day_of_week: dow } : {}),
+        ...(frequency === 'monthly' ? { day_of_month: Number(dom) } : {}),
       });
       toast.show(`Scheduled; next run ${inZone(out.next_run_at, out.timezone)}`, 'success');
       setEditing(false);
@@ -49,48 +71,108 @@ export function ScheduleCard({ report }: { report: Report }) {
     } catch (err) {
       setError(errorText(err));
       if (err instanceof api.ApiError) setIssues(err.fields);
-    } finally { setBusy(null); }
+    } finally {
+      setBusy(null);
+    }
   };
   const remove = async () => {
-    setBusy('remove'); setError(null);
+    setBusy('remove');
+    setError(null);
     try {
       await api.del(`/reports/${report.id}/schedule`);
       toast.show('Schedule removed', 'success');
       await invalidate(`/reports/${report.id}`, '/reports');
       setEditing(true);
-    } catch (err) { setError(errorText(err)); } finally { setBusy(null); }
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(null);
+    }
   };
   return (
-    <Card title="Schedule" actions={s && !editing ? <>
-      <RoleButton need="member" className="btn-sm" onClick={() => setEditing(true)} showReason={false}>Change</RoleButton>
-      <RoleButton need="member" className="btn-sm" variant="danger" busy={busy === 'remove'} onClick={() => void remove()} showReason={false}>Remove</RoleButton>
-    </> : null}>
+    <Card
+      title="Schedule"
+      actions={
+        s && !editing ? (
+          <>
+            <RoleButton need="member" className="btn-sm" onClick={() => setEditing(true)} showReason={false}>
+              Change
+            </RoleButton>
+            <RoleButton
+              need="member"
+              className="btn-sm"
+              variant="danger"
+              busy={busy === 'remove'}
+              onClick={() => void remove()}
+              showReason={false}>
+              Remove
+            </RoleButton>
+          </>
+        ) : null
+      }>
       {s ? (
         <div data-testid="schedule-summary">
-          <p className="rp-schedule-line"><strong>{describe(s)}</strong></p>
-          <KeyValue rows={[
-            [`Next run (${s.timezone})`, <span key="l" data-testid="next-run-local">{inZone(s.next_run_at, s.timezone)}</span>],
-            ['Next run (UTC)', <span key="u" data-testid="next-run-utc">{inZone(s.next_run_at, 'UTC')}</span>],
-            ['Last run', s.last_run_at ? inZone(s.last_run_at, s.timezone) : 'not yet'],
-          ]} />
+          <p className="rp-schedule-line">
+            <strong>{describe(s)}</strong>
+          </p>
+          <KeyValue
+            rows={[
+              [
+                `Next run (${s.timezone})`,
+                <span key="l" data-testid="next-run-local">
+                  {inZone(s.next_run_at, s.timezone)}
+                </span>,
+              ],
+              [
+                'Next run (UTC)',
+                <span key="u" data-testid="next-run-utc">
+                  {inZone(s.next_run_at, 'UTC')}
+                </span>,
+              ],
+              ['Last run', s.last_run_at ? inZone(s.last_run_at, s.timezone) : 'not yet'],
+            ]}
+          />
         </div>
-      ) : <p className="small muted">Not scheduled: it runs only when someone presses Run now.</p>}
+      ) : (
+        <p className="small muted">Not scheduled: it runs only when someone presses Run now.</p>
+      )}
       {editing ? (
         <form onSubmit={submit} noValidate className="mt" aria-label="Schedule">
           <div className="form-grid">
             <Field label="Frequency" htmlFor="sc-freq" error={issue('frequency')}>
               <select id="sc-freq" value={frequency} onChange={(e) => setFrequency(e.target.value)}>
-                {FREQUENCIES.map((f) => <option key={f} value={f}>{humanize(f)}</option>)}
+                {FREQUENCIES.map((f) => (
+                  <option key={f} value={f}>
+                    {humanize(f)}
+                  </option>
+                ))}
               </select>
             </Field>
             {frequency === 'weekly' ? (
               <Field label="Day of the week" htmlFor="sc-dow" error={issue('day_of_week')}>
-                <select id="sc-dow" value={dow} onChange={(e) => setDow(e.target.value)}>{WEEKDAYS.map((d) => <option key={d} value={d}>{humanize(d)}</option>)}</select>
+                <select id="sc-dow" value={dow} onChange={(e) => setDow(e.target.value)}>
+                  {WEEKDAYS.map((d) => (
+                    <option key={d} value={d}>
+                      {humanize(d)}
+                    </option>
+                  ))}
+                </select>
               </Field>
             ) : null}
             {frequency === 'monthly' ? (
-              <Field label="Day of the month" htmlFor="sc-dom" hint="29–31: that day or the last day of a shorter month." error={issue('day_of_month')}>
-                <input id="sc-dom" type="number" min={1} max={31} value={dom} onChange={(e) => setDom(e.target.value)} />
+              <Field
+                label="Day of the month"
+                htmlFor="sc-dom"
+                hint="29–31: that day or the last day of a shorter month."
+                error={issue('day_of_month')}>
+                <input
+                  id="sc-dom"
+                  type="number"
+                  min={1}
+                  max={31}
+                  value={dom}
+                  onChange={(e) => setDom(e.target.value)}
+                />
               </Field>
             ) : null}
             <Field label="Time" htmlFor="sc-time" hint="24-hour wall-clock time in the zone." error={issue('time')}>
@@ -98,16 +180,37 @@ export function ScheduleCard({ report }: { report: Report }) {
             </Field>
             <Field label="Time zone" htmlFor="sc-tz" hint="IANA name, e.g. Europe/Berlin." error={issue('timezone')}>
               <input id="sc-tz" value={timezone} list="sc-zones" onChange={(e) => setTimezone(e.target.value)} />
-              <datalist id="sc-zones">{['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'America/Los_Angeles', 'Asia/Tokyo'].map((z) => <option key={z} value={z} />)}</datalist>
+              <datalist id="sc-zones">
+                {['UTC', 'Europe/Berlin', 'Europe/London', 'America/New_York', 'America/Los_Angeles', 'Asia/Tokyo'].map(
+                  (z) => (
+                    <option key={z} value={z} />
+                  ),
+                )}
+              </datalist>
             </Field>
           </div>
-          {error ? <div className="error-box" role="alert">{error}</div> : null}
+          {error ? (
+            <div className="error-box" role="alert">
+              {error}
+            </div>
+          ) : null}
           <div className="row">
-            <RoleButton need="member" type="submit" variant="primary" busy={busy === 'save'} disabled={!time || !timezone}>{s ? 'Save schedule' : 'Schedule'}</RoleButton>
+            <RoleButton
+              need="member"
+              type="submit"
+              variant="primary"
+              busy={busy === 'save'}
+              disabled={!time || !timezone}>
+              {s ? 'Save schedule' : 'Schedule'}
+            </RoleButton>
             {s ? <Button onClick={() => setEditing(false)}>Cancel</Button> : null}
           </div>
         </form>
-      ) : error ? <div className="error-box" role="alert">{error}</div> : null}
+      ) : error ? (
+        <div className="error-box" role="alert">
+          {error}
+        </div>
+      ) : null}
     </Card>
   );
 }

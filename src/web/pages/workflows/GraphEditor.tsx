@@ -4,14 +4,28 @@
 // Tab reaches nodes and edges, Enter selects, arrow keys move, Delete removes.
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import {
-  applyNodeChanges, Background, Controls, getNodesBounds, getViewportForBounds, Handle, MarkerType, Position, ReactFlow, useReactFlow, useStore,
-  type Connection, type Edge, type Node, type NodeChange, type NodeProps, type EdgeChange,
+  applyNodeChanges,
+  Background,
+  Controls,
+  getNodesBounds,
+  getViewportForBounds,
+  Handle,
+  MarkerType,
+  Position,
+  ReactFlow,
+  useReactFlow,
+  useStore,
+  type Connection,
+  type Edge,
+  type Node,
+  type NodeChange,
+  type NodeProps,
+  type EdgeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import { useTheme } from '../../lib/theme';
 import { humanize } from '../../lib/format';
 import { edgeId, NODE_INFO, typeLabel, type Selection, type WorkflowEdge, type WorkflowNode } from './types';
-
 
 type Pos = { x: number; y: number };
 interface NodeData extends Record<string, unknown> {
@@ -28,7 +42,10 @@ function autoLayout(nodes: WorkflowNode[], edges: WorkflowEdge[]): Map<string, P
     let changed = false;
     for (const e of edges) {
       const d = (depth.get(e.source) ?? 0) + 1;
-      if (depth.has(e.target) && d > depth.get(e.target)! && d < nodes.length + 1) { depth.set(e.target, d); changed = true; }
+      if (depth.has(e.target) && d > depth.get(e.target)! && d < nodes.length + 1) {
+        depth.set(e.target, d);
+        changed = true;
+      }
     }
     if (!changed) break;
   }
@@ -39,7 +56,14 @@ function autoLayout(nodes: WorkflowNode[], edges: WorkflowEdge[]): Map<string, P
   return out;
 }
 
-const STEP_TONE: Record<string, string> = { completed: 'good', failed: 'bad', running: 'info', retrying: 'warn', waiting: 'info', skipped: 'neutral' };
+const STEP_TONE: Record<string, string> = {
+  completed: 'good',
+  failed: 'bad',
+  running: 'info',
+  retrying: 'warn',
+  waiting: 'info',
+  skipped: 'neutral',
+};
 
 const WfNodeView = memo(function WfNodeView({ data, selected }: NodeProps<WfNode>) {
   const { node, issues, step } = data;
@@ -47,22 +71,38 @@ const WfNodeView = memo(function WfNodeView({ data, selected }: NodeProps<WfNode
   const trigger = info?.kind === 'trigger' || node.type.startsWith('trigger.');
   const outs = [...(info?.branches ?? []), ...(node.on_error === 'continue' ? ['error'] : [])];
   return (
-    <div className={`wf-node${trigger ? ' is-trigger' : ''}${issues.length ? ' has-issues' : ''}${selected ? ' is-selected' : ''}`} data-node-id={node.id}>
+    <div
+      className={`wf-node${trigger ? ' is-trigger' : ''}${issues.length ? ' has-issues' : ''}${selected ? ' is-selected' : ''}`}
+      data-node-id={node.id}>
       {!trigger ? <Handle type="target" position={Position.Top} /> : null}
-      <div className="wf-node-type"><span>{typeLabel(node.type)}</span>{step ? <span className={`badge badge-${STEP_TONE[step] ?? 'neutral'}`}>{humanize(step)}</span> : null}</div>
+      <div className="wf-node-type">
+        <span>{typeLabel(node.type)}</span>
+        {step ? <span className={`badge badge-${STEP_TONE[step] ?? 'neutral'}`}>{humanize(step)}</span> : null}
+      </div>
       <div className="wf-node-name">{node.name || node.id}</div>
       {node.name ? <div className="wf-node-id mono">{node.id}</div> : null}
       {issues.length ? (
         <div className="wf-node-issues" data-testid={`issues-${node.id}`}>
-          <span aria-hidden="true">⚠ </span>{issues[0]}{issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}
+          <span aria-hidden="true">⚠ </span>
+          {issues[0]}
+          {issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}
         </div>
       ) : null}
-      {outs.length ? outs.map((b, i) => (
-        <Handle key={b} id={b} type="source" position={Position.Bottom} className={`wf-handle-${b}`}
-          style={{ left: `${((i + 1) / (outs.length + 1)) * 100}%` }}>
-          <span className="wf-handle-label">{b}</span>
-        </Handle>
-      )) : <Handle type="source" position={Position.Bottom} />}
+      {outs.length ? (
+        outs.map((b, i) => (
+          <Handle
+            key={b}
+            id={b}
+            type="source"
+            position={Position.Bottom}
+            className={`wf-handle-${b}`}
+            style={{ left: `${((i + 1) / (outs.length + 1)) * 100}%` }}>
+            <span className="wf-handle-label">{b}</span>
+          </Handle>
+        ))
+      ) : (
+        <Handle type="source" position={Position.Bottom} />
+      )}
     </div>
   );
 });
@@ -109,7 +149,10 @@ function RevealSelected({ id }: { id?: string }) {
     const left = n.internals.positionAbsolute.x * zoom + x;
     const top = n.internals.positionAbsolute.y * zoom + y;
     if (left >= 0 && top >= 0 && left + w * zoom <= width && top + h * zoom <= height) return;
-    void flow.setCenter(n.internals.positionAbsolute.x + w / 2, n.internals.positionAbsolute.y + h / 2, { zoom, duration: 200 });
+    void flow.setCenter(n.internals.positionAbsolute.x + w / 2, n.internals.positionAbsolute.y + h / 2, {
+      zoom,
+      duration: 200,
+    });
   }, [id, flow, width, height]);
   return null;
 }
@@ -129,7 +172,11 @@ export interface GraphEditorProps {
 }
 
 function loadPositions(key: string): Record<string, Pos> {
-  try { return JSON.parse(localStorage.getItem(key) ?? '{}') as Record<string, Pos>; } catch { return {}; }
+  try {
+    return JSON.parse(localStorage.getItem(key) ?? '{}') as Record<string, Pos>;
+  } catch {
+    return {};
+  }
 }
 
 export default function GraphEditor(p: GraphEditorProps) {
@@ -138,7 +185,11 @@ export default function GraphEditor(p: GraphEditorProps) {
   const positions = useRef<Record<string, Pos>>(loadPositions(p.storageKey));
   const [rfNodes, setRfNodes] = useState<WfNode[]>([]);
   const save = useCallback(() => {
-    try { localStorage.setItem(p.storageKey, JSON.stringify(positions.current)); } catch { /* storage full or off: positions are optional */ }
+    try {
+      localStorage.setItem(p.storageKey, JSON.stringify(positions.current));
+    } catch {
+      /* storage full or off: positions are optional */
+    }
   }, [p.storageKey]);
 
   useEffect(() => {
@@ -152,7 +203,10 @@ export default function GraphEditor(p: GraphEditorProps) {
         const issues = p.issuesByNode.get(n.id) ?? [];
         const step = p.stepStatus.get(n.id);
         return {
-          ...(before ?? {}), id: n.id, type: 'wf' as const, position,
+          ...(before ?? {}),
+          id: n.id,
+          type: 'wf' as const,
+          position,
           selected: p.selection?.kind === 'node' && p.selection.id === n.id,
           data: { node: n, issues, step },
           ariaLabel: `${typeLabel(n.type)} step ${n.name || n.id}${step ? `, last run ${step}` : ''}${issues.length ? `, ${issues.length} problem${issues.length > 1 ? 's' : ''}: ${issues.join('; ')}` : ''}`,
@@ -166,80 +220,127 @@ export default function GraphEditor(p: GraphEditorProps) {
     p.placeRef.current = (id, after) => {
       const below = after ? positions.current[after] : undefined;
       const lowest = Object.values(positions.current).reduce((m, q) => Math.max(m, q.y), -150);
-      positions.current[id] = below ? { x: below.x + (Math.random() * 60 - 30), y: below.y + 150 } : { x: 0, y: lowest + 150 };
+      positions.current[id] = below
+        ? { x: below.x + (Math.random() * 60 - 30), y: below.y + 150 }
+        : { x: 0, y: lowest + 150 };
       save();
     };
-    return () => { p.placeRef.current = null; };
+    return () => {
+      p.placeRef.current = null;
+    };
   }, [p.placeRef, save]);
 
-  const rfEdges = useMemo<Edge[]>(() => p.edges.map((e) => {
-    const src = p.nodes.find((n) => n.id === e.source);
-    const info = src ? NODE_INFO.get(src.type) : undefined;
-    const handles = [...(info?.branches ?? []), ...(src?.on_error === 'continue' ? ['error'] : [])];
-    return {
-      id: edgeId(e), source: e.source, target: e.target,
-      sourceHandle: e.when && handles.includes(e.when) ? e.when : handles.length ? (handles[0] ?? null) : null,
-      label: e.when, selected: p.selection?.kind === 'edge' && p.selection.id === edgeId(e),
-      markerEnd: { type: MarkerType.ArrowClosed },
-      className: e.when ? `wf-edge-${e.when}` : undefined,
-      ariaLabel: `Connection from ${e.source} to ${e.target}${e.when ? ` when ${e.when}` : ''}`,
-    };
-  }), [p.edges, p.nodes, p.selection]);
+  const rfEdges = useMemo<Edge[]>(
+    () =>
+      p.edges.map((e) => {
+        const src = p.nodes.find((n) => n.id === e.source);
+        const info = src ? NODE_INFO.get(src.type) : undefined;
+        const handles = [...(info?.branches ?? []), ...(src?.on_error === 'continue' ? ['error'] : [])];
+        return {
+          id: edgeId(e),
+          source: e.source,
+          target: e.target,
+          sourceHandle: e.when && handles.includes(e.when) ? e.when : handles.length ? (handles[0] ?? null) : null,
+          label: e.when,
+          selected: p.selection?.kind === 'edge' && p.selection.id === edgeId(e),
+          markerEnd: { type: MarkerType.ArrowClosed },
+          className: e.when ? `wf-edge-${e.when}` : undefined,
+          ariaLabel: `Connection from ${e.source} to ${e.target}${e.when ? ` when ${e.when}` : ''}`,
+        };
+      }),
+    [p.edges, p.nodes, p.selection],
+  );
 
-  const onNodesChange = useCallback((changes: NodeChange<WfNode>[]) => {
-    setRfNodes((ns) => applyNodeChanges(changes, ns));
-    let moved = false;
-    for (const c of changes) {
-      if (c.type === 'position' && c.position) { positions.current[c.id] = c.position; moved = true; }
-      if (c.type === 'select' && c.selected) p.onSelect({ kind: 'node', id: c.id });
-    }
-    if (moved) save();
-    const removed = new Set(changes.filter((c) => c.type === 'remove').map((c) => c.id));
-    if (removed.size && !p.readOnly) {
-      for (const id of removed) delete positions.current[id];
-      save();
-      p.onChange(p.nodes.filter((n) => !removed.has(n.id)), p.edges.filter((e) => !removed.has(e.source) && !removed.has(e.target)));
-      p.onSelect(null);
-    }
-  }, [p, save]);
+  const onNodesChange = useCallback(
+    (changes: NodeChange<WfNode>[]) => {
+      setRfNodes((ns) => applyNodeChanges(changes, ns));
+      let moved = false;
+      for (const c of changes) {
+        if (c.type === 'position' && c.position) {
+          positions.current[c.id] = c.position;
+          moved = true;
+        }
+        if (c.type === 'select' && c.selected) p.onSelect({ kind: 'node', id: c.id });
+      }
+      if (moved) save();
+      const removed = new Set(changes.filter((c) => c.type === 'remove').map((c) => c.id));
+      if (removed.size && !p.readOnly) {
+        for (const id of removed) delete positions.current[id];
+        save();
+        p.onChange(
+          p.nodes.filter((n) => !removed.has(n.id)),
+          p.edges.filter((e) => !removed.has(e.source) && !removed.has(e.target)),
+        );
+        p.onSelect(null);
+      }
+    },
+    [p, save],
+  );
 
-  const onEdgesChange = useCallback((changes: EdgeChange[]) => {
-    for (const c of changes) if (c.type === 'select' && c.selected) p.onSelect({ kind: 'edge', id: c.id });
-    const removed = new Set(changes.filter((c) => c.type === 'remove').map((c) => c.id));
-    if (removed.size && !p.readOnly) {
-      p.onChange(p.nodes, p.edges.filter((e) => !removed.has(edgeId(e))));
-      p.onSelect(null);
-    }
-  }, [p]);
+  const onEdgesChange = useCallback(
+    (changes: EdgeChange[]) => {
+      for (const c of changes) if (c.type === 'select' && c.selected) p.onSelect({ kind: 'edge', id: c.id });
+      const removed = new Set(changes.filter((c) => c.type === 'remove').map((c) => c.id));
+      if (removed.size && !p.readOnly) {
+        p.onChange(
+          p.nodes,
+          p.edges.filter((e) => !removed.has(edgeId(e))),
+        );
+        p.onSelect(null);
+      }
+    },
+    [p],
+  );
 
-  const onConnect = useCallback((c: Connection) => {
-    if (p.readOnly || !c.source || !c.target || c.source === c.target) return;
-    const e: WorkflowEdge = { source: c.source, target: c.target, ...(c.sourceHandle ? { when: c.sourceHandle } : {}) };
-    if (p.edges.some((x) => edgeId(x) === edgeId(e))) return;
-    p.onChange(p.nodes, [...p.edges, e]);
-    p.onSelect({ kind: 'edge', id: edgeId(e) });
-  }, [p]);
+  const onConnect = useCallback(
+    (c: Connection) => {
+      if (p.readOnly || !c.source || !c.target || c.source === c.target) return;
+      const e: WorkflowEdge = {
+        source: c.source,
+        target: c.target,
+        ...(c.sourceHandle ? { when: c.sourceHandle } : {}),
+      };
+      if (p.edges.some((x) => edgeId(x) === edgeId(e))) return;
+      p.onChange(p.nodes, [...p.edges, e]);
+      p.onSelect({ kind: 'edge', id: edgeId(e) });
+    },
+    [p],
+  );
 
-  const isValidConnection = useCallback((c: Connection | Edge) => {
-    const target = p.nodes.find((n) => n.id === c.target);
-    return !!target && c.source !== c.target && NODE_INFO.get(target.type)?.kind !== 'trigger';
-  }, [p.nodes]);
+  const isValidConnection = useCallback(
+    (c: Connection | Edge) => {
+      const target = p.nodes.find((n) => n.id === c.target);
+      return !!target && c.source !== c.target && NODE_INFO.get(target.type)?.kind !== 'trigger';
+    },
+    [p.nodes],
+  );
 
   return (
     <div className="wf-canvas" data-testid="workflow-canvas">
       <ReactFlow<WfNode, Edge>
-        nodes={rfNodes} edges={rfEdges} nodeTypes={nodeTypes}
-        onNodesChange={onNodesChange} onEdgesChange={onEdgesChange} onConnect={onConnect} isValidConnection={isValidConnection}
+        nodes={rfNodes}
+        edges={rfEdges}
+        nodeTypes={nodeTypes}
+        onNodesChange={onNodesChange}
+        onEdgesChange={onEdgesChange}
+        onConnect={onConnect}
+        isValidConnection={isValidConnection}
         onPaneClick={() => p.onSelect(null)}
-        nodesDraggable nodesConnectable={!p.readOnly} elementsSelectable
+        nodesDraggable
+        nodesConnectable={!p.readOnly}
+        elementsSelectable
         deleteKeyCode={p.readOnly ? null : ['Delete', 'Backspace']}
-        colorMode={dark ? 'dark' : 'light'} fitView fitViewOptions={FIT} minZoom={0.2} maxZoom={1.75}
+        colorMode={dark ? 'dark' : 'light'}
+        fitView
+        fitViewOptions={FIT}
+        minZoom={0.2}
+        maxZoom={1.75}
         proOptions={{ hideAttribution: true }}
         ariaLabelConfig={{
-          'node.a11yDescription.default': 'Press Enter or Space to select this step; then arrow keys move it and Delete removes it. Its settings open in the panel beside the canvas.',
+          'node.a11yDescription.default':
+            'Press Enter or Space to select this step; then arrow keys move it and Delete removes it. Its settings open in the panel beside the canvas.',
           'edge.a11yDescription.default': 'Press Enter or Space to select this connection; Delete removes it.',
-        }}
-      >
+        }}>
         <FitOnGrow count={rfNodes.length} newest={p.nodes[p.nodes.length - 1]?.id} />
         <RevealSelected id={p.selection?.kind === 'node' ? p.selection.id : undefined} />
         <Background gap={20} />

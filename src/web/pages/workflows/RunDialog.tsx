@@ -12,16 +12,30 @@ function parseObject(text: string, what: string): { value?: Record<string, unkno
     const v = JSON.parse(text);
     if (!v || typeof v !== 'object' || Array.isArray(v)) return { error: `${what} must be a JSON object.` };
     return { value: v as Record<string, unknown> };
-  } catch (e) { return { error: `${what} is not valid JSON: ${(e as Error).message}` }; }
+  } catch (e) {
+    return { error: `${what} is not valid JSON: ${(e as Error).message}` };
+  }
 }
 
 /** Starts a run (execute or dry run) with an input and variable overrides. */
-export function RunDialog({ workflow, mode, onClose, onStarted, onIssues }: {
-  workflow: Workflow; mode: 'execute' | 'dry_run'; onClose(): void; onStarted(run: Run): void; onIssues(issues: GraphIssue[]): void;
+export function RunDialog({
+  workflow,
+  mode,
+  onClose,
+  onStarted,
+  onIssues,
+}: {
+  workflow: Workflow;
+  mode: 'execute' | 'dry_run';
+  onClose(): void;
+  onStarted(run: Run): void;
+  onIssues(issues: GraphIssue[]): void;
 }) {
   const docs = useApiPage<DocumentRow>('/documents', { per_page: 50 });
   const [input, setInput] = useState('{}');
-  const [variables, setVariables] = useState(Object.keys(workflow.variables ?? {}).length ? JSON.stringify(workflow.variables, null, 2) : '{}');
+  const [variables, setVariables] = useState(
+    Object.keys(workflow.variables ?? {}).length ? JSON.stringify(workflow.variables, null, 2) : '{}',
+  );
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const inp = parseObject(input, 'The input');
@@ -36,13 +50,18 @@ export function RunDialog({ workflow, mode, onClose, onStarted, onIssues }: {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (inp.error || vars.error) return;
-    setBusy(true); setError(null);
+    setBusy(true);
+    setError(null);
     try {
-      onStarted(await api.post<Run>(`/workflows/${workflow.id}/run`, { mode, input: inp.value, variables: vars.value }));
+      onStarted(
+        await api.post<Run>(`/workflows/${workflow.id}/run`, { mode, input: inp.value, variables: vars.value }),
+      );
     } catch (err) {
       setError(errorText(err));
       if (err instanceof api.ApiError) onIssues(err.fields as GraphIssue[]);
-    } finally { setBusy(false); }
+    } finally {
+      setBusy(false);
+    }
   };
   const title = mode === 'dry_run' ? 'Dry run' : 'Run';
   return (
@@ -57,21 +76,47 @@ export function RunDialog({ workflow, mode, onClose, onStarted, onIssues }: {
           <select id="run-doc" value={docId} onChange={(e) => pickDoc(e.target.value)}>
             <option value="">No document</option>
             {docId && !docs.data?.data.some((d) => d.id === docId) ? <option value={docId}>{docId}</option> : null}
-            {docs.data?.data.map((d) => <option key={d.id} value={d.id}>{d.filename} ({d.status})</option>)}
+            {docs.data?.data.map((d) => (
+              <option key={d.id} value={d.id}>
+                {d.filename} ({d.status})
+              </option>
+            ))}
           </select>
         </Field>
         <div className="grid-2">
           <Field label="Input (JSON)" htmlFor="run-input" error={inp.error}>
-            <textarea id="run-input" rows={7} value={input} spellCheck={false} onChange={(e) => setInput(e.target.value)} />
+            <textarea
+              id="run-input"
+              rows={7}
+              value={input}
+              spellCheck={false}
+              onChange={(e) => setInput(e.target.value)}
+            />
           </Field>
-          <Field label="Variables (JSON)" htmlFor="run-vars" error={vars.error} hint="Override the workflow's defaults for this run.">
-            <textarea id="run-vars" rows={7} value={variables} spellCheck={false} onChange={(e) => setVariables(e.target.value)} />
+          <Field
+            label="Variables (JSON)"
+            htmlFor="run-vars"
+            error={vars.error}
+            hint="Override the workflow's defaults for this run.">
+            <textarea
+              id="run-vars"
+              rows={7}
+              value={variables}
+              spellCheck={false}
+              onChange={(e) => setVariables(e.target.value)}
+            />
           </Field>
         </div>
-        {error ? <div className="error-box" role="alert">{error}</div> : null}
+        {error ? (
+          <div className="error-box" role="alert">
+            {error}
+          </div>
+        ) : null}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} disabled={!!inp.error || !!vars.error}>{mode === 'dry_run' ? 'Start dry run' : 'Start run'}</Button>
+          <Button type="submit" variant="primary" busy={busy} disabled={!!inp.error || !!vars.error}>
+            {mode === 'dry_run' ? 'Start dry run' : 'Start run'}
+          </Button>
         </div>
       </form>
     </Dialog>

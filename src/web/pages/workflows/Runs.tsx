@@ -25,36 +25,88 @@ function Json({ value, label }: { value: unknown; label: string }) {
   return (
     <div>
       <div className="small muted">{label}</div>
-      <pre tabIndex={0} aria-label={label}>{JSON.stringify(value, null, 2)}</pre>
+      <pre tabIndex={0} aria-label={label}>
+        {JSON.stringify(value, null, 2)}
+      </pre>
     </div>
   );
 }
 
-export function RunsTable({ workflowId, status, mode, page, onPage, names }: {
-  workflowId?: string; status?: string; mode?: string; page: number; onPage(n: number): void; names?: Map<string, string>;
+export function RunsTable({
+  workflowId,
+  status,
+  mode,
+  page,
+  onPage,
+  names,
+}: {
+  workflowId?: string;
+  status?: string;
+  mode?: string;
+  page: number;
+  onPage(n: number): void;
+  names?: Map<string, string>;
 }) {
-  const list = useApiPage<Run>('/workflows/runs', { workflow_id: workflowId, status: status || undefined, mode: mode || undefined, page, per_page: PER_PAGE },
-    { refetchInterval: (q) => (q.state.data?.data.some((r) => isRunActive(r.status)) ? 2000 : false) });
+  const list = useApiPage<Run>(
+    '/workflows/runs',
+    { workflow_id: workflowId, status: status || undefined, mode: mode || undefined, page, per_page: PER_PAGE },
+    { refetchInterval: (q) => (q.state.data?.data.some((r) => isRunActive(r.status)) ? 2000 : false) },
+  );
   const rows = list.data?.data ?? [];
   const total = list.data?.pagination.total ?? 0;
   return (
     <>
       <ErrorBox error={list.error} retry={() => list.refetch()} />
-      {list.isPending ? <Spinner /> : rows.length === 0 ? <Empty>{status || mode ? 'No run matches these filters.' : 'No runs yet.'}</Empty> : (
+      {list.isPending ? (
+        <Spinner />
+      ) : rows.length === 0 ? (
+        <Empty>{status || mode ? 'No run matches these filters.' : 'No runs yet.'}</Empty>
+      ) : (
         <div className="table-wrap">
           <table aria-label="Runs">
             <thead>
-              <tr><th>Run</th>{workflowId ? null : <th>Workflow</th>}<th>Status</th><th>Mode</th><th>Trigger</th><th>Steps</th><th className="num">Duration</th><th>Started</th></tr>
+              <tr>
+                <th>Run</th>
+                {workflowId ? null : <th>Workflow</th>}
+                <th>Status</th>
+                <th>Mode</th>
+                <th>Trigger</th>
+                <th>Steps</th>
+                <th className="num">Duration</th>
+                <th>Started</th>
+              </tr>
             </thead>
             <tbody>
               {rows.map((r) => (
                 <tr key={r.id}>
-                  <td><Link to={`/workflows/runs/${r.id}`} className="mono">{r.id}</Link></td>
-                  {workflowId ? null : <td><Link to={`/workflows/${r.workflow_id}`}>{names?.get(r.workflow_id) ?? r.workflow_id}</Link></td>}
-                  <td><StatusBadge status={r.status} />{r.error ? <div className="field-error small">{r.error.code}{r.error.node_id ? ` at ${r.error.node_id}` : ''}</div> : null}</td>
-                  <td><ModeBadge mode={r.mode} /></td>
+                  <td>
+                    <Link to={`/workflows/runs/${r.id}`} className="mono">
+                      {r.id}
+                    </Link>
+                  </td>
+                  {workflowId ? null : (
+                    <td>
+                      <Link to={`/workflows/${r.workflow_id}`}>{names?.get(r.workflow_id) ?? r.workflow_id}</Link>
+                    </td>
+                  )}
+                  <td>
+                    <StatusBadge status={r.status} />
+                    {r.error ? (
+                      <div className="field-error small">
+                        {r.error.code}
+                        {r.error.node_id ? ` at ${r.error.node_id}` : ''}
+                      </div>
+                    ) : null}
+                  </td>
+                  <td>
+                    <ModeBadge mode={r.mode} />
+                  </td>
                   <td className="small">{humanize(r.trigger.type)}</td>
-                  <td className="small">{Object.entries(r.step_counts ?? {}).map(([k, v]) => `${v} ${k}`).join(', ') || '—'}</td>
+                  <td className="small">
+                    {Object.entries(r.step_counts ?? {})
+                      .map(([k, v]) => `${v} ${k}`)
+                      .join(', ') || '—'}
+                  </td>
                   <td className="num">{duration(r.duration_ms)}</td>
                   <td className="small nowrap">{formatDate(r.started_at ?? r.queued_at)}</td>
                 </tr>
@@ -70,9 +122,15 @@ export function RunsTable({ workflowId, status, mode, page, onPage, names }: {
 
 /** One run, polled while it is queued or running. */
 export function RunDetail({ runId, compact }: { runId: string; compact?: boolean }) {
-  const run = useApi<Run>(`/workflows/runs/${runId}`, undefined, { refetchInterval: (q) => (!q.state.data || isRunActive(q.state.data.status) || q.state.data.resume_at ? 1500 : false) });
+  const run = useApi<Run>(`/workflows/runs/${runId}`, undefined, {
+    refetchInterval: (q) =>
+      !q.state.data || isRunActive(q.state.data.status) || q.state.data.resume_at ? 1500 : false,
+  });
   const wf = useApi<Workflow>(run.data ? `/workflows/${run.data.workflow_id}` : null);
-  const cancel = useAction(() => api.post<Run>(`/workflows/runs/${runId}/cancel`), { invalidate: ['/workflows/runs'], success: 'Run cancelled' });
+  const cancel = useAction(() => api.post<Run>(`/workflows/runs/${runId}/cancel`), {
+    invalidate: ['/workflows/runs'],
+    success: 'Run cancelled',
+  });
   if (run.isPending) return <Spinner label="Loading the run…" />;
   if (run.error) return <ErrorBox error={run.error} retry={() => run.refetch()} />;
   const r = run.data;
@@ -82,24 +140,70 @@ export function RunDetail({ runId, compact }: { runId: string; compact?: boolean
     <div className="wf-run" data-testid="run-detail" aria-busy={isRunActive(r.status) || undefined}>
       <div className="row">
         <StatusBadge status={r.status} /> <ModeBadge mode={r.mode} />
-        <span className="small muted">{humanize(r.trigger.type)} · version {r.workflow_version} · {duration(r.duration_ms)}</span>
+        <span className="small muted">
+          {humanize(r.trigger.type)} · version {r.workflow_version} · {duration(r.duration_ms)}
+        </span>
         <span className="spacer" />
-        {isRunActive(r.status) ? <Button className="btn-sm" busy={cancel.isPending} onClick={() => cancel.mutate(undefined)}>Cancel run</Button> : null}
-        {compact ? <Link to={`/workflows/runs/${r.id}`} className="small">Open the run</Link> : null}
+        {isRunActive(r.status) ? (
+          <Button className="btn-sm" busy={cancel.isPending} onClick={() => cancel.mutate(undefined)}>
+            Cancel run
+          </Button>
+        ) : null}
+        {compact ? (
+          <Link to={`/workflows/runs/${r.id}`} className="small">
+            Open the run
+          </Link>
+        ) : null}
       </div>
-      {r.error ? <div className="error-box" role="alert"><strong>{r.error.code}</strong>{r.error.node_id ? <> at <code>{r.error.node_id}</code></> : null}: {r.error.message}</div> : null}
-      {r.mode === 'dry_run' ? <p className="small muted">A dry run computes every step and records what it would do; it changes nothing.</p> : null}
-      {!compact ? (
-        <KeyValue rows={[
-          ['Workflow', wf.data ? <Link to={`/workflows/${r.workflow_id}`}>{wf.data.name}</Link> : <code>{r.workflow_id}</code>],
-          ['Document', r.document_id ? <Link to={`/documents/${r.document_id}`} className="mono">{r.document_id}</Link> : '—'],
-          ['Queued', formatDate(r.queued_at)], ['Started', formatDate(r.started_at)], ['Finished', formatDate(r.finished_at)],
-          ...(r.resume_at ? [['Resumes', formatDate(r.resume_at)] as [string, string]] : []),
-        ]} />
+      {r.error ? (
+        <div className="error-box" role="alert">
+          <strong>{r.error.code}</strong>
+          {r.error.node_id ? (
+            <>
+              {' '}
+              at <code>{r.error.node_id}</code>
+            </>
+          ) : null}
+          : {r.error.message}
+        </div>
       ) : null}
-      {!compact ? <div className="grid-2 mt"><Json value={r.input} label="Run input" /><Json value={r.variables} label="Variables" /></div> : null}
+      {r.mode === 'dry_run' ? (
+        <p className="small muted">A dry run computes every step and records what it would do; it changes nothing.</p>
+      ) : null}
+      {!compact ? (
+        <KeyValue
+          rows={[
+            [
+              'Workflow',
+              wf.data ? <Link to={`/workflows/${r.workflow_id}`}>{wf.data.name}</Link> : <code>{r.workflow_id}</code>,
+            ],
+            [
+              'Document',
+              r.document_id ? (
+                <Link to={`/documents/${r.document_id}`} className="mono">
+                  {r.document_id}
+                </Link>
+              ) : (
+                '—'
+              ),
+            ],
+            ['Queued', formatDate(r.queued_at)],
+            ['Started', formatDate(r.started_at)],
+            ['Finished', formatDate(r.finished_at)],
+            ...(r.resume_at ? [['Resumes', formatDate(r.resume_at)] as [string, string]] : []),
+          ]}
+        />
+      ) : null}
+      {!compact ? (
+        <div className="grid-2 mt">
+          <Json value={r.input} label="Run input" />
+          <Json value={r.variables} label="Variables" />
+        </div>
+      ) : null}
       <h3 className="mt">Steps</h3>
-      {steps.length === 0 ? <p className="small muted">{isRunActive(r.status) ? 'No step has run yet.' : 'No step ran.'}</p> : (
+      {steps.length === 0 ? (
+        <p className="small muted">{isRunActive(r.status) ? 'No step has run yet.' : 'No step ran.'}</p>
+      ) : (
         <ol className="wf-steps" aria-label="Steps">
           {steps.map((s) => (
             <li key={`${s.node_id}-${s.position}`} className={`wf-step wf-step-${s.status}`} data-node={s.node_id}>
@@ -109,15 +213,24 @@ export function RunDetail({ runId, compact }: { runId: string; compact?: boolean
                     <strong>{names.get(s.node_id) || s.node_id}</strong> <code className="small">{s.type}</code>
                     <StatusBadge status={s.status} />
                     {s.branch ? <Badge tone="info">branch {s.branch}</Badge> : null}
-                    <span className="small muted">{s.attempts} {s.attempts === 1 ? 'attempt' : 'attempts'} · {duration(s.duration_ms)}</span>
+                    <span className="small muted">
+                      {s.attempts} {s.attempts === 1 ? 'attempt' : 'attempts'} · {duration(s.duration_ms)}
+                    </span>
                   </span>
-                  {s.error ? <span className="field-error small wf-step-error">{s.error.code}: {s.error.message}</span> : null}
+                  {s.error ? (
+                    <span className="field-error small wf-step-error">
+                      {s.error.code}: {s.error.message}
+                    </span>
+                  ) : null}
                 </summary>
                 <div className="grid-2 wf-step-body">
                   <Json value={s.input} label={`Input of ${s.node_id}`} />
                   <Json value={s.output} label={`Output of ${s.node_id}`} />
                 </div>
-                <p className="small muted">Started {formatDate(s.started_at)} · finished {formatDate(s.finished_at)}{s.error?.next_attempt_at ? ` · next attempt ${formatDate(s.error.next_attempt_at)}` : ''}</p>
+                <p className="small muted">
+                  Started {formatDate(s.started_at)} · finished {formatDate(s.finished_at)}
+                  {s.error?.next_attempt_at ? ` · next attempt ${formatDate(s.error.next_attempt_at)}` : ''}
+                </p>
               </details>
             </li>
           ))}

@@ -5,35 +5,96 @@ import { Link, navigate, useSearchState } from '../../lib/router';
 import { usePermission } from '../../lib/session';
 import { useToast } from '../../components/Toast';
 import { ConfirmDialog } from '../../components/Dialog';
-import { Badge, Button, Card, ErrorBox, PageHeader, RoleButton, Spinner, StatusBadge, Tabs, TabPanel } from '../../components/ui';
+import {
+  Badge,
+  Button,
+  Card,
+  ErrorBox,
+  PageHeader,
+  RoleButton,
+  Spinner,
+  StatusBadge,
+  Tabs,
+  TabPanel,
+} from '../../components/ui';
 import { SidePanel } from './SidePanel';
 import { RunDialog } from './RunDialog';
 import { RunDetail, RunsTable } from './Runs';
-import { issueNode, newNodeId, NODE_INFO, NODE_TYPES, typeLabel, type GraphIssue, type Run, type Selection, type Workflow, type WorkflowEdge, type WorkflowNode } from './types';
+import {
+  issueNode,
+  newNodeId,
+  NODE_INFO,
+  NODE_TYPES,
+  typeLabel,
+  type GraphIssue,
+  type Run,
+  type Selection,
+  type Workflow,
+  type WorkflowEdge,
+  type WorkflowNode,
+} from './types';
 import './workflows.css';
 
 // The canvas library is the heaviest part of this page: loaded with it, never with the shell.
 const GraphEditor = lazy(() => import('./GraphEditor'));
 
-interface Draft { nodes: WorkflowNode[]; edges: WorkflowEdge[] }
+interface Draft {
+  nodes: WorkflowNode[];
+  edges: WorkflowEdge[];
+}
 
-function Palette({ disabled, reason, onAdd, selected }: { disabled: boolean; reason?: string; onAdd(type: string, connect: boolean): void; selected?: string }) {
+function Palette({
+  disabled,
+  reason,
+  onAdd,
+  selected,
+}: {
+  disabled: boolean;
+  reason?: string;
+  onAdd(type: string, connect: boolean): void;
+  selected?: string;
+}) {
   const [connect, setConnect] = useState(true);
   return (
     <nav className="wf-palette card" aria-label="Add a step">
       <h2 className="wf-panel-title">Add a step</h2>
       {reason ? <p className="small muted">{reason}</p> : null}
-      <label className="check small"><input type="checkbox" checked={connect} onChange={(e) => setConnect(e.target.checked)} disabled={disabled || !selected} />
-        <span>Connect from the selected step{selected ? <> (<code>{selected}</code>)</> : ''}</span></label>
+      <label className="check small">
+        <input
+          type="checkbox"
+          checked={connect}
+          onChange={(e) => setConnect(e.target.checked)}
+          disabled={disabled || !selected}
+        />
+        <span>
+          Connect from the selected step
+          {selected ? (
+            <>
+              {' '}
+              (<code>{selected}</code>)
+            </>
+          ) : (
+            ''
+          )}
+        </span>
+      </label>
       {(['trigger', 'action'] as const).map((kind) => (
         <div key={kind}>
           <h3 className="wf-palette-h">{kind === 'trigger' ? 'Triggers' : 'Actions'}</h3>
           <ul className="wf-palette-list">
             {NODE_TYPES.filter((t) => t.kind === kind).map((t) => (
               <li key={t.type}>
-                <button type="button" className="wf-palette-btn" disabled={disabled} title={t.summary} onClick={() => onAdd(t.type, connect && !!selected)}
+                <button
+                  type="button"
+                  className="wf-palette-btn"
+                  disabled={disabled}
+                  title={t.summary}
+                  onClick={() => onAdd(t.type, connect && !!selected)}
                   aria-label={`Add ${t.label}`}>
-                  <span aria-hidden="true" className="wf-plus">+</span> {t.label}
+                  <span aria-hidden="true" className="wf-plus">
+                    +
+                  </span>{' '}
+                  {t.label}
                 </button>
               </li>
             ))}
@@ -44,18 +105,33 @@ function Palette({ disabled, reason, onAdd, selected }: { disabled: boolean; rea
   );
 }
 
-function Problems({ issues, nodes, onPick }: { issues: GraphIssue[]; nodes: WorkflowNode[]; onPick(id: string): void }) {
+function Problems({
+  issues,
+  nodes,
+  onPick,
+}: {
+  issues: GraphIssue[];
+  nodes: WorkflowNode[];
+  onPick(id: string): void;
+}) {
   if (!issues.length) return null;
   return (
     <section className="error-box wf-problems" aria-labelledby="wf-problems-h" data-testid="workflow-problems">
-      <h2 id="wf-problems-h" className="small"><strong>{issues.length === 1 ? '1 problem' : `${issues.length} problems`} found by the API</strong></h2>
+      <h2 id="wf-problems-h" className="small">
+        <strong>{issues.length === 1 ? '1 problem' : `${issues.length} problems`} found by the API</strong>
+      </h2>
       <ul>
         {issues.map((i, k) => {
           const id = issueNode(i, nodes);
           return (
             <li key={k}>
-              {id ? <button type="button" className="link-btn" onClick={() => onPick(id)}>{id}</button> : null}
-              {id ? ' · ' : null}<code>{i.field}</code> {i.message}
+              {id ? (
+                <button type="button" className="link-btn" onClick={() => onPick(id)}>
+                  {id}
+                </button>
+              ) : null}
+              {id ? ' · ' : null}
+              <code>{i.field}</code> {i.message}
             </li>
           );
         })}
@@ -64,27 +140,56 @@ function Problems({ issues, nodes, onPick }: { issues: GraphIssue[]; nodes: Work
   );
 }
 
-function StepsList({ nodes, edges, issuesByNode, onPick }: { nodes: WorkflowNode[]; edges: WorkflowEdge[]; issuesByNode: Map<string, string[]>; onPick(id: string): void }) {
+function StepsList({
+  nodes,
+  edges,
+  issuesByNode,
+  onPick,
+}: {
+  nodes: WorkflowNode[];
+  edges: WorkflowEdge[];
+  issuesByNode: Map<string, string[]>;
+  onPick(id: string): void;
+}) {
   return (
     <details className="mt wf-steps-list">
       <summary>Steps as a list ({nodes.length})</summary>
       {nodes.length ? (
         <div className="table-wrap mt">
           <table aria-label="Steps of the workflow">
-            <thead><tr><th>Step</th><th>Type</th><th>Goes to</th><th>Problems</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Step</th>
+                <th>Type</th>
+                <th>Goes to</th>
+                <th>Problems</th>
+              </tr>
+            </thead>
             <tbody>
               {nodes.map((n) => (
                 <tr key={n.id}>
-                  <td><button type="button" className="link-btn" onClick={() => onPick(n.id)}>{n.name || n.id}</button>{n.name ? <div className="small muted mono">{n.id}</div> : null}</td>
+                  <td>
+                    <button type="button" className="link-btn" onClick={() => onPick(n.id)}>
+                      {n.name || n.id}
+                    </button>
+                    {n.name ? <div className="small muted mono">{n.id}</div> : null}
+                  </td>
                   <td className="small">{typeLabel(n.type)}</td>
-                  <td className="small">{edges.filter((e) => e.source === n.id).map((e) => `${e.target}${e.when ? ` (${e.when})` : ''}`).join(', ') || '—'}</td>
+                  <td className="small">
+                    {edges
+                      .filter((e) => e.source === n.id)
+                      .map((e) => `${e.target}${e.when ? ` (${e.when})` : ''}`)
+                      .join(', ') || '—'}
+                  </td>
                   <td className="small">{issuesByNode.get(n.id)?.join('; ') || '—'}</td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
-      ) : <p className="small muted">No steps yet.</p>}
+      ) : (
+        <p className="small muted">No steps yet.</p>
+      )}
     </details>
   );
 }
@@ -121,7 +226,9 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
   }, [wf.data]); // `dirty` as of this render: whether the draft still equals what it started from
   useEffect(() => {
     if (!dirty) return;
-    const warn = (e: BeforeUnloadEvent) => { e.preventDefault(); };
+    const warn = (e: BeforeUnloadEvent) => {
+      e.preventDefault();
+    };
     window.addEventListener('beforeunload', warn);
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
@@ -142,13 +249,25 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
     }
     return m;
   }, [issues, nodes]);
-  const stepStatus = useMemo(() => new Map((watchedRun.data?.steps ?? []).map((st) => [st.node_id, st.status])), [watchedRun.data]);
+  const stepStatus = useMemo(
+    () => new Map((watchedRun.data?.steps ?? []).map((st) => [st.node_id, st.status])),
+    [watchedRun.data],
+  );
 
   if (wf.isPending) return <Spinner />;
-  if (wf.error) return <><PageHeader title="Workflow" back={<Link to="/workflows">← Workflows</Link>} /><ErrorBox error={wf.error} retry={() => wf.refetch()} /></>;
+  if (wf.error)
+    return (
+      <>
+        <PageHeader title="Workflow" back={<Link to="/workflows">← Workflows</Link>} />
+        <ErrorBox error={wf.error} retry={() => wf.refetch()} />
+      </>
+    );
   const w = wf.data;
 
-  const change = (n: WorkflowNode[], e: WorkflowEdge[]) => { setDraft({ nodes: n, edges: e }); setChecked(null); };
+  const change = (n: WorkflowNode[], e: WorkflowEdge[]) => {
+    setDraft({ nodes: n, edges: e });
+    setChecked(null);
+  };
   const fail = (err: unknown) => {
     // Graph problems are listed below and shown on their steps: the headline is enough here.
     const graph = err instanceof api.ApiError && err.status === 400 && err.fields.length > 0;
@@ -156,29 +275,50 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
     if (graph) setIssues((err as api.ApiError).fields as GraphIssue[]);
   };
   const save = async (extra: Partial<Workflow> = {}, what = 'Saved') => {
-    setBusy(extra.status ?? 'save'); setError(null);
+    setBusy(extra.status ?? 'save');
+    setError(null);
     try {
       const out = await api.put<Workflow>(`/workflows/${id}`, { nodes, edges, ...extra });
       const saved = { nodes: out.nodes, edges: out.edges };
-      setDraft(saved); setBase(saved); setIssues([]);
+      setDraft(saved);
+      setBase(saved);
+      setIssues([]);
       toast.show(`${what} (version ${out.version})`, 'success');
       await invalidate(`/workflows/${id}`, '/workflows');
-    } catch (err) { fail(err); } finally { setBusy(null); }
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(null);
+    }
   };
   const check = async () => {
-    setBusy('check'); setError(null);
+    setBusy('check');
+    setError(null);
     try {
       const r = await api.post<{ valid: boolean; issues: GraphIssue[] }>('/workflows/validate', { nodes, edges });
       setIssues(r.issues);
       setChecked(r.valid ? 'The graph is valid and can run.' : null);
-    } catch (err) { fail(err); } finally { setBusy(null); }
+    } catch (err) {
+      fail(err);
+    } finally {
+      setBusy(null);
+    }
   };
   const add = (type: string, connect: boolean) => {
     const taken = new Set(nodes.map((n) => n.id));
     const nid = newNodeId(type, taken);
     const info = NODE_INFO.get(type)!;
     const from = connect && selection?.kind === 'node' ? nodes.find((n) => n.id === selection.id) : undefined;
-    const edge = from && info.kind !== 'trigger' ? [{ source: from.id, target: nid, ...(NODE_INFO.get(from.type)?.branches ? { when: NODE_INFO.get(from.type)!.branches![0] } : {}) }] : [];
+    const edge =
+      from && info.kind !== 'trigger'
+        ? [
+            {
+              source: from.id,
+              target: nid,
+              ...(NODE_INFO.get(from.type)?.branches ? { when: NODE_INFO.get(from.type)!.branches![0] } : {}),
+            },
+          ]
+        : [];
     placeRef.current?.(nid, from?.id);
     change([...nodes, { id: nid, type, config: structuredClone(info.initial) }], [...edges, ...edge]);
     setSelection({ kind: 'node', id: nid });
@@ -190,47 +330,138 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
       toast.show(`Deleted ${w.name}`, 'success');
       await invalidate('/workflows');
       navigate('/workflows');
-    } catch (err) { fail(err); setDeleting(false); } finally { setBusy(null); }
+    } catch (err) {
+      fail(err);
+      setDeleting(false);
+    } finally {
+      setBusy(null);
+    }
   };
-  const runReason = dirty ? 'Save the changes first: a run uses the saved version.' : !perm.allowed ? perm.reason : undefined;
-  const pick = (nid: string) => { setSelection({ kind: 'node', id: nid }); set({ tab: undefined }); };
+  const runReason = dirty
+    ? 'Save the changes first: a run uses the saved version.'
+    : !perm.allowed
+      ? perm.reason
+      : undefined;
+  const pick = (nid: string) => {
+    setSelection({ kind: 'node', id: nid });
+    set({ tab: undefined });
+  };
 
   return (
     <>
-      <PageHeader back={<Link to="/workflows">← Workflows</Link>}
-        title={<>{w.name} <StatusBadge status={w.status} /> {dirty ? <Badge tone="warn">unsaved changes</Badge> : null}</>}
-        subtitle={<>{w.description ? <>{w.description} · </> : null}version {w.version} · {w.trigger ? typeLabel(`trigger.${w.trigger.type}`) : 'no trigger yet'}</>}
-        actions={<>
-          <RoleButton need="member" variant="primary" busy={busy === 'save'} disabled={!dirty} onClick={() => void save()}>Save</RoleButton>
-          <Button busy={busy === 'check'} onClick={() => void check()}>Check</Button>
-          {w.status === 'active'
-            ? <RoleButton need="member" busy={busy === 'inactive'} onClick={() => void save({ status: 'inactive' }, 'Deactivated')}>Deactivate</RoleButton>
-            : <RoleButton need="member" busy={busy === 'active'} onClick={() => void save({ status: 'active' }, dirty ? 'Saved and activated' : 'Activated')}>{dirty ? 'Save and activate' : 'Activate'}</RoleButton>}
-          <Button disabled={!!runReason} title={runReason} onClick={() => setRunning('dry_run')}>Dry run…</Button>
-          <Button disabled={!!runReason} title={runReason} onClick={() => setRunning('execute')}>Run…</Button>
-          <RoleButton need="member" variant="danger" showReason={false} onClick={() => setDeleting(true)}>Delete</RoleButton>
-        </>} />
+      <PageHeader
+        back={<Link to="/workflows">← Workflows</Link>}
+        title={
+          <>
+            {w.name} <StatusBadge status={w.status} /> {dirty ? <Badge tone="warn">unsaved changes</Badge> : null}
+          </>
+        }
+        subtitle={
+          <>
+            {w.description ? <>{w.description} · </> : null}version {w.version} ·{' '}
+            {w.trigger ? typeLabel(`trigger.${w.trigger.type}`) : 'no trigger yet'}
+          </>
+        }
+        actions={
+          <>
+            <RoleButton
+              need="member"
+              variant="primary"
+              busy={busy === 'save'}
+              disabled={!dirty}
+              onClick={() => void save()}>
+              Save
+            </RoleButton>
+            <Button busy={busy === 'check'} onClick={() => void check()}>
+              Check
+            </Button>
+            {w.status === 'active' ? (
+              <RoleButton
+                need="member"
+                busy={busy === 'inactive'}
+                onClick={() => void save({ status: 'inactive' }, 'Deactivated')}>
+                Deactivate
+              </RoleButton>
+            ) : (
+              <RoleButton
+                need="member"
+                busy={busy === 'active'}
+                onClick={() => void save({ status: 'active' }, dirty ? 'Saved and activated' : 'Activated')}>
+                {dirty ? 'Save and activate' : 'Activate'}
+              </RoleButton>
+            )}
+            <Button disabled={!!runReason} title={runReason} onClick={() => setRunning('dry_run')}>
+              Dry run…
+            </Button>
+            <Button disabled={!!runReason} title={runReason} onClick={() => setRunning('execute')}>
+              Run…
+            </Button>
+            <RoleButton need="member" variant="danger" showReason={false} onClick={() => setDeleting(true)}>
+              Delete
+            </RoleButton>
+          </>
+        }
+      />
       {dirty && perm.allowed ? <p className="small muted wf-run-hint">{runReason}</p> : null}
-      {error ? <div className="error-box" role="alert">{error}</div> : null}
-      {checked ? <div className="info-box" role="status">{checked}</div> : null}
-      <Tabs label="Workflow views" value={tab} onChange={(t) => set({ tab: t === 'editor' ? undefined : t })}
-        tabs={[{ id: 'editor', label: 'Editor' }, { id: 'runs', label: 'Runs' }]} />
+      {error ? (
+        <div className="error-box" role="alert">
+          {error}
+        </div>
+      ) : null}
+      {checked ? (
+        <div className="info-box" role="status">
+          {checked}
+        </div>
+      ) : null}
+      <Tabs
+        label="Workflow views"
+        value={tab}
+        onChange={(t) => set({ tab: t === 'editor' ? undefined : t })}
+        tabs={[
+          { id: 'editor', label: 'Editor' },
+          { id: 'runs', label: 'Runs' },
+        ]}
+      />
       {tab === 'editor' ? (
         <TabPanel id="editor">
           <Problems issues={issues} nodes={nodes} onPick={pick} />
           <div className="wf-editor">
-            <Palette disabled={!perm.allowed} reason={perm.allowed ? undefined : perm.reason} onAdd={add} selected={selection?.kind === 'node' ? selection.id : undefined} />
+            <Palette
+              disabled={!perm.allowed}
+              reason={perm.allowed ? undefined : perm.reason}
+              onAdd={add}
+              selected={selection?.kind === 'node' ? selection.id : undefined}
+            />
             <section className="wf-canvas-wrap" aria-label="Workflow graph">
               <Suspense fallback={<Spinner label="Loading the editor…" />}>
-                <GraphEditor storageKey={`docpipe.workflow-layout.${id}`} nodes={nodes} edges={edges} issuesByNode={issuesByNode} stepStatus={stepStatus}
-                  selection={selection} readOnly={!perm.allowed} onSelect={setSelection} onChange={change} placeRef={placeRef} />
+                <GraphEditor
+                  storageKey={`docpipe.workflow-layout.${id}`}
+                  nodes={nodes}
+                  edges={edges}
+                  issuesByNode={issuesByNode}
+                  stepStatus={stepStatus}
+                  selection={selection}
+                  readOnly={!perm.allowed}
+                  onSelect={setSelection}
+                  onChange={change}
+                  placeRef={placeRef}
+                />
               </Suspense>
               <p className="small muted wf-legend">
-                Tab to a step and press Enter to select it; arrow keys move it, Delete removes it. Drag from a step’s bottom handle to connect.
+                Tab to a step and press Enter to select it; arrow keys move it, Delete removes it. Drag from a step’s
+                bottom handle to connect.
                 {stepStatus.size ? ' Badges show each step’s status in the run below.' : ''}
               </p>
             </section>
-            <SidePanel selection={selection} nodes={nodes} edges={edges} issues={issues} readOnly={!perm.allowed} onChange={change} onSelect={setSelection} />
+            <SidePanel
+              selection={selection}
+              nodes={nodes}
+              edges={edges}
+              issues={issues}
+              readOnly={!perm.allowed}
+              onChange={change}
+              onSelect={setSelection}
+            />
           </div>
           <StepsList nodes={nodes} edges={edges} issuesByNode={issuesByNode} onPick={pick} />
           {watched ? (
@@ -245,14 +476,27 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
         </TabPanel>
       )}
       {running ? (
-        <RunDialog workflow={w} mode={running} onClose={() => setRunning(null)} onIssues={setIssues}
+        <RunDialog
+          workflow={w}
+          mode={running}
+          onClose={() => setRunning(null)}
+          onIssues={setIssues}
           onStarted={(r) => {
-            setRunning(null); setLaunched(r.id);
+            setRunning(null);
+            setLaunched(r.id);
             toast.show(r.mode === 'dry_run' ? 'Dry run started' : 'Run started', 'success');
             void invalidate('/workflows/runs');
-          }} />
+          }}
+        />
       ) : null}
-      <ConfirmDialog open={deleting} title={`Delete ${w.name}?`} confirmLabel="Delete workflow" danger busy={busy === 'delete'} onConfirm={() => void remove()} onClose={() => setDeleting(false)}>
+      <ConfirmDialog
+        open={deleting}
+        title={`Delete ${w.name}?`}
+        confirmLabel="Delete workflow"
+        danger
+        busy={busy === 'delete'}
+        onConfirm={() => void remove()}
+        onClose={() => setDeleting(false)}>
         <p>The workflow and all its runs are deleted. This cannot be undone.</p>
       </ConfirmDialog>
     </>

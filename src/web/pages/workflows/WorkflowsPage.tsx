@@ -5,7 +5,17 @@ import { Link, navigate, useSearchState } from '../../lib/router';
 import { formatDate, humanize } from '../../lib/format';
 import { Dialog } from '../../components/Dialog';
 import { CopySecret } from '../../components/CopySecret';
-import { Button, Empty, ErrorBox, Field, PageHeader, Pager, RoleButton, Spinner, StatusBadge } from '../../components/ui';
+import {
+  Button,
+  Empty,
+  ErrorBox,
+  Field,
+  PageHeader,
+  Pager,
+  RoleButton,
+  Spinner,
+  StatusBadge,
+} from '../../components/ui';
 import { typeLabel, WORKFLOW_STATUSES, type Workflow } from './types';
 
 const PER_PAGE = 20;
@@ -25,26 +35,50 @@ function CreateWorkflow({ onDone, onClose }: { onDone(w: Workflow): void; onClos
   try {
     vars = JSON.parse(variables || '{}');
     if (!vars || typeof vars !== 'object' || Array.isArray(vars)) varsError = 'Variables must be a JSON object.';
-  } catch (e) { varsError = `Not valid JSON: ${(e as Error).message}`; }
+  } catch (e) {
+    varsError = `Not valid JSON: ${(e as Error).message}`;
+  }
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (varsError) return;
-    setBusy(true); setError(null);
-    const nodes = start === 'manual' ? [{ id: 'start', type: 'trigger.manual', config: {} }]
-      : start === 'document' ? [{ id: 'start', type: 'trigger.document', config: { events: ['document.extracted'] } }] : [];
+    setBusy(true);
+    setError(null);
+    const nodes =
+      start === 'manual'
+        ? [{ id: 'start', type: 'trigger.manual', config: {} }]
+        : start === 'document'
+          ? [{ id: 'start', type: 'trigger.document', config: { events: ['document.extracted'] } }]
+          : [];
     try {
-      onDone(await api.post<Workflow>('/workflows', {
-        name, ...(description ? { description } : {}), nodes, edges: [], variables: vars,
-        settings: { timeout_seconds: Number(timeout), max_concurrent_runs: Number(concurrent), on_error: onError },
-      }));
-    } catch (err) { setError(errorText(err)); } finally { setBusy(false); }
+      onDone(
+        await api.post<Workflow>('/workflows', {
+          name,
+          ...(description ? { description } : {}),
+          nodes,
+          edges: [],
+          variables: vars,
+          settings: { timeout_seconds: Number(timeout), max_concurrent_runs: Number(concurrent), on_error: onError },
+        }),
+      );
+    } catch (err) {
+      setError(errorText(err));
+    } finally {
+      setBusy(false);
+    }
   };
   return (
     <Dialog open title="New workflow" onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <Field label="Name" htmlFor="wf-name"><input id="wf-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} /></Field>
-        <Field label="Description" htmlFor="wf-desc"><input id="wf-desc" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} /></Field>
-        <Field label="Start with" htmlFor="wf-start" hint="A workflow has exactly one trigger; you can change it in the editor.">
+        <Field label="Name" htmlFor="wf-name">
+          <input id="wf-name" value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+        </Field>
+        <Field label="Description" htmlFor="wf-desc">
+          <input id="wf-desc" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={2000} />
+        </Field>
+        <Field
+          label="Start with"
+          htmlFor="wf-start"
+          hint="A workflow has exactly one trigger; you can change it in the editor.">
           <select id="wf-start" value={start} onChange={(e) => setStart(e.target.value as typeof start)}>
             <option value="manual">{typeLabel('trigger.manual')}</option>
             <option value="document">{typeLabel('trigger.document')}</option>
@@ -54,22 +88,57 @@ function CreateWorkflow({ onDone, onClose }: { onDone(w: Workflow): void; onClos
         <details className="mb">
           <summary>Settings and variables (set at creation only)</summary>
           <div className="form-grid mt">
-            <Field label="Run timeout (seconds)" htmlFor="wf-timeout"><input id="wf-timeout" type="number" min={1} max={604800} value={timeout} onChange={(e) => setTimeoutS(e.target.value)} /></Field>
-            <Field label="Runs at once" htmlFor="wf-conc"><input id="wf-conc" type="number" min={1} max={100} value={concurrent} onChange={(e) => setConcurrent(e.target.value)} /></Field>
+            <Field label="Run timeout (seconds)" htmlFor="wf-timeout">
+              <input
+                id="wf-timeout"
+                type="number"
+                min={1}
+                max={604800}
+                value={timeout}
+                onChange={(e) => setTimeoutS(e.target.value)}
+              />
+            </Field>
+            <Field label="Runs at once" htmlFor="wf-conc">
+              <input
+                id="wf-conc"
+                type="number"
+                min={1}
+                max={100}
+                value={concurrent}
+                onChange={(e) => setConcurrent(e.target.value)}
+              />
+            </Field>
             <Field label="When a step fails" htmlFor="wf-onerror">
               <select id="wf-onerror" value={onError} onChange={(e) => setOnError(e.target.value as 'stop')}>
-                <option value="stop">Stop the run</option><option value="continue">Continue</option>
+                <option value="stop">Stop the run</option>
+                <option value="continue">Continue</option>
               </select>
             </Field>
           </div>
-          <Field label="Variables (JSON)" htmlFor="wf-vars" error={varsError ?? undefined} hint="Defaults that a run request can override.">
-            <textarea id="wf-vars" rows={4} value={variables} onChange={(e) => setVariables(e.target.value)} spellCheck={false} />
+          <Field
+            label="Variables (JSON)"
+            htmlFor="wf-vars"
+            error={varsError ?? undefined}
+            hint="Defaults that a run request can override.">
+            <textarea
+              id="wf-vars"
+              rows={4}
+              value={variables}
+              onChange={(e) => setVariables(e.target.value)}
+              spellCheck={false}
+            />
           </Field>
         </details>
-        {error ? <div className="error-box" role="alert">{error}</div> : null}
+        {error ? (
+          <div className="error-box" role="alert">
+            {error}
+          </div>
+        ) : null}
         <div className="row" style={{ justifyContent: 'flex-end' }}>
           <Button onClick={onClose}>Cancel</Button>
-          <Button type="submit" variant="primary" busy={busy} disabled={!name.trim() || !!varsError}>Create workflow</Button>
+          <Button type="submit" variant="primary" busy={busy} disabled={!name.trim() || !!varsError}>
+            Create workflow
+          </Button>
         </div>
       </form>
     </Dialog>
@@ -82,7 +151,12 @@ export function WorkflowsPage() {
   const status = s.get('status') ?? '';
   const search = s.get('search') ?? '';
   const [q, setQ] = useState(search);
-  const list = useApiPage<Workflow>('/workflows', { status: status || undefined, search: search || undefined, page, per_page: PER_PAGE });
+  const list = useApiPage<Workflow>('/workflows', {
+    status: status || undefined,
+    search: search || undefined,
+    page,
+    per_page: PER_PAGE,
+  });
   const invalidate = useInvalidate();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Workflow | null>(null);
@@ -90,37 +164,85 @@ export function WorkflowsPage() {
   const total = list.data?.pagination.total ?? 0;
   return (
     <>
-      <PageHeader title="Workflows" subtitle="Graphs of steps that run on a document: on an event, on a schedule or by hand."
-        actions={<>
-          <Link to="/workflows/runs" className="btn">All runs</Link>
-          <RoleButton need="member" variant="primary" onClick={() => setCreating(true)}>New workflow</RoleButton>
-        </>} />
-      <form className="filters" role="search" onSubmit={(e) => { e.preventDefault(); set({ search: q, page: undefined }); }}>
+      <PageHeader
+        title="Workflows"
+        subtitle="Graphs of steps that run on a document: on an event, on a schedule or by hand."
+        actions={
+          <>
+            <Link to="/workflows/runs" className="btn">
+              All runs
+            </Link>
+            <RoleButton need="member" variant="primary" onClick={() => setCreating(true)}>
+              New workflow
+            </RoleButton>
+          </>
+        }
+      />
+      <form
+        className="filters"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          set({ search: q, page: undefined });
+        }}>
         <div className="field grow">
           <label htmlFor="wf-search">Search</label>
-          <input id="wf-search" type="search" value={q} placeholder="Name or description" onChange={(e) => setQ(e.target.value)} onBlur={() => q !== search && set({ search: q, page: undefined })} />
+          <input
+            id="wf-search"
+            type="search"
+            value={q}
+            placeholder="Name or description"
+            onChange={(e) => setQ(e.target.value)}
+            onBlur={() => q !== search && set({ search: q, page: undefined })}
+          />
         </div>
         <div className="field">
           <label htmlFor="wf-status">Status</label>
           <select id="wf-status" value={status} onChange={(e) => set({ status: e.target.value, page: undefined })}>
             <option value="">All</option>
-            {WORKFLOW_STATUSES.map((x) => <option key={x} value={x}>{humanize(x)}</option>)}
+            {WORKFLOW_STATUSES.map((x) => (
+              <option key={x} value={x}>
+                {humanize(x)}
+              </option>
+            ))}
           </select>
         </div>
       </form>
       <ErrorBox error={list.error} retry={() => list.refetch()} />
-      {list.isPending ? <Spinner /> : rows.length === 0 ? (
-        <Empty>{status || search ? 'No workflow matches these filters.' : 'No workflows yet. Create one to route, check or export documents automatically.'}</Empty>
+      {list.isPending ? (
+        <Spinner />
+      ) : rows.length === 0 ? (
+        <Empty>
+          {status || search
+            ? 'No workflow matches these filters.'
+            : 'No workflows yet. Create one to route, check or export documents automatically.'}
+        </Empty>
       ) : (
         <div className="table-wrap">
           <table>
-            <thead><tr><th>Name</th><th>Status</th><th>Trigger</th><th className="num">Steps</th><th className="num">Version</th><th>Updated</th></tr></thead>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>Status</th>
+                <th>Trigger</th>
+                <th className="num">Steps</th>
+                <th className="num">Version</th>
+                <th>Updated</th>
+              </tr>
+            </thead>
             <tbody>
               {rows.map((w) => (
                 <tr key={w.id}>
-                  <td><Link to={`/workflows/${w.id}`}>{w.name}</Link>{w.description ? <div className="small muted">{w.description}</div> : null}</td>
-                  <td><StatusBadge status={w.status} /></td>
-                  <td className="small">{w.trigger ? typeLabel(`trigger.${w.trigger.type}`) : <span className="muted">none</span>}</td>
+                  <td>
+                    <Link to={`/workflows/${w.id}`}>{w.name}</Link>
+                    {w.description ? <div className="small muted">{w.description}</div> : null}
+                  </td>
+                  <td>
+                    <StatusBadge status={w.status} />
+                  </td>
+                  <td className="small">
+                    {w.trigger ? typeLabel(`trigger.${w.trigger.type}`) : <span className="muted">none</span>}
+                  </td>
                   <td className="num">{w.nodes.length}</td>
                   <td className="num">{w.version}</td>
                   <td className="small nowrap">{formatDate(w.updated_at)}</td>
@@ -130,12 +252,42 @@ export function WorkflowsPage() {
           </table>
         </div>
       )}
-      <Pager page={page} totalPages={Math.ceil(total / PER_PAGE)} total={total} onPage={(n) => set({ page: String(n) }, false)} />
-      {creating ? <CreateWorkflow onClose={() => setCreating(false)} onDone={(w) => { setCreating(false); setCreated(w); void invalidate('/workflows'); }} /> : null}
-      <Dialog open={!!created} title="Workflow created" onClose={() => setCreated(null)}
-        footer={<Button variant="primary" onClick={() => { const id = created!.id; setCreated(null); navigate(`/workflows/${id}`); }}>Open the editor</Button>}>
+      <Pager
+        page={page}
+        totalPages={Math.ceil(total / PER_PAGE)}
+        total={total}
+        onPage={(n) => set({ page: String(n) }, false)}
+      />
+      {creating ? (
+        <CreateWorkflow
+          onClose={() => setCreating(false)}
+          onDone={(w) => {
+            setCreating(false);
+            setCreated(w);
+            void invalidate('/workflows');
+          }}
+        />
+      ) : null}
+      <Dialog
+        open={!!created}
+        title="Workflow created"
+        onClose={() => setCreated(null)}
+        footer={
+          <Button
+            variant="primary"
+            onClick={() => {
+              const id = created!.id;
+              setCreated(null);
+              navigate(`/workflows/${id}`);
+            }}>
+            Open the editor
+          </Button>
+        }>
         {created?.signing_secret ? (
-          <CopySecret value={created.signing_secret} label="The signing secret of this workflow's outbound requests (HTTP request, webhook event). Receivers verify X-Service-Signature with it; it is shown only now." />
+          <CopySecret
+            value={created.signing_secret}
+            label="The signing secret of this workflow's outbound requests (HTTP request, webhook event). Receivers verify X-Service-Signature with it; it is shown only now."
+          />
         ) : null}
       </Dialog>
     </>

@@ -14,27 +14,64 @@ export interface WorkflowNode {
   retry?: { max_tries: number; backoff?: { type: 'fixed' | 'exponential'; delay_ms: number } };
   on_error?: 'stop' | 'continue';
 }
-export interface WorkflowEdge { source: string; target: string; when?: string }
-export interface Workflow {
-  id: string; name: string; description: string | null; status: WorkflowStatus; version: number;
-  nodes: WorkflowNode[]; edges: WorkflowEdge[];
-  settings: { timeout_seconds: number; max_concurrent_runs: number; on_error: 'stop' | 'continue' };
-  variables: Record<string, unknown>; trigger: ({ type: string } & Record<string, unknown>) | null;
-  created_at: string; updated_at: string; signing_secret?: string;
+export interface WorkflowEdge {
+  source: string;
+  target: string;
+  when?: string;
 }
-export interface GraphIssue { field: string; message: string; node_id?: string }
+export interface Workflow {
+  id: string;
+  name: string;
+  description: string | null;
+  status: WorkflowStatus;
+  version: number;
+  nodes: WorkflowNode[];
+  edges: WorkflowEdge[];
+  settings: { timeout_seconds: number; max_concurrent_runs: number; on_error: 'stop' | 'continue' };
+  variables: Record<string, unknown>;
+  trigger: ({ type: string } & Record<string, unknown>) | null;
+  created_at: string;
+  updated_at: string;
+  signing_secret?: string;
+}
+export interface GraphIssue {
+  field: string;
+  message: string;
+  node_id?: string;
+}
 export interface Step {
-  node_id: string; type: string; position: number; status: string; branch: string | null; attempts: number;
-  input: unknown; output: unknown; error: { code: string; message: string; next_attempt_at?: string } | null;
-  started_at: string | null; finished_at: string | null; duration_ms: number | null;
+  node_id: string;
+  type: string;
+  position: number;
+  status: string;
+  branch: string | null;
+  attempts: number;
+  input: unknown;
+  output: unknown;
+  error: { code: string; message: string; next_attempt_at?: string } | null;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
 }
 export interface Run {
-  id: string; workflow_id: string; workflow_version: number; mode: 'execute' | 'dry_run'; status: string;
+  id: string;
+  workflow_id: string;
+  workflow_version: number;
+  mode: 'execute' | 'dry_run';
+  status: string;
   trigger: { type: string; user_id?: string | null; event_type?: string; scheduled_for?: string };
-  document_id: string | null; input: Record<string, unknown>; variables: Record<string, unknown>;
-  error: { code: string; message: string; node_id?: string } | null; resume_at: string | null;
-  queued_at: string; started_at: string | null; finished_at: string | null; duration_ms: number | null; created_at: string;
-  steps?: Step[]; step_counts?: Record<string, number>;
+  document_id: string | null;
+  input: Record<string, unknown>;
+  variables: Record<string, unknown>;
+  error: { code: string; message: string; node_id?: string } | null;
+  resume_at: string | null;
+  queued_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  duration_ms: number | null;
+  created_at: string;
+  steps?: Step[];
+  step_counts?: Record<string, number>;
 }
 
 /** What the editor has selected: a node or an edge (by edgeId). */
@@ -47,7 +84,20 @@ export const isRunActive = (status: string) => status === 'queued' || status ===
 export interface ConfigField {
   path: string;
   label: string;
-  kind: 'text' | 'expression' | 'template' | 'integer' | 'number' | 'select' | 'checkboxes' | 'list' | 'map' | 'project' | 'projects' | 'template_ref' | 'export_ref';
+  kind:
+    | 'text'
+    | 'expression'
+    | 'template'
+    | 'integer'
+    | 'number'
+    | 'select'
+    | 'checkboxes'
+    | 'list'
+    | 'map'
+    | 'project'
+    | 'projects'
+    | 'template_ref'
+    | 'export_ref';
   options?: readonly string[];
   required?: boolean;
   hint?: string;
@@ -70,39 +120,89 @@ const EXPR_HINT = 'A JSONata expression over document, input, variables, steps a
 const TEMPLATE_HINT = 'Text with {{ expression }} parts.';
 
 export const NODE_TYPES: readonly NodeTypeInfo[] = [
-  { type: 'trigger.manual', label: 'Manual trigger', kind: 'trigger', summary: 'Started by Run; input.document_id names the document.', fields: [], initial: {} },
   {
-    type: 'trigger.document', label: 'Document event', kind: 'trigger', summary: 'One run per matching document event (active workflows only).',
+    type: 'trigger.manual',
+    label: 'Manual trigger',
+    kind: 'trigger',
+    summary: 'Started by Run; input.document_id names the document.',
+    fields: [],
+    initial: {},
+  },
+  {
+    type: 'trigger.document',
+    label: 'Document event',
+    kind: 'trigger',
+    summary: 'One run per matching document event (active workflows only).',
     initial: { events: ['document.extracted'] },
     fields: [
-      { path: 'events', label: 'Events', kind: 'checkboxes', required: true, options: ['document.uploaded', 'document.processed', 'document.classified', 'document.extracted'] },
+      {
+        path: 'events',
+        label: 'Events',
+        kind: 'checkboxes',
+        required: true,
+        options: ['document.uploaded', 'document.processed', 'document.classified', 'document.extracted'],
+      },
       { path: 'filters.project_ids', label: 'Only these projects', kind: 'projects' },
       { path: 'filters.sources', label: 'Only these sources', kind: 'checkboxes', options: ['upload', 'email', 'api'] },
-      { path: 'filters.classification_types', label: 'Only these types', kind: 'list', hint: 'Comma-separated, e.g. invoice, receipt.' },
+      {
+        path: 'filters.classification_types',
+        label: 'Only these types',
+        kind: 'list',
+        hint: 'Comma-separated, e.g. invoice, receipt.',
+      },
       { path: 'filters.min_confidence', label: 'Minimum confidence', kind: 'number', hint: '0 to 1.' },
       { path: 'filters.max_confidence', label: 'Maximum confidence', kind: 'number', hint: '0 to 1.' },
     ],
   },
   {
-    type: 'trigger.schedule', label: 'Schedule', kind: 'trigger', summary: 'One run per tick of a cron schedule.',
+    type: 'trigger.schedule',
+    label: 'Schedule',
+    kind: 'trigger',
+    summary: 'One run per tick of a cron schedule.',
     initial: { cron: '0 7 * * 1-5', timezone: 'UTC' },
     fields: [
-      { path: 'cron', label: 'Cron', kind: 'text', required: true, hint: 'Five fields: minute hour day-of-month month day-of-week.' },
+      {
+        path: 'cron',
+        label: 'Cron',
+        kind: 'text',
+        required: true,
+        hint: 'Five fields: minute hour day-of-month month day-of-week.',
+      },
       { path: 'timezone', label: 'Time zone', kind: 'text', hint: 'IANA name such as Europe/Berlin (default UTC).' },
     ],
   },
-  { type: 'classify', label: 'Classify', kind: 'action', summary: 'Runs classification on the document.', fields: [], initial: {} },
   {
-    type: 'extract', label: 'Extract', kind: 'action', summary: 'Runs field extraction on the document.', initial: {},
-    fields: [{ path: 'template_id', label: 'Template', kind: 'template_ref', hint: 'Leave empty to let the pipeline choose.' }],
+    type: 'classify',
+    label: 'Classify',
+    kind: 'action',
+    summary: 'Runs classification on the document.',
+    fields: [],
+    initial: {},
   },
   {
-    type: 'condition', label: 'Condition', kind: 'action', summary: 'Follows the true or the false branch.', branches: ['true', 'false'],
+    type: 'extract',
+    label: 'Extract',
+    kind: 'action',
+    summary: 'Runs field extraction on the document.',
+    initial: {},
+    fields: [
+      { path: 'template_id', label: 'Template', kind: 'template_ref', hint: 'Leave empty to let the pipeline choose.' },
+    ],
+  },
+  {
+    type: 'condition',
+    label: 'Condition',
+    kind: 'action',
+    summary: 'Follows the true or the false branch.',
+    branches: ['true', 'false'],
     initial: { expression: 'document.classification.confidence > 0.8' },
     fields: [{ path: 'expression', label: 'Expression', kind: 'expression', required: true, hint: EXPR_HINT }],
   },
   {
-    type: 'set_fields', label: 'Set fields', kind: 'action', summary: 'Writes fields or metadata on the document.',
+    type: 'set_fields',
+    label: 'Set fields',
+    kind: 'action',
+    summary: 'Writes fields or metadata on the document.',
     initial: { fields: { status_note: '"checked"' } },
     fields: [
       { path: 'fields', label: 'Fields', kind: 'map', hint: `Name → expression. ${EXPR_HINT}` },
@@ -110,19 +210,35 @@ export const NODE_TYPES: readonly NodeTypeInfo[] = [
     ],
   },
   {
-    type: 'move_to_project', label: 'Move to project', kind: 'action', summary: 'Moves the document to another project.', initial: {},
+    type: 'move_to_project',
+    label: 'Move to project',
+    kind: 'action',
+    summary: 'Moves the document to another project.',
+    initial: {},
     fields: [{ path: 'project_id', label: 'Project', kind: 'project', required: true }],
   },
   {
-    type: 'mark_for_review', label: 'Mark for review', kind: 'action', summary: 'Sends the document to the review queue.', initial: { reason: 'Checked by a workflow' },
+    type: 'mark_for_review',
+    label: 'Mark for review',
+    kind: 'action',
+    summary: 'Sends the document to the review queue.',
+    initial: { reason: 'Checked by a workflow' },
     fields: [{ path: 'reason', label: 'Reason', kind: 'template', hint: TEMPLATE_HINT }],
   },
   {
-    type: 'export_sheets', label: 'Export to Sheets', kind: 'action', summary: 'Appends the document to a Google Sheets export.', initial: {},
+    type: 'export_sheets',
+    label: 'Export to Sheets',
+    kind: 'action',
+    summary: 'Appends the document to a Google Sheets export.',
+    initial: {},
     fields: [{ path: 'export_id', label: 'Sheets export', kind: 'export_ref', required: true }],
   },
   {
-    type: 'http_request', label: 'HTTP request', kind: 'action', summary: 'A signed request to another system.', initial: { method: 'POST', url: 'https://' },
+    type: 'http_request',
+    label: 'HTTP request',
+    kind: 'action',
+    summary: 'A signed request to another system.',
+    initial: { method: 'POST', url: 'https://' },
     fields: [
       { path: 'method', label: 'Method', kind: 'select', options: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] },
       { path: 'url', label: 'URL', kind: 'template', required: true, hint: TEMPLATE_HINT },
@@ -132,7 +248,11 @@ export const NODE_TYPES: readonly NodeTypeInfo[] = [
     ],
   },
   {
-    type: 'send_webhook_event', label: 'Send webhook event', kind: 'action', summary: 'A signed delivery with retries and an attempt log.', initial: { url: 'https://' },
+    type: 'send_webhook_event',
+    label: 'Send webhook event',
+    kind: 'action',
+    summary: 'A signed delivery with retries and an attempt log.',
+    initial: { url: 'https://' },
     fields: [
       { path: 'url', label: 'URL', kind: 'template', required: true, hint: TEMPLATE_HINT },
       { path: 'event', label: 'Event name', kind: 'text', hint: 'Default workflow.event.' },
@@ -140,7 +260,11 @@ export const NODE_TYPES: readonly NodeTypeInfo[] = [
     ],
   },
   {
-    type: 'delay', label: 'Delay', kind: 'action', summary: 'Waits; no worker is held.', initial: { seconds: 60 },
+    type: 'delay',
+    label: 'Delay',
+    kind: 'action',
+    summary: 'Waits; no worker is held.',
+    initial: { seconds: 60 },
     fields: [
       { path: 'seconds', label: 'Seconds', kind: 'integer', hint: 'Up to 7 days. Set this or Until, not both.' },
       { path: 'until', label: 'Until', kind: 'expression', hint: 'An expression giving a date-time.' },
@@ -152,7 +276,9 @@ export const NODE_INFO = new Map(NODE_TYPES.map((t) => [t.type, t]));
 export const typeLabel = (type: string) => NODE_INFO.get(type)?.label ?? type;
 
 export function getPath(o: Record<string, unknown>, path: string): unknown {
-  return path.split('.').reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
+  return path
+    .split('.')
+    .reduce<unknown>((v, k) => (v && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), o);
 }
 
 /** A copy of `o` with `path` set (or removed when the value is undefined); empty parents go too. */
