@@ -48,9 +48,7 @@ export function completedEventData(e: ExecutionRow) {
 }
 
 export function createReportRunner(deps: RunnerDeps) {
-  async function writeResult(
-    exe: ExecutionRow,
-  ): Promise<{
+  async function writeResult(exe: ExecutionRow): Promise<{
     blob: StoredBlob;
     summary: Record<string, unknown>;
     sections: { sections: SectionInfo[]; rowCount: number };
