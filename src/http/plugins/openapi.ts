@@ -235,6 +235,9 @@ function completeOperation(method: string, path: string, op: Operation): void {
   }
 
   if (d.requestBody) op.requestBody = { required: true, content: d.requestBody as never };
+  // An update sent without a body is an empty update (`{}`): the body is optional wherever `{}` is valid.
+  const json = op.requestBody?.content?.['application/json']?.schema as { required?: unknown[]; minProperties?: number } | undefined;
+  if ((method === 'put' || method === 'patch') && json && !json.required?.length && !json.minProperties) op.requestBody!.required = false;
   if (d.requestExample !== undefined && op.requestBody?.content) {
     for (const media of Object.values(op.requestBody.content)) media.example = d.requestExample;
   }
