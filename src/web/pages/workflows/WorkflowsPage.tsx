@@ -17,6 +17,7 @@ import {
   StatusBadge,
 } from '../../components/ui';
 import { typeLabel, WORKFLOW_STATUSES, type Workflow } from './types';
+import './workflows.css';
 
 const PER_PAGE = 20;
 
