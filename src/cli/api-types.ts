@@ -3080,7 +3080,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -3436,7 +3436,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -3980,7 +3980,10 @@ export interface operations {
         requestBody: {
             content: {
                 "multipart/form-data": {
-                    /** @description The document (PDF, image, DOCX, text, .eml …) */
+                    /**
+                     * Format: binary
+                     * @description The document (PDF, image, DOCX, text, .eml …)
+                     */
                     file: string;
                     /** @description Project that receives it (or `?project_id=` in the query) */
                     project_id?: string;
@@ -5556,7 +5559,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -6266,7 +6269,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {

@@ -41,4 +41,21 @@ describe('API reference page in a real browser', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('offers the upload of POST /documents as a form with a file field to try', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${base}/api/v1/docs`, { waitUntil: 'networkidle' });
+    const upload = page.locator('.opblock-post', {
+      has: page.locator('.opblock-summary-path', { hasText: /^\/api\/v1\/documents$/ }),
+    });
+    await upload.locator('.opblock-summary').click();
+    await upload.locator('button.try-out__btn').click();
+    await upload.locator('input[type=file]').first().waitFor({ timeout: 10_000 });
+    // One file field (the document); project_id, metadata and allow_duplicate are text.
+    expect(await upload.locator('input[type=file]').count()).toBe(1);
+    const text = await upload.innerText();
+    for (const field of ['project_id', 'metadata', 'allow_duplicate', 'multipart/form-data', '201', '413', '415'])
+      expect(text).toContain(field);
+    await page.close();
+  });
 });

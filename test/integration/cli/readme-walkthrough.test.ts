@@ -18,7 +18,11 @@ const ENTRY = fileURLToPath(new URL('../../helpers/run-ts.mjs', import.meta.url)
 const CLI = fileURLToPath(new URL('./fixtures/cli-main.ts', import.meta.url));
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
 
-interface Block { line: number; info: string; code: string }
+interface Block {
+  line: number;
+  info: string;
+  code: string;
+}
 
 /** The fenced blocks of the README section that starts with `heading`, up to the next `## `. */
 export function sectionBlocks(markdown: string, heading: string): Block[] {
@@ -43,7 +47,8 @@ export function sectionBlocks(markdown: string, heading: string): Block[] {
   return blocks;
 }
 
-const runnable = (b: Block) => ['sh', 'bash', 'shell'].includes(b.info.split(/\s+/)[0]) && !b.info.split(/\s+/).includes('no-run');
+const runnable = (b: Block) =>
+  ['sh', 'bash', 'shell'].includes(b.info.split(/\s+/)[0]) && !b.info.split(/\s+/).includes('no-run');
 
 describe('README walk-through (API overview) against a started server', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'docpipe-readme-'));
@@ -57,24 +62,47 @@ describe('README walk-through (API overview) against a started server', () => {
     mkdirSync(join(dataDir, 'secrets'), { recursive: true });
     port = await freePort();
     const env = {
-      ...process.env as Record<string, string>,
-      DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', REDIS_URL: inject('redisUrl'),
-      REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`, ALLOW_MODEL_DOWNLOAD: 'false', EMBEDDING_MODEL: 'docpipe-test/tiny-bert', CLASSIFY_KNN: 'false',
-      EMBEDDING_MODEL_DIR: await tinyModelDir(), CLASSIFIER_CACHE_DIR: join(tmpdir(), 'docpipe-test-classifier'),
+      ...(process.env as Record<string, string>),
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      REDIS_URL: inject('redisUrl'),
+      REDIS_PREFIX: `t${randomBytes(5).toString('hex')}`,
+      ALLOW_MODEL_DOWNLOAD: 'false',
+      EMBEDDING_MODEL: 'docpipe-test/tiny-bert',
+      CLASSIFY_KNN: 'false',
+      EMBEDDING_MODEL_DIR: await tinyModelDir(),
+      CLASSIFIER_CACHE_DIR: join(tmpdir(), 'docpipe-test-classifier'),
       // The quick start's first user, as the README sets it.
-      BOOTSTRAP_ADMIN_EMAIL: 'you@example.com', BOOTSTRAP_ADMIN_PASSWORD: 'a long password', BOOTSTRAP_ORG_NAME: 'Acme',
+      BOOTSTRAP_ADMIN_EMAIL: 'you@example.com',
+      BOOTSTRAP_ADMIN_PASSWORD: 'a long password',
+      BOOTSTRAP_ORG_NAME: 'Acme',
     };
-    server = fork(ENTRY, [CLI, JSON.stringify({ argv: ['start'] })], { env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
-    server.stderr!.on('data', (c: Buffer) => { serverErr = (serverErr + c.toString()).slice(-20_000); });
+    server = fork(ENTRY, [CLI, JSON.stringify({ argv: ['start'] })], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    server.stderr!.on('data', (c: Buffer) => {
+      serverErr = (serverErr + c.toString()).slice(-20_000);
+    });
     const deadline = Date.now() + 120_000;
     for (;;) {
       if (server.exitCode !== null) throw new Error(`server exited: ${serverErr}`);
-      if (await fetch(`http://127.0.0.1:${port}/api/v1/ready`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`http://127.0.0.1:${port}/api/v1/ready`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       if (Date.now() > deadline) throw new Error(`server did not start: ${serverErr}`);
       await new Promise((r) => setTimeout(r, 250));
     }
     // The walk-through uploads `invoice.pdf` from the current folder.
-    writeFileSync(join(work, 'invoice.pdf'), await makeTextPdf({ pages: [['ACME GmbH', 'Invoice No: 1042', 'Date: 2026-05-04', 'Total: 1,190.00 EUR']] }));
+    writeFileSync(
+      join(work, 'invoice.pdf'),
+      await makeTextPdf({ pages: [['ACME GmbH', 'Invoice No: 1042', 'Date: 2026-05-04', 'Total: 1,190.00 EUR']] }),
+    );
   }, 180_000);
 
   afterAll(async () => {
@@ -91,7 +119,8 @@ describe('README walk-through (API overview) against a started server', () => {
   it('finds the walk-through: the login, key, project and upload steps are in a block it runs', () => {
     const blocks = sectionBlocks(readFileSync(README, 'utf8'), '## API overview').filter(runnable);
     const all = blocks.map((b) => b.code).join('\n');
-    for (const step of ['/auth/login', '/api-keys', '/projects', '-F file=@invoice.pdf', '/documents/reprocess']) expect(all).toContain(step);
+    for (const step of ['/auth/login', '/api-keys', '/projects', '-F file=@invoice.pdf', '/documents/reprocess'])
+      expect(all).toContain(step);
     // A placeholder (`prj_…`) cannot run: blocks that need one must capture the value instead.
     for (const b of blocks) expect(b.code, `README line ${b.line}`).not.toMatch(/\w_…/);
   });
@@ -102,33 +131,62 @@ describe('README walk-through (API overview) against a started server', () => {
       'set -euo pipefail',
       // Every HTTP error fails the step (and shows the answer).
       'curl() { command curl --fail-with-body --show-error "$@"; }',
-      ...blocks.map((b) => `echo "--- README.md line ${b.line}" >&2\n${b.code.replaceAll('http://localhost:8000', `http://127.0.0.1:${port}`)}`),
+      ...blocks.map(
+        (b) =>
+          `echo "--- README.md line ${b.line}" >&2\n${b.code.replaceAll('http://localhost:8000', `http://127.0.0.1:${port}`)}`,
+      ),
     ].join('\n');
     const res = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
       const bash = spawn('bash', ['-c', script], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
       let out = '';
       let err = '';
-      bash.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-      bash.stderr.on('data', (c: Buffer) => { err += c.toString(); });
+      bash.stdout.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      bash.stderr.on('data', (c: Buffer) => {
+        err += c.toString();
+      });
       const timer = setTimeout(() => bash.kill('SIGKILL'), 240_000);
-      bash.on('exit', (code) => { clearTimeout(timer); resolve({ code, out, err }); });
+      bash.on('exit', (code) => {
+        clearTimeout(timer);
+        resolve({ code, out, err });
+      });
     });
-    expect(res.code, `walk-through failed:\n${res.err.slice(-3000)}\n--- stdout:\n${res.out.slice(-3000)}\n--- server:\n${serverErr.slice(-2000)}`).toBe(0);
+    expect(
+      res.code,
+      `walk-through failed:\n${res.err.slice(-3000)}\n--- stdout:\n${res.out.slice(-3000)}\n--- server:\n${serverErr.slice(-2000)}`,
+    ).toBe(0);
 
     // What it did is there: the project with the uploaded, corrected and processed document.
-    const login = await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
-      method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'you@example.com', password: 'a long password' }),
-    }).then((r) => r.json()) as { data: { accessToken: string } };
+    const login = (await fetch(`http://127.0.0.1:${port}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'you@example.com', password: 'a long password' }),
+    }).then((r) => r.json())) as { data: { accessToken: string } };
     const auth = { authorization: `Bearer ${login.data.accessToken}` };
-    const projects = await fetch(`http://127.0.0.1:${port}/api/v1/projects`, { headers: auth }).then((r) => r.json()) as { data: { id: string; name: string }[] };
+    const projects = (await fetch(`http://127.0.0.1:${port}/api/v1/projects`, { headers: auth }).then((r) =>
+      r.json(),
+    )) as { data: { id: string; name: string }[] };
     const invoices = projects.data.find((p) => p.name === 'Invoices');
     expect(invoices).toBeDefined();
-    const docs = await fetch(`http://127.0.0.1:${port}/api/v1/projects/${invoices!.id}/documents`, { headers: auth }).then((r) => r.json()) as {
-      data: { filename: string; metadata: Record<string, unknown>; classification: { type: string; confirmed: boolean } | null }[];
+    const docs = (await fetch(`http://127.0.0.1:${port}/api/v1/projects/${invoices!.id}/documents`, {
+      headers: auth,
+    }).then((r) => r.json())) as {
+      data: {
+        filename: string;
+        metadata: Record<string, unknown>;
+        classification: { type: string; confirmed: boolean } | null;
+      }[];
     };
     expect(docs.data).toHaveLength(1);
-    expect(docs.data[0]).toMatchObject({ filename: 'invoice.pdf', metadata: { source: 'scanner-3' }, classification: { type: 'receipt', confirmed: true } });
-    const keys = await fetch(`http://127.0.0.1:${port}/api/v1/api-keys`, { headers: auth }).then((r) => r.json()) as { data: { name: string; allowed_ips: string[] }[] };
+    expect(docs.data[0]).toMatchObject({
+      filename: 'invoice.pdf',
+      metadata: { source: 'scanner-3' },
+      classification: { type: 'receipt', confirmed: true },
+    });
+    const keys = (await fetch(`http://127.0.0.1:${port}/api/v1/api-keys`, { headers: auth }).then((r) => r.json())) as {
+      data: { name: string; allowed_ips: string[] }[];
+    };
     expect(keys.data.map((k) => k.name).sort()).toEqual(['reporting', 'scripts']);
   }, 300_000);
 });

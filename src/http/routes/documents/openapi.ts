@@ -178,13 +178,13 @@ export const documentsDocs: OperationDocs = {
           properties: {
             file: {
               type: 'string',
+              format: 'binary',
               contentMediaType: 'application/octet-stream',
               description: 'The document (PDF, image, DOCX, text, .eml …)',
             },
             project_id: { type: 'string', description: 'Project that receives it (or `?project_id=` in the query)' },
             metadata: {
               type: 'string',
-              contentMediaType: 'application/json',
               description: 'Your own JSON object, up to 16 KB',
             },
             allow_duplicate: {
