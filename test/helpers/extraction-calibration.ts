@@ -43,7 +43,11 @@ const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 export function fitLogistic(xs: number[][], ys: number[], lambda: number, prior: readonly number[]): number[] {
   const d = (xs[0]?.length ?? prior.length) + 1;
   const mean = Array.from({ length: d - 1 }, (_, i) => xs.reduce((a, x) => a + x[i], 0) / Math.max(1, xs.length));
-  const rows = [...xs.map((x, n) => ({ x: [1, ...x], y: ys[n], wt: 1 })), { x: [1, ...mean], y: 1, wt: 1 }, { x: [1, ...mean], y: 0, wt: 1 }];
+  const rows = [
+    ...xs.map((x, n) => ({ x: [1, ...x], y: ys[n], wt: 1 })),
+    { x: [1, ...mean], y: 1, wt: 1 },
+    { x: [1, ...mean], y: 0, wt: 1 },
+  ];
   const w = [0, ...prior];
   for (let iter = 0; iter < 100; iter++) {
     const g = new Array<number>(d).fill(0);
@@ -100,7 +104,12 @@ export function fitAll(samples: Sample[], lambda?: number): Record<string, numbe
   const out: Record<string, number[]> = {};
   for (const [kind, m] of Object.entries(MODELS) as Array<[string, Model]>) {
     const xs = ofModel(samples, kind);
-    out[kind] = fitLogistic(xs.map((s) => design(s.evidence!)), xs.map((s) => (s.ok ? 1 : 0)), lambda ?? m.lambda, m.prior);
+    out[kind] = fitLogistic(
+      xs.map((s) => design(s.evidence!)),
+      xs.map((s) => (s.ok ? 1 : 0)),
+      lambda ?? m.lambda,
+      m.prior,
+    );
   }
   return out;
 }
@@ -124,13 +133,32 @@ export function crossValidate(samples: Sample[], k = 5, lambda?: number): Sample
   return out;
 }
 
+/**
+ * Maps fitted on some sets and applied to others (receipts to invoices and back): how the fit
+ * carries to documents of a kind it never saw, as a held-back set may be.
+ */
+export function transfer(samples: Sample[], trainSets: readonly string[], testSets: readonly string[]): Sample[] {
+  const w = fitAll(samples.filter((s) => trainSets.includes(s.set)));
+  return samples
+    .filter((s) => testSets.includes(s.set))
+    .map((s) => {
+      const kind = s.evidence?.kind;
+      return s.given && kind && w[kind] ? { ...s, confidence: apply(w[kind], design(s.evidence!)) } : s;
+    });
+}
+
 export const FIELDS = ['total', 'date', 'vendor', 'invoice_number'] as const;
 
 /** Per field and overall: values given, accuracy of those, ECE (10 bins) and Brier score. */
-export function report(samples: Sample[], sets?: readonly string[]): Array<{ field: string; n: number; accuracy: number; ece: number; brier: number; bins: string }> {
+export function report(
+  samples: Sample[],
+  sets?: readonly string[],
+): Array<{ field: string; n: number; accuracy: number; ece: number; brier: number; bins: string }> {
   const rows = [];
   for (const f of [...FIELDS, 'all'] as const) {
-    const xs = samples.filter((s) => s.given && (f === 'all' || s.field === f) && (sets === undefined || sets.includes(s.set)));
+    const xs = samples.filter(
+      (s) => s.given && (f === 'all' || s.field === f) && (sets === undefined || sets.includes(s.set)),
+    );
     if (xs.length === 0) continue;
     const c = calibration(xs);
     rows.push({
@@ -139,7 +167,9 @@ export function report(samples: Sample[], sets?: readonly string[]): Array<{ fie
       accuracy: xs.filter((s) => s.ok).length / xs.length,
       ece: c.ece,
       brier: xs.reduce((a, s) => a + (s.confidence - (s.ok ? 1 : 0)) ** 2, 0) / xs.length,
-      bins: c.bins.map((b) => `${b.range}: n=${b.n} conf=${b.confidence.toFixed(2)} acc=${b.accuracy.toFixed(2)}`).join(' | '),
+      bins: c.bins
+        .map((b) => `${b.range}: n=${b.n} conf=${b.confidence.toFixed(2)} acc=${b.accuracy.toFixed(2)}`)
+        .join(' | '),
     });
   }
   return rows;
