@@ -132,7 +132,7 @@ function occurrences(doc: Doc): { occ: Occurrence[]; labels: Label[] } {
       if (/\p{L}/u.test(before) && !CURRENCY_TOKEN.test(line.slice(Math.max(0, a.index - 3), a.index + 1)))
         return false;
       return (
-        !/[/:\-]/.test(before) &&
+        !/[/:-]/.test(before) &&
         !/[/:\p{L}]/u.test(after.replace(/[a-z]/i, (c) => (/[sz]/i.test(c) ? '' : c))) &&
         !/^\d{5,}$/.test(a.raw)
       );
