@@ -37,6 +37,8 @@ export interface StepRecord {
   /** Resume time of the run (a waiting or retrying step), or null. */
   resumeAt: Date | null;
   event: { id: string; type: EventType; data: Record<string, unknown> } | null;
+  /** Set on the run's last step: the run ends with it (status and closing event). */
+  endsRun?: { status: 'completed'; event: { id: string; type: EventType; data: Record<string, unknown> } } | null;
 }
 
 /** An event written with a run's state change. */
@@ -60,10 +62,15 @@ const FROM_WORKFLOW = `w.org_id, w.environment, w.id, w.version,
 
 // One statement per step: the run guard (still running), the step upsert and its event. It needs
 // no transaction around it, which keeps a step to one round trip; effects of side-effecting steps
-// run in a transaction together with it.
+// run in a transaction together with it. The last step of a run also ends the run ($18: the end
+// status) and writes the run's closing event after the step's, in the same statement.
 const COMMIT_STEP_SQL = `
   WITH r AS (
-    UPDATE workflow_runs SET updated_at = now(), resume_at = $13 WHERE id = $1 AND status = 'running' RETURNING id, org_id, environment
+    UPDATE workflow_runs SET updated_at = now(), resume_at = $13,
+      status = coalesce($18::text, status),
+      error = CASE WHEN $18::text IS NULL THEN error ELSE NULL END,
+      finished_at = CASE WHEN $18::text IS NULL THEN finished_at ELSE now() END
+    WHERE id = $1 AND status = 'running' RETURNING id, org_id, environment
   ),
   s AS (
     INSERT INTO workflow_steps (run_id, node_id, node_type, position, status, branch, input, output, error, attempts, started_at, finished_at, duration_ms)
@@ -75,6 +82,9 @@ const COMMIT_STEP_SQL = `
   ),
   e AS (
     ${insertEventFromRowSql('r', { id: '$15', type: '$16', data: '$17' })} WHERE $15::text IS NOT NULL RETURNING 1
+  ),
+  f AS (
+    ${insertEventFromRowSql('r', { id: '$19', type: '$20', data: '$21' })} WHERE $18::text IS NOT NULL RETURNING 1
   )
   SELECT (SELECT count(*) FROM s) AS n`;
 
@@ -89,8 +99,19 @@ export function createRunsRepository(db: Queryable) {
          FROM workflows w WHERE w.id = $2
          ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING
          RETURNING *`,
-        [newId('run'), r.workflowId, JSON.stringify(r.variables), r.mode, JSON.stringify(r.trigger), r.triggerKey, r.documentId,
-          JSON.stringify(r.input), r.chain, r.createdBy]);
+        [
+          newId('run'),
+          r.workflowId,
+          JSON.stringify(r.variables),
+          r.mode,
+          JSON.stringify(r.trigger),
+          r.triggerKey,
+          r.documentId,
+          JSON.stringify(r.input),
+          r.chain,
+          r.createdBy,
+        ],
+      );
       return rows[0] ?? null;
     },
 
@@ -98,7 +119,10 @@ export function createRunsRepository(db: Queryable) {
      * One run per (event, workflow) pair, in one statement: a pair already started (a relay that
      * ran twice, a second worker) inserts nothing. Only still-active workflows get a run.
      */
-    async insertForEvents(q: Queryable, items: { workflowId: string; eventId: string; eventType: string; documentId: string | null; chain: string[] }[]): Promise<string[]> {
+    async insertForEvents(
+      q: Queryable,
+      items: { workflowId: string; eventId: string; eventType: string; documentId: string | null; chain: string[] }[],
+    ): Promise<string[]> {
       if (items.length === 0) return [];
       const { rows } = await q.query<{ id: string }>(
         `${ARRAYS_PLAN_FREE}
@@ -111,13 +135,23 @@ export function createRunsRepository(db: Queryable) {
          JOIN workflows w ON w.id = e.workflow_id AND w.status = 'active'
          ON CONFLICT (workflow_id, trigger_key) WHERE trigger_key IS NOT NULL DO NOTHING
          RETURNING id`,
-        [items.map(() => newId('run')), items.map((i) => i.workflowId), items.map((i) => i.eventId), items.map((i) => i.eventType),
-          items.map((i) => i.documentId), items.map((i) => JSON.stringify(i.chain))]);
+        [
+          items.map(() => newId('run')),
+          items.map((i) => i.workflowId),
+          items.map((i) => i.eventId),
+          items.map((i) => i.eventType),
+          items.map((i) => i.documentId),
+          items.map((i) => JSON.stringify(i.chain)),
+        ],
+      );
       return rows.map((r) => r.id);
     },
 
     async get(scope: Scope, id: string): Promise<RunRow | null> {
-      const { rows } = await db.query<RunRow>('SELECT * FROM workflow_runs WHERE id = $1 AND org_id = $2 AND environment = $3', [id, scope.orgId, scope.environment]);
+      const { rows } = await db.query<RunRow>(
+        'SELECT * FROM workflow_runs WHERE id = $1 AND org_id = $2 AND environment = $3',
+        [id, scope.orgId, scope.environment],
+      );
       return rows[0] ?? null;
     },
 
@@ -129,20 +163,34 @@ export function createRunsRepository(db: Queryable) {
     async list(scope: Scope, f: ListRunsQuery): Promise<{ rows: RunRow[]; total: number }> {
       const where = ['org_id = $1', 'environment = $2'];
       const params: unknown[] = [scope.orgId, scope.environment];
-      if (f.status) { params.push(f.status); where.push(`status = $${params.length}`); }
-      if (f.workflow_id) { params.push(f.workflow_id); where.push(`workflow_id = $${params.length}`); }
-      if (f.mode) { params.push(f.mode); where.push(`mode = $${params.length}`); }
+      if (f.status) {
+        params.push(f.status);
+        where.push(`status = $${params.length}`);
+      }
+      if (f.workflow_id) {
+        params.push(f.workflow_id);
+        where.push(`workflow_id = $${params.length}`);
+      }
+      if (f.mode) {
+        params.push(f.mode);
+        where.push(`mode = $${params.length}`);
+      }
       const w = where.join(' AND ');
       const [page, count] = await Promise.all([
-        db.query<RunRow>(`SELECT * FROM workflow_runs WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-          [...params, f.per_page, (f.page - 1) * f.per_page]),
+        db.query<RunRow>(
+          `SELECT * FROM workflow_runs WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+          [...params, f.per_page, (f.page - 1) * f.per_page],
+        ),
         db.query<{ n: number }>(`SELECT count(*) AS n FROM workflow_runs WHERE ${w}`, params),
       ]);
       return { rows: page.rows, total: count.rows[0].n };
     },
 
     async steps(runId: string, q: Queryable = db): Promise<StepRow[]> {
-      const { rows } = await q.query<StepRow>('SELECT * FROM workflow_steps WHERE run_id = $1 ORDER BY position, node_id', [runId]);
+      const { rows } = await q.query<StepRow>(
+        'SELECT * FROM workflow_steps WHERE run_id = $1 ORDER BY position, node_id',
+        [runId],
+      );
       return rows;
     },
 
@@ -151,7 +199,9 @@ export function createRunsRepository(db: Queryable) {
       const out = new Map<string, Record<string, number>>();
       if (runIds.length === 0) return out;
       const { rows } = await db.query<{ run_id: string; status: string; n: number }>(
-        'SELECT run_id, status, count(*) AS n FROM workflow_steps WHERE run_id = ANY($1::text[]) GROUP BY run_id, status', [runIds]);
+        'SELECT run_id, status, count(*) AS n FROM workflow_steps WHERE run_id = ANY($1::text[]) GROUP BY run_id, status',
+        [runIds],
+      );
       for (const r of rows) out.set(r.run_id, { ...(out.get(r.run_id) ?? {}), [r.status]: r.n });
       return out;
     },
@@ -160,8 +210,27 @@ export function createRunsRepository(db: Queryable) {
     async commitStep(q: Queryable, s: StepRecord): Promise<boolean> {
       const j = (v: unknown) => (v === undefined ? null : JSON.stringify(v));
       const { rows } = await q.query<{ n: number }>(COMMIT_STEP_SQL, [
-        s.runId, s.nodeId, s.nodeType, s.position, s.status, s.branch, j(s.input), j(s.output), j(s.error), s.attempts,
-        s.startedAt, s.finishedAt, s.resumeAt, s.durationMs, s.event?.id ?? null, s.event?.type ?? null, s.event ? JSON.stringify(s.event.data) : null,
+        s.runId,
+        s.nodeId,
+        s.nodeType,
+        s.position,
+        s.status,
+        s.branch,
+        j(s.input),
+        j(s.output),
+        j(s.error),
+        s.attempts,
+        s.startedAt,
+        s.finishedAt,
+        s.resumeAt,
+        s.durationMs,
+        s.event?.id ?? null,
+        s.event?.type ?? null,
+        s.event ? JSON.stringify(s.event.data) : null,
+        s.endsRun?.status ?? null,
+        s.endsRun?.event.id ?? null,
+        s.endsRun?.event.type ?? null,
+        s.endsRun ? JSON.stringify(s.endsRun.event.data) : null,
       ]);
       return rows[0].n > 0;
     },
@@ -170,7 +239,14 @@ export function createRunsRepository(db: Queryable) {
      * queued → running, if the workflow has a free slot, with the event announcing it. Returns the
      * run, or null (no slot, or no longer queued).
      */
-    async start(q: Queryable, runId: string, workflowId: string, maxConcurrent: number, timeoutSeconds: number, event: RunEvent): Promise<RunRow | null> {
+    async start(
+      q: Queryable,
+      runId: string,
+      workflowId: string,
+      maxConcurrent: number,
+      timeoutSeconds: number,
+      event: RunEvent,
+    ): Promise<RunRow | null> {
       // On PostgreSQL the caller holds the workflow row's lock: two admissions of one workflow
       // cannot interleave. PGlite runs one statement at a time anyway.
       const { rows } = await q.query<RunRow>(
@@ -181,7 +257,9 @@ export function createRunsRepository(db: Queryable) {
              AND (SELECT count(*) FROM workflow_runs WHERE workflow_id = $2 AND status = 'running') < $3
            RETURNING *),
          e AS (${insertEventFromRowSql('f', { id: '$5', type: '$6', data: '$7' })})
-         SELECT * FROM f`, [runId, workflowId, maxConcurrent, timeoutSeconds, newId('evt'), event.type, JSON.stringify(event.data)]);
+         SELECT * FROM f`,
+        [runId, workflowId, maxConcurrent, timeoutSeconds, newId('evt'), event.type, JSON.stringify(event.data)],
+      );
       return rows[0] ?? null;
     },
 
@@ -189,14 +267,30 @@ export function createRunsRepository(db: Queryable) {
      * Ends a run (completed, failed, cancelled) if it is still in one of `from`, with the event
      * announcing it, in one statement. Returns the run, or null when it had moved on.
      */
-    async finish(q: Queryable, runId: string, status: 'completed' | 'failed' | 'cancelled', error: RunRow['error'], from: readonly string[], event: RunEvent): Promise<RunRow | null> {
+    async finish(
+      q: Queryable,
+      runId: string,
+      status: 'completed' | 'failed' | 'cancelled',
+      error: RunRow['error'],
+      from: readonly string[],
+      event: RunEvent,
+    ): Promise<RunRow | null> {
       const { rows } = await q.query<RunRow>(
         `WITH f AS (
            UPDATE workflow_runs SET status = $2, error = $3, finished_at = now(), updated_at = now(), resume_at = NULL
            WHERE id = $1 AND status = ANY($4::text[]) RETURNING *),
          e AS (${insertEventFromRowSql('f', { id: '$5', type: '$6', data: '$7' })})
          SELECT * FROM f`,
-        [runId, status, error ? JSON.stringify(error) : null, [...from], newId('evt'), event.type, JSON.stringify(event.data)]);
+        [
+          runId,
+          status,
+          error ? JSON.stringify(error) : null,
+          [...from],
+          newId('evt'),
+          event.type,
+          JSON.stringify(event.data),
+        ],
+      );
       return rows[0] ?? null;
     },
 
@@ -204,7 +298,9 @@ export function createRunsRepository(db: Queryable) {
     async getWithSteps(id: string): Promise<{ run: RunRow; steps: StepRow[] } | null> {
       const { rows } = await db.query<RunRow & { steps_json: StepRow[] }>(
         `SELECT r.*, (SELECT coalesce(json_agg(s ORDER BY s.position, s.node_id), '[]'::json) FROM workflow_steps s WHERE s.run_id = r.id) AS steps_json
-         FROM workflow_runs r WHERE r.id = $1`, [id]);
+         FROM workflow_runs r WHERE r.id = $1`,
+        [id],
+      );
       if (!rows[0]) return null;
       const { steps_json, ...run } = rows[0];
       return { run: run as RunRow, steps: steps_json };
@@ -219,7 +315,9 @@ export function createRunsRepository(db: Queryable) {
       const { rows } = await db.query<OpenRun>(
         `SELECT id, status, resume_at, deadline_at, updated_at FROM workflow_runs
          WHERE status IN ('queued', 'running') AND (updated_at < now() - ($1::int * interval '1 millisecond') OR deadline_at < now())
-         ORDER BY updated_at LIMIT $2`, [staleMs, limit]);
+         ORDER BY updated_at LIMIT $2`,
+        [staleMs, limit],
+      );
       return rows;
     },
 

@@ -15,7 +15,14 @@ import { SPECS } from '../nodes/specs.js';
 import { StepError, type NodeContext, type NodeExecutor, type NodeOutcome } from '../nodes/types.js';
 import type { RunsRepository, StepRecord } from '../runs.repository.js';
 import type { WorkflowsRepository } from '../workflows.repository.js';
-import { DEFAULT_SETTINGS, type RunRow, type StepRow, type StepStatus, type WorkflowEdge, type WorkflowNode } from '../workflows.types.js';
+import {
+  DEFAULT_SETTINGS,
+  type RunRow,
+  type StepRow,
+  type StepStatus,
+  type WorkflowEdge,
+  type WorkflowNode,
+} from '../workflows.types.js';
 import { runEventData } from './events.js';
 
 export interface EngineDeps {
@@ -37,14 +44,20 @@ export interface EngineDeps {
 }
 
 export type AdvanceResult =
-  | { kind: 'done'; status: RunRow['status'] }
-  | { kind: 'wait'; until: Date }
-  | { kind: 'gone' };
+  { kind: 'done'; status: RunRow['status'] } | { kind: 'wait'; until: Date } | { kind: 'gone' };
 
 const FINAL: readonly StepStatus[] = ['completed', 'failed', 'skipped'];
 
 type NodeResult =
-  | { kind: 'ok'; status: 'completed' | 'failed'; output: unknown; branch: string | null; document?: DocumentRow | null }
+  | {
+      kind: 'ok';
+      status: 'completed' | 'failed';
+      output: unknown;
+      branch: string | null;
+      document?: DocumentRow | null;
+      /** The step's commit also completed the run. */
+      ended: boolean;
+    }
   | { kind: 'wait'; until: Date }
   | { kind: 'stopped' };
 
@@ -58,8 +71,10 @@ export function createRunner(deps: EngineDeps) {
 
   async function failRun(run: RunRow, code: string, message: string, nodeId?: string): Promise<AdvanceResult> {
     const error = { code, message, ...(nodeId ? { node_id: nodeId } : {}) };
-    const done = await deps.runs.finish(deps.db, run.id, 'failed', error, ['queued', 'running'],
-      { type: 'workflow.failed', data: runEventData(run, 'failed', undefined, { error }) });
+    const done = await deps.runs.finish(deps.db, run.id, 'failed', error, ['queued', 'running'], {
+      type: 'workflow.failed',
+      data: runEventData(run, 'failed', undefined, { error }),
+    });
     if (done) deps.onEvent();
     return { kind: 'done', status: 'failed' };
   }
@@ -68,12 +83,14 @@ export function createRunner(deps: EngineDeps) {
   async function admit(run: RunRow): Promise<RunRow | AdvanceResult> {
     const settings = { ...DEFAULT_SETTINGS, ...run.definition.settings };
     const event = { type: 'workflow.started' as const, data: runEventData(run, 'running') };
-    const admit = (q: Queryable) => deps.runs.start(q, run.id, run.workflow_id, settings.max_concurrent_runs, settings.timeout_seconds, event);
+    const admit = (q: Queryable) =>
+      deps.runs.start(q, run.id, run.workflow_id, settings.max_concurrent_runs, settings.timeout_seconds, event);
     // PostgreSQL: admissions of one workflow serialize on its row, so two cannot both take the
     // last slot. PGlite has one connection: its statements never interleave.
-    const started = deps.db.kind === 'pglite'
-      ? await admit(deps.db)
-      : await deps.db.tx(async (q) => ((await deps.workflows.getForUpdate(q, run.workflow_id)) ? admit(q) : null));
+    const started =
+      deps.db.kind === 'pglite'
+        ? await admit(deps.db)
+        : await deps.db.tx(async (q) => ((await deps.workflows.getForUpdate(q, run.workflow_id)) ? admit(q) : null));
     if (started) {
       deps.onEvent();
       return started;
@@ -98,7 +115,12 @@ export function createRunner(deps: EngineDeps) {
       run = a;
     }
     const r = run;
-    if (r.deadline_at && clock() > r.deadline_at.getTime()) return failRun(r, 'RUN_TIMEOUT', `the run exceeded its timeout of ${r.definition.settings.timeout_seconds ?? DEFAULT_SETTINGS.timeout_seconds} s`);
+    if (r.deadline_at && clock() > r.deadline_at.getTime())
+      return failRun(
+        r,
+        'RUN_TIMEOUT',
+        `the run exceeded its timeout of ${r.definition.settings.timeout_seconds ?? DEFAULT_SETTINGS.timeout_seconds} s`,
+      );
     const scope = { orgId: r.org_id, environment: r.environment };
     const settings = { ...DEFAULT_SETTINGS, ...r.definition.settings };
     // A run just admitted has no steps yet; one picked up again has them from the first read.
@@ -113,17 +135,32 @@ export function createRunner(deps: EngineDeps) {
     const isLive = (e: WorkflowEdge): boolean => {
       const s = status.get(e.source);
       if (s === 'completed') return e.when === undefined || e.when === branch.get(e.source);
-      if (s === 'failed') return e.when === 'error' || (e.when === undefined && !SPECS.get(r.definition.nodes.find((n) => n.id === e.source)!.type)?.branches);
+      if (s === 'failed')
+        return (
+          e.when === 'error' ||
+          (e.when === undefined && !SPECS.get(r.definition.nodes.find((n) => n.id === e.source)!.type)?.branches)
+        );
       return false;
     };
 
     const expressionInput = () => ({
       document: document ? presentDocument(document) : null,
-      input: r.input, variables: r.variables, steps: outputs,
+      input: r.input,
+      variables: r.variables,
+      steps: outputs,
       run: { id: r.id, workflow_id: r.workflow_id, mode: r.mode, trigger: r.trigger },
     });
 
-    for (const node of executionOrder(r.definition)) {
+    const order = executionOrder(r.definition);
+    // The last node's commit also completes the run (one statement instead of two), unless that
+    // step fails the run or the run must wait.
+    const last = order[order.length - 1];
+    const ending = () => ({
+      status: 'completed' as const,
+      event: { id: newId('evt'), type: 'workflow.completed' as const, data: runEventData(r, 'completed') },
+    });
+    let ended = false;
+    for (const node of order) {
       const prev = steps.get(node.id) ?? null;
       if (prev && FINAL.includes(prev.status)) {
         status.set(node.id, prev.status);
@@ -133,49 +170,94 @@ export function createRunner(deps: EngineDeps) {
       }
       const isTrigger = SPECS.get(node.type)?.kind === 'trigger';
       if (!isTrigger && !(incoming.get(node.id) ?? []).some(isLive)) {
-        const ok = await deps.runs.commitStep(deps.db, record(r, node, position++, 'skipped', { attempts: 0 }));
+        const ok = await deps.runs.commitStep(deps.db, record(r, node, position++, 'skipped', { attempts: 0, endsRun: node === last ? ending() : null }));
         if (!ok) return settled(r.id);
         status.set(node.id, 'skipped');
+        ended = node === last;
+        if (ended) deps.onEvent();
         continue;
       }
-      if (prev?.status === 'retrying' && prev.error?.next_attempt_at && Date.parse(prev.error.next_attempt_at) > clock()) {
+      if (
+        prev?.status === 'retrying' &&
+        prev.error?.next_attempt_at &&
+        Date.parse(prev.error.next_attempt_at) > clock()
+      ) {
         return { kind: 'wait', until: capped(r, new Date(prev.error.next_attempt_at)) };
       }
       const pos = prev?.position ?? position++;
-      const res = await runNode(r, node, prev, pos, { document: () => document, expressionInput, scope, settings });
+      const res = await runNode(r, node, prev, pos, { document: () => document, expressionInput, scope, settings, ending: node === last ? ending : null });
       if (res.kind === 'stopped') return settled(r.id);
       if (res.kind === 'wait') return { kind: 'wait', until: capped(r, res.until) };
       status.set(node.id, res.status);
       branch.set(node.id, res.branch);
       outputs[node.id] = res.output;
       if (res.document !== undefined) document = res.document;
-      if (res.status === 'failed' && (node.on_error ?? settings.on_error) === 'stop') return { kind: 'done', status: 'failed' };
+      if (res.status === 'failed' && (node.on_error ?? settings.on_error) === 'stop')
+        return { kind: 'done', status: 'failed' };
+      ended = res.ended;
     }
 
-    const done = await deps.runs.finish(deps.db, r.id, 'completed', null, ['running'], { type: 'workflow.completed', data: runEventData(r, 'completed') });
+    if (ended) return { kind: 'done', status: 'completed' };
+    // A run picked up again after its last step committed without ending it ends here.
+    const done = await deps.runs.finish(deps.db, r.id, 'completed', null, ['running'], {
+      type: 'workflow.completed',
+      data: runEventData(r, 'completed'),
+    });
     if (!done) return settled(r.id);
     deps.onEvent();
     return { kind: 'done', status: 'completed' };
   }
 
   /** A wait never outlasts the run's deadline: the run wakes up then and fails. */
-  const capped = (r: RunRow, until: Date): Date => (r.deadline_at && r.deadline_at < until ? new Date(r.deadline_at.getTime() + 50) : until);
+  const capped = (r: RunRow, until: Date): Date =>
+    r.deadline_at && r.deadline_at < until ? new Date(r.deadline_at.getTime() + 50) : until;
 
   async function settled(runId: string): Promise<AdvanceResult> {
     const r = await deps.runs.getById(runId);
     return r ? { kind: 'done', status: r.status } : { kind: 'gone' };
   }
 
-  function record(r: RunRow, node: WorkflowNode, position: number, st: StepStatus, o: Partial<StepRecord> & { attempts: number }, emit = false): StepRecord {
+  function record(
+    r: RunRow,
+    node: WorkflowNode,
+    position: number,
+    st: StepStatus,
+    o: Partial<StepRecord> & { attempts: number },
+    emit = false,
+  ): StepRecord {
     const rec: StepRecord = {
-      runId: r.id, nodeId: node.id, nodeType: node.type, position, status: st, branch: null, input: null, output: null, error: null,
-      startedAt: null, finishedAt: st === 'skipped' ? new Date() : null, durationMs: null, resumeAt: null, event: null, ...o,
+      runId: r.id,
+      nodeId: node.id,
+      nodeType: node.type,
+      position,
+      status: st,
+      branch: null,
+      input: null,
+      output: null,
+      error: null,
+      startedAt: null,
+      finishedAt: st === 'skipped' ? new Date() : null,
+      durationMs: null,
+      resumeAt: null,
+      event: null,
+      endsRun: null,
+      ...o,
     };
     if (emit) {
       rec.event = {
-        id: newId('evt'), type: 'workflow.step_completed',
-        data: runEventData(r, 'running', { id: node.id, type: node.type, status: st, branch: rec.branch, attempts: rec.attempts, duration_ms: rec.durationMs }),
+        id: newId('evt'),
+        type: 'workflow.step_completed',
+        data: runEventData(r, 'running', {
+          id: node.id,
+          type: node.type,
+          status: st,
+          branch: rec.branch,
+          attempts: rec.attempts,
+          duration_ms: rec.durationMs,
+        }),
       };
+      // The run's closing event follows its last step's event (ids order events of one instant).
+      if (rec.endsRun) rec.endsRun = { ...rec.endsRun, event: { ...rec.endsRun.event, id: newId('evt') } };
     }
     return rec;
   }
@@ -185,9 +267,17 @@ export function createRunner(deps: EngineDeps) {
     expressionInput: () => Record<string, unknown>;
     scope: { orgId: string; environment: 'live' | 'test' };
     settings: typeof DEFAULT_SETTINGS;
+    /** For the run's last node: what ending the run with its commit writes. */
+    ending: (() => NonNullable<StepRecord['endsRun']>) | null;
   }
 
-  async function runNode(r: RunRow, node: WorkflowNode, prev: StepRow | null, position: number, env: NodeEnv): Promise<NodeResult> {
+  async function runNode(
+    r: RunRow,
+    node: WorkflowNode,
+    prev: StepRow | null,
+    position: number,
+    env: NodeEnv,
+  ): Promise<NodeResult> {
     const executor = deps.executors[node.type];
     const maxTries = node.retry?.max_tries ?? 1;
     const backoff = node.retry?.backoff ?? { type: 'exponential' as const, delay_ms: 1000 };
@@ -202,13 +292,24 @@ export function createRunner(deps: EngineDeps) {
       try {
         if (!executor) throw new StepError('UNKNOWN_NODE_TYPE', `no executor for node type ${node.type}`);
         const ctx: NodeContext = {
-          run: r, node, scope: env.scope, dryRun: r.mode === 'dry_run', attempt, previous: last, document: env.document(),
+          run: r,
+          node,
+          scope: env.scope,
+          dryRun: r.mode === 'dry_run',
+          attempt,
+          previous: last,
+          document: env.document(),
           evaluate: (exprs) => deps.evaluator.evaluate(exprs, env.expressionInput()),
           render: async (ts) => {
             const idx = ts.map((t, i) => (isTemplated(t) ? i : -1)).filter((i) => i >= 0);
-            const vals = await deps.evaluator.evaluate(idx.map((i) => templateToExpression(ts[i])), env.expressionInput());
+            const vals = await deps.evaluator.evaluate(
+              idx.map((i) => templateToExpression(ts[i])),
+              env.expressionInput(),
+            );
             const out = [...ts];
-            idx.forEach((i, k) => { out[i] = typeof vals[k] === 'string' ? (vals[k] as string) : ''; });
+            idx.forEach((i, k) => {
+              out[i] = typeof vals[k] === 'string' ? (vals[k] as string) : '';
+            });
             return out;
           },
           now: () => new Date(clock()),
@@ -217,39 +318,89 @@ export function createRunner(deps: EngineDeps) {
         input = outcome.input ?? null;
         output = outcome.output;
         if (outcome.waitUntil) {
-          const ok = await deps.runs.commitStep(deps.db, record(r, node, position, 'waiting', { attempts: attempt, input, output, startedAt: started, resumeAt: outcome.waitUntil }));
+          const ok = await deps.runs.commitStep(
+            deps.db,
+            record(r, node, position, 'waiting', {
+              attempts: attempt,
+              input,
+              output,
+              startedAt: started,
+              resumeAt: outcome.waitUntil,
+            }),
+          );
           return ok ? { kind: 'wait', until: outcome.waitUntil } : { kind: 'stopped' };
         }
         const effects = r.mode === 'execute' ? outcome.effects : undefined;
         if (effects?.external) {
           // Recorded first: a crash during the call shows the step as running, and its attempt counts.
-          if (!(await deps.runs.commitStep(deps.db, record(r, node, position, 'running', { attempts: attempt, input, startedAt: started })))) return { kind: 'stopped' };
+          if (
+            !(await deps.runs.commitStep(
+              deps.db,
+              record(r, node, position, 'running', { attempts: attempt, input, startedAt: started }),
+            ))
+          )
+            return { kind: 'stopped' };
           const ext = await effects.external();
           output = { ...outcome.output, ...ext.output };
-          if (ext.error) throw Object.assign(new StepError(ext.error.code, ext.error.message, ext.error.retryable), { output });
+          if (ext.error)
+            throw Object.assign(new StepError(ext.error.code, ext.error.message, ext.error.retryable), { output });
         }
         let written: DocumentRow | null = null;
-        const finish = (q: Queryable) => deps.runs.commitStep(q, record(r, node, position, 'completed', {
-          attempts: attempt, input, output, branch: outcome.branch ?? null, startedAt: started, finishedAt: new Date(clock()),
-          durationMs: Math.round(performance.now() - t0),
-        }, true));
+        const finish = (q: Queryable) =>
+          deps.runs.commitStep(
+            q,
+            record(
+              r,
+              node,
+              position,
+              'completed',
+              {
+                attempts: attempt,
+                input,
+                output,
+                branch: outcome.branch ?? null,
+                startedAt: started,
+                finishedAt: new Date(clock()),
+                durationMs: Math.round(performance.now() - t0),
+                endsRun: env.ending?.() ?? null,
+              },
+              true,
+            ),
+          );
         const ok = effects?.db
-          ? await deps.db.tx(async (q) => {
-            written = (await effects.db!(q)) ?? null;
-            if (!(await finish(q))) throw new RunStopped();
-            return true;
-          }).catch((err: unknown) => { if (err instanceof RunStopped) return false; throw err; })
+          ? await deps.db
+              .tx(async (q) => {
+                written = (await effects.db!(q)) ?? null;
+                if (!(await finish(q))) throw new RunStopped();
+                return true;
+              })
+              .catch((err: unknown) => {
+                if (err instanceof RunStopped) return false;
+                throw err;
+              })
           : await finish(deps.db);
         if (!ok) return { kind: 'stopped' };
         deps.onEvent();
-        if (effects?.after) await effects.after().catch((err: unknown) => deps.logger.warn({ err, runId: r.id, nodeId: node.id }, 'workflow step follow-up failed; the sweep retries it'));
-        const document: DocumentRow | undefined = written ?? (r.mode === 'dry_run' && outcome.simulated ? outcome.simulated : undefined);
-        return { kind: 'ok', status: 'completed', output, branch: outcome.branch ?? null, document };
+        if (effects?.after)
+          await effects
+            .after()
+            .catch((err: unknown) =>
+              deps.logger.warn(
+                { err, runId: r.id, nodeId: node.id },
+                'workflow step follow-up failed; the sweep retries it',
+              ),
+            );
+        const document: DocumentRow | undefined =
+          written ?? (r.mode === 'dry_run' && outcome.simulated ? outcome.simulated : undefined);
+        return { kind: 'ok', status: 'completed', output, branch: outcome.branch ?? null, document, ended: env.ending !== null };
       } catch (raw) {
         if (raw instanceof RunStopped) return { kind: 'stopped' };
-        const err = raw instanceof StepError ? raw
-          : raw instanceof ExpressionError ? new StepError(raw.code, `expression failed: ${raw.message}`)
-          : new StepError('STEP_FAILED', raw instanceof Error ? raw.message : String(raw), true);
+        const err =
+          raw instanceof StepError
+            ? raw
+            : raw instanceof ExpressionError
+              ? new StepError(raw.code, `expression failed: ${raw.message}`)
+              : new StepError('STEP_FAILED', raw instanceof Error ? raw.message : String(raw), true);
         output = (raw as { output?: unknown }).output ?? output;
         attempts = attempt;
         const durationMs = Math.round(performance.now() - t0);
@@ -257,8 +408,13 @@ export function createRunner(deps: EngineDeps) {
           const wait = backoff.type === 'fixed' ? backoff.delay_ms : backoff.delay_ms * 2 ** (attempt - 1);
           const at = new Date(clock() + wait);
           const rec = record(r, node, position, 'retrying', {
-            attempts: attempt, input, output, startedAt: started, durationMs,
-            error: { code: err.code, message: err.message, next_attempt_at: at.toISOString() }, resumeAt: wait > inlineMax ? at : null,
+            attempts: attempt,
+            input,
+            output,
+            startedAt: started,
+            durationMs,
+            error: { code: err.code, message: err.message, next_attempt_at: at.toISOString() },
+            resumeAt: wait > inlineMax ? at : null,
           });
           if (!(await deps.runs.commitStep(deps.db, rec))) return { kind: 'stopped' };
           last = { ...(last ?? ({} as StepRow)), status: 'retrying', attempts: attempt, error: rec.error };
@@ -267,24 +423,46 @@ export function createRunner(deps: EngineDeps) {
           continue;
         }
         const onError = node.on_error ?? env.settings.on_error;
-        const rec = record(r, node, position, 'failed', {
-          attempts: attempt, input, output, branch: onError === 'continue' ? 'error' : null, startedAt: started, finishedAt: new Date(clock()), durationMs,
-          error: { code: err.code, message: err.message },
-        }, true);
+        const rec = record(
+          r,
+          node,
+          position,
+          'failed',
+          {
+            attempts: attempt,
+            input,
+            output,
+            branch: onError === 'continue' ? 'error' : null,
+            startedAt: started,
+            finishedAt: new Date(clock()),
+            durationMs,
+            error: { code: err.code, message: err.message },
+          },
+          true,
+        );
         if (onError === 'continue') {
-          if (!(await deps.runs.commitStep(deps.db, rec))) return { kind: 'stopped' };
+          if (!(await deps.runs.commitStep(deps.db, { ...rec, endsRun: env.ending?.() ?? null }))) return { kind: 'stopped' };
           deps.onEvent();
-          return { kind: 'ok', status: 'failed', output: { error: rec.error, ...(output && typeof output === 'object' ? output : {}) }, branch: 'error' };
+          return {
+            kind: 'ok',
+            status: 'failed',
+            output: { error: rec.error, ...(output && typeof output === 'object' ? output : {}) },
+            branch: 'error',
+            ended: env.ending !== null,
+          };
         }
         const error = { code: err.code, message: err.message, node_id: node.id };
         const ok = await deps.db.tx(async (q) => {
           if (!(await deps.runs.commitStep(q, rec))) return false;
-          await deps.runs.finish(q, r.id, 'failed', error, ['running'], { type: 'workflow.failed', data: runEventData(r, 'failed', undefined, { error }) });
+          await deps.runs.finish(q, r.id, 'failed', error, ['running'], {
+            type: 'workflow.failed',
+            data: runEventData(r, 'failed', undefined, { error }),
+          });
           return true;
         });
         if (!ok) return { kind: 'stopped' };
         deps.onEvent();
-        return { kind: 'ok', status: 'failed', output, branch: null };
+        return { kind: 'ok', status: 'failed', output, branch: null, ended: false };
       }
     }
   }

@@ -22,7 +22,7 @@ export interface EvaluatorOptions {
   maxHeapMb?: number;
   /**
    * Time bound of a simple expression evaluated on the calling thread, ms; one that needs longer
-   * is evaluated again (and from then on) on a thread. 0 sends everything to threads. Default 10.
+   * is evaluated again on a thread (after three such times, always there). 0 sends everything to threads. Default 10.
    */
   fastPathTimeoutMs?: number;
 }

@@ -9,7 +9,8 @@
 //   no ranges, no sorting or grouping: nothing whose cost is not linear in its input;
 // - the input: at most FAST_MAX_INPUT characters of JSON (larger inputs go to a thread);
 // - the time: JSONata's guardrail is checked before every step of the tree, so a tree walked over
-//   a large array stops after `timeoutMs`; such an expression goes to a thread from then on;
+//   a large array stops after `timeoutMs` and is evaluated again on a thread (after a few such
+//   times, it goes to a thread directly from then on);
 // - the output: the same size bound as on a thread.
 // Anything else (and every hostile expression) runs on a worker thread that can be terminated.
 import jsonata from 'jsonata';
@@ -18,6 +19,8 @@ import jsonata from 'jsonata';
 export const FAST_MAX_EXPRESSION = 256;
 /** Largest input (JSON characters) evaluated on the calling thread. */
 export const FAST_MAX_INPUT = 64 * 1024;
+/** Times an expression may run out of time here before it always goes to a thread. */
+const STRIKES = 3;
 
 const BINARY = new Set(['+', '-', '*', '/', '%', '=', '!=', '<', '<=', '>', '>=', 'and', 'or', '&', 'in']);
 const FUNCTIONS = new Set(['string', 'boolean', 'number', 'exists', 'not']);
@@ -102,13 +105,17 @@ function simple(n: unknown, inPath = false): boolean {
 export interface FastPath {
   /** The compiled expression when it may run on the calling thread, else null. */
   compiled(expr: string): jsonata.Expression | null;
-  /** Sends `expr` to the worker threads from now on (it ran out of time here). */
+  /**
+   * `expr` ran out of time here (it is evaluated again on a thread). After STRIKES times it goes
+   * to the threads directly from then on; a single strike may only mean this thread was descheduled.
+   */
   demote(expr: string): void;
 }
 
 /** `timeoutMs`: the guardrail of one evaluation on the calling thread. */
 export function createFastPath(timeoutMs: number): FastPath {
   const cache = new Map<string, jsonata.Expression | null>();
+  const strikes = new Map<string, number>();
   const MAX = 1000;
   return {
     compiled(expr) {
@@ -128,6 +135,13 @@ export function createFastPath(timeoutMs: number): FastPath {
       return c;
     },
     demote(expr) {
+      const n = (strikes.get(expr) ?? 0) + 1;
+      if (n < STRIKES) {
+        if (strikes.size >= MAX) strikes.clear();
+        strikes.set(expr, n);
+        return;
+      }
+      strikes.delete(expr);
       if (cache.size >= MAX) cache.delete(cache.keys().next().value as string);
       cache.set(expr, null);
     },
