@@ -10,6 +10,7 @@ import { createLogger } from '../../src/lib/logger.js';
 import type { ReportsModuleOptions } from '../../src/modules/reports/index.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { testConfig } from './app.js';
+import { installResponseCheck } from './openapi-check.js';
 import { createTestDb, type DbKind, type TestDb } from './db.js';
 
 export interface ReportsStack {
@@ -46,6 +47,8 @@ export async function createReportsStack(
     reports: { ...FAST_REPORTS, ...opts.module },
   });
   const app = await buildApp(appDepsFrom(deps));
+  // Every JSON answer checked against the OpenAPI document, like the other test apps.
+  if (process.env.DOCPIPE_CHECK_RESPONSES !== '0') installResponseCheck(app);
   await app.ready();
   const running: WorkerHandle[] = [];
   const start = async (o: { schedulers?: boolean } = {}) => {
