@@ -22,21 +22,32 @@ describe.each(dbKinds())('racing schedule claims on %s', (kind) => {
     if (kind === 'postgres') {
       const schema = (await t.testDb.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
       const db = await createDb({ url: databaseUrl()!, schema, poolSize: 5 });
-      other = await createDeps(t.config, { db, redisUrl: inject('redisUrl'), logger: createLogger({ level: 'silent', pretty: false }), migrate: false });
+      other = await createDeps(t.config, {
+        db,
+        redisUrl: inject('redisUrl'),
+        logger: createLogger({ level: 'silent', pretty: false }),
+        migrate: false,
+      });
     }
   });
   afterAll(async () => {
-    if (other) { await other.close(); await other.db.close(); }
+    if (other) {
+      await other.close();
+      await other.db.close();
+    }
     await t?.close();
   });
 
   it('twelve claims of one due occurrence make one execution; later claims make none', async () => {
-    const api = (url: string, payload: unknown) => t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: owner.auth, payload: payload as object });
+    const api = (url: string, payload: unknown) =>
+      t.app.inject({ method: 'POST', url: `/api/v1${url}`, headers: owner.auth, payload: payload as object });
     const id = body(await api('/reports', { name: 'Race', type: 'usage' })).data.id;
     const s = body(await api(`/reports/${id}/schedule`, { time: '04:00', timezone: 'Europe/Berlin' })).data;
     const due = Date.parse(s.next_run_at) + 1000;
     const claimers = [t.deps, other ?? t.deps];
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => claimers[i % 2].reports.schedules.claim(id, due)));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => claimers[i % 2].reports.schedules.claim(id, due)),
+    );
     expect(results.filter((r) => r?.executionId)).toHaveLength(1);
     expect(results.filter((r) => r?.due)).toHaveLength(1);
     // Claimed: the next occurrence is a day later, and nothing is due now.
@@ -45,7 +56,10 @@ describe.each(dbKinds())('racing schedule claims on %s', (kind) => {
     await t.testDb.db.query('UPDATE report_schedules SET next_run_at = $2 WHERE report_id = $1', [id, s.next_run_at]);
     const again = await Promise.all(claimers.map((c) => c.reports.schedules.claim(id, due)));
     expect(again.filter((r) => r?.executionId)).toHaveLength(0);
-    const { rows } = await t.testDb.db.query<{ run_key: string; trigger: string; status: string }>('SELECT run_key, trigger, status FROM report_executions WHERE report_id = $1', [id]);
+    const { rows } = await t.testDb.db.query<{ run_key: string; trigger: string; status: string }>(
+      'SELECT run_key, trigger, status FROM report_executions WHERE report_id = $1',
+      [id],
+    );
     const local = new Date(Date.parse(s.next_run_at)).toLocaleDateString('sv-SE', { timeZone: 'Europe/Berlin' });
     expect(rows).toEqual([{ run_key: `schedule:${local}`, trigger: 'schedule', status: 'queued' }]);
   });
