@@ -19,6 +19,7 @@ export interface CliProcess {
   /** SIGTERM (the graceful shutdown), SIGKILL after `timeoutMs`. */
   stop(timeoutMs?: number): Promise<void>;
   gone(): boolean;
+  /** The last 20 kB of its log and stderr. */
   stderr(): string;
 }
 
@@ -55,7 +56,7 @@ export function startCli(argv: string[], o: StartCliOptions): CliProcess {
     pid: child.pid ?? -1,
     gone,
     stderr: () => err,
-    async ready(url, init, timeoutMs = 120_000) {
+    async ready(url, init, timeoutMs = 300_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         if (gone())

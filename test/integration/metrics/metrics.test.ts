@@ -37,7 +37,7 @@ describe('GET /metrics', () => {
     );
     expect(res.statusCode).toBe(201);
     docId = body(res).data.id;
-    expect((await waitForDocument(t, docId)).status).toBe('completed');
+    expect((await waitForDocument(t, docId, 120_000)).status).toBe('completed');
     for (let i = 0; i < 3; i++)
       expect(
         (await t.app.inject({ method: 'GET', url: `/api/v1/documents/${docId}`, headers: actor.auth })).statusCode,

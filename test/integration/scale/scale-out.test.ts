@@ -91,7 +91,7 @@ describe.skipIf(!pgUrl)('scale-out: 2 API and 3 worker processes (postgres)', ()
       starting.push(proc.ready(metrics, { headers: { authorization: `Bearer ${TOKEN}` } }));
     }
     await Promise.all(starting);
-  }, 240_000);
+  }, 400_000);
 
   afterAll(async () => {
     await Promise.all(events.map((e) => e.close()));
