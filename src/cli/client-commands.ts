@@ -140,7 +140,8 @@ async function reprocess(args: string[]): Promise<number> {
   const { values } = parseCommand('reprocess', args);
   if (!values.project && !values.documents) throw new Error('--project ID or --documents id,id is required');
   if (values.missing && values.all) throw new Error('Give --missing or --all, not both');
-  let bar: Progress | undefined;
+  // Set once following starts; the client's rate-limit notes go to it from then on.
+  let bar: Progress | undefined = undefined;
   const api = connection(values, () => bar);
   const body = {
     ...(values.project
