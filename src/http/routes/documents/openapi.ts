@@ -167,6 +167,7 @@ export const documentsDocs: OperationDocs = {
       },
     },
     errors: {
+      404: 'No such project (project_id) in the caller’s organization and environment',
       413: 'The file is larger than MAX_UPLOAD_MB (the message names the limit)',
       415: 'Not multipart/form-data, or a file type that can never be processed',
     },
