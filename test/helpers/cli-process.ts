@@ -37,17 +37,20 @@ export function startCli(argv: string[], o: StartCliOptions): CliProcess {
     o.from === 'ts'
       ? fork(RUN_TS, [CLI_MAIN_TS, JSON.stringify({ argv })], {
           env: o.env,
-          stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+          stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
         })
       : spawn(
           process.execPath,
           [fileURLToPath(new URL('dist/src/cli.js', `file://${o.root ?? process.cwd()}/`)), ...argv],
-          { env: o.env, stdio: ['ignore', 'ignore', 'pipe'] },
+          { env: o.env, stdio: ['ignore', 'pipe', 'pipe'] },
         );
+  // The log (stdout) and stderr, last 20 kB, for failure messages.
   let err = '';
-  child.stderr?.on('data', (c: Buffer) => {
+  const keep = (c: Buffer) => {
     err = (err + c.toString()).slice(-20_000);
-  });
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const gone = () => child.exitCode !== null || child.signalCode !== null;
   return {

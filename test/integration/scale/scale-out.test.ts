@@ -103,7 +103,7 @@ describe.skipIf(!pgUrl)('scale-out: 2 API and 3 worker processes (postgres)', ()
 
   it(
     'every document completes once, every webhook and mail arrives, through two kills',
-    { timeout: 300_000 },
+    { timeout: 240_000 + DOCS * 3_000 },
     async () => {
       const started = Date.now();
       const projectId = await h.createProject({ classification_threshold: 0 });
@@ -200,13 +200,15 @@ describe.skipIf(!pgUrl)('scale-out: 2 API and 3 worker processes (postgres)', ()
             [projectId],
           )
         ).rows.reduce<Record<string, number>>((a, r) => ({ ...a, [r.status]: Number(r.n) }), {});
-      await eventually(async () => (await counts()).completed === total, `${total} documents completed`, 200_000).catch(
-        async (err: Error) => {
-          throw new Error(
-            `${err.message}: ${JSON.stringify(await counts())}; stderr: ${workers.map((w) => w.proc.stderr().slice(-2000)).join('\n')}`,
-          );
-        },
-      );
+      await eventually(
+        async () => (await counts()).completed === total,
+        `${total} documents completed`,
+        120_000 + DOCS * 1_000,
+      ).catch(async (err: Error) => {
+        throw new Error(
+          `${err.message}: ${JSON.stringify(await counts())}; stderr: ${workers.map((w) => w.proc.stderr().slice(-2000)).join('\n')}`,
+        );
+      });
       const completedAt = Date.now();
 
       // Exactly once: one stage run per stage and one event of each kind per document.
