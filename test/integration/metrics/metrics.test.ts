@@ -50,7 +50,7 @@ describe('GET /metrics', () => {
     expect(res2.statusCode).toBe(200);
     expect(res2.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
     scrape = parseScrape(res2.body);
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     await t?.close();
   });
