@@ -1,24 +1,6 @@
-/** Success envelope: `{success, data, message}`; lists add a sibling `pagination`. */
+/** Success envelope: `{success, data, message}`; lists add a sibling `pagination` (see paging.ts). */
 export function ok<T>(data: T, message = 'OK') {
   return { success: true as const, data, message };
-}
-
-export function offsetPage<T>(items: T[], total: number, limit: number, offset: number, message = 'OK') {
-  return {
-    success: true as const,
-    data: items,
-    pagination: { total, limit, offset, has_more: offset + items.length < total },
-    message,
-  };
-}
-
-export function numberedPage<T>(items: T[], total: number, page: number, perPage: number, message = 'OK') {
-  return {
-    success: true as const,
-    data: items,
-    pagination: { page, per_page: perPage, total, total_pages: Math.ceil(total / perPage) },
-    message,
-  };
 }
 
 // Reusable JSON-schema fragments for route schemas (also feed the OpenAPI document).
