@@ -339,6 +339,49 @@ describe('dashboard: workflows and reports in a browser', () => {
     expect(await page.getByText('unsaved changes').count()).toBe(1);
   });
 
+  it('connects steps by dragging from a branch handle, or from the side panel with the keyboard', async () => {
+    const panel = page.getByRole('complementary', { name: 'Selected step' });
+    const steps = page.getByRole('table', { name: 'Steps of the workflow' });
+    const goesTo = (id: string) =>
+      steps
+        .getByRole('row')
+        .filter({ has: page.getByRole('button', { name: id, exact: true }) })
+        .getByRole('cell')
+        .nth(2);
+    await steps.getByRole('button', { name: 'condition_1', exact: true }).click();
+    await panel.getByRole('heading', { name: /^Condition: condition_1/ }).waitFor();
+    const cond = page.locator('.react-flow__node[data-id="condition_1"]');
+    const target = page.locator('.react-flow__node[data-id="set_fields_1"]');
+    await expect
+      .poll(async () => (await target.boundingBox()) !== null && (await cond.boundingBox()) !== null)
+      .toBe(true);
+    // Drag from the condition's "false" handle onto the input handle of the step below it.
+    await page.getByTestId('workflow-canvas').scrollIntoViewIfNeeded();
+    const h = (await cond.locator('.react-flow__handle.wf-handle-false').boundingBox())!;
+    const t = (await target.locator('.react-flow__handle-top').boundingBox())!;
+    await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(t.x + t.width / 2, t.y + t.height / 2, { steps: 12 });
+    await page.mouse.up();
+    await expect.poll(() => goesTo('condition_1').innerText()).toBe('set_fields_1 (true), set_fields_1 (false)');
+    // The selected connection's branch can be changed in the panel.
+    await panel.getByRole('heading', { name: 'Connection' }).waitFor();
+    await panel.getByLabel('Follow it').selectOption('error');
+    await expect.poll(() => goesTo('condition_1').innerText()).toBe('set_fields_1 (true), set_fields_1 (error)');
+    // Without a pointer: pick the step, a target and a branch, then Connect.
+    await steps.getByRole('button', { name: 'condition_1', exact: true }).click();
+    await panel.getByLabel('Connect to', { exact: true }).selectOption('delay_1');
+    await panel.getByLabel('When', { exact: true }).selectOption('false');
+    await panel.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect
+      .poll(() => goesTo('condition_1').innerText())
+      .toBe('set_fields_1 (true), set_fields_1 (error), delay_1 (false)');
+    expect(await panel.getByRole('list', { name: 'Connections from condition_1' }).getByRole('listitem').count()).toBe(
+      3,
+    );
+    await screenshot(page, '37-workflow-connected');
+  });
+
   it('creates a report, schedules it (next run in its zone and in UTC), runs it and sees its chart', async () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Reports' }).click();
     await page.getByRole('heading', { level: 1, name: 'Reports' }).waitFor();

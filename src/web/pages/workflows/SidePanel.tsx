@@ -399,7 +399,7 @@ export function SidePanel(p: Props) {
           <h2 className="wf-panel-title">No step selected</h2>
           <p className="small muted">
             Select a step on the canvas (or in the list of steps) to configure it. Add steps from the palette; connect
-            them by dragging from a step’s bottom handle to another step, or with “Connect to…” here.
+            them by dragging from a step’s bottom handle to another step’s top handle, or with “Connect to…” here.
           </p>
           <label className="small" htmlFor="wf-pick">
             Step

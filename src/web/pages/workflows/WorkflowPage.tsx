@@ -449,7 +449,7 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
               </Suspense>
               <p className="small muted wf-legend">
                 Tab to a step and press Enter to select it; arrow keys move it, Delete removes it. Drag from a step’s
-                bottom handle to connect.
+                bottom handle to another step’s top handle to connect.
                 {stepStatus.size ? ' Badges show each step’s status in the run below.' : ''}
               </p>
             </section>
