@@ -2,7 +2,8 @@
 // (trigger → condition → set_fields → export_sheets to the fake Google server →
 // send_webhook_event to a local receiver), each on its own document, executed and then as
 // dry runs; against BullMQ no-op jobs on the same Redis in the same run. Runs are created first
-// (queued, with their jobs) and the clock starts when the workers start. Reports runs/s, the
+// (queued, with their jobs) and the clock starts when the workers start. Sheets buffers flush on
+// the default 200 ms period. Reports runs/s, the
 // time of one step (its own work plus its commit; `duration_ms` of the step records) and the
 // engine's overhead per step (a run's wall time from start to finish, divided by its steps).
 // On a shared machine wall time says little, so each mode also reports what it cost: CPU of this
@@ -220,6 +221,8 @@ export async function main(args: string[]): Promise<void> {
     kind: store.kind,
     workers: false,
     module: { evaluator: {}, lockDurationMs: 30_000, stalledIntervalMs: 30_000 },
+    // The flush period of a real installation (tests flush every 50 ms to finish sooner).
+    sheets: { flushDelayMs: 200 },
   });
   try {
     const at = await createOrgAndProject(stack.deps, 'Workflow bench');

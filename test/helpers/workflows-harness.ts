@@ -12,6 +12,7 @@ import { createDeps, type Deps } from '../../src/container.js';
 import type { Db } from '../../src/db/client.js';
 import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
+import type { SheetsModuleOptions } from '../../src/modules/integrations/sheets/index.js';
 import type { WorkflowsModuleOptions } from '../../src/modules/workflows/index.js';
 import { noJitter } from '../../src/modules/webhooks/schedule.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
@@ -44,6 +45,8 @@ export interface WorkflowStackOptions {
   workers?: boolean;
   /** Own the schedulers (re-assertion). Default false. */
   schedulers?: boolean;
+  /** Sheets options over the test-speed ones (FAST_SHEETS); the benchmark restores the defaults' flush period. */
+  sheets?: SheetsModuleOptions;
 }
 
 /** Test-speed defaults: short locks and sweeps. */
@@ -89,7 +92,7 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
     redisUrl: opts.redisUrl,
     logger: createLogger({ level: 'silent', pretty: false }),
     migrate: false,
-    sheets: FAST_SHEETS,
+    sheets: { ...FAST_SHEETS, ...opts.sheets },
     webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },
     workflows: { ...FAST_WORKFLOWS, ...opts.module },
   });
