@@ -368,6 +368,9 @@ describe('dashboard: workflows and reports in a browser', () => {
     await panel.getByRole('heading', { name: 'Connection' }).waitFor();
     await panel.getByLabel('Follow it').selectOption('error');
     await expect.poll(() => goesTo('condition_1').innerText()).toBe('set_fields_1 (true), set_fields_1 (error)');
+    // The condition now has an error output, and the edge leaves from it.
+    expect(await cond.locator('.react-flow__handle.wf-handle-error').count()).toBe(1);
+    await page.locator('.react-flow__edge.wf-edge-error').waitFor();
     // Without a pointer: pick the step, a target and a branch, then Connect.
     await steps.getByRole('button', { name: 'condition_1', exact: true }).click();
     await panel.getByLabel('Connect to', { exact: true }).selectOption('delay_1');

@@ -15,6 +15,7 @@ import {
   ReactFlow,
   useReactFlow,
   useStore,
+  useUpdateNodeInternals,
   type Connection,
   type Edge,
   type Node,
@@ -28,10 +29,18 @@ import { humanize } from '../../lib/format';
 import { edgeId, NODE_INFO, typeLabel, type Selection, type WorkflowEdge, type WorkflowNode } from './types';
 
 type Pos = { x: number; y: number };
+
+/** A step's named outputs: its branches, and `error` when it continues on errors or already has an error edge. */
+function outputsOf(node: WorkflowNode | undefined, edges: WorkflowEdge[]): string[] {
+  if (!node) return [];
+  const error = node.on_error === 'continue' || edges.some((e) => e.source === node.id && e.when === 'error');
+  return [...(NODE_INFO.get(node.type)?.branches ?? []), ...(error ? ['error'] : [])];
+}
 interface NodeData extends Record<string, unknown> {
   node: WorkflowNode;
   issues: string[];
   step?: string;
+  outs: string[];
 }
 type WfNode = Node<NodeData, 'wf'>;
 
@@ -66,10 +75,13 @@ const STEP_TONE: Record<string, string> = {
 };
 
 const WfNodeView = memo(function WfNodeView({ data, selected }: NodeProps<WfNode>) {
-  const { node, issues, step } = data;
+  const { node, issues, step, outs } = data;
+  // Handles appear and go with the outputs: React Flow re-measures them for edges to attach.
+  const updateInternals = useUpdateNodeInternals();
+  const outKey = outs.join(',');
+  useEffect(() => updateInternals(node.id), [outKey, node.id, updateInternals]);
   const info = NODE_INFO.get(node.type);
   const trigger = info?.kind === 'trigger' || node.type.startsWith('trigger.');
-  const outs = [...(info?.branches ?? []), ...(node.on_error === 'continue' ? ['error'] : [])];
   return (
     <div
       className={`wf-node${trigger ? ' is-trigger' : ''}${issues.length ? ' has-issues' : ''}${selected ? ' is-selected' : ''}`}
@@ -208,7 +220,7 @@ export default function GraphEditor(p: GraphEditorProps) {
           type: 'wf' as const,
           position,
           selected: p.selection?.kind === 'node' && p.selection.id === n.id,
-          data: { node: n, issues, step },
+          data: { node: n, issues, step, outs: outputsOf(n, p.edges) },
           ariaLabel: `${typeLabel(n.type)} step ${n.name || n.id}${step ? `, last run ${step}` : ''}${issues.length ? `, ${issues.length} problem${issues.length > 1 ? 's' : ''}: ${issues.join('; ')}` : ''}`,
         };
       });
@@ -234,8 +246,7 @@ export default function GraphEditor(p: GraphEditorProps) {
     () =>
       p.edges.map((e) => {
         const src = p.nodes.find((n) => n.id === e.source);
-        const info = src ? NODE_INFO.get(src.type) : undefined;
-        const handles = [...(info?.branches ?? []), ...(src?.on_error === 'continue' ? ['error'] : [])];
+        const handles = outputsOf(src, p.edges);
         return {
           id: edgeId(e),
           source: e.source,
