@@ -2281,7 +2281,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Missing, invalid, expired or revoked credentials */
+        /** @description Missing, invalid or revoked credentials (`UNAUTHORIZED`), or an expired access token (`TOKEN_EXPIRED`) */
         Unauthorized: {
             headers: {
                 [name: string]: unknown;
@@ -2338,7 +2338,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body or the uploaded file is larger than allowed */
+        /** @description The body or the uploaded file is larger than allowed; the message names the maximum */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -2349,7 +2349,7 @@ export type components = {
                  *       "success": false,
                  *       "error": {
                  *         "code": "PAYLOAD_TOO_LARGE",
-                 *         "message": "Request body is too large",
+                 *         "message": "Request body is larger than the maximum of 1 MiB (1048576 bytes) for this endpoint",
                  *         "request_id": "req_01HZX3Q8J6M2N4P5R7S9T0V1W2"
                  *       }
                  *     }
@@ -2357,7 +2357,7 @@ export type components = {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The Content-Type (or the uploaded file type) is not accepted */
+        /** @description The Content-Type (or the uploaded file type) is not accepted; the message names the accepted ones */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -2368,7 +2368,7 @@ export type components = {
                  *       "success": false,
                  *       "error": {
                  *         "code": "UNSUPPORTED_MEDIA_TYPE",
-                 *         "message": "Unsupported Content-Type",
+                 *         "message": "Content-Type \"text/plain\" is not accepted; send application/json",
                  *         "request_id": "req_01HZX3Q8J6M2N4P5R7S9T0V1W2"
                  *       }
                  *     }

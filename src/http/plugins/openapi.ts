@@ -69,7 +69,8 @@ const ERROR_RESPONSES: Record<
   },
   401: {
     name: 'Unauthorized',
-    description: 'Missing, invalid, expired or revoked credentials',
+    description:
+      'Missing, invalid or revoked credentials (`UNAUTHORIZED`), or an expired access token (`TOKEN_EXPIRED`)',
     example: err('UNAUTHORIZED', 'Missing or invalid credentials'),
   },
   403: {
@@ -89,13 +90,16 @@ const ERROR_RESPONSES: Record<
   },
   413: {
     name: 'PayloadTooLarge',
-    description: 'The body or the uploaded file is larger than allowed',
-    example: err('PAYLOAD_TOO_LARGE', 'Request body is too large'),
+    description: 'The body or the uploaded file is larger than allowed; the message names the maximum',
+    example: err(
+      'PAYLOAD_TOO_LARGE',
+      'Request body is larger than the maximum of 1 MiB (1048576 bytes) for this endpoint',
+    ),
   },
   415: {
     name: 'UnsupportedMediaType',
-    description: 'The Content-Type (or the uploaded file type) is not accepted',
-    example: err('UNSUPPORTED_MEDIA_TYPE', 'Unsupported Content-Type'),
+    description: 'The Content-Type (or the uploaded file type) is not accepted; the message names the accepted ones',
+    example: err('UNSUPPORTED_MEDIA_TYPE', 'Content-Type "text/plain" is not accepted; send application/json'),
   },
   422: {
     name: 'UnprocessableEntity',
@@ -236,8 +240,10 @@ function completeOperation(method: string, path: string, op: Operation): void {
 
   if (d.requestBody) op.requestBody = { required: true, content: d.requestBody as never };
   // An update sent without a body is an empty update (`{}`): the body is optional wherever `{}` is valid.
-  const json = op.requestBody?.content?.['application/json']?.schema as { required?: unknown[]; minProperties?: number } | undefined;
-  if ((method === 'put' || method === 'patch') && json && !json.required?.length && !json.minProperties) op.requestBody!.required = false;
+  const json = op.requestBody?.content?.['application/json']?.schema as
+    { required?: unknown[]; minProperties?: number } | undefined;
+  if ((method === 'put' || method === 'patch') && json && !json.required?.length && !json.minProperties)
+    op.requestBody!.required = false;
   if (d.requestExample !== undefined && op.requestBody?.content) {
     for (const media of Object.values(op.requestBody.content)) media.example = d.requestExample;
   }
