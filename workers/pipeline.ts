@@ -39,7 +39,7 @@ export interface StageWorkerDeps {
   logger: Logger;
   documents: { runner: Pick<StageRunner, 'run' | 'fail'>; computes: Record<Stage, StageCompute> };
   /** Stage durations and failures by code; none recorded when absent. */
-  metrics?: Pick<Metrics, 'stageDuration' | 'stageFailures'>;
+  metrics?: Pick<Metrics, 'stageDuration' | 'stageFailures' | 'stageActive'>;
 }
 
 /** The code a failed attempt is counted under: a domain error's own, else TRANSIENT (retried). */
@@ -67,6 +67,7 @@ export function startStageWorker(
     stage,
     async (job: Job<StageJobData>) => {
       const started = performance.now();
+      m?.stageActive.inc({ stage });
       try {
         const r = await runner.run(stage, job.data, computes[stage]);
         m?.stageDuration.observe({ stage, outcome: r.outcome }, (performance.now() - started) / 1000);
@@ -81,6 +82,8 @@ export function startStageWorker(
           throw new UnrecoverableError(`${err.code}: ${err.message}`);
         }
         throw err;
+      } finally {
+        m?.stageActive.dec({ stage });
       }
     },
     {

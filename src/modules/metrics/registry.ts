@@ -22,6 +22,8 @@ export interface Metrics {
   readonly stageDuration: Histogram<'stage' | 'outcome'>;
   /** `docpipe_stage_failures_total{stage,code}`: failed stage attempts by error code (TRANSIENT: retried). */
   readonly stageFailures: Counter<'stage' | 'code'>;
+  /** `docpipe_stage_jobs_active{stage}`: stage jobs this process is running now. */
+  readonly stageActive: Gauge<'stage'>;
   /** `docpipe_webhook_deliveries_total{outcome}`: delivery jobs by what they ended in. */
   readonly webhookDeliveries: Counter<'outcome'>;
   /** `docpipe_sheets_rows_written_total`: rows appended or updated in Google Sheets. */
@@ -89,6 +91,12 @@ export function createMetrics(opts: { defaultMetrics?: boolean } = {}): Metrics 
       help: 'Pipeline stage jobs by stage and outcome (done, skipped, failed), with their run time',
       labelNames: ['stage', 'outcome'],
       buckets: STAGE_BUCKETS,
+      registers,
+    }),
+    stageActive: new Gauge({
+      name: 'docpipe_stage_jobs_active',
+      help: 'Pipeline stage jobs this process is running now',
+      labelNames: ['stage'],
       registers,
     }),
     stageFailures: new Counter({

@@ -112,6 +112,8 @@ describe('GET /metrics', () => {
       expect(secs, stage).toBeLessThan(60);
     }
     expect(scrape.families.get('docpipe_stage_failures_total')).toBe('counter');
+    // Nothing running once the document is done.
+    for (const stage of STAGES) expect(find(scrape, 'docpipe_stage_jobs_active', { stage })[0]?.value, stage).toBe(0);
     for (const queue of QUEUE_NAMES) {
       for (const state of ['waiting', 'active', 'delayed', 'failed']) {
         const depth = find(scrape, 'docpipe_queue_jobs', { queue, state });

@@ -176,7 +176,19 @@ describe.skipIf(!pgUrl)('scale-out: 2 API and 3 worker processes (postgres)', ()
           }
         }
       };
+      // The worker is killed while it runs stage jobs (its own docpipe_stage_jobs_active says so),
+      // so there is something to take over.
+      let inFlightAtKill = 0;
       const killMidway = async () => {
+        const deadline = Date.now() + 20_000;
+        while (Date.now() < deadline) {
+          const s = parseScrape(
+            await (await fetch(workers[0].metrics, { headers: { authorization: `Bearer ${TOKEN}` } })).text(),
+          );
+          inFlightAtKill = find(s, 'docpipe_stage_jobs_active').reduce((a, x) => a + x.value, 0);
+          if (inFlightAtKill > 0) break;
+          await new Promise((r) => setTimeout(r, 20));
+        }
         killedAt = Date.now();
         await Promise.all([workers[0].proc.kill(), apis[0].proc.kill()]);
       };
@@ -329,7 +341,7 @@ describe.skipIf(!pgUrl)('scale-out: 2 API and 3 worker processes (postgres)', ()
         [
           `scale-out: ${DOCS} uploads + ${2 * MAILS} mails, 2 API + 3 worker processes; uploads done in ${secs(uploadedAt - started)} s, all completed after ${secs(completedAt - started)} s`,
           `  uploads re-sent after the API kill: ${retried}; webhook requests received: ${sink.requests.length} for ${extracted.length} events`,
-          `  killed worker: ${recovered.length} in-flight stage jobs stalled; detected ${recovered.length ? secs(Math.min(...recovered.map((r) => r.stalledAfter))) : '-'}–${recovered.length ? secs(Math.max(...recovered.map((r) => r.stalledAfter))) : '-'} s after the kill, the last finished ${recovered.length ? secs(Math.max(...recovered.map((r) => r.doneAfter))) : '-'} s after it`,
+          `  killed worker: ${inFlightAtKill} stage jobs running at the kill, ${recovered.length} stalled; detected ${recovered.length ? secs(Math.min(...recovered.map((r) => r.stalledAfter))) : '-'}–${recovered.length ? secs(Math.max(...recovered.map((r) => r.stalledAfter))) : '-'} s after the kill, the last finished ${recovered.length ? secs(Math.max(...recovered.map((r) => r.doneAfter))) : '-'} s after it`,
         ].join('\n'),
       );
     },
