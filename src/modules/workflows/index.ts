@@ -127,7 +127,6 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
   const runner = createRunner({
     db: deps.db,
     runs,
-    workflows,
     documents,
     evaluator: lazyEvaluator,
     executors,

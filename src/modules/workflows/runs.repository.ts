@@ -295,10 +295,17 @@ export function createRunsRepository(db: Queryable) {
     },
 
     /** The run with its steps, in one round trip (what the engine reads when it picks a run up). */
-    async getWithSteps(id: string): Promise<{ run: RunRow; steps: StepRow[] } | null> {
-      const { rows } = await db.query<RunRow & { steps_json: StepRow[] }>(
+    async getWithSteps(
+      id: string,
+      q: Queryable = db,
+      opts: { lockWorkflow?: boolean } = {},
+    ): Promise<{ run: RunRow; steps: StepRow[] } | null> {
+      // lockWorkflow (PostgreSQL, in a transaction): also locks the run's workflow row, on which
+      // admissions of that workflow serialize.
+      const { rows } = await q.query<RunRow & { steps_json: StepRow[] }>(
         `SELECT r.*, (SELECT coalesce(json_agg(s ORDER BY s.position, s.node_id), '[]'::json) FROM workflow_steps s WHERE s.run_id = r.id) AS steps_json
-         FROM workflow_runs r WHERE r.id = $1`,
+         FROM workflow_runs r ${opts.lockWorkflow ? 'JOIN workflows w ON w.id = r.workflow_id' : ''} WHERE r.id = $1
+         ${opts.lockWorkflow ? 'FOR UPDATE OF w' : ''}`,
         [id],
       );
       if (!rows[0]) return null;

@@ -14,7 +14,6 @@ import { executionOrder, incomingEdges } from '../graph/order.js';
 import { SPECS } from '../nodes/specs.js';
 import { StepError, type NodeContext, type NodeExecutor, type NodeOutcome } from '../nodes/types.js';
 import type { RunsRepository, StepRecord } from '../runs.repository.js';
-import type { WorkflowsRepository } from '../workflows.repository.js';
 import {
   DEFAULT_SETTINGS,
   type RunRow,
@@ -28,7 +27,6 @@ import { runEventData } from './events.js';
 export interface EngineDeps {
   db: Db;
   runs: RunsRepository;
-  workflows: Pick<WorkflowsRepository, 'getForUpdate'>;
   documents: Pick<WorkflowDocuments, 'get'>;
   evaluator: ExpressionEvaluator;
   executors: Record<string, NodeExecutor>;
@@ -79,18 +77,32 @@ export function createRunner(deps: EngineDeps) {
     return { kind: 'done', status: 'failed' };
   }
 
-  /** queued → running when the workflow has a free slot. */
-  async function admit(run: RunRow): Promise<RunRow | AdvanceResult> {
+  /** Tries queued → running: the run, or null when the workflow has no free slot. */
+  const startRun = (q: Queryable, run: RunRow) => {
     const settings = { ...DEFAULT_SETTINGS, ...run.definition.settings };
     const event = { type: 'workflow.started' as const, data: runEventData(run, 'running') };
-    const admit = (q: Queryable) =>
-      deps.runs.start(q, run.id, run.workflow_id, settings.max_concurrent_runs, settings.timeout_seconds, event);
-    // PostgreSQL: admissions of one workflow serialize on its row, so two cannot both take the
-    // last slot. PGlite has one connection: its statements never interleave.
-    const started =
-      deps.db.kind === 'pglite'
-        ? await admit(deps.db)
-        : await deps.db.tx(async (q) => ((await deps.workflows.getForUpdate(q, run.workflow_id)) ? admit(q) : null));
+    return deps.runs.start(q, run.id, run.workflow_id, settings.max_concurrent_runs, settings.timeout_seconds, event);
+  };
+
+  /**
+   * The run and its steps, and for a queued run its admission. PostgreSQL: the read locks the
+   * workflow's row, so admissions of one workflow serialize on it (two cannot both take the last
+   * slot), and the admission joins that transaction. PGlite has one connection: its statements
+   * never interleave, so neither needs a transaction.
+   */
+  async function load(runId: string): Promise<{ loaded: { run: RunRow; steps: StepRow[] } | null; started: RunRow | null }> {
+    if (deps.db.kind === 'pglite') {
+      const loaded = await deps.runs.getWithSteps(runId);
+      return { loaded, started: loaded?.run.status === 'queued' ? await startRun(deps.db, loaded.run) : null };
+    }
+    return deps.db.tx(async (q) => {
+      const loaded = await deps.runs.getWithSteps(runId, q, { lockWorkflow: true });
+      return { loaded, started: loaded?.run.status === 'queued' ? await startRun(q, loaded.run) : null };
+    });
+  }
+
+  /** After an admission attempt of a queued run: the running run, or what to do instead. */
+  async function admitted(run: RunRow, started: RunRow | null): Promise<RunRow | AdvanceResult> {
     if (started) {
       deps.onEvent();
       return started;
@@ -105,12 +117,12 @@ export function createRunner(deps: EngineDeps) {
   }
 
   async function advance(runId: string): Promise<AdvanceResult> {
-    const loaded = await deps.runs.getWithSteps(runId);
+    const { loaded, started } = await load(runId);
     if (!loaded) return { kind: 'gone' };
     let run = loaded.run;
     if (run.status !== 'queued' && run.status !== 'running') return { kind: 'done', status: run.status };
     if (run.status === 'queued') {
-      const a = await admit(run);
+      const a = await admitted(run, started);
       if ('kind' in a) return a;
       run = a;
     }
