@@ -539,6 +539,56 @@ describe('dashboard: workflows and reports in a browser', () => {
     await scan('/reports/:id (usage)');
   });
 
+  it('edits a report (fixed dates, category) and moves its schedule to the month end, then removes it', async () => {
+    await go(state.reportUrl!);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const dlg = page.getByRole('dialog', { name: 'Edit Documents per day' });
+    expect(await dlg.getByLabel('Type', { exact: true }).isDisabled()).toBe(true);
+    await dlg.getByLabel('Period').selectOption('range');
+    await dlg.getByLabel('From').fill('2026-11-01');
+    await dlg.getByLabel('To (inclusive)').fill('2026-11-30');
+    await dlg.getByLabel('Category').fill('finance');
+    await dlg.getByRole('button', { name: 'Save report' }).click();
+    await dlg.waitFor({ state: 'detached' });
+    await page.getByText('2026-11-01 to 2026-11-30').waitFor();
+    const { rows } = await s.deps.db.query<{ data_source: unknown; category: string }>(
+      'SELECT data_source, category FROM reports WHERE name = $1',
+      ['Documents per day'],
+    );
+    expect(rows[0]).toEqual({
+      data_source: { period: { from: '2026-11-01', to: '2026-11-30' }, timezone: 'Europe/Berlin' },
+      category: 'finance',
+    });
+
+    await page.getByRole('button', { name: 'Change' }).click();
+    const form = page.getByRole('form', { name: 'Schedule' });
+    await form.getByLabel('Frequency').selectOption('monthly');
+    await form.getByLabel('Day of the month').fill('31');
+    await form.getByLabel('Time zone').fill('Europe/Berlin');
+    await form.getByRole('button', { name: 'Save schedule' }).click();
+    const summary = page.getByTestId('schedule-summary');
+    await summary.getByText('Monthly on day 31 (or the last day) at 07:30 (Europe/Berlin)').waitFor();
+    const next = (await s.deps.db.query<{ next_run_at: Date }>('SELECT next_run_at FROM report_schedules')).rows[0]
+      .next_run_at;
+    const local = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Europe/Berlin',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(next));
+    // The last day of its month, at 07:30 Berlin time.
+    const [y, m, d] = local.slice(0, 10).split('-').map(Number);
+    expect(d).toBe(new Date(Date.UTC(y, m, 0)).getUTCDate());
+    expect(local).toMatch(/07:30$/);
+    await page.getByRole('button', { name: 'Remove' }).click();
+    await page.getByText('Not scheduled: it runs only when someone presses Run now.').waitFor();
+    expect((await s.deps.db.query('SELECT 1 FROM report_schedules')).rows).toHaveLength(0);
+    await scan('/reports/:id (edited, unscheduled)');
+  });
+
   it('a viewer sees workflows and reports with the actions they may not take disabled, and why', async () => {
     await s.deps.services.members.add(
       { orgId: s.owner.orgId, userId: s.owner.userId, role: 'owner' },
