@@ -5544,6 +5544,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "mbx_01HZX3ZD",
+                     *         "name": "Invoices inbox",
+                     *         "host": "imap.example.com",
+                     *         "port": 993,
+                     *         "security": "tls",
+                     *         "username": "invoices@example.com",
+                     *         "folder": "INBOX",
+                     *         "project_id": "prj_01HZX3Z1K9",
+                     *         "after_processing": "mark_seen",
+                     *         "processed_folder": null,
+                     *         "failed_folder": null,
+                     *         "allowed_senders": [
+                     *           "@supplier.example"
+                     *         ],
+                     *         "subject_filter": null,
+                     *         "attachment_include": [
+                     *           "*.pdf"
+                     *         ],
+                     *         "attachment_exclude": [],
+                     *         "consume": "attachments",
+                     *         "include_inline": false,
+                     *         "max_age_days": null,
+                     *         "is_active": true,
+                     *         "status": "active",
+                     *         "last_error": null,
+                     *         "last_error_at": null,
+                     *         "last_checked_at": "2026-05-04T09:10:00.000Z",
+                     *         "created_at": "2026-05-04T09:00:00.000Z",
+                     *         "updated_at": "2026-05-04T09:00:00.000Z"
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -7813,6 +7850,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "wf_01HZX7B2",
+                     *         "name": "Approve big invoices",
+                     *         "description": null,
+                     *         "status": "active",
+                     *         "version": 3,
+                     *         "nodes": [
+                     *           {
+                     *             "id": "on",
+                     *             "type": "trigger.document",
+                     *             "config": {
+                     *               "events": [
+                     *                 "document.extracted"
+                     *               ]
+                     *             }
+                     *           }
+                     *         ],
+                     *         "edges": [],
+                     *         "settings": {
+                     *           "timeout_seconds": 3600,
+                     *           "max_concurrent_runs": 10,
+                     *           "on_error": "stop"
+                     *         },
+                     *         "variables": {
+                     *           "limit": 1000
+                     *         },
+                     *         "trigger": {
+                     *           "type": "trigger.document",
+                     *           "events": [
+                     *             "document.extracted"
+                     *           ]
+                     *         },
+                     *         "environment": "live",
+                     *         "created_by": "usr_01HZX3Y0",
+                     *         "created_at": "2026-05-04T09:00:00.000Z",
+                     *         "updated_at": "2026-05-04T09:30:00.000Z"
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8329,6 +8409,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "frequency": "monthly",
+                     *         "time": "06:30",
+                     *         "timezone": "Europe/Berlin",
+                     *         "day_of_week": null,
+                     *         "day_of_month": 31,
+                     *         "next_run_at": "2026-11-30T05:30:00.000Z",
+                     *         "next_run_at_local": "2026-11-30T06:30:00+01:00",
+                     *         "last_run_at": null,
+                     *         "last_execution_id": null,
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "updated_at": "2026-11-01T08:00:00.000Z"
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;
@@ -8543,6 +8642,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "exe_01HZX6A1",
+                     *         "report_id": "rpt_01HZX5Z0",
+                     *         "status": "completed",
+                     *         "trigger": "manual",
+                     *         "report_type": "extraction_export",
+                     *         "period": {
+                     *           "from": "2026-10-01T00:00:00.000Z",
+                     *           "to": "2026-11-01T00:00:00.000Z"
+                     *         },
+                     *         "timezone": "Europe/Berlin",
+                     *         "scheduled_for": null,
+                     *         "row_count": 42,
+                     *         "summary": {
+                     *           "documents": 42
+                     *         },
+                     *         "sections": [
+                     *           {
+                     *             "name": "rows",
+                     *             "title": "Documents",
+                     *             "rows": 42,
+                     *             "columns": [
+                     *               "invoice_number",
+                     *               "total"
+                     *             ]
+                     *           }
+                     *         ],
+                     *         "error": null,
+                     *         "attempts": 1,
+                     *         "file_bytes": 5120,
+                     *         "download_path": "/api/v1/reports/rpt_01HZX5Z0/executions/exe_01HZX6A1/download",
+                     *         "requested_by": "usr_01HZX3Y0",
+                     *         "created_at": "2026-11-01T08:00:00.000Z",
+                     *         "started_at": "2026-11-01T08:00:01.000Z",
+                     *         "finished_at": "2026-11-01T08:00:02.000Z",
+                     *         "duration_ms": 1000
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;

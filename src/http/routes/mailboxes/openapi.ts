@@ -68,6 +68,34 @@ const createExample = {
   project_id: 'prj_01HZX3Z1K9',
 };
 
+const mailboxExample = {
+  id: 'mbx_01HZX3ZD',
+  name: 'Invoices inbox',
+  host: 'imap.example.com',
+  port: 993,
+  security: 'tls',
+  username: 'invoices@example.com',
+  folder: 'INBOX',
+  project_id: 'prj_01HZX3Z1K9',
+  after_processing: 'mark_seen',
+  processed_folder: null,
+  failed_folder: null,
+  allowed_senders: ['@supplier.example'],
+  subject_filter: null,
+  attachment_include: ['*.pdf'],
+  attachment_exclude: [],
+  consume: 'attachments',
+  include_inline: false,
+  max_age_days: null,
+  is_active: true,
+  status: 'active',
+  last_error: null,
+  last_error_at: null,
+  last_checked_at: '2026-05-04T09:10:00.000Z',
+  created_at: '2026-05-04T09:00:00.000Z',
+  updated_at: '2026-05-04T09:00:00.000Z',
+};
+
 export const mailboxesDocs: OperationDocs = {
   'POST /integrations/mailboxes': {
     status: 201,
@@ -76,7 +104,7 @@ export const mailboxesDocs: OperationDocs = {
     requestExample: createExample,
   },
   'GET /integrations/mailboxes': { list: true, data: mailbox },
-  'GET /integrations/mailboxes/:id': { data: mailbox },
+  'GET /integrations/mailboxes/:id': { data: mailbox, example: mailboxExample },
   'PUT /integrations/mailboxes/:id': { data: mailbox, requestExample: { is_active: false } },
   'DELETE /integrations/mailboxes/:id': { data: t.gone() },
   'POST /integrations/mailboxes/:id/test': {

@@ -74,6 +74,42 @@ const execution = component(
   }),
 );
 
+const scheduleExample = {
+  frequency: 'monthly',
+  time: '06:30',
+  timezone: 'Europe/Berlin',
+  day_of_week: null,
+  day_of_month: 31,
+  next_run_at: '2026-11-30T05:30:00.000Z',
+  next_run_at_local: '2026-11-30T06:30:00+01:00',
+  last_run_at: null,
+  last_execution_id: null,
+  created_at: '2026-11-01T08:00:00.000Z',
+  updated_at: '2026-11-01T08:00:00.000Z',
+};
+const executionExample = {
+  id: 'exe_01HZX6A1',
+  report_id: 'rpt_01HZX5Z0',
+  status: 'completed',
+  trigger: 'manual',
+  report_type: 'extraction_export',
+  period: { from: '2026-10-01T00:00:00.000Z', to: '2026-11-01T00:00:00.000Z' },
+  timezone: 'Europe/Berlin',
+  scheduled_for: null,
+  row_count: 42,
+  summary: { documents: 42 },
+  sections: [{ name: 'rows', title: 'Documents', rows: 42, columns: ['invoice_number', 'total'] }],
+  error: null,
+  attempts: 1,
+  file_bytes: 5120,
+  download_path: '/api/v1/reports/rpt_01HZX5Z0/executions/exe_01HZX6A1/download',
+  requested_by: 'usr_01HZX3Y0',
+  created_at: '2026-11-01T08:00:00.000Z',
+  started_at: '2026-11-01T08:00:01.000Z',
+  finished_at: '2026-11-01T08:00:02.000Z',
+  duration_ms: 1000,
+};
+
 export const reportsDocs: OperationDocs = {
   'GET /reports': { list: true, data: report },
   'POST /reports': {
@@ -88,7 +124,7 @@ export const reportsDocs: OperationDocs = {
     data: t.obj({ id: t.str, deleted: { type: 'boolean', const: true }, files_removed: t.int }),
   },
   'POST /reports/:id/run': { status: 202, description: 'The execution is queued', data: execution },
-  'GET /reports/:id/schedule': { data: schedule },
+  'GET /reports/:id/schedule': { data: schedule, example: scheduleExample },
   'POST /reports/:id/schedule': {
     status: 201,
     description: 'Schedule created',
@@ -98,6 +134,6 @@ export const reportsDocs: OperationDocs = {
   },
   'DELETE /reports/:id/schedule': { data: t.obj({ report_id: t.str, deleted: { type: 'boolean', const: true } }) },
   'GET /reports/:id/executions': { list: true, data: execution },
-  'GET /reports/:id/executions/:executionId': { data: execution },
+  'GET /reports/:id/executions/:executionId': { data: execution, example: executionExample },
   'GET /reports/:id/executions/:executionId/download': { errors: { 409: 'The execution has not completed' } },
 };

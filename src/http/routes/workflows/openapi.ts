@@ -59,6 +59,23 @@ const runProps = {
 const run = component('WorkflowRun', t.obj({ ...runProps, steps: t.arr(step) }, ['steps']));
 const issues = t.arr(t.obj({ field: t.str, node_id: t.str, message: t.str }, ['field', 'node_id']));
 
+const workflowExample = {
+  id: 'wf_01HZX7B2',
+  name: 'Approve big invoices',
+  description: null,
+  status: 'active',
+  version: 3,
+  nodes: [{ id: 'on', type: 'trigger.document', config: { events: ['document.extracted'] } }],
+  edges: [],
+  settings: { timeout_seconds: 3600, max_concurrent_runs: 10, on_error: 'stop' },
+  variables: { limit: 1000 },
+  trigger: { type: 'trigger.document', events: ['document.extracted'] },
+  environment: 'live',
+  created_by: 'usr_01HZX3Y0',
+  created_at: '2026-05-04T09:00:00.000Z',
+  updated_at: '2026-05-04T09:30:00.000Z',
+};
+
 export const workflowsDocs: OperationDocs = {
   'GET /workflows': { list: true, data: workflow },
   'POST /workflows': {
@@ -74,7 +91,7 @@ export const workflowsDocs: OperationDocs = {
   'GET /workflows/runs': { list: true, data: t.obj({ ...runProps, step_counts: t.map(t.int) }) },
   'GET /workflows/runs/:runId': { data: run },
   'POST /workflows/runs/:runId/cancel': { data: run, errors: { 409: 'The run has already ended' } },
-  'GET /workflows/:id': { data: workflow },
+  'GET /workflows/:id': { data: workflow, example: workflowExample },
   'PUT /workflows/:id': { data: workflow, requestExample: { status: 'active' } },
   'DELETE /workflows/:id': { data: t.gone() },
   'POST /workflows/:id/run': {
