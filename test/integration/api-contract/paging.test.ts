@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import { createTestApp, type TestApp } from '../../helpers/app.js';
+import { dbKinds } from '../../helpers/db.js';
 import { upload } from '../../helpers/pipeline.js';
 import {
   API,
@@ -37,83 +38,83 @@ const join = (url: string, q: string) => `${url}${url.includes('?') ? '&' : '?'}
 const ids = (res: LightMyRequestResponse) =>
   (res.json().data as { id?: string; user_id?: string }[]).map((x) => x.id ?? x.user_id);
 
-beforeAll(async () => {
-  t = await createTestApp('pglite');
-  owner = await quickActor(t, { role: 'owner' });
-  const post = async (url: string, payload: unknown, status = 201) =>
-    dataOf(await call(t.app, { method: 'POST', url, headers: owner.auth, payload }), status);
+describe.each(dbKinds())('paging spelled one way in answers (%s)', (kind) => {
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    owner = await quickActor(t, { role: 'owner' });
+    const post = async (url: string, payload: unknown, status = 201) =>
+      dataOf(await call(t.app, { method: 'POST', url, headers: owner.auth, payload }), status);
 
-  for (let i = 0; i < 5; i++) await makeKey(t.app, owner, { name: `key ${i}` });
-  const projects = [];
-  for (let i = 0; i < 5; i++) projects.push(await makeProject(t.app, owner.auth, { name: `Project ${i}` }));
-  const projectId = projects[0].id;
-  for (let i = 0; i < 6; i++) {
-    const res = await upload(t, owner, projectId, `note-${i}.txt`, Buffer.from(`Note number ${i}\nInvoice ${i}\n`));
-    expect(res.statusCode, res.body).toBe(201);
-  }
-  for (let i = 0; i < 5; i++)
-    await post('/templates', {
-      issuer: `Issuer ${i}`,
-      name: `tpl${i}`,
-      keywords: [`Issuer ${i}`],
-      fields: { reference: 'Ref:\\s*(\\S+)' },
+    for (let i = 0; i < 5; i++) await makeKey(t.app, owner, { name: `key ${i}` });
+    const projects = [];
+    for (let i = 0; i < 5; i++) projects.push(await makeProject(t.app, owner.auth, { name: `Project ${i}` }));
+    const projectId = projects[0].id;
+    for (let i = 0; i < 6; i++) {
+      const res = await upload(t, owner, projectId, `note-${i}.txt`, Buffer.from(`Note number ${i}\nInvoice ${i}\n`));
+      expect(res.statusCode, res.body).toBe(201);
+    }
+    for (let i = 0; i < 5; i++)
+      await post('/templates', {
+        issuer: `Issuer ${i}`,
+        name: `tpl${i}`,
+        keywords: [`Issuer ${i}`],
+        fields: { reference: 'Ref:\\s*(\\S+)' },
+      });
+    // A public address literal: no name to resolve, nothing refused by the outbound policy.
+    for (let i = 0; i < 5; i++) await post('/webhooks', { url: `https://93.184.216.34/hook/${i}`, events: ['*'] });
+    for (let i = 0; i < 5; i++)
+      await t.deps.repos.orgs.insertUser({
+        orgId: owner.orgId,
+        email: `m${i}-${owner.email}`,
+        passwordHash: '!',
+        role: 'viewer',
+      });
+    const wf = await post('/workflows', {
+      name: 'wf 0',
+      nodes: [{ id: 'go', type: 'trigger.manual', config: {} }],
+      edges: [],
     });
-  // A public address literal: no name to resolve, nothing refused by the outbound policy.
-  for (let i = 0; i < 5; i++) await post('/webhooks', { url: `https://93.184.216.34/hook/${i}`, events: ['*'] });
-  for (let i = 0; i < 5; i++)
-    await t.deps.repos.orgs.insertUser({
-      orgId: owner.orgId,
-      email: `m${i}-${owner.email}`,
-      passwordHash: '!',
-      role: 'viewer',
+    for (let i = 1; i < 5; i++) await post('/workflows', { name: `wf ${i}` });
+    for (let i = 0; i < 5; i++) await post(`/workflows/${wf.id}/run`, { mode: 'dry_run' }, 202);
+    const whk = dataOf(await get('/webhooks?limit=1')) as { id: string }[];
+    const rpt = await post('/reports', { name: 'r 0', type: 'extraction_export' });
+    for (let i = 1; i < 5; i++) await post('/reports', { name: `r ${i}`, type: 'extraction_export' });
+    for (let i = 0; i < 5; i++) await post(`/reports/${rpt.id}/run`, undefined, 202);
+    const mbx = await post('/integrations/mailboxes', {
+      name: 'In',
+      host: '93.184.216.34',
+      port: 993,
+      security: 'tls',
+      username: 'u',
+      password: 'p',
+      project_id: projectId,
+      is_active: false,
     });
-  const wf = await post('/workflows', {
-    name: 'wf 0',
-    nodes: [{ id: 'go', type: 'trigger.manual', config: {} }],
-    edges: [],
-  });
-  for (let i = 1; i < 5; i++) await post('/workflows', { name: `wf ${i}` });
-  for (let i = 0; i < 5; i++) await post(`/workflows/${wf.id}/run`, { mode: 'dry_run' }, 202);
-  const whk = dataOf(await get('/webhooks?limit=1')) as { id: string }[];
-  const rpt = await post('/reports', { name: 'r 0', type: 'extraction_export' });
-  for (let i = 1; i < 5; i++) await post('/reports', { name: `r ${i}`, type: 'extraction_export' });
-  for (let i = 0; i < 5; i++) await post(`/reports/${rpt.id}/run`, undefined, 202);
-  const mbx = await post('/integrations/mailboxes', {
-    name: 'In',
-    host: '93.184.216.34',
-    port: 993,
-    security: 'tls',
-    username: 'u',
-    password: 'p',
-    project_id: projectId,
-    is_active: false,
+
+    cases = [
+      { url: '/api-keys', canonical: 'offset', min: 5 },
+      { url: '/projects', canonical: 'offset', min: 5 },
+      { url: '/events', canonical: 'offset', min: 5 },
+      { url: '/documents', canonical: 'page', min: 5 },
+      { url: `/projects/${projectId}/documents`, canonical: 'page', pageWithLimit: true, min: 5 },
+      { url: '/templates', canonical: 'offset', min: 5 },
+      { url: '/webhooks', canonical: 'offset', min: 5 },
+      { url: `/webhooks/${whk[0].id}/deliveries`, canonical: 'offset', min: 0 },
+      { url: '/members', canonical: 'offset', min: 5 },
+      { url: '/workflows', canonical: 'page', min: 5 },
+      { url: '/workflows/runs', canonical: 'page', min: 5 },
+      { url: '/reports', canonical: 'page', min: 5 },
+      { url: `/reports/${rpt.id}/executions`, canonical: 'page', min: 5 },
+      { url: '/integrations/mailboxes', canonical: 'offset', min: 1 },
+      { url: `/integrations/mailboxes/${mbx.id}/messages`, canonical: 'offset', min: 0 },
+      { url: '/integrations/sheets/connections', canonical: 'offset', min: 0 },
+      { url: '/integrations/sheets/exports', canonical: 'offset', min: 0 },
+    ];
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
   });
 
-  cases = [
-    { url: '/api-keys', canonical: 'offset', min: 5 },
-    { url: '/projects', canonical: 'offset', min: 5 },
-    { url: '/events', canonical: 'offset', min: 5 },
-    { url: '/documents', canonical: 'page', min: 5 },
-    { url: `/projects/${projectId}/documents`, canonical: 'page', pageWithLimit: true, min: 5 },
-    { url: '/templates', canonical: 'offset', min: 5 },
-    { url: '/webhooks', canonical: 'offset', min: 5 },
-    { url: `/webhooks/${whk[0].id}/deliveries`, canonical: 'offset', min: 0 },
-    { url: '/members', canonical: 'offset', min: 5 },
-    { url: '/workflows', canonical: 'page', min: 5 },
-    { url: '/workflows/runs', canonical: 'page', min: 5 },
-    { url: '/reports', canonical: 'page', min: 5 },
-    { url: `/reports/${rpt.id}/executions`, canonical: 'page', min: 5 },
-    { url: '/integrations/mailboxes', canonical: 'offset', min: 1 },
-    { url: `/integrations/mailboxes/${mbx.id}/messages`, canonical: 'offset', min: 0 },
-    { url: '/integrations/sheets/connections', canonical: 'offset', min: 0 },
-    { url: '/integrations/sheets/exports', canonical: 'offset', min: 0 },
-  ];
-}, 120_000);
-afterAll(async () => {
-  await t?.close();
-});
-
-describe('paging spelled one way in answers', () => {
   it('every list route of the OpenAPI document is covered by this table', async () => {
     const doc = dataOfDoc(await t.app.inject({ url: `${API}/openapi.json` }));
     const lists = Object.entries(doc.paths)
