@@ -432,6 +432,8 @@ export async function main(args: string[]): Promise<void> {
     };
     table([...costs, exTotal].map((c) => ({ ...c })));
     console.log(`load average: ${load0} at the start, ${loadavg()} at the end (/proc/loadavg)`);
+    // Simple expressions are evaluated without a worker thread: none should have been needed.
+    console.log(`expression worker threads started: ${stack.deps.workflows.evaluator.threadsStarted}`);
     console.log(
       `targets: >= 100 runs/s executed (${results[0].runsPerSec}), step p50 <= 5 ms (${results[0].stepP50} ms), overhead per step p50 (${results[0].overheadP50} ms)`,
     );

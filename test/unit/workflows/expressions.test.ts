@@ -156,6 +156,21 @@ describe('JSONata fast path (simple expressions on the calling thread)', () => {
     }
   });
 
+  it('runs an expression past the step budget here again on a thread, however much time it has', async () => {
+    const ev = createExpressionEvaluator({ threads: 1, timeoutMs: 5000, fastPathTimeoutMs: 5000 });
+    try {
+      const input = { x: Array.from({ length: 3000 }, () => ({ a: { b: 1 } })) };
+      const [v] = await ev.evaluate([`[${Array.from({ length: 10 }, () => 'x.a.b').join(', ')}]`], input);
+      expect((v as number[]).length).toBe(30_000);
+      expect(ev.threadsStarted).toBe(1);
+      // Small inputs stay here.
+      expect(await ev.evaluate(['x.a.b'], { x: { a: { b: 2 } } })).toEqual([2]);
+      expect(ev.threadsStarted).toBe(1);
+    } finally {
+      await ev.close();
+    }
+  });
+
   it('runs an expression that outgrows its time bound here again on a thread, with the same result', async () => {
     const slow = createExpressionEvaluator({ threads: 1, timeoutMs: 5000, fastPathTimeoutMs: 1 });
     try {

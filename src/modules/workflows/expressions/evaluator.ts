@@ -22,7 +22,8 @@ export interface EvaluatorOptions {
   maxHeapMb?: number;
   /**
    * Time bound of a simple expression evaluated on the calling thread, ms; one that needs longer
-   * is evaluated again on a thread (after three such times, always there). 0 sends everything to threads. Default 10.
+   * is evaluated again on a thread. A backstop: the step budget (fast-path.ts) is what stops
+   * a long one, and sends it to a thread from then on. 0 sends everything to threads. Default 50.
    */
   fastPathTimeoutMs?: number;
 }
@@ -81,7 +82,7 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   let nextId = 1;
   let started = 0;
   let closed = false;
-  const fastMs = Math.min(opts.fastPathTimeoutMs ?? 10, timeoutMs);
+  const fastMs = Math.min(opts.fastPathTimeoutMs ?? 50, timeoutMs);
   const fast = fastMs > 0 ? createFastPath(fastMs) : null;
 
   /** All of `exprs` on this thread, or null when one of them must go to a thread. */
@@ -93,10 +94,11 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
     const out: EvalOutcome[] = [];
     for (let i = 0; i < exprs.length; i++) {
       const o = await evaluateOne(() => compiled[i]!, input, maxOutput);
-      if (!o.ok && o.code === 'EXPRESSION_TIMEOUT') {
+      if (!o.ok && o.code === 'EXPRESSION_STEP_BUDGET') {
         fast.demote(exprs[i]);
         return null;
       }
+      if (!o.ok && o.code === 'EXPRESSION_TIMEOUT') return null;
       out.push(o);
     }
     return out;

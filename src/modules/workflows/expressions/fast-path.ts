@@ -8,9 +8,10 @@
 //   ($string, $boolean, $number, $exists, $not). No functions of its own, no regular expressions,
 //   no ranges, no sorting or grouping: nothing whose cost is not linear in its input;
 // - the input: at most FAST_MAX_INPUT characters of JSON (larger inputs go to a thread);
-// - the time: JSONata's guardrail is checked before every step of the tree, so a tree walked over
-//   a large array stops after `timeoutMs` and is evaluated again on a thread (after a few such
-//   times, it goes to a thread directly from then on);
+// - the work: at most FAST_MAX_STEPS evaluation steps (counted by JSONata's entry hook, so the
+//   count does not depend on how busy the machine is), and JSONata's time guardrail, checked
+//   before every step, as a backstop; an expression that runs out of either is evaluated again on
+//   a thread (one that runs out of steps a few times goes to a thread directly from then on);
 // - the output: the same size bound as on a thread.
 // Anything else (and every hostile expression) runs on a worker thread that can be terminated.
 import jsonata from 'jsonata';
@@ -19,8 +20,25 @@ import jsonata from 'jsonata';
 export const FAST_MAX_EXPRESSION = 256;
 /** Largest input (JSON characters) evaluated on the calling thread. */
 export const FAST_MAX_INPUT = 64 * 1024;
+/** Evaluation steps (nodes of the tree evaluated, per input item) allowed on the calling thread. */
+export const FAST_MAX_STEPS = 10_000;
 /** Times an expression may run out of time here before it always goes to a thread. */
 const STRIKES = 3;
+/** What the step budget throws (outcome.ts turns it into EXPRESSION_STEP_BUDGET). */
+export const STEP_BUDGET_CODE = 'FAST_STEP_BUDGET';
+// JSONata calls a function bound under this symbol before evaluating each node.
+const ENTRY_HOOK = Symbol.for('jsonata.__evaluate_entry');
+
+/** Counts the steps of each evaluation (keyed by its base frame) and stops one past the budget. */
+function countSteps(c: jsonata.Expression): void {
+  const steps = new WeakMap<object, number>();
+  const hook = (_expr: unknown, _input: unknown, env: { base: object }) => {
+    const n = (steps.get(env.base) ?? 0) + 1;
+    if (n > FAST_MAX_STEPS) throw { code: STEP_BUDGET_CODE, message: `more than ${FAST_MAX_STEPS} evaluation steps` };
+    steps.set(env.base, n);
+  };
+  (c.assign as (name: unknown, value: unknown) => void)(ENTRY_HOOK, hook);
+}
 
 const BINARY = new Set(['+', '-', '*', '/', '%', '=', '!=', '<', '<=', '>', '>=', 'and', 'or', '&', 'in']);
 const FUNCTIONS = new Set(['string', 'boolean', 'number', 'exists', 'not']);
@@ -106,8 +124,9 @@ export interface FastPath {
   /** The compiled expression when it may run on the calling thread, else null. */
   compiled(expr: string): jsonata.Expression | null;
   /**
-   * `expr` ran out of time here (it is evaluated again on a thread). After STRIKES times it goes
-   * to the threads directly from then on; a single strike may only mean this thread was descheduled.
+   * `expr` used up its step budget here (it is evaluated again on a thread). After STRIKES times
+   * it goes to the threads directly from then on. (Running out of wall-clock time is no strike: on
+   * a busy thread other work runs between an evaluation's steps.)
    */
   demote(expr: string): void;
 }
@@ -126,6 +145,7 @@ export function createFastPath(timeoutMs: number): FastPath {
         try {
           const parsed = jsonata(expr, { timeout: timeoutMs, stack: 300, sequence: 100_000 });
           c = simple(parsed.ast()) ? parsed : null;
+          if (c) countSteps(c);
         } catch {
           c = null; // a syntax error: the thread reports it like any other
         }
