@@ -90,7 +90,9 @@ export function createRunner(deps: EngineDeps) {
    * slot), and the admission joins that transaction. PGlite has one connection: its statements
    * never interleave, so neither needs a transaction.
    */
-  async function load(runId: string): Promise<{ loaded: { run: RunRow; steps: StepRow[] } | null; started: RunRow | null }> {
+  async function load(
+    runId: string,
+  ): Promise<{ loaded: { run: RunRow; steps: StepRow[] } | null; started: RunRow | null }> {
     if (deps.db.kind === 'pglite') {
       const loaded = await deps.runs.getWithSteps(runId);
       return { loaded, started: loaded?.run.status === 'queued' ? await startRun(deps.db, loaded.run) : null };
@@ -182,7 +184,10 @@ export function createRunner(deps: EngineDeps) {
       }
       const isTrigger = SPECS.get(node.type)?.kind === 'trigger';
       if (!isTrigger && !(incoming.get(node.id) ?? []).some(isLive)) {
-        const ok = await deps.runs.commitStep(deps.db, record(r, node, position++, 'skipped', { attempts: 0, endsRun: node === last ? ending() : null }));
+        const ok = await deps.runs.commitStep(
+          deps.db,
+          record(r, node, position++, 'skipped', { attempts: 0, endsRun: node === last ? ending() : null }),
+        );
         if (!ok) return settled(r.id);
         status.set(node.id, 'skipped');
         ended = node === last;
@@ -197,7 +202,13 @@ export function createRunner(deps: EngineDeps) {
         return { kind: 'wait', until: capped(r, new Date(prev.error.next_attempt_at)) };
       }
       const pos = prev?.position ?? position++;
-      const res = await runNode(r, node, prev, pos, { document: () => document, expressionInput, scope, settings, ending: node === last ? ending : null });
+      const res = await runNode(r, node, prev, pos, {
+        document: () => document,
+        expressionInput,
+        scope,
+        settings,
+        ending: node === last ? ending : null,
+      });
       if (res.kind === 'stopped') return settled(r.id);
       if (res.kind === 'wait') return { kind: 'wait', until: capped(r, res.until) };
       status.set(node.id, res.status);
@@ -404,7 +415,14 @@ export function createRunner(deps: EngineDeps) {
             );
         const document: DocumentRow | undefined =
           written ?? (r.mode === 'dry_run' && outcome.simulated ? outcome.simulated : undefined);
-        return { kind: 'ok', status: 'completed', output, branch: outcome.branch ?? null, document, ended: env.ending !== null };
+        return {
+          kind: 'ok',
+          status: 'completed',
+          output,
+          branch: outcome.branch ?? null,
+          document,
+          ended: env.ending !== null,
+        };
       } catch (raw) {
         if (raw instanceof RunStopped) return { kind: 'stopped' };
         const err =
@@ -453,7 +471,8 @@ export function createRunner(deps: EngineDeps) {
           true,
         );
         if (onError === 'continue') {
-          if (!(await deps.runs.commitStep(deps.db, { ...rec, endsRun: env.ending?.() ?? null }))) return { kind: 'stopped' };
+          if (!(await deps.runs.commitStep(deps.db, { ...rec, endsRun: env.ending?.() ?? null })))
+            return { kind: 'stopped' };
           deps.onEvent();
           return {
             kind: 'ok',

@@ -9,7 +9,12 @@ const STEP_BUDGET_CODE = 'FAST_STEP_BUDGET';
 
 function describe(err: unknown): { code: string; message: string; position?: number } {
   const e = err as { code?: string; message?: string; position?: number };
-  const code = e?.code === 'D1012' ? 'EXPRESSION_TIMEOUT' : e?.code === STEP_BUDGET_CODE ? 'EXPRESSION_STEP_BUDGET' : 'EXPRESSION_FAILED';
+  const code =
+    e?.code === 'D1012'
+      ? 'EXPRESSION_TIMEOUT'
+      : e?.code === STEP_BUDGET_CODE
+        ? 'EXPRESSION_STEP_BUDGET'
+        : 'EXPRESSION_FAILED';
   return {
     code,
     message: String(e?.message ?? err),
