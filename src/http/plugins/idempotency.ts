@@ -1,7 +1,7 @@
 // Idempotency-Key on every authenticated POST (see src/modules/idempotency): the claim is made
 // after authentication and body validation (a request refused there never used the key), the
 // response is kept in onSend before it leaves, so a retry that follows the answer finds it.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errors } from '../../lib/errors.js';
 import { IDEMPOTENCY_KEY_MAX, type IdempotencyService } from '../../modules/idempotency/index.js';
 
@@ -31,6 +31,8 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
 
   // Every authenticated POST declares the header: validated with the route's other headers and
   // listed among the operation's parameters in the OpenAPI document.
+  // The hooks are attached to those routes only (not globally), so every other request — the
+  // GETs on the hot path — pays nothing for them.
   app.addHook('onRoute', (route) => {
     if (![route.method].flat().includes('POST') || !route.config?.auth) return;
     const schema = (route.schema ??= {}) as { headers?: { type?: string; properties?: Record<string, unknown> } };
@@ -40,10 +42,13 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
       type: 'object',
       properties: { ...headers.properties, 'Idempotency-Key': headerSchema },
     };
+    const r = route as unknown as Record<'preHandler' | 'onSend' | 'onResponse', unknown>;
+    r.preHandler = [...hookList(r.preHandler), preHandler];
+    r.onSend = [...hookList(r.onSend), onSend];
+    r.onResponse = [...hookList(r.onResponse), onResponse];
   });
 
-  app.addHook('preHandler', async (req, reply) => {
-    if (req.method !== 'POST' || !req.routeOptions.config?.auth) return;
+  const preHandler = async (req: FastifyRequest, reply: FastifyReply) => {
     const key = headerValue(req);
     if (key === undefined) return;
     // The upload is hashed while it streams, after this point; the same file in the same project
@@ -71,9 +76,9 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
     const { status, headers, body } = begun.response;
     reply.code(status).headers(headers).header('Idempotent-Replayed', 'true');
     return reply.send(body);
-  });
+  };
 
-  app.addHook('onSend', async (req, reply, payload) => {
+  const onSend = async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const claim = claims.get(req);
     if (!claim) return payload;
     claims.delete(req);
@@ -94,13 +99,18 @@ export function installIdempotency(app: FastifyInstance, service: IdempotencySer
       req.log.warn({ err }, 'could not store the Idempotency-Key response');
     }
     return payload;
-  });
+  };
 
   // A request that ended without onSend (the client went away first) frees its key.
-  app.addHook('onResponse', async (req) => {
+  const onResponse = async (req: FastifyRequest) => {
     const claim = claims.get(req);
     if (!claim) return;
     claims.delete(req);
     await claim.release().catch((err: unknown) => req.log.warn({ err }, 'could not release an Idempotency-Key'));
-  });
+  };
+}
+
+/** A route's own hooks of one kind as a list (Fastify takes one function or an array). */
+function hookList(h: unknown): unknown[] {
+  return h === undefined ? [] : Array.isArray(h) ? h : [h];
 }

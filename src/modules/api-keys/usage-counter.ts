@@ -55,13 +55,25 @@ export function createUsageCounter(
     });
     return flushing;
   };
+  // The UTC day is formatted once per day, not per request (this runs on every authenticated call).
+  let dayStart = 0;
+  let dayEnd = 0;
+  let dayText = '';
+  const dayOf = (t: number): string => {
+    if (t < dayStart || t >= dayEnd) {
+      dayStart = t - (t % 86_400_000);
+      dayEnd = dayStart + 86_400_000;
+      dayText = new Date(dayStart).toISOString().slice(0, 10);
+    }
+    return dayText;
+  };
   const timer = setInterval(() => void flush(), opts.intervalMs ?? 30_000);
   timer.unref();
 
   return {
     /** Counts one authenticated request. */
     count(p: Pick<Principal, 'orgId' | 'environment' | 'apiKey'>): void {
-      const day = new Date(now()).toISOString().slice(0, 10);
+      const day = dayOf(now());
       const k = `${p.orgId}\u0000${p.environment}\u0000${day}\u0000${p.apiKey?.id ?? ''}`;
       pending.set(k, (pending.get(k) ?? 0) + 1);
     },
