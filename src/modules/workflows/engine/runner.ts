@@ -59,7 +59,10 @@ type NodeResult =
   | { kind: 'wait'; until: Date }
   | { kind: 'stopped' };
 
-class RunStopped extends Error {}
+// Control flow inside the runner only (a cancelled or timed-out run stops its step loop); never leaves it.
+class RunStopped extends Error {
+  override name = 'RunStopped';
+}
 
 export function createRunner(deps: EngineDeps) {
   // Looked up on every call (not captured): a test that fakes Date fakes it here too.
