@@ -6,12 +6,12 @@
 // and deletes executions past their retention.
 import { Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
-import { withRedisLock } from '../src/lib/redis-lock.js';
 import type { ReportWorkerDeps } from '../src/modules/reports/index.js';
 import { EXECUTION_ATTEMPTS, REPORTS_QUEUE, type ReportJob } from '../src/modules/reports/jobs.js';
 import type { ReportRunner } from '../src/modules/reports/runner.js';
 import type { ReportSchedules } from '../src/modules/reports/schedules.js';
 import { closeWorker } from './close.js';
+import { startLockedSweep } from './locked-sweep.js';
 
 export interface ReportWorkerOptions {
   connection: ConnectionOptions;
@@ -72,24 +72,18 @@ export async function startReportWorkers(
   const keeper = o.schedulers
     ? await deps.schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000)
     : undefined;
-  const period = opts.sweepIntervalMs ?? 60_000;
-  let sweeping = false;
-  const timer =
-    period > 0
-      ? setInterval(() => {
-          if (sweeping) return;
-          sweeping = true;
-          withRedisLock(deps.redis, deps.keys.lock('report-sweep'), 10 * 60_000, deps.sweep)
-            .catch((err: unknown) => deps.logger.warn({ err }, 'report sweep failed; retrying on the next pass'))
-            .finally(() => {
-              sweeping = false;
-            });
-        }, period)
-      : undefined;
-  timer?.unref();
+  const sweeper = startLockedSweep({
+    redis: deps.redis,
+    lockKey: deps.keys.lock('report-sweep'),
+    lockMs: 10 * 60_000,
+    periodMs: opts.sweepIntervalMs ?? 60_000,
+    sweep: deps.sweep,
+    logger: deps.logger,
+    name: 'report sweep',
+  });
   return {
     async close(timeoutMs = 20_000) {
-      if (timer) clearInterval(timer);
+      sweeper.stop();
       keeper?.stop();
       await closeWorker(worker, timeoutMs);
     },

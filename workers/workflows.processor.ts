@@ -2,12 +2,12 @@
 // that must wait goes back to delayed under the same job id), tick jobs start scheduled runs.
 import { DelayedError, Worker, type ConnectionOptions, type Job } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
-import { withRedisLock } from '../src/lib/redis-lock.js';
 import type { WorkflowWorkerDeps } from '../src/modules/workflows/index.js';
 import type { Runner } from '../src/modules/workflows/engine/runner.js';
 import { WORKFLOWS_QUEUE, type WorkflowJob } from '../src/modules/workflows/jobs.js';
 import type { WorkflowSchedules } from '../src/modules/workflows/schedules.js';
 import { closeWorker } from './close.js';
+import { startLockedSweep } from './locked-sweep.js';
 
 export interface WorkflowWorkerOptions {
   connection: ConnectionOptions;
@@ -72,24 +72,18 @@ export async function startWorkflowWorkers(
   const keeper = o.schedulers
     ? await deps.schedules.keepAsserted(deps.redis, opts.reassertIntervalMs ?? 60_000)
     : undefined;
-  const period = opts.sweepIntervalMs ?? 30_000;
-  let sweeping = false;
-  const timer =
-    period > 0
-      ? setInterval(() => {
-          if (sweeping) return;
-          sweeping = true;
-          withRedisLock(deps.redis, deps.keys.lock('workflow-sweep'), 5 * 60_000, deps.sweep)
-            .catch((err: unknown) => deps.logger.warn({ err }, 'workflow sweep failed; retrying on the next pass'))
-            .finally(() => {
-              sweeping = false;
-            });
-        }, period)
-      : undefined;
-  timer?.unref();
+  const sweeper = startLockedSweep({
+    redis: deps.redis,
+    lockKey: deps.keys.lock('workflow-sweep'),
+    lockMs: 5 * 60_000,
+    periodMs: opts.sweepIntervalMs ?? 30_000,
+    sweep: deps.sweep,
+    logger: deps.logger,
+    name: 'workflow sweep',
+  });
   return {
     async close(timeoutMs = 20_000) {
-      if (timer) clearInterval(timer);
+      sweeper.stop();
       keeper?.stop();
       await closeWorker(worker, timeoutMs);
     },
