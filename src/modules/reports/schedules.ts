@@ -21,6 +21,7 @@ import { schedulerId, type ReportJob, type ReportJobs } from './jobs.js';
 import type { ReportRow, ScheduleRow } from './reports.types.js';
 import { latestOccurrence, nextOccurrence, WEEKDAYS, type ScheduleSpec } from './schedule-math.js';
 import type { SchedulesRepository } from './schedules.repository.js';
+import { keepAsserted as keepSchedulersAsserted } from '../../lib/keep-asserted.js';
 
 const PREFIX = schedulerId('');
 /** A wake-up this much early (clocks of processes differ) still claims the occurrence it was for. */
@@ -182,33 +183,8 @@ export function createReportSchedules(deps: {
   }
 
   /** Keeps the schedulers asserted (timer + reconnect); resolves once they are in place. */
-  async function keepAsserted(redis: Redis, everyMs: number): Promise<{ stop(): void }> {
-    let stopped = false;
-    let running: Promise<unknown> | undefined;
-    const again = (why: string) => {
-      running ??= reassert()
-        .catch((err: unknown) => {
-          if (!stopped)
-            deps.logger.warn({ err, why }, 'could not re-assert the report schedulers; retrying on the next pass');
-        })
-        .finally(() => {
-          running = undefined;
-        });
-    };
-    await reassert();
-    const onReady = () => {
-      if (!stopped) again('reconnect');
-    };
-    redis.on('ready', onReady);
-    const timer = setInterval(() => again('timer'), everyMs);
-    timer.unref();
-    return {
-      stop() {
-        stopped = true;
-        clearInterval(timer);
-        redis.off('ready', onReady);
-      },
-    };
+  function keepAsserted(redis: Redis, everyMs: number): Promise<{ stop(): void }> {
+    return keepSchedulersAsserted(redis, everyMs, reassert, deps.logger, 'report schedulers');
   }
 
   return { upsert, remove, claim, tick, catchUp, reassert, keepAsserted };

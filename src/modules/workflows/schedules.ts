@@ -11,6 +11,7 @@ import { schedulerId, type RunProducer, type WorkflowJob } from './jobs.js';
 import type { RunsRepository } from './runs.repository.js';
 import type { WorkflowsRepository } from './workflows.repository.js';
 import type { WorkflowRow } from './workflows.types.js';
+import { keepAsserted as keepSchedulersAsserted } from '../../lib/keep-asserted.js';
 
 const PREFIX = schedulerId('');
 
@@ -89,33 +90,8 @@ export function createWorkflowSchedules(deps: {
   }
 
   /** Keeps the schedulers asserted (timer + reconnect); resolves once they are in place. */
-  async function keepAsserted(redis: Redis, everyMs: number): Promise<{ stop(): void }> {
-    let stopped = false;
-    let running: Promise<unknown> | undefined;
-    const again = (why: string) => {
-      running ??= reassert()
-        .catch((err: unknown) => {
-          if (!stopped)
-            deps.logger.warn({ err, why }, 'could not re-assert the workflow schedulers; retrying on the next pass');
-        })
-        .finally(() => {
-          running = undefined;
-        });
-    };
-    await reassert();
-    const onReady = () => {
-      if (!stopped) again('reconnect');
-    };
-    redis.on('ready', onReady);
-    const timer = setInterval(() => again('timer'), everyMs);
-    timer.unref();
-    return {
-      stop() {
-        stopped = true;
-        clearInterval(timer);
-        redis.off('ready', onReady);
-      },
-    };
+  function keepAsserted(redis: Redis, everyMs: number): Promise<{ stop(): void }> {
+    return keepSchedulersAsserted(redis, everyMs, reassert, deps.logger, 'workflow schedulers');
   }
 
   return { apply, reassert, tick, keepAsserted, upsert };
