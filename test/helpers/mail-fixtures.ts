@@ -366,7 +366,13 @@ export function charsetMessages(): { latin1: Buffer; cp1252: Buffer; shiftJis: B
   const latin = (s: string): Buffer => Buffer.from(s, 'latin1');
   const sjis = (hex: string): Buffer => Buffer.from(hex, 'hex');
   const pdf = (filenameBytes: { bytes: Buffer; charset: string }): MimeLeaf =>
-    attachmentPart({ contentType: 'application/pdf', content: tinyPdf(), filenameBytes });
+    // Distinct bytes per message: identical attachments would be duplicates of whichever message
+    // the poller happened to take first.
+    attachmentPart({
+      contentType: 'application/pdf',
+      content: tinyPdf(`Attachment in ${filenameBytes.charset}`),
+      filenameBytes,
+    });
   return {
     latin1: buildMessage({
       rawSubject: encodedWord(latin(e.latin1.subject), 'iso-8859-1', 'Q'),
