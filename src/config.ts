@@ -133,6 +133,12 @@ const schema = z.object({
   WEBHOOK_CONNECT_TIMEOUT_MS: int(50, 120_000).default(3_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),
   MAIL_ALLOWED_HOSTS: list.default([]),
+  /** Workflow runs one organization may have running at once (others wait for a slot). */
+  WORKFLOW_MAX_RUNNING_PER_ORG: int(1, 10_000).default(20),
+  /** Active scheduled workflows one organization may have (per environment). */
+  WORKFLOW_MAX_ACTIVE_SCHEDULES: int(0, 10_000).default(50),
+  /** Expression time one workflow run may use in all, ms; past it the run fails. */
+  WORKFLOW_EXPRESSION_BUDGET_MS: int(100, 3_600_000).default(10_000),
   /** Organizations whose admins may pause, resume and retry the shared queues; empty: the only organization of a one-organization install. */
   PIPELINE_OPERATOR_ORGS: list.default([]),
   /** Unset: files in DATA_DIR/files. `s3://bucket/prefix`: an S3-compatible bucket (S3_* below). */

@@ -41,7 +41,9 @@ export function startWorkflowWorker(h: { runner: Runner; schedules: WorkflowSche
       concurrency: o.concurrency,
       lockDuration: o.lockDurationMs ?? 30_000,
       stalledInterval: o.stalledIntervalMs ?? 30_000,
-      maxStalledCount: 5,
+      // A job whose worker died twice while running it is not handed out a third time: the
+      // sweeper fails its run (RUN_CRASHED) instead of feeding it to a crash loop.
+      maxStalledCount: 1,
     },
   );
   worker.on('error', (err) => o.logger.warn({ err }, 'workflow worker error'));

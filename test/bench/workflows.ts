@@ -7,7 +7,7 @@
 // time of one step (its own work plus its commit; `duration_ms` of the step records) and the
 // engine's overhead per step (a run's wall time from start to finish, divided by its steps).
 // On a shared machine wall time says little, so each mode also reports what it cost: CPU of this
-// process per run (engine, workers, expression threads and, on PGlite, the database itself), of
+// process per run (engine, workers and, on PGlite, the database itself), of
 // Redis (INFO cpu) and of the PostgreSQL backends (their /proc entries), the SQL statements and
 // Redis commands per run, and the runs/s two idle cores would give at that CPU cost (an estimate).
 //
@@ -406,7 +406,7 @@ export async function main(args: string[]): Promise<void> {
       `effects of the executed runs: ${stack.google.spreadsheets.getValues('bench', 'Rows').length - 1} sheet rows, ${sink.requests.length} webhook deliveries received`,
     );
     console.log(
-      `\nCPU per run (ms; node = this process: engine, workers, expression threads${store.kind === 'pglite' ? ', PGlite' : ''}), statements and Redis commands per run;`,
+      `\nCPU per run (ms; node = this process: engine, workers${store.kind === 'pglite' ? ', PGlite' : ''}), statements and Redis commands per run;`,
     );
     console.log(
       `main = its main thread${store.kind === 'pglite' ? ' (PGlite runs there: one core at most)' : ''}; idle2CoreRunsPerSec = 2 cores / total CPU per run${store.kind === 'pglite' ? ', at most 1 core / main-thread CPU per run' : ''}:`,
@@ -433,7 +433,7 @@ export async function main(args: string[]): Promise<void> {
     table([...costs, exTotal].map((c) => ({ ...c })));
     console.log(`load average: ${load0} at the start, ${loadavg()} at the end (/proc/loadavg)`);
     // Simple expressions are evaluated without a worker thread: none should have been needed.
-    console.log(`expression worker threads started: ${stack.deps.workflows.evaluator.threadsStarted}`);
+    console.log(`expression evaluator processes started: ${stack.deps.workflows.evaluator.processesStarted}`);
     console.log(
       `targets: >= 100 runs/s executed (${results[0].runsPerSec}), step p50 <= 5 ms (${results[0].stepP50} ms), overhead per step p50 (${results[0].overheadP50} ms)`,
     );

@@ -57,7 +57,7 @@ export const FAST_WORKFLOWS: WorkflowsModuleOptions = {
   staleMs: 2_000,
   slotWaitMs: 100,
   reassertIntervalMs: 60_000,
-  evaluator: { timeoutMs: 500, threads: 1 },
+  evaluator: { timeoutMs: 500, processes: 1 },
 };
 
 export function workflowEnv(google: FakeGoogle, extra: Record<string, string> = {}): Record<string, string> {

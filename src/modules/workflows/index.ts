@@ -15,7 +15,7 @@ import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { DirectDeliveries } from '../webhooks/direct-delivery.js';
 import { createWorkflowDocuments } from './documents.port.js';
 import { createRunner } from './engine/runner.js';
-import { createExpressionEvaluator, type EvaluatorOptions } from './expressions/evaluator.js';
+import { createExpressionEvaluator, type EvaluatorOptions, type ExpressionEvaluator } from './expressions/evaluator.js';
 import { createWorkflowFanOut } from './fanout.js';
 import { createRunProducer } from './jobs.js';
 import { documentNodes } from './nodes/document-nodes.js';
@@ -36,7 +36,10 @@ export interface WorkflowsModuleDeps {
   secretBox: SecretBox;
   logger: Logger;
   keys: { lock(name: string): string };
-  config: Pick<Config, 'WEBHOOK_ALLOWED_HOSTS'>;
+  config: Pick<
+    Config,
+    'WEBHOOK_ALLOWED_HOSTS' | 'WORKFLOW_MAX_RUNNING_PER_ORG' | 'WORKFLOW_MAX_ACTIVE_SCHEDULES' | 'WORKFLOW_EXPRESSION_BUDGET_MS'
+  >;
   documents: Pick<DocumentsModule, 'docs' | 'computes'>;
   projects: Pick<ProjectsRepository, 'get'>;
   sheets?: WorkflowExport;
@@ -64,6 +67,8 @@ export interface WorkflowsModuleOptions {
   slotWaitMs?: number;
   /** Retry waits up to this long stay in the job. Default 2000. */
   inlineRetryMaxMs?: number;
+  /** A run yields its worker slot after this long (at a step boundary), ms. Default 2000. */
+  sliceMs?: number;
 }
 
 /** What the `workflows` worker, its sweeper and the schedule re-assertion need. */
@@ -94,10 +99,11 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
   });
   let evaluator: ReturnType<typeof createExpressionEvaluator> | undefined;
   const getEvaluator = () => (evaluator ??= createExpressionEvaluator(opts.evaluator));
-  const lazyEvaluator = {
-    evaluate: (e: readonly string[], i: unknown) => getEvaluator().evaluate(e, i),
-    get threadsStarted() {
-      return evaluator?.threadsStarted ?? 0;
+  const lazyEvaluator: ExpressionEvaluator = {
+    evaluate: (e, i, o) => getEvaluator().evaluate(e, i, o),
+    check: (e, o) => getEvaluator().check(e, o),
+    get processesStarted() {
+      return evaluator?.processesStarted ?? 0;
     },
     close: async () => {
       await evaluator?.close();
@@ -134,6 +140,9 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     logger: deps.logger,
     slotWaitMs: opts.slotWaitMs,
     inlineRetryMaxMs: opts.inlineRetryMaxMs,
+    sliceMs: opts.sliceMs,
+    maxRunningPerOrg: deps.config.WORKFLOW_MAX_RUNNING_PER_ORG,
+    expressionBudgetMs: deps.config.WORKFLOW_EXPRESSION_BUDGET_MS,
   });
   const schedules = createWorkflowSchedules({ db: deps.db, producer, workflows, runs, logger: deps.logger });
   const service = createWorkflowsService({
@@ -145,6 +154,8 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     enqueueRun: (id) => producer.enqueue(id),
     dropRun: (id) => producer.drop(id),
     onScheduleChange: (w) => schedules.apply(w),
+    checkExpressions: (items, orgId) => lazyEvaluator.check(items, { key: orgId }),
+    maxActiveSchedules: deps.config.WORKFLOW_MAX_ACTIVE_SCHEDULES,
   });
   const fanOut = createWorkflowFanOut({ workflows, runs, enqueue: (ids) => producer.enqueueMany(ids) });
   const sweep = () => sweepRuns({ runs, producer, runner, logger: deps.logger }, opts.staleMs ?? 60_000);

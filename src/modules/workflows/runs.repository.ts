@@ -155,6 +155,19 @@ export function createRunsRepository(db: Queryable) {
       return rows[0] ?? null;
     },
 
+    /** The latest scheduled runs of a workflow, newest first: status and error code. */
+    async recentScheduled(
+      workflowId: string,
+      n: number,
+    ): Promise<{ status: string; code: string | null; message: string | null }[]> {
+      const { rows } = await db.query<{ status: string; code: string | null; message: string | null }>(
+        `SELECT status, error->>'code' AS code, error->>'message' AS message FROM workflow_runs
+           WHERE workflow_id = $1 AND trigger->>'type' = 'schedule' ORDER BY created_at DESC LIMIT $2`,
+        [workflowId, n],
+      );
+      return rows;
+    },
+
     async getById(id: string, q: Queryable = db): Promise<RunRow | null> {
       const { rows } = await q.query<RunRow>('SELECT * FROM workflow_runs WHERE id = $1', [id]);
       return rows[0] ?? null;
@@ -241,26 +254,45 @@ export function createRunsRepository(db: Queryable) {
      */
     async start(
       q: Queryable,
-      runId: string,
-      workflowId: string,
+      run: Pick<RunRow, 'id' | 'workflow_id' | 'org_id'>,
       maxConcurrent: number,
+      maxPerOrg: number,
       timeoutSeconds: number,
       event: RunEvent,
     ): Promise<RunRow | null> {
-      // On PostgreSQL the caller holds the workflow row's lock: two admissions of one workflow
-      // cannot interleave. PGlite runs one statement at a time anyway.
+      // On PostgreSQL the caller holds the workflow row's lock and the organization's admission
+      // lock: two admissions of one workflow or one organization cannot interleave. PGlite runs
+      // one statement at a time anyway. Runs parked until later (a delay node) hold no slot of
+      // the organization's.
       const { rows } = await q.query<RunRow>(
         `WITH f AS (
            UPDATE workflow_runs SET status = 'running', started_at = now(), updated_at = now(), resume_at = NULL,
              deadline_at = now() + ($4::int * interval '1 second')
            WHERE id = $1 AND status = 'queued'
              AND (SELECT count(*) FROM workflow_runs WHERE workflow_id = $2 AND status = 'running') < $3
+             AND (SELECT count(*) FROM workflow_runs WHERE org_id = $8 AND status = 'running'
+                    AND (resume_at IS NULL OR resume_at <= now())) < $9
            RETURNING *),
          e AS (${insertEventFromRowSql('f', { id: '$5', type: '$6', data: '$7' })})
          SELECT * FROM f`,
-        [runId, workflowId, maxConcurrent, timeoutSeconds, newId('evt'), event.type, JSON.stringify(event.data)],
+        [
+          run.id,
+          run.workflow_id,
+          maxConcurrent,
+          timeoutSeconds,
+          newId('evt'),
+          event.type,
+          JSON.stringify(event.data),
+          run.org_id,
+          maxPerOrg,
+        ],
       );
       return rows[0] ?? null;
+    },
+
+    /** PostgreSQL: serializes the admissions of one organization until the transaction ends. */
+    async lockOrgAdmissions(q: Queryable, orgId: string): Promise<void> {
+      await q.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`workflow-admission:${orgId}`]);
     },
 
     /**

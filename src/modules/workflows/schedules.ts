@@ -14,6 +14,10 @@ import type { WorkflowRow } from './workflows.types.js';
 import { keepAsserted as keepSchedulersAsserted } from '../../lib/keep-asserted.js';
 
 const PREFIX = schedulerId('');
+/** Consecutive crashed runs after which a schedule is paused. */
+export const PAUSE_AFTER = 3;
+/** Run failures that pause a schedule when they repeat. */
+const POISON = new Set(['EXPRESSION_CRASHED', 'RUN_CRASHED', 'RUN_EXPRESSION_BUDGET']);
 
 /** The scheduled time of a tick job (`repeat:<scheduler>:<millis>`), falling back to its creation plus delay. */
 export function tickMillis(job: Pick<Job, 'id' | 'timestamp' | 'delay'>): number {
@@ -67,11 +71,33 @@ export function createWorkflowSchedules(deps: {
     return { upserted: active.length, removed };
   }
 
+  /**
+   * A schedule whose last PAUSE_AFTER runs all failed by crashing (their evaluator, their worker)
+   * or by spending their expression budget is paused instead of run again: with no request at
+   * all it would otherwise repeat the damage every tick. The reason stays on the workflow.
+   */
+  async function pausedForCrashes(workflowId: string): Promise<boolean> {
+    const recent = await deps.runs.recentScheduled(workflowId, PAUSE_AFTER);
+    if (recent.length < PAUSE_AFTER || !recent.every((r) => r.status === 'failed' && POISON.has(r.code ?? '')))
+      return false;
+    const reason = `paused after ${PAUSE_AFTER} scheduled runs in a row failed with ${recent[0].code}: ${recent[0].message ?? ''}`.slice(
+      0,
+      1000,
+    );
+    const paused = await deps.workflows.pause(workflowId, reason);
+    if (paused) {
+      await queue().removeJobScheduler(schedulerId(workflowId));
+      deps.logger.warn({ workflowId, reason }, 'scheduled workflow paused');
+    }
+    return true;
+  }
+
   /** A tick: one run of the workflow for this scheduled time, if it is still active and scheduled. */
   async function tick(job: Pick<Job<WorkflowJob>, 'id' | 'timestamp' | 'delay' | 'data'>): Promise<string | null> {
     if (job.data.kind !== 'tick') return null;
     const w = await deps.workflows.getById(job.data.workflowId);
     if (!w || w.status !== 'active' || w.trigger_type !== 'schedule') return null;
+    if (await pausedForCrashes(w.id)) return null;
     const at = new Date(tickMillis(job));
     const run = await deps.runs.insert(deps.db, {
       workflowId: w.id,

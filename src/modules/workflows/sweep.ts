@@ -26,10 +26,17 @@ export async function sweepRuns(
       continue;
     }
     if (LIVE.has(state)) continue;
-    if (state === 'failed' && job && job.attemptsMade >= (job.opts.attempts ?? 1)) {
+    const stalledOut = state === 'failed' && /stalled/i.test(job?.failedReason ?? '');
+    if (state === 'failed' && job && (stalledOut || job.attemptsMade >= (job.opts.attempts ?? 1))) {
       const run = await deps.runs.getById(r.id);
       if (run)
-        await deps.runner.failRun(run, 'RUN_CRASHED', `the run's job failed: ${job.failedReason ?? 'unknown error'}`);
+        await deps.runner.failRun(
+          run,
+          'RUN_CRASHED',
+          stalledOut
+            ? 'the worker running this run stopped twice while running it (a crash, or a blocked event loop); it is not retried again'
+            : `the run's job failed: ${job.failedReason ?? 'unknown error'}`,
+        );
       await job.remove().catch(() => undefined);
       failed++;
       continue;

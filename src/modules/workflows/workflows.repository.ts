@@ -131,6 +131,8 @@ export function createWorkflowsRepository(db: Queryable) {
       if (c.name !== undefined) set('name', c.name);
       if (c.description !== undefined) set('description', c.description);
       if (c.status !== undefined) set('status', c.status);
+      // Activating again clears why the workflow was paused.
+      if (c.status === 'active') sets.push('paused_reason = NULL', 'paused_at = NULL');
       if (c.nodes !== undefined) set('nodes', JSON.stringify(c.nodes));
       if (c.edges !== undefined) set('edges', JSON.stringify(c.edges));
       if (c.triggerType !== undefined) set('trigger_type', c.triggerType);
@@ -141,6 +143,26 @@ export function createWorkflowsRepository(db: Queryable) {
         params,
       );
       return rows[0];
+    },
+
+    /** Active scheduled workflows of the scope, other than `exceptId`. */
+    async activeSchedules(scope: Scope, exceptId: string | null, q: Queryable = db): Promise<number> {
+      const { rows } = await q.query<{ n: string }>(
+        `SELECT count(*) AS n FROM workflows WHERE org_id = $1 AND environment = $2 AND status = 'active'
+           AND trigger_type = 'schedule' AND id <> $3`,
+        [scope.orgId, scope.environment, exceptId ?? ''],
+      );
+      return Number(rows[0].n);
+    },
+
+    /** Deactivates an active workflow and records why (a schedule whose runs keep crashing). */
+    async pause(id: string, reason: string, q: Queryable = db): Promise<WorkflowRow | null> {
+      const { rows } = await q.query<WorkflowRow>(
+        `UPDATE workflows SET status = 'inactive', paused_reason = $2, paused_at = now(), updated_at = now()
+           WHERE id = $1 AND status = 'active' RETURNING *`,
+        [id, reason],
+      );
+      return rows[0] ?? null;
     },
 
     async delete(scope: Scope, id: string, q: Queryable = db): Promise<WorkflowRow | null> {

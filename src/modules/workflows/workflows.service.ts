@@ -1,11 +1,12 @@
 // Workflow definitions and runs as the API sees them: tenant-scoped reads and writes, graph
 // validation on every save, run creation and cancellation.
-import type { Db } from '../../db/client.js';
+import type { Db, Queryable } from '../../db/client.js';
 import { errors, type FieldIssue } from '../../lib/errors.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { Scope } from '../../lib/scope.js';
 import { generateWebhookSecret } from '../webhooks/signature.js';
-import { triggerOf, validateGraph, type GraphIssue } from './graph/validate.js';
+import type { CheckItem } from './expressions/evaluator.js';
+import { triggerOf, validateGraph, type DeferredCheck, type GraphIssue } from './graph/validate.js';
 import { runEventData } from './engine/events.js';
 import { SPECS, type RefKind } from './nodes/specs.js';
 import type { RunsRepository } from './runs.repository.js';
@@ -36,6 +37,10 @@ export interface WorkflowsServiceDeps {
   /** A workflow's schedule changed (activated, edited, deactivated, deleted). */
   onScheduleChange?(w: WorkflowRow | { id: string; status: 'deleted' }): Promise<void>;
   onEvent?: () => void;
+  /** Parses long expressions away from the caller's event loop (the evaluator's processes). */
+  checkExpressions?(items: readonly CheckItem[], orgId: string): Promise<(string | null)[]>;
+  /** Active scheduled workflows one organization may have per environment. Default 50. */
+  maxActiveSchedules?: number;
 }
 
 const REF_TABLES: Record<RefKind, 'projects' | 'sheets_exports' | 'templates'> = {
@@ -75,9 +80,25 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
     scope: Scope,
     g: { nodes?: unknown; edges?: unknown },
     runnable: boolean,
+    expressions: 'check' | 'skip' = 'check',
   ): Promise<GraphIssue[]> {
-    const issues = validateGraph(g, { runnable });
+    const deferred: DeferredCheck[] = [];
+    const issues = validateGraph(g, {
+      runnable,
+      expressions,
+      defer: deps.checkExpressions ? (d) => deferred.push(d) : undefined,
+    });
     if (issues.length > 0 || !Array.isArray(g.nodes)) return issues;
+    if (deferred.length > 0) {
+      const problems = await deps.checkExpressions!(
+        deferred.map((d) => ({ text: d.text, template: d.template })),
+        scope.orgId,
+      );
+      deferred.forEach((d, i) => {
+        if (problems[i]) issues.push({ field: d.field, node_id: d.node_id, message: problems[i] });
+      });
+      if (issues.length > 0) return issues;
+    }
     const wanted = new Map<RefKind, { id: string; field: string; node: string }[]>();
     (g.nodes as Graph['nodes']).forEach((n, i) => {
       for (const ref of SPECS.get(n.type)?.refs ?? []) {
@@ -110,6 +131,17 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
     return issues;
   }
 
+  /** An organization's active schedules are bounded: each one starts runs with no request at all. */
+  async function checkScheduleCap(scope: Scope, id: string | null, status: string, g: Graph, q?: Queryable) {
+    if (status !== 'active' || triggerOf(g)?.type !== 'trigger.schedule') return;
+    const max = deps.maxActiveSchedules ?? 50;
+    if ((await deps.workflows.activeSchedules(scope, id, q)) >= max)
+      throw errors.invalidField(
+        'status',
+        `the organization has ${max} active scheduled workflows, the most it may have; deactivate one first`,
+      );
+  }
+
   const checkVariables = (v: Record<string, unknown> | undefined, field: string) => {
     if (v !== undefined && JSON.stringify(v).length > MAX_VARIABLES_CHARS)
       throw errors.invalidField(field, `must be at most ${MAX_VARIABLES_CHARS} characters as JSON`);
@@ -129,6 +161,7 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
       const status = input.status ?? 'draft';
       const issues = await check(scope, input, status === 'active');
       if (issues.length) invalid(issues);
+      await checkScheduleCap(scope, null, status, { nodes: input.nodes ?? [], edges: input.edges ?? [] });
       checkVariables(input.variables, 'variables');
       const secret = generateWebhookSecret();
       const graph = { nodes: input.nodes ?? [], edges: input.edges ?? [] };
@@ -170,6 +203,7 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
             issues,
             status === 'active' && current.status !== 'active' ? 'The workflow cannot be activated' : undefined,
           );
+        await checkScheduleCap(scope, id, status, graph, q);
         return deps.workflows.update(q, id, {
           name: patch.name,
           description: patch.description,
@@ -193,7 +227,8 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
     /** POST /workflows/{id}/run: a manual run in any status, of the current version. */
     async run(scope: Scope, id: string, req: RunRequest, userId: string | null) {
       const w = await mustGet(scope, id);
-      const issues = await check(scope, w, true);
+      // The saved version's expressions were checked when it was saved: the run request parses none.
+      const issues = await check(scope, w, true, 'skip');
       if (issues.length) invalid(issues, 'The workflow cannot run');
       checkVariables(req.variables, 'variables');
       const input = req.input ?? {};

@@ -74,6 +74,9 @@ export interface WorkflowRow {
   trigger_type: TriggerType | null;
   trigger_config: Record<string, unknown> | null;
   secret_sealed: string;
+  /** Why the platform deactivated it (its scheduled runs kept crashing), until it is activated again. */
+  paused_reason: string | null;
+  paused_at: Date | null;
   created_by: string | null;
   created_at: Date;
   updated_at: Date;
@@ -180,6 +183,7 @@ export function presentWorkflow(w: WorkflowRow, extra: Record<string, unknown> =
     settings: { ...DEFAULT_SETTINGS, ...w.settings },
     variables: w.variables,
     trigger: w.trigger_type ? { type: w.trigger_type, ...(w.trigger_config ?? {}) } : null,
+    paused: w.paused_reason ? { reason: w.paused_reason, at: w.paused_at } : null,
     environment: w.environment,
     created_by: w.created_by,
     created_at: w.created_at,

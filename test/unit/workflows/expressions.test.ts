@@ -7,7 +7,7 @@ import {
 } from '../../../src/modules/workflows/expressions/compile.js';
 
 describe('JSONata evaluator', () => {
-  const ev = createExpressionEvaluator({ threads: 1, timeoutMs: 300, maxInputChars: 10_000 });
+  const ev = createExpressionEvaluator({ processes: 1, timeoutMs: 300, maxInputChars: 10_000 });
   afterAll(() => ev.close());
 
   it('evaluates expressions over the input', async () => {
@@ -56,28 +56,83 @@ describe('JSONata evaluator', () => {
     expect(await ev.evaluate(['1 + 1'], {})).toEqual([2]);
   });
 
-  it('kills a thread stuck inside one built-in call (no guardrail check) and starts another', async () => {
-    const before = ev.threadsStarted;
-    // A catastrophic regular expression: one built-in call, no JSONata evaluation step inside it.
-    const err = await ev.evaluate(['$contains(s, /(x+x+)+y/)'], { s: 'x'.repeat(40) }).catch((e: unknown) => e);
+  it('kills a process stuck inside one built-in call (no guardrail check) and starts another', async () => {
+    const before = ev.processesStarted;
+    // Quadratic work inside one built-in call, with no JSONata evaluation step inside it.
+    const err = await ev.evaluate(['$distinct([1..100000])'], {}).catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'EXPRESSION_TIMEOUT' });
     // $sum is not on the fast path: this needs a thread, and a new one starts.
     expect(await ev.evaluate(['$sum([20, 22])'], {})).toEqual([42]);
-    expect(ev.threadsStarted).toBeGreaterThan(before);
+    expect(ev.processesStarted).toBeGreaterThan(before);
   });
 
   it('bounds the output size', async () => {
-    await expect(ev.evaluate(['$pad("", 2000000, "x")'], {})).rejects.toMatchObject({
+    // A result built by steps that each stay under the bound, larger than it as JSON.
+    await expect(ev.evaluate(['[1..3].$pad("", 400000, "x")'], {})).rejects.toMatchObject({
       code: 'EXPRESSION_OUTPUT_TOO_LARGE',
     });
+  });
+
+  it('refuses allocation bombs before they allocate, with a clear error', async () => {
+    const doubling = `($s := "${'x'.repeat(16)}"; ${'$s := $s & $s; '.repeat(27)} $length($s))`;
+    for (const [bomb, message] of [
+      ['$length($pad("", 100000000, "x")) > 0', /\$pad would be 100000000 characters/],
+      ['$pad("", 1e8, "x")', /\$pad would be/],
+      [doubling, /would be \d+ characters long/],
+      ['$join([1..10000].$pad("", 1000, "y"))', /\$join would be 10000000 characters/],
+      ['$string([1..10000].$pad("", 1000, "y"))', /\$string of a value larger/],
+      ['$reduce([1..40], function($a, $i){ $append($a, $a) }, [1])', /at most 100000/],
+      ['[1..20000000]', /range/],
+      ['$eval("1 + 1")', /\$eval is not available/],
+    ] as const) {
+      const err = await ev.evaluate([bomb], {}).catch((e: unknown) => e);
+      expect(err, bomb).toBeInstanceOf(ExpressionError);
+      expect((err as ExpressionError).code, bomb).toBe('EXPRESSION_LIMIT');
+      expect((err as ExpressionError).message, bomb).toMatch(message);
+    }
+    // Bounded versions give the built-ins' results.
+    expect(await ev.evaluate(['$pad("ab", 6, "xy") & "|" & $pad("ab", -5) & "|" & $join(["a","b"], "-")'], {})).toEqual([
+      'abxyxy|   ab|a-b',
+    ]);
+  });
+
+  it('runs regular expressions in linear time and refuses what that engine cannot run', async () => {
+    // Catastrophic backtracking on a backtracking engine; linear here.
+    expect(await ev.evaluate(['$contains(s, /(x+x+)+y/)'], { s: 'x'.repeat(5000) })).toEqual([false]);
+    expect(await ev.evaluate(['$replace("a1b22", /[0-9]+/, "#")', '$split("a,b,,c", /,/)'], {})).toEqual([
+      'a#b#',
+      ['a', 'b', '', 'c'],
+    ]);
+    expect((await ev.evaluate(['$match("abcabc", /(a)(b)c/)'], {}))[0]).toMatchObject([
+      { match: 'abc', index: 0, groups: ['a', 'b'] },
+      { match: 'abc', index: 3 },
+    ]);
+    await expect(ev.evaluate(['$contains("aa", /(a)\\1/)'], {})).rejects.toMatchObject({ code: 'EXPRESSION_REGEX' });
+    expect(expressionProblem('$contains(x, /(a)\\1/)')).toMatch(/backreference/);
+  });
+
+  it('a process that dies mid-call fails that call only (EXPRESSION_CRASHED) and is replaced', async () => {
+    const small = createExpressionEvaluator({ processes: 1, timeoutMs: 20_000, maxHeapMb: 32, maxMemoryMb: 512 });
+    try {
+      // Each step stays under the string and array bounds; the shared structure explodes when serialised.
+      const dag = '$reduce([1..24], function($a, $i){ {"a": $a, "b": $a, "c": [$a, $a]} }, {"x": "y"})';
+      const err = await small.evaluate([dag], {}).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ExpressionError);
+      expect(['EXPRESSION_CRASHED', 'EXPRESSION_LIMIT', 'EXPRESSION_OUTPUT_TOO_LARGE']).toContain(
+        (err as ExpressionError).code,
+      );
+      expect(await small.evaluate(['$sum([1, 2])'], {})).toEqual([3]);
+    } finally {
+      await small.close();
+    }
   });
 });
 
 describe('JSONata fast path (simple expressions on the calling thread)', () => {
-  const threads = createExpressionEvaluator({ threads: 1, timeoutMs: 2000, fastPathTimeoutMs: 0 });
+  const threads = createExpressionEvaluator({ processes: 1, timeoutMs: 2000, fastPathTimeoutMs: 0 });
   // A generous time bound here: on a loaded machine a descheduled thread could otherwise send a
   // simple expression to a thread (correct, but not what this test is about).
-  const fast = createExpressionEvaluator({ threads: 1, timeoutMs: 2000, fastPathTimeoutMs: 1000 });
+  const fast = createExpressionEvaluator({ processes: 1, timeoutMs: 2000, fastPathTimeoutMs: 1000 });
   afterAll(async () => {
     await threads.close();
     await fast.close();
@@ -116,8 +171,8 @@ describe('JSONata fast path (simple expressions on the calling thread)', () => {
       'nothing.here',
     ];
     for (const e of exprs) expect(await settle(fast, e, input), e).toEqual(await settle(threads, e, input));
-    expect(fast.threadsStarted).toBe(0);
-    expect(threads.threadsStarted).toBe(1);
+    expect(fast.processesStarted).toBe(0);
+    expect(threads.processesStarted).toBe(1);
   });
 
   it('sends filters, wildcards, other functions, variables and lambdas to a thread', async () => {
@@ -134,10 +189,10 @@ describe('JSONata fast path (simple expressions on the calling thread)', () => {
       'a#$i.v',
       '$$.a',
     ]) {
-      const ev = createExpressionEvaluator({ threads: 1, timeoutMs: 2000 });
+      const ev = createExpressionEvaluator({ processes: 1, timeoutMs: 2000 });
       try {
         expect(await settle(ev, e, input), e).toEqual(await settle(threads, e, input));
-        expect(ev.threadsStarted, e).toBe(1);
+        expect(ev.processesStarted, e).toBe(1);
       } finally {
         await ev.close();
       }
@@ -145,10 +200,10 @@ describe('JSONata fast path (simple expressions on the calling thread)', () => {
   });
 
   it('sends large inputs and long expressions to a thread', async () => {
-    const big = createExpressionEvaluator({ threads: 1, timeoutMs: 2000 });
+    const big = createExpressionEvaluator({ processes: 1, timeoutMs: 2000 });
     try {
       expect(await big.evaluate(['x.n'], { x: { n: 1 }, pad: 'p'.repeat(70_000) })).toEqual([1]);
-      expect(big.threadsStarted).toBe(1);
+      expect(big.processesStarted).toBe(1);
       const long = `x.n${' + x.n'.repeat(60)}`;
       expect(await big.evaluate([long], { x: { n: 1 } })).toEqual([61]);
     } finally {
@@ -157,29 +212,29 @@ describe('JSONata fast path (simple expressions on the calling thread)', () => {
   });
 
   it('runs an expression past the step budget here again on a thread, however much time it has', async () => {
-    const ev = createExpressionEvaluator({ threads: 1, timeoutMs: 5000, fastPathTimeoutMs: 5000 });
+    const ev = createExpressionEvaluator({ processes: 1, timeoutMs: 5000, fastPathTimeoutMs: 5000 });
     try {
       const input = { x: Array.from({ length: 3000 }, () => ({ a: { b: 1 } })) };
       const [v] = await ev.evaluate([`[${Array.from({ length: 10 }, () => 'x.a.b').join(', ')}]`], input);
       expect((v as number[]).length).toBe(30_000);
-      expect(ev.threadsStarted).toBe(1);
+      expect(ev.processesStarted).toBe(1);
       // Small inputs stay here.
       expect(await ev.evaluate(['x.a.b'], { x: { a: { b: 2 } } })).toEqual([2]);
-      expect(ev.threadsStarted).toBe(1);
+      expect(ev.processesStarted).toBe(1);
     } finally {
       await ev.close();
     }
   });
 
   it('runs an expression that outgrows its time bound here again on a thread, with the same result', async () => {
-    const slow = createExpressionEvaluator({ threads: 1, timeoutMs: 5000, fastPathTimeoutMs: 1 });
+    const slow = createExpressionEvaluator({ processes: 1, timeoutMs: 5000, fastPathTimeoutMs: 1 });
     try {
       // 3,000 items walked ten times: far more than 1 ms of evaluation steps.
       const input = { x: Array.from({ length: 3000 }, () => ({ a: { b: 1 } })) };
       const expr = `[${Array.from({ length: 10 }, () => 'x.a.b').join(', ')}]`;
       const [v] = await slow.evaluate([expr], input);
       expect((v as number[]).length).toBe(30_000);
-      expect(slow.threadsStarted).toBe(1);
+      expect(slow.processesStarted).toBe(1);
     } finally {
       await slow.close();
     }

@@ -39,7 +39,19 @@ export interface EngineDeps {
   inlineRetryMaxMs?: number;
   /** How long a run that found no free slot waits before trying again, ms. Default 1000. */
   slotWaitMs?: number;
+  /** Expression time one run may use in all (waiting for an evaluator included), ms. Default 10000. */
+  expressionBudgetMs?: number;
+  /**
+   * A run that has held its worker slot this long yields it at the next step boundary (its job
+   * goes to the back of the queue), so long runs take turns with other work. Default 2000 ms.
+   */
+  sliceMs?: number;
+  /** Running runs one organization may have at once (admission waits past it). Default 20. */
+  maxRunningPerOrg?: number;
 }
+
+/** Evaluator crashes a step survives (a fresh process each time) before it fails for good. */
+export const MAX_EVALUATOR_CRASHES = 2;
 
 export type AdvanceResult =
   { kind: 'done'; status: RunRow['status'] } | { kind: 'wait'; until: Date } | { kind: 'gone' };
@@ -55,6 +67,8 @@ type NodeResult =
       document?: DocumentRow | null;
       /** The step's commit also completed the run. */
       ended: boolean;
+      /** The step's failure ended the run. */
+      fatal?: boolean;
     }
   | { kind: 'wait'; until: Date }
   | { kind: 'stopped' };
@@ -64,10 +78,17 @@ class RunStopped extends Error {
   override name = 'RunStopped';
 }
 
+/** A failure that ends the run whatever the node's `on_error` says (its expression budget is spent). */
+class RunFatal extends StepError {
+  override name = 'RunFatal';
+}
+
 export function createRunner(deps: EngineDeps) {
   // Looked up on every call (not captured): a test that fakes Date fakes it here too.
   const clock = () => (deps.now ? deps.now() : Date.now());
   const inlineMax = deps.inlineRetryMaxMs ?? 2000;
+  const budgetMs = deps.expressionBudgetMs ?? 10_000;
+  const sliceMs = deps.sliceMs ?? 2000;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   async function failRun(run: RunRow, code: string, message: string, nodeId?: string): Promise<AdvanceResult> {
@@ -84,7 +105,14 @@ export function createRunner(deps: EngineDeps) {
   const startRun = (q: Queryable, run: RunRow) => {
     const settings = { ...DEFAULT_SETTINGS, ...run.definition.settings };
     const event = { type: 'workflow.started' as const, data: runEventData(run, 'running') };
-    return deps.runs.start(q, run.id, run.workflow_id, settings.max_concurrent_runs, settings.timeout_seconds, event);
+    return deps.runs.start(
+      q,
+      run,
+      settings.max_concurrent_runs,
+      deps.maxRunningPerOrg ?? 20,
+      settings.timeout_seconds,
+      event,
+    );
   };
 
   /**
@@ -102,7 +130,9 @@ export function createRunner(deps: EngineDeps) {
     }
     return deps.db.tx(async (q) => {
       const loaded = await deps.runs.getWithSteps(runId, q, { lockWorkflow: true });
-      return { loaded, started: loaded?.run.status === 'queued' ? await startRun(q, loaded.run) : null };
+      if (loaded?.run.status !== 'queued') return { loaded, started: null };
+      await deps.runs.lockOrgAdmissions(q, loaded.run.org_id);
+      return { loaded, started: await startRun(q, loaded.run) };
     });
   }
 
@@ -168,6 +198,9 @@ export function createRunner(deps: EngineDeps) {
       run: { id: r.id, workflow_id: r.workflow_id, mode: r.mode, trigger: r.trigger },
     });
 
+    // Expression time this run has used (in this process, since it was picked up).
+    const spent = { ms: 0 };
+    const sliceEnds = clock() + sliceMs;
     const order = executionOrder(r.definition);
     // The last node's commit also completes the run (one statement instead of two), unless that
     // step fails the run or the run must wait.
@@ -204,6 +237,9 @@ export function createRunner(deps: EngineDeps) {
       ) {
         return { kind: 'wait', until: capped(r, new Date(prev.error.next_attempt_at)) };
       }
+      // Long runs take turns: past its slice the run goes to the back of the queue (every step
+      // so far is committed, so it resumes here).
+      if (clock() > sliceEnds && status.size > 0 && !ended) return { kind: 'wait', until: new Date(clock()) };
       const pos = prev?.position ?? position++;
       const res = await runNode(r, node, prev, pos, {
         document: () => document,
@@ -211,6 +247,7 @@ export function createRunner(deps: EngineDeps) {
         scope,
         settings,
         ending: node === last ? ending : null,
+        spent,
       });
       if (res.kind === 'stopped') return settled(r.id);
       if (res.kind === 'wait') return { kind: 'wait', until: capped(r, res.until) };
@@ -218,7 +255,7 @@ export function createRunner(deps: EngineDeps) {
       branch.set(node.id, res.branch);
       outputs[node.id] = res.output;
       if (res.document !== undefined) document = res.document;
-      if (res.status === 'failed' && (node.on_error ?? settings.on_error) === 'stop')
+      if (res.status === 'failed' && (res.fatal || (node.on_error ?? settings.on_error) === 'stop'))
         return { kind: 'done', status: 'failed' };
       ended = res.ended;
     }
@@ -295,7 +332,41 @@ export function createRunner(deps: EngineDeps) {
     settings: typeof DEFAULT_SETTINGS;
     /** For the run's last node: what ending the run with its commit writes. */
     ending: (() => NonNullable<StepRecord['endsRun']>) | null;
+    /** Expression time the run has used so far. */
+    spent: { ms: number };
   }
+
+  /**
+   * Evaluation for one step: fair across organizations, charged to the run's expression budget,
+   * and retried in a fresh process after an evaluator crash, at most MAX_EVALUATOR_CRASHES times
+   * in all before the step fails for good (a hostile expression never becomes a crash loop).
+   */
+  async function evaluateFor(env: NodeEnv, exprs: readonly string[], input: unknown): Promise<unknown[]> {
+    for (let crashes = 0; ; ) {
+      if (env.spent.ms > budgetMs) throw budgetSpent();
+      const t0 = performance.now();
+      const outcome = await deps.evaluator.evaluate(exprs, input, { key: env.scope.orgId }).then(
+        (values) => ({ values }),
+        (err: unknown) => ({ err }),
+      );
+      env.spent.ms += performance.now() - t0;
+      if ('values' in outcome) return outcome.values;
+      const err = outcome.err;
+      if (env.spent.ms > budgetMs) throw budgetSpent();
+      if (!(err instanceof ExpressionError) || err.code !== 'EXPRESSION_CRASHED') throw err;
+      if (++crashes >= MAX_EVALUATOR_CRASHES)
+        throw new StepError(
+          'EXPRESSION_CRASHED',
+          `expression failed: ${err.message}; it crashed its evaluator ${crashes} times and is not tried again`,
+        );
+    }
+  }
+
+  const budgetSpent = () =>
+    new RunFatal(
+      'RUN_EXPRESSION_BUDGET',
+      `the run spent more than ${budgetMs} ms evaluating expressions (the per-run budget) and was stopped`,
+    );
 
   async function runNode(
     r: RunRow,
@@ -325,13 +396,16 @@ export function createRunner(deps: EngineDeps) {
           attempt,
           previous: last,
           document: env.document(),
-          evaluate: (exprs) => deps.evaluator.evaluate(exprs, env.expressionInput()),
+          evaluate: (exprs) => evaluateFor(env, exprs, env.expressionInput()),
           render: async (ts) => {
             const idx = ts.map((t, i) => (isTemplated(t) ? i : -1)).filter((i) => i >= 0);
-            const vals = await deps.evaluator.evaluate(
-              idx.map((i) => templateToExpression(ts[i])),
-              env.expressionInput(),
-            );
+            const vals = idx.length
+              ? await evaluateFor(
+                  env,
+                  idx.map((i) => templateToExpression(ts[i])),
+                  env.expressionInput(),
+                )
+              : [];
             const out = [...ts];
             idx.forEach((i, k) => {
               out[i] = typeof vals[k] === 'string' ? (vals[k] as string) : '';
@@ -437,7 +511,8 @@ export function createRunner(deps: EngineDeps) {
         output = (raw as { output?: unknown }).output ?? output;
         attempts = attempt;
         const durationMs = Math.round(performance.now() - t0);
-        if (err.retryable && attempt < maxTries) {
+        const fatal = err instanceof RunFatal;
+        if (err.retryable && attempt < maxTries && !fatal) {
           const wait = backoff.type === 'fixed' ? backoff.delay_ms : backoff.delay_ms * 2 ** (attempt - 1);
           const at = new Date(clock() + wait);
           const rec = record(r, node, position, 'retrying', {
@@ -455,7 +530,7 @@ export function createRunner(deps: EngineDeps) {
           await sleep(wait);
           continue;
         }
-        const onError = node.on_error ?? env.settings.on_error;
+        const onError = fatal ? 'stop' : (node.on_error ?? env.settings.on_error);
         const rec = record(
           r,
           node,
@@ -496,7 +571,7 @@ export function createRunner(deps: EngineDeps) {
         });
         if (!ok) return { kind: 'stopped' };
         deps.onEvent();
-        return { kind: 'ok', status: 'failed', output, branch: null, ended: false };
+        return { kind: 'ok', status: 'failed', output, branch: null, ended: false, fatal };
       }
     }
   }

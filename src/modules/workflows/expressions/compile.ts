@@ -1,17 +1,24 @@
 // Syntax checks for JSONata expressions and templated strings, done where the graph is
 // validated (parsing is linear in the expression's length, which is bounded).
 import jsonata from 'jsonata';
+import { regexProblems } from './bounded.js';
 
 /** Longest expression or template accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 4096;
+/** Most expression and template characters in one workflow graph, all nodes together. */
+export const MAX_GRAPH_EXPRESSION_CHARS = 64 * 1024;
+/**
+ * Expressions up to this length are parsed on the caller's thread at save time; longer ones in
+ * an evaluator process (JSONata's parser is superlinear in path length: 1,300 steps take ~40 ms).
+ */
+export const INLINE_CHECK_MAX = 512;
 
 /** Returns a message naming what is wrong, or null when `expr` parses. */
 export function expressionProblem(expr: string): string | null {
   if (expr.trim() === '') return 'must not be empty';
   if (expr.length > MAX_EXPRESSION_LENGTH) return `is longer than ${MAX_EXPRESSION_LENGTH} characters`;
   try {
-    jsonata(expr);
-    return null;
+    return regexProblems(jsonata(expr).ast());
   } catch (err) {
     const e = err as { message?: string; position?: number };
     return `is not a valid JSONata expression: ${e.message ?? String(err)}${typeof e.position === 'number' ? ` (at character ${e.position})` : ''}`;

@@ -1,32 +1,46 @@
-// Evaluates JSONata expressions in worker threads with hard bounds: the input is measured as
-// JSON before it is sent, every call has a deadline after which the thread is terminated (and a
-// fresh one started), and each thread runs with a small heap so an allocation bomb kills only it.
-// Simple expressions over small inputs skip the thread (fast-path.ts says which, and how they
+// Evaluates JSONata expressions in child processes with hard bounds. A worker thread's
+// `resourceLimits` do not cover every allocation path, so an expression like
+// `$pad("", 1e8, "x")` in a thread could take the whole process down; a child process started
+// with a V8 heap limit and RLIMIT_DATA (the parsers' design, sandbox-process.ts) dies alone.
+// - input: measured as JSON before it is sent;
+// - time: every call has a deadline after which the process is killed (and replaced on next use);
+// - memory: heap and data limits; a process that dies mid-call fails that call with
+//   EXPRESSION_CRASHED (the engine decides what a crash means for the run);
+// - fairness: calls wait in one queue per key (the organization) served round-robin, so one
+//   tenant's slow expressions cannot hold every process while another's wait;
+// - recycling: a process is replaced after `recycleAfter` calls or once it grows past its budget.
+// Simple expressions over small inputs skip the process (fast-path.ts says which, and how they
 // stay bounded); they see the same JSON input and give the same values and errors.
-import { Worker } from 'node:worker_threads';
+import { diedOfMemory, spawnLimited, type LimitedProcess } from '../../../pipeline/parse/sandbox-process.js';
 import { createFastPath, FAST_MAX_INPUT } from './fast-path.js';
 import { evaluateOne } from './outcome.js';
-import type { EvalOutcome, EvalRequest, EvalResponse } from './protocol.js';
+import type { CheckItem, CheckRequest, ChildResponse, EvalOutcome, EvalRequest } from './protocol.js';
 
 /** Options of {@link createExpressionEvaluator}; all optional. */
 export interface EvaluatorOptions {
-  /** Worker threads. Default 2. */
-  threads?: number;
+  /** Evaluator processes. Default 2. */
+  processes?: number;
   /** Per call (all expressions of one call together), ms. Default 1000. */
   timeoutMs?: number;
   /** Largest input, as JSON characters. Default 1_000_000. */
   maxInputChars?: number;
-  /** Largest result of one expression, as JSON characters. Default 1_000_000. */
+  /** Largest result of one expression, as JSON characters; also the longest string any step may build. Default 1_000_000. */
   maxOutputChars?: number;
-  /** Heap of each thread, MB. Default 64. */
+  /** V8 heap of each process, MB. Default 96. */
   maxHeapMb?: number;
+  /** Writable memory of each process (RLIMIT_DATA), MB. Default 768. */
+  maxMemoryMb?: number;
+  /** Calls after which an idle process is replaced. Default 2000. */
+  recycleAfter?: number;
   /**
    * Time bound of a simple expression evaluated on the calling thread, ms; one that needs longer
-   * is evaluated again on a thread. A backstop: the step budget (fast-path.ts) is what stops
-   * a long one, and sends it to a thread from then on. 0 sends everything to threads. Default 50.
+   * is evaluated again in a process. A backstop: the step budget (fast-path.ts) is what stops
+   * a long one. 0 sends everything to processes. Default 50.
    */
   fastPathTimeoutMs?: number;
 }
+
+export type { CheckItem } from './protocol.js';
 
 /** Why an expression produced no value; `code` is stable. */
 export class ExpressionError extends Error {
@@ -40,52 +54,93 @@ export class ExpressionError extends Error {
   }
 }
 
+export interface EvaluateOptions {
+  /** Fairness key (the organization): calls of different keys are served round-robin. */
+  key?: string;
+}
+
 export interface ExpressionEvaluator {
   /** Evaluates each expression against `input`; rejects with an ExpressionError for the first that fails. */
-  evaluate(exprs: readonly string[], input: unknown): Promise<unknown[]>;
-  /** Threads started so far, replacements included (tests see a kill this way). */
-  readonly threadsStarted: number;
+  evaluate(exprs: readonly string[], input: unknown, opts?: EvaluateOptions): Promise<unknown[]>;
+  /** Syntax and regex problems of each expression or template (null: fine), parsed in a process. */
+  check(items: readonly CheckItem[], opts?: EvaluateOptions): Promise<(string | null)[]>;
+  /** Processes started so far, replacements included (tests see a kill this way). */
+  readonly processesStarted: number;
   close(): Promise<void>;
 }
 
-// When running from TypeScript sources (the test suite) the thread needs the same loader.
-const FROM_SOURCE = import.meta.url.endsWith('.ts');
-const ENTRY = new URL(FROM_SOURCE ? './worker.ts' : './worker.js', import.meta.url);
-const LOADER = new URL('../../../../scripts/ts-loader.mjs', import.meta.url).href;
+const ENTRY = new URL(import.meta.url.endsWith('.ts') ? './child.ts' : './child.js', import.meta.url);
 
 interface Pending {
-  req: EvalRequest;
-  resolve: (r: EvalOutcome[]) => void;
+  key: string;
+  req: EvalRequest | CheckRequest;
+  resolve: (r: EvalOutcome[] | (string | null)[]) => void;
   reject: (e: Error) => void;
 }
 
 interface Slot {
-  worker: Worker | null;
-  /** Resolves once the thread runs (starting one, with its module loading, is not evaluation time). */
-  online: Promise<void> | null;
+  proc: LimitedProcess | null;
+  /** Resolves once the process has loaded (start-up is not evaluation time); false if it died first. */
+  online: Promise<boolean> | null;
   busy: Pending | null;
   timer: NodeJS.Timeout | null;
+  calls: number;
+}
+
+/** Round-robin over keys, FIFO within a key. */
+function fairQueue() {
+  const byKey = new Map<string, Pending[]>();
+  return {
+    push(p: Pending) {
+      const q = byKey.get(p.key);
+      if (q) q.push(p);
+      else byKey.set(p.key, [p]);
+    },
+    shift(): Pending | undefined {
+      const first = byKey.keys().next();
+      if (first.done) return undefined;
+      const q = byKey.get(first.value)!;
+      const p = q.shift()!;
+      // The key goes to the back of the rotation (Map keeps insertion order).
+      byKey.delete(first.value);
+      if (q.length) byKey.set(first.value, q);
+      return p;
+    },
+    get size() {
+      let n = 0;
+      for (const q of byKey.values()) n += q.length;
+      return n;
+    },
+    drain(): Pending[] {
+      const all = [...byKey.values()].flat();
+      byKey.clear();
+      return all;
+    },
+  };
 }
 
 export function createExpressionEvaluator(opts: EvaluatorOptions = {}): ExpressionEvaluator {
   const timeoutMs = opts.timeoutMs ?? 1000;
   const maxInput = opts.maxInputChars ?? 1_000_000;
   const maxOutput = opts.maxOutputChars ?? 1_000_000;
-  const heap = opts.maxHeapMb ?? 64;
-  const slots: Slot[] = Array.from({ length: Math.max(1, opts.threads ?? 2) }, () => ({
-    worker: null,
+  const heapMb = opts.maxHeapMb ?? 96;
+  const memoryMb = opts.maxMemoryMb ?? 768;
+  const recycleAfter = opts.recycleAfter ?? 2000;
+  const slots: Slot[] = Array.from({ length: Math.max(1, opts.processes ?? 2) }, () => ({
+    proc: null,
     online: null,
     busy: null,
     timer: null,
+    calls: 0,
   }));
-  const queue: Pending[] = [];
+  const queue = fairQueue();
   let nextId = 1;
   let started = 0;
   let closed = false;
   const fastMs = Math.min(opts.fastPathTimeoutMs ?? 50, timeoutMs);
   const fast = fastMs > 0 ? createFastPath(fastMs) : null;
 
-  /** All of `exprs` on this thread, or null when one of them must go to a thread. */
+  /** All of `exprs` on this thread, or null when one of them must go to a process. */
   const here = async (exprs: readonly string[], json: string): Promise<EvalOutcome[] | null> => {
     if (!fast || json.length > FAST_MAX_INPUT) return null;
     const compiled = exprs.map((e) => fast.compiled(e));
@@ -104,85 +159,117 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
     return out;
   };
 
-  const spawn = (slot: Slot): Worker => {
-    const w = new Worker(ENTRY, {
-      execArgv: FROM_SOURCE ? ['--import', LOADER] : [],
-      resourceLimits: {
-        maxOldGenerationSizeMb: heap,
-        maxYoungGenerationSizeMb: Math.max(8, Math.floor(heap / 4)),
-        stackSizeMb: 4,
-      },
-    });
+  /** The IPC channel and stderr pipe must not keep this process alive while a child is idle. */
+  const hold = (p: LimitedProcess, on: boolean) => {
+    for (const h of [p.child.channel, p.child.stderr] as ({ ref?(): void; unref?(): void } | null | undefined)[]) {
+      if (on) h?.ref?.();
+      else h?.unref?.();
+    }
+  };
+
+  const kill = (slot: Slot) => {
+    const p = slot.proc;
+    slot.proc = null;
+    slot.online = null;
+    slot.calls = 0;
+    if (p && p.child.exitCode === null) p.child.kill('SIGKILL');
+  };
+
+  const spawn = (slot: Slot): LimitedProcess => {
+    const p = spawnLimited({ entry: ENTRY, args: [], maxHeapMb: heapMb, maxMemoryMb: memoryMb });
     started++;
-    w.unref();
-    // The thread says `ready` once its modules have loaded (see worker.ts).
-    slot.online = new Promise<void>((resolve) => {
-      const onReady = (m: unknown) => {
-        if ((m as { ready?: boolean })?.ready) {
-          w.off('message', onReady);
-          resolve();
+    hold(p, false);
+    p.child.unref();
+    slot.online = new Promise<boolean>((resolve) => {
+      const onReady = (m: ChildResponse) => {
+        if (m?.type === 'ready') {
+          p.child.off('message', onReady);
+          resolve(true);
         }
       };
-      w.on('message', onReady);
-      w.once('exit', () => resolve());
+      p.child.on('message', onReady);
+      p.child.once('exit', () => resolve(false));
     });
-    w.on('message', (res: EvalResponse) => {
-      const p = slot.busy;
-      if (!p || p.req.id !== res.id) return;
+    p.child.on('message', (m: ChildResponse) => {
+      const pending = slot.busy;
+      if (m.type === 'ready' || !pending || pending.req.id !== m.id) return;
       finish(slot);
-      p.resolve(res.results);
+      pending.resolve(m.type === 'eval' ? m.results : m.problems);
     });
-    const lost = (why: string) => {
-      if (slot.worker !== w) return;
-      slot.worker = null;
-      const p = slot.busy;
+    p.child.on('error', () => undefined);
+    p.child.once('exit', (code, signal) => {
+      if (slot.proc !== p) return;
+      slot.proc = null;
+      slot.online = null;
+      const pending = slot.busy;
       finish(slot);
-      p?.reject(new ExpressionError('EXPRESSION_FAILED', `the expression could not be evaluated (${why})`));
-    };
-    w.on('error', (err) => lost(/memory/i.test(err.message) ? 'it ran out of memory' : err.message));
-    w.on('exit', (code) => lost(`evaluator exited with ${code}`));
-    return w;
+      if (!pending) return;
+      const memory = diedOfMemory(p.stderrTail()) || signal === 'SIGABRT' || signal === 'SIGSEGV';
+      pending.reject(
+        new ExpressionError(
+          'EXPRESSION_CRASHED',
+          memory
+            ? `the expression needed more memory than its limit (${heapMb} MB) and its evaluator process was stopped`
+            : `the expression's evaluator process stopped unexpectedly (${signal ?? `exit code ${code}`})`,
+        ),
+      );
+    });
+    return p;
   };
 
   const finish = (slot: Slot) => {
     if (slot.timer) clearTimeout(slot.timer);
     slot.timer = null;
     slot.busy = null;
+    const p = slot.proc;
+    if (p) {
+      hold(p, false);
+      const m = p.memory();
+      // Long-lived processes are recycled: after many calls, or once bloated by a large one.
+      if (slot.calls >= recycleAfter || (m && m.rssMb > heapMb * 1.5 + 64)) kill(slot);
+    }
     setImmediate(pump);
   };
 
   const pump = () => {
     for (const slot of slots) {
-      if (slot.busy || queue.length === 0 || closed) continue;
-      const p = queue.shift()!;
-      slot.busy = p;
-      slot.worker ??= spawn(slot);
-      const w = slot.worker;
-      w.ref();
-      void slot.online!.then(() => {
-        if (slot.busy !== p || slot.worker !== w) return;
+      if (slot.busy || queue.size === 0 || closed) continue;
+      const pending = queue.shift()!;
+      slot.busy = pending;
+      slot.calls++;
+      const p = (slot.proc ??= spawn(slot));
+      hold(p, true);
+      void slot.online!.then((ok) => {
+        if (slot.busy !== pending || slot.proc !== p || !ok) return;
         // The hard bound: JSONata's own timeout is checked only between evaluation steps.
         slot.timer = setTimeout(() => {
-          slot.worker = null;
           slot.busy = null;
           slot.timer = null;
-          void w.terminate();
-          p.reject(
+          kill(slot);
+          pending.reject(
             new ExpressionError('EXPRESSION_TIMEOUT', `the expression ran longer than ${timeoutMs} ms and was stopped`),
           );
           setImmediate(pump);
         }, timeoutMs + 100);
-        w.postMessage(p.req);
+        p.child.send(pending.req);
       });
     }
-    for (const slot of slots) if (!slot.busy) slot.worker?.unref();
   };
 
+  const submit = <T extends EvalOutcome[] | (string | null)[]>(
+    req: EvalRequest | CheckRequest,
+    key: string,
+  ): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ key, req, resolve: resolve as Pending['resolve'], reject });
+      pump();
+    });
+
   return {
-    get threadsStarted() {
+    get processesStarted() {
       return started;
     },
-    async evaluate(exprs, input) {
+    async evaluate(exprs, input, o = {}) {
       if (exprs.length === 0) return [];
       if (closed) throw new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed');
       const json = JSON.stringify(input ?? null);
@@ -194,35 +281,35 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
       }
       const outcomes =
         (await here(exprs, json)) ??
-        (await new Promise<EvalOutcome[]>((resolve, reject) => {
-          const req: EvalRequest = {
-            id: nextId++,
-            exprs: [...exprs],
-            input: json,
-            timeoutMs,
-            maxOutputChars: maxOutput,
-          };
-          queue.push({ req, resolve, reject });
-          pump();
-        }));
-      return outcomes.map((o) => {
-        if (!o.ok) throw new ExpressionError(o.code, o.message, o.position);
-        return o.json === null ? undefined : JSON.parse(o.json);
+        (await submit<EvalOutcome[]>(
+          { type: 'eval', id: nextId++, exprs: [...exprs], input: json, timeoutMs, maxOutputChars: maxOutput },
+          o.key ?? '',
+        ));
+      return outcomes.map((r) => {
+        if (!r.ok) throw new ExpressionError(r.code, r.message, r.position);
+        return r.json === null ? undefined : JSON.parse(r.json);
       });
+    },
+    async check(items, o = {}) {
+      if (items.length === 0) return [];
+      if (closed) throw new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed');
+      return submit<(string | null)[]>({ type: 'check', id: nextId++, items: [...items] }, o.key ?? '');
     },
     async close() {
       closed = true;
-      for (const p of queue.splice(0)) p.reject(new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed'));
-      await Promise.all(
-        slots.map(async (s) => {
-          if (s.timer) clearTimeout(s.timer);
-          s.busy?.reject(new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed'));
-          s.busy = null;
-          const w = s.worker;
-          s.worker = null;
-          if (w) await w.terminate();
-        }),
-      );
+      const gone = new ExpressionError('EXPRESSION_FAILED', 'the evaluator is closed');
+      for (const p of queue.drain()) p.reject(gone);
+      for (const s of slots) {
+        if (s.timer) clearTimeout(s.timer);
+        s.timer = null;
+        const busy = s.busy;
+        s.busy = null;
+        const p = s.proc;
+        kill(s);
+        busy?.reject(gone);
+        if (p && p.child.exitCode === null && p.child.signalCode === null)
+          await new Promise<void>((r) => p.child.once('exit', () => r()));
+      }
     },
   };
 }

@@ -6,6 +6,9 @@ import type { EvalOutcome } from './protocol.js';
 // The fast path's step budget (fast-path.ts); defined there, spelled here to keep this file free
 // of imports the worker thread does not need.
 const STEP_BUDGET_CODE = 'FAST_STEP_BUDGET';
+// The bounds of bounded.ts, and JSONata's own guardrails: stack depth (D1011), range size
+// (D2014) and sequence length (D2015).
+const BOUND_CODES = new Set(['EXPRESSION_LIMIT', 'D1011', 'D2014', 'D2015']);
 
 function describe(err: unknown): { code: string; message: string; position?: number } {
   const e = err as { code?: string; message?: string; position?: number };
@@ -14,7 +17,11 @@ function describe(err: unknown): { code: string; message: string; position?: num
       ? 'EXPRESSION_TIMEOUT'
       : e?.code === STEP_BUDGET_CODE
         ? 'EXPRESSION_STEP_BUDGET'
-        : 'EXPRESSION_FAILED';
+        : (e?.code && BOUND_CODES.has(e.code)) || (err instanceof RangeError && /Invalid (string|array) length/.test(err.message))
+          ? 'EXPRESSION_LIMIT'
+          : e?.code === 'EXPRESSION_REGEX'
+            ? 'EXPRESSION_REGEX'
+            : 'EXPRESSION_FAILED';
   return {
     code,
     message: String(e?.message ?? err),

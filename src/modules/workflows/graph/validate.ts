@@ -5,7 +5,12 @@
 // or run must also have exactly one trigger from which every node can be reached.
 import { Ajv, type ErrorObject } from 'ajv';
 import { CronExpressionParser } from 'cron-parser';
-import { expressionProblem, templateProblem } from '../expressions/compile.js';
+import {
+  expressionProblem,
+  INLINE_CHECK_MAX,
+  MAX_GRAPH_EXPRESSION_CHARS,
+  templateProblem,
+} from '../expressions/compile.js';
 import { NODE_TYPES, SPECS, type NodeSpec } from '../nodes/specs.js';
 import type { Graph, WorkflowEdge, WorkflowNode } from '../workflows.types.js';
 
@@ -72,22 +77,45 @@ const at = (config: Record<string, unknown>, path: string): unknown =>
     .split('.')
     .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), config);
 
+/** An expression or template whose syntax check was left to the caller (see ValidateOptions). */
+export interface DeferredCheck {
+  field: string;
+  node_id: string;
+  text: string;
+  template: boolean;
+}
+
 /** Syntax of the expressions and templates a node's config holds. */
-function expressionIssues(spec: NodeSpec, config: Record<string, unknown>, base: string, nodeId: string): GraphIssue[] {
+function expressionIssues(
+  spec: NodeSpec,
+  config: Record<string, unknown>,
+  base: string,
+  nodeId: string,
+  opts: ValidateOptions,
+  total: { chars: number },
+): GraphIssue[] {
   const out: GraphIssue[] = [];
-  const check = (path: string, value: unknown, problem: (s: string) => string | null) => {
+  const check = (path: string, value: unknown, template: boolean) => {
     if (typeof value !== 'string') return;
-    const p = problem(value);
-    if (p) out.push({ field: `${base}.${path}`, message: p, node_id: nodeId });
+    total.chars += value.length;
+    // Past the graph's bound nothing more is parsed (the bound is reported once, below).
+    if (opts.expressions === 'skip' || total.chars > MAX_GRAPH_EXPRESSION_CHARS) return;
+    const field = `${base}.${path}`;
+    if (opts.defer && value.length > INLINE_CHECK_MAX) {
+      opts.defer({ field, node_id: nodeId, text: value, template });
+      return;
+    }
+    const p = template ? templateProblem(value) : expressionProblem(value);
+    if (p) out.push({ field, message: p, node_id: nodeId });
   };
   const eachOf = (path: string, fn: (k: string, v: unknown) => void) => {
     const m = at(config, path);
     if (m && typeof m === 'object' && !Array.isArray(m)) for (const [k, v] of Object.entries(m)) fn(k, v);
   };
-  for (const p of spec.expressions ?? []) check(p, at(config, p), expressionProblem);
-  for (const p of spec.templates ?? []) check(p, at(config, p), templateProblem);
-  for (const p of spec.expressionMaps ?? []) eachOf(p, (k, v) => check(`${p}.${k}`, v, expressionProblem));
-  for (const p of spec.templateMaps ?? []) eachOf(p, (k, v) => check(`${p}.${k}`, v, templateProblem));
+  for (const p of spec.expressions ?? []) check(p, at(config, p), false);
+  for (const p of spec.templates ?? []) check(p, at(config, p), true);
+  for (const p of spec.expressionMaps ?? []) eachOf(p, (k, v) => check(`${p}.${k}`, v, false));
+  for (const p of spec.templateMaps ?? []) eachOf(p, (k, v) => check(`${p}.${k}`, v, true));
   return out;
 }
 
@@ -175,6 +203,13 @@ function findCycle(ids: string[], edges: WorkflowEdge[]): string[] | null {
 export interface ValidateOptions {
   /** Also require exactly one trigger and every node reachable from it (activating, running). */
   runnable: boolean;
+  /**
+   * `skip`: expression syntax is not checked (a saved version, checked when it was saved, about
+   * to run). Default: checked.
+   */
+  expressions?: 'check' | 'skip';
+  /** Receives expressions longer than INLINE_CHECK_MAX instead of parsing them here. */
+  defer?: (d: DeferredCheck) => void;
 }
 
 /** Returns every problem of the graph; an empty list means valid. */
@@ -189,6 +224,7 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
 
   const nodes = new Map<string, WorkflowNode>();
   const triggers: { node: WorkflowNode; index: number }[] = [];
+  const total = { chars: 0 };
   rawNodes.forEach((raw: unknown, i) => {
     const base = `nodes[${i}]`;
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
@@ -233,7 +269,9 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
       const v = configValidators.get(spec.type)!;
       if (!v(config)) issues.push(...ajvIssues(v.errors, `${base}.config`, nodeId));
       else if (nodeId) {
-        issues.push(...expressionIssues(spec, config as Record<string, unknown>, `${base}.config`, nodeId));
+        issues.push(
+          ...expressionIssues(spec, config as Record<string, unknown>, `${base}.config`, nodeId, opts, total),
+        );
         issues.push(
           ...semanticIssues(
             { ...(n as unknown as WorkflowNode), config: config as Record<string, unknown> },
@@ -248,6 +286,12 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
       if (spec?.kind === 'trigger') triggers.push({ node, index: i });
     }
   });
+
+  if (total.chars > MAX_GRAPH_EXPRESSION_CHARS)
+    issues.push({
+      field: 'nodes',
+      message: `holds ${total.chars} characters of expressions and templates; a workflow may hold at most ${MAX_GRAPH_EXPRESSION_CHARS}`,
+    });
 
   const good: WorkflowEdge[] = [];
   const seen = new Set<string>();
