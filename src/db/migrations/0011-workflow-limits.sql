@@ -4,3 +4,6 @@
 CREATE INDEX workflow_runs_org_running_idx ON workflow_runs (org_id) WHERE status = 'running';
 ALTER TABLE workflows ADD COLUMN paused_reason text;
 ALTER TABLE workflows ADD COLUMN paused_at timestamptz;
+-- Expression time a run has used across its pickups (a run that waits or yields its worker slot
+-- keeps its per-run budget), ms.
+ALTER TABLE workflow_runs ADD COLUMN expression_ms integer NOT NULL DEFAULT 0;

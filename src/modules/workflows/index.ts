@@ -38,7 +38,10 @@ export interface WorkflowsModuleDeps {
   keys: { lock(name: string): string };
   config: Pick<
     Config,
-    'WEBHOOK_ALLOWED_HOSTS' | 'WORKFLOW_MAX_RUNNING_PER_ORG' | 'WORKFLOW_MAX_ACTIVE_SCHEDULES' | 'WORKFLOW_EXPRESSION_BUDGET_MS'
+    | 'WEBHOOK_ALLOWED_HOSTS'
+    | 'WORKFLOW_MAX_RUNNING_PER_ORG'
+    | 'WORKFLOW_MAX_ACTIVE_SCHEDULES'
+    | 'WORKFLOW_EXPRESSION_BUDGET_MS'
   >;
   documents: Pick<DocumentsModule, 'docs' | 'computes'>;
   projects: Pick<ProjectsRepository, 'get'>;

@@ -290,6 +290,11 @@ export function createRunsRepository(db: Queryable) {
       return rows[0] ?? null;
     },
 
+    /** Adds expression time a pickup of the run used (recorded when the run waits or yields). */
+    async addExpressionMs(q: Queryable, runId: string, ms: number): Promise<void> {
+      await q.query(`UPDATE workflow_runs SET expression_ms = expression_ms + $2 WHERE id = $1`, [runId, ms]);
+    },
+
     /** PostgreSQL: serializes the admissions of one organization until the transaction ends. */
     async lockOrgAdmissions(q: Queryable, orgId: string): Promise<void> {
       await q.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`workflow-admission:${orgId}`]);

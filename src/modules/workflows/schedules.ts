@@ -80,10 +80,11 @@ export function createWorkflowSchedules(deps: {
     const recent = await deps.runs.recentScheduled(workflowId, PAUSE_AFTER);
     if (recent.length < PAUSE_AFTER || !recent.every((r) => r.status === 'failed' && POISON.has(r.code ?? '')))
       return false;
-    const reason = `paused after ${PAUSE_AFTER} scheduled runs in a row failed with ${recent[0].code}: ${recent[0].message ?? ''}`.slice(
-      0,
-      1000,
-    );
+    const reason =
+      `paused after ${PAUSE_AFTER} scheduled runs in a row failed with ${recent[0].code}: ${recent[0].message ?? ''}`.slice(
+        0,
+        1000,
+      );
     const paused = await deps.workflows.pause(workflowId, reason);
     if (paused) {
       await queue().removeJobScheduler(schedulerId(workflowId));

@@ -108,6 +108,8 @@ export interface RunRow {
   error: { code: string; message: string; node_id?: string } | null;
   resume_at: Date | null;
   deadline_at: Date | null;
+  /** Expression time used by earlier pickups of the run, ms (its budget spans them). */
+  expression_ms: number;
   queued_at: Date;
   started_at: Date | null;
   finished_at: Date | null;

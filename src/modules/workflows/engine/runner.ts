@@ -198,8 +198,13 @@ export function createRunner(deps: EngineDeps) {
       run: { id: r.id, workflow_id: r.workflow_id, mode: r.mode, trigger: r.trigger },
     });
 
-    // Expression time this run has used (in this process, since it was picked up).
-    const spent = { ms: 0 };
+    // Expression time this run has used: what earlier pickups recorded, plus this one's.
+    const spent = { ms: r.expression_ms ?? 0 };
+    const pause = async (until: Date): Promise<AdvanceResult> => {
+      const used = Math.round(spent.ms - (r.expression_ms ?? 0));
+      if (used > 0) await deps.runs.addExpressionMs(deps.db, r.id, used);
+      return { kind: 'wait', until };
+    };
     const sliceEnds = clock() + sliceMs;
     const order = executionOrder(r.definition);
     // The last node's commit also completes the run (one statement instead of two), unless that
@@ -235,11 +240,11 @@ export function createRunner(deps: EngineDeps) {
         prev.error?.next_attempt_at &&
         Date.parse(prev.error.next_attempt_at) > clock()
       ) {
-        return { kind: 'wait', until: capped(r, new Date(prev.error.next_attempt_at)) };
+        return pause(capped(r, new Date(prev.error.next_attempt_at)));
       }
       // Long runs take turns: past its slice the run goes to the back of the queue (every step
       // so far is committed, so it resumes here).
-      if (clock() > sliceEnds && status.size > 0 && !ended) return { kind: 'wait', until: new Date(clock()) };
+      if (clock() > sliceEnds && status.size > 0 && !ended) return pause(new Date(clock()));
       const pos = prev?.position ?? position++;
       const res = await runNode(r, node, prev, pos, {
         document: () => document,
@@ -250,7 +255,7 @@ export function createRunner(deps: EngineDeps) {
         spent,
       });
       if (res.kind === 'stopped') return settled(r.id);
-      if (res.kind === 'wait') return { kind: 'wait', until: capped(r, res.until) };
+      if (res.kind === 'wait') return pause(capped(r, res.until));
       status.set(node.id, res.status);
       branch.set(node.id, res.branch);
       outputs[node.id] = res.output;
@@ -342,7 +347,7 @@ export function createRunner(deps: EngineDeps) {
    * in all before the step fails for good (a hostile expression never becomes a crash loop).
    */
   async function evaluateFor(env: NodeEnv, exprs: readonly string[], input: unknown): Promise<unknown[]> {
-    for (let crashes = 0; ; ) {
+    for (let crashes = 0; ;) {
       if (env.spent.ms > budgetMs) throw budgetSpent();
       const t0 = performance.now();
       const outcome = await deps.evaluator.evaluate(exprs, input, { key: env.scope.orgId }).then(
@@ -352,7 +357,6 @@ export function createRunner(deps: EngineDeps) {
       env.spent.ms += performance.now() - t0;
       if ('values' in outcome) return outcome.values;
       const err = outcome.err;
-      if (env.spent.ms > budgetMs) throw budgetSpent();
       if (!(err instanceof ExpressionError) || err.code !== 'EXPRESSION_CRASHED') throw err;
       if (++crashes >= MAX_EVALUATOR_CRASHES)
         throw new StepError(

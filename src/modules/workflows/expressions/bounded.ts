@@ -145,7 +145,9 @@ export function compileBounded(expr: string, o: BoundOptions): jsonata.Expressio
       if (n <= 0) return str;
       const fillPoints = codePoints(fill);
       let padding = fill.repeat(Math.ceil(n / fillPoints));
-      if (fillPoints > 1) padding = Array.from(padding).slice(0, n).join('');
+      // Code points, as JSONata counts them (slicing code units is the same without surrogates).
+      if (fillPoints > 1)
+        padding = fillPoints === fill.length ? padding.slice(0, n) : Array.from(padding).slice(0, n).join('');
       return width > 0 ? str + padding : padding + str;
     },
     '<s-ns?:s>',

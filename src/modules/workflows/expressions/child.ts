@@ -38,8 +38,7 @@ process.on('message', (req: EvalRequest | CheckRequest) => {
   void (async () => {
     const input: unknown = JSON.parse(req.input);
     const results: EvalOutcome[] = [];
-    for (const expr of req.exprs)
-      results.push(await evaluateOne(() => compiled(expr, req), input, req.maxOutputChars));
+    for (const expr of req.exprs) results.push(await evaluateOne(() => compiled(expr, req), input, req.maxOutputChars));
     send({ type: 'eval', id: req.id, results });
   })();
 });

@@ -17,7 +17,8 @@ function describe(err: unknown): { code: string; message: string; position?: num
       ? 'EXPRESSION_TIMEOUT'
       : e?.code === STEP_BUDGET_CODE
         ? 'EXPRESSION_STEP_BUDGET'
-        : (e?.code && BOUND_CODES.has(e.code)) || (err instanceof RangeError && /Invalid (string|array) length/.test(err.message))
+        : (e?.code && BOUND_CODES.has(e.code)) ||
+            (err instanceof RangeError && /Invalid (string|array) length/.test(err.message))
           ? 'EXPRESSION_LIMIT'
           : e?.code === 'EXPRESSION_REGEX'
             ? 'EXPRESSION_REGEX'
