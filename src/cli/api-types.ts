@@ -2199,6 +2199,11 @@ export type components = {
             trigger: {
                 [key: string]: unknown;
             } | null;
+            paused: {
+                reason: string;
+                /** Format: date-time */
+                at: string;
+            } | null;
             /** @enum {string} */
             environment: "live" | "test";
             created_by: string | null;
@@ -7547,6 +7552,11 @@ export interface operations {
                             trigger: {
                                 [key: string]: unknown;
                             } | null;
+                            paused: {
+                                reason: string;
+                                /** Format: date-time */
+                                at: string;
+                            } | null;
                             /** @enum {string} */
                             environment: "live" | "test";
                             created_by: string | null;
@@ -7885,6 +7895,7 @@ export interface operations {
                      *             "document.extracted"
                      *           ]
                      *         },
+                     *         "paused": null,
                      *         "environment": "live",
                      *         "created_by": "usr_01HZX3Y0",
                      *         "created_at": "2026-05-04T09:00:00.000Z",

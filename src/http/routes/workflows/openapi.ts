@@ -15,6 +15,13 @@ const workflowProps = {
   settings: t.obj({ timeout_seconds: t.int, max_concurrent_runs: t.int, on_error: t.enum(['stop', 'continue']) }),
   variables: t.map(),
   trigger: t.nullable(t.map(t.any, 'The trigger node’s type and config')),
+  paused: t.nullable(
+    t.obj(
+      { reason: t.str, at: t.time },
+      [],
+      'Set when docpipe deactivated the workflow because its scheduled runs kept failing by crashing or spending their expression budget; cleared by activating it again',
+    ),
+  ),
   environment: t.enum(['live', 'test']),
   created_by: t.nstr,
   created_at: t.time,
@@ -70,6 +77,7 @@ const workflowExample = {
   settings: { timeout_seconds: 3600, max_concurrent_runs: 10, on_error: 'stop' },
   variables: { limit: 1000 },
   trigger: { type: 'trigger.document', events: ['document.extracted'] },
+  paused: null,
   environment: 'live',
   created_by: 'usr_01HZX3Y0',
   created_at: '2026-05-04T09:00:00.000Z',

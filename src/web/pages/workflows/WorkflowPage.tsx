@@ -403,6 +403,12 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
         }
       />
       {dirty && perm.allowed ? <p className="small muted wf-run-hint">{runReason}</p> : null}
+      {w.paused ? (
+        <div className="error-box" role="alert">
+          <strong>Schedule paused {new Date(w.paused.at).toLocaleString()}.</strong> {w.paused.reason}. Fix the
+          workflow, then activate it again.
+        </div>
+      ) : null}
       {error ? (
         <div className="error-box" role="alert">
           {error}

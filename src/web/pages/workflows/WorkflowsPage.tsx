@@ -6,6 +6,7 @@ import { formatDate, humanize } from '../../lib/format';
 import { Dialog } from '../../components/Dialog';
 import { CopySecret } from '../../components/CopySecret';
 import {
+  Badge,
   Button,
   Empty,
   ErrorBox,
@@ -239,7 +240,12 @@ export function WorkflowsPage() {
                     {w.description ? <div className="small muted">{w.description}</div> : null}
                   </td>
                   <td>
-                    <StatusBadge status={w.status} />
+                    <StatusBadge status={w.status} />{' '}
+                    {w.paused ? (
+                      <Badge tone="bad" title={w.paused.reason}>
+                        paused
+                      </Badge>
+                    ) : null}
                   </td>
                   <td className="small">
                     {w.trigger ? typeLabel(`trigger.${w.trigger.type}`) : <span className="muted">none</span>}

@@ -30,6 +30,8 @@ export interface Workflow {
   settings: { timeout_seconds: number; max_concurrent_runs: number; on_error: 'stop' | 'continue' };
   variables: Record<string, unknown>;
   trigger: ({ type: string } & Record<string, unknown>) | null;
+  /** Set when the platform deactivated the workflow (its scheduled runs kept crashing). */
+  paused?: { reason: string; at: string } | null;
   created_at: string;
   updated_at: string;
   signing_secret?: string;
