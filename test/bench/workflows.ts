@@ -21,6 +21,11 @@ import { startWebhookSink } from '../helpers/webhook-sink.js';
 import { createOrgAndProject, insertExtractedDocuments, serviceAccountKey } from '../helpers/sheets-harness.js';
 import { createWorkflowStack } from '../helpers/workflows-harness.js';
 import { benchPostgres, benchRedis, cpuSecs, table } from './harness.js';
+import {
+  createExpressionEvaluator,
+  type ExpressionEvaluator,
+} from '../../src/modules/workflows/expressions/evaluator.js';
+import { createExpressionEvaluator as createThreadEvaluator } from './baseline/thread-evaluator.js';
 
 const WORKER_CONCURRENCY = 2; // the workflow worker runs 4× this many jobs at once (8)
 const JOB_CONCURRENCY = Math.max(4, WORKER_CONCURRENCY * 4);
@@ -208,8 +213,60 @@ interface RunCost {
   idle2CoreRunsPerSec: number;
 }
 
+/**
+ * The isolation change, measured on its own: expressions that are not simple enough for the
+ * in-process fast path (a function call, a filter) evaluated through the former worker-thread
+ * evaluator (the baseline) and through the child-process evaluator, 8 calls in flight.
+ */
+async function isolation(calls: number): Promise<Record<string, string | number>[]> {
+  const input = {
+    document: {
+      id: 'doc_1',
+      filename: 'invoice.pdf',
+      fields: { total: { value: 120.5 }, items: [{ v: 1 }, { v: 2 }] },
+    },
+    variables: { limit: 100 },
+  };
+  const exprs = [
+    '$uppercase(document.filename) & "-" & $string($sum(document.fields.items.v))',
+    'document.fields.items[v > 1].v',
+  ];
+  const rows: Record<string, string | number>[] = [];
+  const one = async (label: string, ev: Pick<ExpressionEvaluator, 'evaluate' | 'close'>) => {
+    await ev.evaluate(exprs, input); // start-up is not evaluation time
+    const lat: number[] = [];
+    let next = 0;
+    const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next++ < calls) {
+          const s = performance.now();
+          await ev.evaluate(exprs, input);
+          lat.push(performance.now() - s);
+        }
+      }),
+    );
+    const secs = (performance.now() - t0) / 1000;
+    const cpu = process.cpuUsage(cpu0);
+    lat.sort((a, b) => a - b);
+    rows.push({
+      evaluator: label,
+      callsPerSec: Math.round(calls / secs),
+      p50ms: Number(pct(lat, 50).toFixed(2)),
+      p95ms: Number(pct(lat, 95).toFixed(2)),
+      cpuMsPerCallThisProcess: Number(((cpu.user + cpu.system) / 1000 / calls).toFixed(3)),
+    });
+    await ev.close();
+  };
+  await one('before: worker threads (64 MB heap limit, not a hard cap)', createThreadEvaluator({ threads: 2 }));
+  await one('after: child processes (96 MB heap + RLIMIT_DATA)', createExpressionEvaluator({ processes: 2 }));
+  return rows;
+}
+
 export async function main(args: string[]): Promise<void> {
   const n = arg(args, 'runs', 1000);
+  const isolationRows = await isolation(arg(args, 'calls', 4000));
   const redis = await benchRedis();
   const redisClient = new Redis(redis.url, { maxRetriesPerRequest: null });
   const store = await openDb();
@@ -432,6 +489,12 @@ export async function main(args: string[]): Promise<void> {
     };
     table([...costs, exTotal].map((c) => ({ ...c })));
     console.log(`load average: ${load0} at the start, ${loadavg()} at the end (/proc/loadavg)`);
+    console.log(
+      '\nExpression isolation (expressions off the fast path, 2 evaluators of each kind, 8 calls in flight):',
+    );
+    table(isolationRows);
+    const [before, after] = isolationRows as { callsPerSec: number }[];
+    console.log(`after / before: ${(after.callsPerSec / before.callsPerSec).toFixed(2)}× the calls per second`);
     // Simple expressions are evaluated without a worker thread: none should have been needed.
     console.log(`expression evaluator processes started: ${stack.deps.workflows.evaluator.processesStarted}`);
     console.log(
