@@ -307,8 +307,11 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
         const p = s.proc;
         kill(s);
         busy?.reject(gone);
-        if (p && p.child.exitCode === null && p.child.signalCode === null)
+        if (p && p.child.exitCode === null && p.child.signalCode === null) {
+          // Held until it is gone (an unreferenced child would let this process exit first).
+          p.child.ref();
           await new Promise<void>((r) => p.child.once('exit', () => r()));
+        }
       }
     },
   };
