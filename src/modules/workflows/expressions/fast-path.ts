@@ -1,4 +1,4 @@
-// Simple expressions evaluated on the calling thread, without a round trip to a worker thread.
+// Simple expressions evaluated on the calling thread, without a round trip to an evaluator process.
 // Most conditions and mappings are a path, a literal, a comparison or a little arithmetic; sending
 // each to a thread costs more than evaluating it. Only expressions whose every step is bounded by
 // construction qualify, and they still run under bounds:
@@ -13,7 +13,7 @@
 //   before every step, as a backstop; an expression that runs out of either is evaluated again on
 //   a thread (one that runs out of steps a few times goes to a thread directly from then on);
 // - the output: the same size bound as on a thread.
-// Anything else (and every hostile expression) runs on a worker thread that can be terminated.
+// Anything else (and every hostile expression) runs in an evaluator process that can be killed (evaluator.ts).
 import jsonata from 'jsonata';
 
 /** Longest expression evaluated on the calling thread, in characters. */

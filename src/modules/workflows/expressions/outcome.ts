@@ -1,10 +1,10 @@
-// One expression's evaluation as a result message: what a worker thread sends back and what the
+// One expression's evaluation as a result message: what an evaluator process sends back and what the
 // fast path (fast-path.ts) produces, so both give the same values and the same errors.
 import type jsonata from 'jsonata';
 import type { EvalOutcome } from './protocol.js';
 
 // The fast path's step budget (fast-path.ts); defined there, spelled here to keep this file free
-// of imports the worker thread does not need.
+// of imports the evaluator process does not need.
 const STEP_BUDGET_CODE = 'FAST_STEP_BUDGET';
 // The bounds of bounded.ts, and JSONata's own guardrails: stack depth (D1011), range size
 // (D2014) and sequence length (D2015).
