@@ -187,4 +187,64 @@ describe.skipIf(!pg)('workflow run survives a SIGKILLed worker (PostgreSQL)', ()
       'workflow.completed',
     ]);
   });
+
+  it('a run whose worker dies twice while running it is failed (RUN_CRASHED), not handed out a third time', async () => {
+    // Only the forked workers take the run until both have died.
+    await t.stopWorkers();
+    const base = new URL(sink.url).origin;
+    const w = body(
+      await api('POST', '/workflows', {
+        name: 'Poison',
+        nodes: [
+          { id: 'start', type: 'trigger.manual', config: {} },
+          { id: 'call', type: 'http_request', config: { url: `${base}/poison` } },
+        ],
+        edges: [{ source: 'start', target: 'call' }],
+      }),
+    ).data;
+    const schema = (await t.deps.db.query<{ s: string }>('SELECT current_schema() AS s')).rows[0].s;
+    sink.setDelay(60_000);
+    const crashOnce = async (expectRequests: number, start?: () => Promise<string>) => {
+      const child = fork(
+        ENTRY,
+        [MODULE, JSON.stringify({ env: t.env, db: { url: pg!, schema }, redisUrl: inject('redisUrl') })],
+        { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] },
+      );
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        await new Promise<void>((resolve) => child.once('message', () => resolve()));
+        const id = start ? await start() : '';
+        // This worker took the run: its request is in flight. Then it dies.
+        await eventually(
+          () => sink.requests.filter((r) => r.path === '/poison').length >= expectRequests,
+          `request ${expectRequests}`,
+          30_000,
+        );
+        child.kill('SIGKILL');
+        await exited;
+        return id;
+      } finally {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      }
+    };
+    const runId = await crashOnce(1, async () => body(await api('POST', `/workflows/${w.id}/run`, {})).data.id);
+    // The first stall is recovered: the next worker takes the run over, and dies too.
+    await crashOnce(2);
+    sink.setDelay(0);
+    await t.startWorkers();
+    // A third worker's stall check fails the job instead of handing it out; the sweeper fails the run.
+    const run = await eventually(
+      async () => {
+        await t.deps.workflows.sweep();
+        const r = body(await api('GET', `/workflows/runs/${runId}`)).data;
+        return r.status !== 'running' && r;
+      },
+      'the poisoned run to fail',
+      30_000,
+    );
+    expect(run.status).toBe('failed');
+    expect(run.error.code).toBe('RUN_CRASHED');
+    expect(run.error.message).toMatch(/stopped twice/);
+    expect(sink.requests.filter((r) => r.path === '/poison')).toHaveLength(2);
+  });
 });
