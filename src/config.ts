@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { PLANS } from './lib/plans.js';
 
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -75,7 +76,10 @@ const schema = z.object({
   BOOTSTRAP_ADMIN_EMAIL: z.string().email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   BOOTSTRAP_ORG_NAME: z.string().min(1).optional(),
-  BOOTSTRAP_PLAN: z.enum(['free', 'pro', 'enterprise']).default('free'),
+  /** The plan of the organization that first-run setup or BOOTSTRAP_* creates (self_hosted: no per-minute cap). */
+  DEFAULT_PLAN: z.enum(PLANS).default('self_hosted'),
+  /** Kept for older installs; DEFAULT_PLAN when unset. */
+  BOOTSTRAP_PLAN: z.enum(PLANS).optional(),
   ENTERPRISE_RATE_LIMIT_PER_MINUTE: int(1).default(1000),
   /** Unknown or dead credentials one client IP may present per minute (each costs database reads). */
   FAILED_AUTH_PER_IP_PER_MINUTE: int(1).default(30),

@@ -51,6 +51,7 @@ import {
 } from './modules/idempotency/index.js';
 import { createTemplatesService, type TemplatesService } from './modules/templates/templates.service.js';
 import { createWebhooksModule, type WebhooksModule, type WebhooksModuleOptions } from './modules/webhooks/index.js';
+import { createSetupService, isLoopbackHost, setupToken, type SetupService } from './modules/setup/setup.service.js';
 import { createWorkflowsModule, type WorkflowsModule, type WorkflowsModuleOptions } from './modules/workflows/index.js';
 import { createMetrics, type Metrics } from './modules/metrics/index.js';
 import type { EmbedderLoader } from './pipeline/embed/index.js';
@@ -120,6 +121,8 @@ export interface Deps {
     pipeline: PipelineControl;
     /** Idempotency-Key claims and stored responses. */
     idempotency: IdempotencyService;
+    /** First-run setup (the owner account, while no user exists). */
+    setup: SetupService;
   };
   /** Records API key use in batches (flushed on close). */
   lastUsed: LastUsedTracker;
@@ -232,8 +235,16 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     logger.warn({ err }, 'could not record API key use'),
   );
   const usage = createUsageCounter(db, { onError: (err) => logger.warn({ err }, 'could not record API usage') });
+  const orgs = createOrgsService({ db, repo: repos.orgs, stamps });
   const services = {
-    orgs: createOrgsService({ db, repo: repos.orgs, stamps }),
+    orgs,
+    setup: createSetupService({
+      db,
+      orgsRepo: repos.orgs,
+      orgs,
+      plan: config.DEFAULT_PLAN,
+      token: isLoopbackHost(config.HOST) ? null : setupToken(config.JWT_SECRET),
+    }),
     auth: createAuthService({
       db,
       orgs: repos.orgs,

@@ -8,7 +8,7 @@ import type { Stamps } from '../modules/access/stamps.js';
 import { createOrgsRepository } from '../modules/orgs/orgs.repository.js';
 import { createOrgsService } from '../modules/orgs/orgs.service.js';
 import type { Environment } from '../lib/scope.js';
-import type { Plan, Role } from '../modules/orgs/orgs.types.js';
+import { PLANS, type Plan, type Role } from '../modules/orgs/orgs.types.js';
 import { COMMANDS, parseCommand, usageLines, type CommandName } from './usage.js';
 
 export interface AdminResult {
@@ -24,7 +24,6 @@ export interface AdminContext {
 }
 
 const ROLES = ['owner', 'admin', 'member', 'viewer'];
-const PLANS = ['free', 'pro', 'enterprise'];
 export const ADMIN_USAGE = `Usage:\n${usageLines('admin')}`;
 
 function need(v: string | undefined, flag: string): string {
@@ -51,7 +50,7 @@ export async function executeAdminCommand(ctx: AdminContext, args: readonly stri
         const role = (values.role ?? 'owner') as Role;
         if (!ROLES.includes(role)) return fail(`--role must be one of ${ROLES.join(', ')}`);
         const plan = (values.plan ?? 'free') as Plan;
-        if (!PLANS.includes(plan)) return fail(`--plan must be one of ${PLANS.join(', ')}`);
+        if (!(PLANS as readonly string[]).includes(plan)) return fail(`--plan must be one of ${PLANS.join(', ')}`);
         const { user, orgId } = await orgs.createUser({
           email: need(values.email, 'email'),
           password: need(values.password, 'password'),

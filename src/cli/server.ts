@@ -50,7 +50,7 @@ export async function runServer(
       email: config.BOOTSTRAP_ADMIN_EMAIL,
       password: config.BOOTSTRAP_ADMIN_PASSWORD,
       orgName: config.BOOTSTRAP_ORG_NAME,
-      plan: config.BOOTSTRAP_PLAN,
+      plan: config.BOOTSTRAP_PLAN ?? config.DEFAULT_PLAN,
     });
     if (boot === 'created')
       logger.info({ email: config.BOOTSTRAP_ADMIN_EMAIL }, 'created the first organization and its owner');

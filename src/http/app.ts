@@ -63,6 +63,7 @@ export function appDepsFrom(deps: Deps): AppDeps {
     reports: deps.reports.service,
     members: services.members,
     pipeline: services.pipeline,
+    setup: services.setup,
     idempotency: services.idempotency,
     // With METRICS_PORT the metrics stay off this port (the separate listener serves them).
     metrics: {

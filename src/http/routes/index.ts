@@ -20,6 +20,7 @@ import type { WebhooksService } from '../../modules/webhooks/index.js';
 import type { WorkflowsService } from '../../modules/workflows/index.js';
 import type { MembersService } from '../../modules/orgs/members.service.js';
 import type { PipelineControl } from '../../modules/pipeline-control/pipeline-control.service.js';
+import type { SetupService } from '../../modules/setup/setup.service.js';
 import { registerMemberRoutes } from './members/index.js';
 import { registerPipelineRoutes } from './pipeline/index.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
@@ -29,6 +30,7 @@ import { registerEventRoutes } from './events/index.js';
 import { registerMailboxRoutes } from './mailboxes/index.js';
 import { registerProjectRoutes } from './projects/index.js';
 import { registerReportRoutes } from './reports/index.js';
+import { registerSetupRoutes } from './setup/index.js';
 import { registerSheetsRoutes } from './sheets/index.js';
 import { registerSystemRoutes, type HealthChecks } from './system/index.js';
 import { registerTemplateRoutes } from './templates/index.js';
@@ -58,6 +60,8 @@ export interface RouteDeps {
   members: MembersService;
   /** The pipeline page: per-stage counts, queue controls, per-stage reprocessing. */
   pipeline: PipelineControl;
+  /** First-run setup (GET/POST /setup). */
+  setup: SetupService;
   redisKeys: RedisKeys;
   health: HealthChecks;
   /** Largest upload in bytes (MAX_UPLOAD_MB). */
@@ -67,6 +71,7 @@ export interface RouteDeps {
 export function registerRoutes(api: FastifyInstance, deps: RouteDeps): void {
   registerSystemRoutes(api, deps.health);
   registerAuthRoutes(api, deps);
+  registerSetupRoutes(api, deps);
   registerApiKeyRoutes(api, deps.apiKeys);
   registerProjectRoutes(api, deps.projects);
   registerEventRoutes(api, deps.events);

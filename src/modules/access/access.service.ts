@@ -72,8 +72,13 @@ export function createAccessService(deps: {
   const blocked = new Map<string, number>();
   const now = deps.now ?? Date.now;
   const planLimits = { ...DEFAULT_PLAN_LIMITS, ...deps.planLimits };
+  // 0: no organization-wide cap (self_hosted).
   const orgLimit = (org: Organization) =>
-    org.plan === 'enterprise' ? (org.rate_limit_per_minute ?? planLimits.enterprise) : planLimits[org.plan];
+    org.plan === 'enterprise'
+      ? (org.rate_limit_per_minute ?? planLimits.enterprise)
+      : org.plan === 'self_hosted'
+        ? 0
+        : planLimits[org.plan];
 
   async function loadApiKey(hash: string, env: Environment): Promise<CachedCredential | null> {
     const row = await deps.apiKeys.findByHash(hash);
@@ -167,9 +172,9 @@ export function createAccessService(deps: {
           windowSec: 60,
         },
       ];
-    const policies: Policy[] = [
-      { name: 'org-minute', key: deps.keys.rate(`org:${p.orgId}:m`), limit: p.orgRateLimitPerMinute, windowSec: 60 },
-    ];
+    const policies: Policy[] = p.orgRateLimitPerMinute
+      ? [{ name: 'org-minute', key: deps.keys.rate(`org:${p.orgId}:m`), limit: p.orgRateLimitPerMinute, windowSec: 60 }]
+      : [];
     if (p.apiKey?.rateLimitPerMinute)
       policies.push({
         name: 'key-minute',

@@ -33,6 +33,10 @@ export function createOrgsRepository(db: Queryable) {
       );
       return rows;
     },
+    async countUsers(q: Queryable = db): Promise<number> {
+      const { rows } = await q.query<{ n: string }>('SELECT count(*) AS n FROM users');
+      return Number(rows[0].n);
+    },
     async countOrgs(): Promise<number> {
       const { rows } = await db.query<{ n: number }>('SELECT count(*) AS n FROM organizations');
       return rows[0].n;

@@ -1,4 +1,4 @@
-import type { Db } from '../../db/client.js';
+import type { Db, Queryable } from '../../db/client.js';
 import { hashPassword } from '../../lib/crypto.js';
 import { errors } from '../../lib/errors.js';
 import type { Stamps } from '../access/stamps.js';
@@ -11,19 +11,24 @@ import type { Plan, Role } from './orgs.types.js';
 export function createOrgsService(deps: { db: Db; repo: OrgsRepository; stamps: Stamps }) {
   return {
     /** Creates a user; the organization is found by name or created with the given plan. */
-    async createUser(input: { email: string; password: string; orgName: string; role: Role; plan?: Plan }) {
+    /** `q`: run inside the caller's transaction (first-run setup) instead of one of its own. */
+    async createUser(
+      input: { email: string; password: string; orgName: string; role: Role; plan?: Plan },
+      q?: Queryable,
+    ) {
       if (input.password.length < 8) throw errors.invalidField('password', 'must be at least 8 characters');
       if (await deps.repo.findUserByEmail(input.email))
         throw errors.conflict(`A user with e-mail ${input.email} already exists`);
       const passwordHash = await hashPassword(input.password);
-      return deps.db.tx(async (q) => {
+      const write = async (t: Queryable) => {
         const org =
-          (await deps.repo.findOrgByName(input.orgName, q)) ??
-          (await deps.repo.insertOrg({ name: input.orgName, plan: input.plan ?? 'free' }, q));
+          (await deps.repo.findOrgByName(input.orgName, t)) ??
+          (await deps.repo.insertOrg({ name: input.orgName, plan: input.plan ?? 'free' }, t));
         const orgId = org.id;
-        const user = await deps.repo.insertUser({ orgId, email: input.email, passwordHash, role: input.role }, q);
+        const user = await deps.repo.insertUser({ orgId, email: input.email, passwordHash, role: input.role }, t);
         return { user, orgId };
-      });
+      };
+      return q ? write(q) : deps.db.tx(write);
     },
 
     /** First start with an empty database and BOOTSTRAP_* set: one organization and its owner. */

@@ -1,4 +1,5 @@
-export type Plan = 'free' | 'pro' | 'enterprise';
+export { PLANS, type Plan } from '../../lib/plans.js';
+import type { Plan } from '../../lib/plans.js';
 export type Role = 'owner' | 'admin' | 'member' | 'viewer';
 
 export const ROLES: readonly Role[] = ['viewer', 'member', 'admin', 'owner'];

@@ -32,7 +32,7 @@ const meResponse = {
               id: { type: 'string' },
               name: { type: 'string' },
               plan: { type: 'string' },
-              rate_limit_per_minute: { type: 'integer' },
+              rate_limit_per_minute: { type: ['integer', 'null'] },
             },
           },
           environment: { type: 'string', enum: ['live', 'test'] },
@@ -179,7 +179,7 @@ export function registerAuthRoutes(api: FastifyInstance, deps: AuthRouteDeps): v
       const p = req.principal;
       return ok({
         user: { id: p.userId, email: p.email, role: p.role },
-        organization: { id: p.orgId, name: p.orgName, plan: p.plan, rate_limit_per_minute: p.orgRateLimitPerMinute },
+        organization: { id: p.orgId, name: p.orgName, plan: p.plan, rate_limit_per_minute: p.orgRateLimitPerMinute || null },
         environment: p.environment,
         auth_method: p.kind,
         api_key: p.apiKey ? { id: p.apiKey.id, name: p.apiKey.name } : null,

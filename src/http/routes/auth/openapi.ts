@@ -20,6 +20,33 @@ const example = {
 const limited = 'Too many attempts from this address (or for this e-mail); retry after `Retry-After` seconds';
 
 export const authDocs: OperationDocs = {
+  'GET /setup': {
+    description:
+      '`needed` while the installation has no user (the dashboard then offers "Create the owner account"); ' +
+      '`token_required` when the server listens on a non-loopback address: setup then needs the token it printed in its log at start-up',
+    data: t.obj({ needed: t.bool, token_required: t.bool }),
+    example: { needed: true, token_required: false },
+  },
+  'POST /setup': {
+    status: 201,
+    description:
+      'Creates the first organization (on DEFAULT_PLAN, `self_hosted` unless the operator chose another) and its owner. ' +
+      'Allowed only while no user exists; then sign in with `POST /auth/login`.',
+    data: t.obj({
+      user: t.obj({ id: t.str, email: t.str, role: t.str }),
+      organization: t.obj({ id: t.str, name: t.str }),
+    }),
+    example: {
+      user: { id: 'usr_01HZX3Y0', email: 'owner@example.com', role: 'owner' },
+      organization: { id: 'org_01HZX3X9', name: 'Acme' },
+    },
+    requestExample: { email: 'owner@example.com', password: 'correct horse battery', organization_name: 'Acme' },
+    errors: {
+      403: 'The server listens on a network address and the setup token is missing or wrong',
+      409: 'Setup is done: the installation already has users',
+      429: limited,
+    },
+  },
   'POST /auth/login': {
     data: pair,
     example,

@@ -1,0 +1,65 @@
+// First-run setup: GET tells the dashboard whether to offer "Create the owner account";
+// POST creates the first organization and its owner (201), 409 once any user exists.
+import type { FastifyInstance } from 'fastify';
+import type { RedisKeys } from '../../../lib/redis.js';
+import type { AccessService } from '../../../modules/access/access.service.js';
+import type { SetupInput, SetupService } from '../../../modules/setup/setup.service.js';
+import { ok } from '../../envelope.js';
+
+// Guesses at the setup token are limited per client IP, like logins.
+const SETUP_PER_IP = 10;
+
+export function registerSetupRoutes(
+  api: FastifyInstance,
+  deps: { setup: SetupService; access: Pick<AccessService, 'limitAnonymous'>; redisKeys: RedisKeys },
+): void {
+  api.get(
+    '/setup',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Whether this installation still needs its owner account',
+        security: [],
+      },
+    },
+    async () => ok(await deps.setup.status()),
+  );
+
+  api.post<{ Body: SetupInput }>(
+    '/setup',
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Create the first organization and its owner',
+        security: [],
+        body: {
+          type: 'object',
+          required: ['email', 'password', 'organization_name'],
+          additionalProperties: false,
+          properties: {
+            email: { type: 'string', format: 'email', maxLength: 320 },
+            password: { type: 'string', minLength: 8, maxLength: 1024 },
+            organization_name: { type: 'string', minLength: 1, maxLength: 200 },
+            token: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.headers(
+        await deps.access.limitAnonymous([
+          { name: 'setup-ip', key: deps.redisKeys.rate(`setup:ip:${req.ip}`), limit: SETUP_PER_IP, windowSec: 60 },
+        ]),
+      );
+      const { user, orgId } = await deps.setup.complete(req.body);
+      reply.code(201);
+      return ok(
+        {
+          user: { id: user.id, email: user.email, role: user.role },
+          organization: { id: orgId, name: req.body.organization_name },
+        },
+        'Owner account created: sign in with it',
+      );
+    },
+  );
+}
