@@ -10,7 +10,14 @@ import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { BatchesRepository } from './batches.repository.js';
 import type { DocumentFilters, DocumentsRepository, ReprocessTarget } from './documents.repository.js';
 import { documentEventData } from './document-event.js';
-import { presentDocument, presentListItem, STAGES, type DocumentRow, type FieldValue, type Stage } from './documents.types.js';
+import {
+  presentDocument,
+  presentListItem,
+  STAGES,
+  type DocumentRow,
+  type FieldValue,
+  type Stage,
+} from './documents.types.js';
 import { enqueueStage, planStages } from './flow.js';
 import { resolveVersions, type CurrentVersions } from './missing.js';
 
