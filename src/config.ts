@@ -132,6 +132,8 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_CONNECT_TIMEOUT_MS: int(50, 120_000).default(3_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),
+  /** Hosts/IPs/CIDRs a workflow's http_request may reach although private or loopback; separate from webhooks'. */
+  WORKFLOW_ALLOWED_HOSTS: list.default([]),
   MAIL_ALLOWED_HOSTS: list.default([]),
   /** Organizations whose admins may pause, resume and retry the shared queues; empty: the only organization of a one-organization install. */
   PIPELINE_OPERATOR_ORGS: list.default([]),

@@ -13,6 +13,7 @@ import type { DocumentsModule } from '../documents/index.js';
 import type { WorkflowExport } from '../integrations/sheets/workflow-export.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { DirectDeliveries } from '../webhooks/direct-delivery.js';
+import { checkSubscriptionUrl } from '../webhooks/url-policy.js';
 import { createWorkflowDocuments } from './documents.port.js';
 import { createRunner } from './engine/runner.js';
 import { createExpressionEvaluator, type EvaluatorOptions } from './expressions/evaluator.js';
@@ -36,7 +37,7 @@ export interface WorkflowsModuleDeps {
   secretBox: SecretBox;
   logger: Logger;
   keys: { lock(name: string): string };
-  config: Pick<Config, 'WEBHOOK_ALLOWED_HOSTS'>;
+  config: Pick<Config, 'WORKFLOW_ALLOWED_HOSTS'>;
   documents: Pick<DocumentsModule, 'docs' | 'computes'>;
   projects: Pick<ProjectsRepository, 'get'>;
   sheets?: WorkflowExport;
@@ -83,7 +84,10 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
   const runs = createRunsRepository(deps.db);
   const producer = createRunProducer(deps.queues);
   const documents = createWorkflowDocuments(deps.documents.docs);
-  const allow = createAllowList(deps.config.WEBHOOK_ALLOWED_HOSTS);
+  // http_request has its own allow-list: a host allowed for webhook POSTs is not thereby
+  // readable (GET/PUT/DELETE) by every member through step output.
+  const allow = createAllowList(deps.config.WORKFLOW_ALLOWED_HOSTS);
+  const httpCheckUrl = (url: string) => checkSubscriptionUrl(url, allow, 'WORKFLOW_ALLOWED_HOSTS');
   const http = createSafeHttpClient({
     allow,
     resolver: opts.resolver,
@@ -103,7 +107,6 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
       await evaluator?.close();
     },
   };
-  const checkUrl = (url: string) => deps.deliveries?.checkUrl(url) ?? null;
 
   const executors = {
     'trigger.manual': triggerNode,
@@ -115,7 +118,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     ...outboundNodes({
       sheets: deps.sheets,
       deliveries: deps.deliveries,
-      checkUrl,
+      checkUrl: httpCheckUrl,
       http: { request: (url, o) => http.post(url, o) },
       async secretFor(scope: Scope, workflowId: string) {
         const w = await workflows.get(scope, workflowId);
@@ -145,6 +148,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     enqueueRun: (id) => producer.enqueue(id),
     dropRun: (id) => producer.drop(id),
     onScheduleChange: (w) => schedules.apply(w),
+    checkUrl: (type, url) => (type === 'http_request' ? httpCheckUrl(url) : (deps.deliveries?.checkUrl(url) ?? null)),
   });
   const fanOut = createWorkflowFanOut({ workflows, runs, enqueue: (ids) => producer.enqueueMany(ids) });
   const sweep = () => sweepRuns({ runs, producer, runner, logger: deps.logger }, opts.staleMs ?? 60_000);

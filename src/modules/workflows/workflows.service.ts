@@ -36,6 +36,8 @@ export interface WorkflowsServiceDeps {
   /** A workflow's schedule changed (activated, edited, deactivated, deleted). */
   onScheduleChange?(w: WorkflowRow | { id: string; status: 'deleted' }): Promise<void>;
   onEvent?: () => void;
+  /** Why an outbound URL of a node can never be used (allow-lists, SSRF policy), or null. */
+  checkUrl?: (nodeType: string, url: string) => string | null;
 }
 
 const REF_TABLES: Record<RefKind, 'projects' | 'sheets_exports' | 'templates'> = {
@@ -76,7 +78,7 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
     g: { nodes?: unknown; edges?: unknown },
     runnable: boolean,
   ): Promise<GraphIssue[]> {
-    const issues = validateGraph(g, { runnable });
+    const issues = validateGraph(g, { runnable, checkUrl: deps.checkUrl });
     if (issues.length > 0 || !Array.isArray(g.nodes)) return issues;
     const wanted = new Map<RefKind, { id: string; field: string; node: string }[]>();
     (g.nodes as Graph['nodes']).forEach((n, i) => {
