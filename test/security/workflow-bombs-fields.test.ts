@@ -110,6 +110,26 @@ describe('workflow bombs: document fields stay bounded', () => {
     expect(await health()).toBe(200);
   });
 
+  it('mark_for_review keeps its reason (metadata.review_reason) within the bound', async () => {
+    const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: project }, 1);
+    const res = await api('POST', '/workflows', {
+      name: 'long reason',
+      nodes: [
+        { id: 'start', type: 'trigger.manual', config: {} },
+        { id: 'review', type: 'mark_for_review', config: { reason: 'why: {{ $pad("", 70000, "a") }}' } },
+      ],
+      edges: [{ source: 'start', target: 'review' }],
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const r = await run(body(res).data.id, doc.id);
+    const step = r.steps.find((s: { node_id: string }) => s.node_id === 'review');
+    expect(step.error.code).toBe('DOCUMENT_TOO_LARGE');
+    expect(step.error.message).toContain('metadata.review_reason');
+    const d = body(await api('GET', `/documents/${doc.id}`)).data;
+    expect(d.status).toBe('completed');
+    expect(d.metadata.review_reason).toBeUndefined();
+  });
+
   it('PATCH /documents/{id} answers 400 naming the field and the limit, and writes nothing', async () => {
     const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: project }, 1);
     const before = await fieldsBytes(doc.id);

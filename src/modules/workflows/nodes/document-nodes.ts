@@ -165,6 +165,9 @@ export function documentNodes(deps: DocumentNodeDeps): Record<string, NodeExecut
       busy(doc);
       const template = ctx.node.config.reason as string | undefined;
       const [reason] = template ? await ctx.render([template]) : [null];
+      // The reason is kept in metadata.review_reason: the document's bound applies to it too.
+      const tooLarge = documentValuesProblem(doc.fields, { ...doc.metadata, review_reason: reason });
+      if (tooLarge) throw new StepError('DOCUMENT_TOO_LARGE', `mark_for_review: ${tooLarge.field} ${tooLarge.message}`);
       const output = { previous_status: doc.status, status: 'needs_review', reason };
       const simulated = { ...doc, status: 'needs_review' as const };
       if (ctx.dryRun) return { input: { reason: template ?? null }, output, simulated };
