@@ -5,13 +5,14 @@
 // run and node in `source`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createActor, type Actor, type TestApp } from '../helpers/app.js';
+import { dbKinds } from '../helpers/db.js';
 import { createProject } from '../helpers/pipeline.js';
 import { eventually, insertExtractedDocuments } from '../helpers/sheets-harness.js';
 import { startWebhookSink, type WebhookSink } from '../helpers/webhook-sink.js';
 import { createWorkflowTestApp, type WorkflowStack } from '../helpers/workflows-harness.js';
 import { PLATFORM_EVENT_NAMESPACES } from '../../src/modules/events/events.types.js';
 
-describe('workflows cannot forge platform events', () => {
+describe.each(dbKinds())('workflows cannot forge platform events on %s', (kind) => {
   let t: WorkflowStack;
   let owner: Actor;
   let sink: WebhookSink;
@@ -47,7 +48,7 @@ describe('workflows cannot forge platform events', () => {
 
   beforeAll(async () => {
     sink = await startWebhookSink();
-    t = await createWorkflowTestApp();
+    t = await createWorkflowTestApp({ kind });
     owner = await createActor(t as unknown as TestApp);
     project = await createProject(t as unknown as TestApp, owner);
   });
