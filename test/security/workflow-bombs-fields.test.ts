@@ -7,6 +7,7 @@ import { body, createActor, type Actor, type TestApp } from '../helpers/app.js';
 import { createProject, upload } from '../helpers/pipeline.js';
 import { eventually, insertExtractedDocuments } from '../helpers/sheets-harness.js';
 import { createWorkflowTestApp, type WorkflowStack } from '../helpers/workflows-harness.js';
+import { createWorkflowDocuments } from '../../src/modules/workflows/documents.port.js';
 import {
   LIST_ITEM_VALUES_BYTES,
   MAX_DOCUMENT_VALUE_BYTES,
@@ -128,6 +129,23 @@ describe('workflow bombs: document fields stay bounded', () => {
     const d = body(await api('GET', `/documents/${doc.id}`)).data;
     expect(d.status).toBe('completed');
     expect(d.metadata.review_reason).toBeUndefined();
+  });
+
+  it('the write itself is checked as merged, so concurrent writers cannot add up past the bound', async () => {
+    // As if another step had written 200 KB after this run read the document: the merged row is
+    // over the bound, the write rolls back and the step fails.
+    const half = { value: 'a'.repeat(50_000), confidence: 1, method: 'workflow' };
+    const [doc] = await insertExtractedDocuments(t.deps.db, { orgId: owner.orgId, projectId: project }, 1, () => ({
+      fields: { a: half, b: half, c: half, d: half },
+    }));
+    const before = await fieldsBytes(doc.id);
+    const port = createWorkflowDocuments(t.deps.documents.docs);
+    await expect(
+      t.deps.db.tx((q) => port.setFields(q, doc.id, { e: 'b'.repeat(50_000), f: 'c'.repeat(50_000) }, {})),
+    ).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE' });
+    expect(await fieldsBytes(doc.id)).toBe(before);
+    await t.deps.db.tx((q) => port.setFields(q, doc.id, { e: 'small' }, {}));
+    expect(await fieldsBytes(doc.id)).toBeGreaterThan(before);
   });
 
   it('PATCH /documents/{id} answers 400 naming the field and the limit, and writes nothing', async () => {
