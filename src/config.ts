@@ -136,6 +136,8 @@ const schema = z.object({
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
   WEBHOOK_CONNECT_TIMEOUT_MS: int(50, 120_000).default(3_000),
   WEBHOOK_ALLOWED_HOSTS: list.default([]),
+  /** Hosts/IPs/CIDRs a workflow's http_request may reach although private or loopback; separate from webhooks'. */
+  WORKFLOW_ALLOWED_HOSTS: list.default([]),
   MAIL_ALLOWED_HOSTS: list.default([]),
   /** Workflow runs one organization may have running at once (others wait for a slot). */
   WORKFLOW_MAX_RUNNING_PER_ORG: int(1, 10_000).default(20),

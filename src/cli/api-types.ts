@@ -1780,6 +1780,8 @@ export type components = {
             updated_at: string;
             /** @description Upload answers only: the same file was already in the project */
             duplicate?: boolean;
+            /** @description List answers only: some fields or metadata entries were left out of this item to keep the page bounded; GET /documents/{id} has them all */
+            values_truncated?: boolean;
             exports?: {
                 [key: string]: unknown;
             }[];
@@ -1830,6 +1832,24 @@ export type components = {
             data: {
                 [key: string]: unknown;
             };
+        };
+        EventRecord: {
+            id: string;
+            /** @description A platform event type (document.uploaded, document.processed, document.classified, document.extracted, document.deleted, workflow.started, workflow.step_completed, workflow.completed, workflow.failed, report.completed, webhook.test) or, with `source` set, a workflow's custom type (custom event types are workflow.event (the default), workflow.custom.<name>, or a name outside the platform's namespaces (document.*, workflow.*, report.*, webhook.*), such as invoice.approved) */
+            type: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description The event’s payload, as delivered */
+            data: {
+                [key: string]: unknown;
+            };
+            source: {
+                /** @enum {string} */
+                type: "workflow";
+                workflow_id: string;
+                run_id: string;
+                node_id: string;
+            } | null;
         };
         Mailbox: {
             id: string;
@@ -3756,7 +3776,8 @@ export interface operations {
                      *           "data": {
                      *             "document_id": "doc_01HZX4A7Q2",
                      *             "project_id": "prj_01HZX3Z1K9"
-                     *           }
+                     *           },
+                     *           "source": null
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3776,7 +3797,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Event"][];
+                        data: components["schemas"]["EventRecord"][];
                         pagination: components["schemas"]["Pagination"];
                         message: string;
                     };
@@ -3815,7 +3836,8 @@ export interface operations {
                      *         "data": {
                      *           "document_id": "doc_01HZX4A7Q2",
                      *           "project_id": "prj_01HZX3Z1K9"
-                     *         }
+                     *         },
+                     *         "source": null
                      *       },
                      *       "message": "OK"
                      *     }
@@ -3823,7 +3845,7 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        data: components["schemas"]["Event"];
+                        data: components["schemas"]["EventRecord"];
                         message: string;
                     };
                 };
@@ -3866,7 +3888,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Each item carries its fields, then metadata, while they fit 8 KiB (8192 bytes) of JSON (an entry over 2 KiB (2048 bytes) is never shown in a list); `values_truncated: true` says entries were left out, and GET /documents/{id} has them all. A page therefore stays small however large documents' values are; page through with page/per_page as usual. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3937,7 +3959,8 @@ export interface operations {
                      *             "completed_at": "2026-05-04T09:12:03.000Z"
                      *           },
                      *           "created_at": "2026-05-04T09:12:00.000Z",
-                     *           "updated_at": "2026-05-04T09:12:03.000Z"
+                     *           "updated_at": "2026-05-04T09:12:03.000Z",
+                     *           "values_truncated": false
                      *         }
                      *       ],
                      *       "pagination": {
@@ -3992,7 +4015,7 @@ export interface operations {
                     file: string;
                     /** @description Project that receives it (or `?project_id=` in the query) */
                     project_id?: string;
-                    /** @description Your own JSON object, up to 16 KB */
+                    /** @description Your own JSON object, up to 16 KiB (16384 bytes) of JSON (each value at most 64 KiB (65536 bytes)) */
                     metadata?: string;
                     /**
                      * @description Store it even when the same file is already in the project
@@ -4105,7 +4128,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Bad form fields, or metadata over its limit (the message names the field and the limit). A document's fields and metadata are bounded: each value at most 64 KiB (65536 bytes) of JSON, fields and metadata together at most 256 KiB (262144 bytes). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description No such project (project_id) in the caller’s organization and environment */
@@ -4433,7 +4464,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Invalid body, or fields/metadata that would break the bound (the message names the field, e.g. `fields.note`, and the limit; nothing is written). A document's fields and metadata are bounded: each value at most 64 KiB (65536 bytes) of JSON, fields and metadata together at most 256 KiB (262144 bytes). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
@@ -4779,7 +4818,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Each item carries its fields, then metadata, while they fit 8 KiB (8192 bytes) of JSON (an entry over 2 KiB (2048 bytes) is never shown in a list); `values_truncated: true` says entries were left out, and GET /documents/{id} has them all. A page therefore stays small however large documents' values are; page through with page/per_page as usual. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -7570,7 +7609,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The graph is invalid; `details` lists each issue with its `field` (e.g. `nodes[1].config.url`) and `node_id`. Besides malformed nodes and edges: an http_request URL outside WORKFLOW_ALLOWED_HOSTS (private, loopback, localhost) or whose scheme and host are not written out (templates fill only the path and query); a send_webhook_event URL the webhook policy refuses; a send_webhook_event `event` in the platform namespaces document.*, report.*, webhook.*, workflow.* (custom types are workflow.event, workflow.custom.<name> or a name of your own such as invoice.approved). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             /** @description A request with this Idempotency-Key is still running */
@@ -7966,7 +8013,15 @@ export interface operations {
                     };
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The graph is invalid; `details` lists each issue with its `field` (e.g. `nodes[1].config.url`) and `node_id`. Besides malformed nodes and edges: an http_request URL outside WORKFLOW_ALLOWED_HOSTS (private, loopback, localhost) or whose scheme and host are not written out (templates fill only the path and query); a send_webhook_event URL the webhook policy refuses; a send_webhook_event `event` in the platform namespaces document.*, report.*, webhook.*, workflow.* (custom types are workflow.event, workflow.custom.<name> or a name of your own such as invoice.approved). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];

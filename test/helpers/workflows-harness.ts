@@ -74,6 +74,7 @@ export function workflowEnv(google: FakeGoogle, extra: Record<string, string> = 
     GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
     CLASSIFIER_CACHE_DIR: TEST_CLASSIFIER_CACHE_DIR,
     WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
+    WORKFLOW_ALLOWED_HOSTS: '127.0.0.1',
     WEBHOOK_RETRY_DELAYS: '1,1,1,1,1',
     WEBHOOK_TIMEOUT_MS: '2000',
     ...extra,

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
+import { MAX_DOCUMENT_VALUES_BYTES } from '../../lib/limits.js';
 import type { Scope } from '../../lib/scope.js';
 import type { StoredLayout } from '../../pipeline/parse/index.js';
 import { EXTRACTION_ORDER, type ExtractionTemplate } from '../templates/templates.repository.js';
@@ -36,6 +37,19 @@ const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, 
   source_metadata, metadata, status, error, page_count, language, classification, fields, version, pipeline, uploaded_by,
   parsed_at, embedded_at, classified_at, extracted_at, exported_at, completed_at, embedding_model, classifier_version,
   template_id, template_version, confirmed, created_at, updated_at, NULL::text AS text_content`;
+
+// A page of a list: fields and metadata of a document over twice the bound (written before the
+// bound existed; the factor allows for jsonb's spacing) are left out in the database, so a list
+// never ships them; values_oversized says so. The service cuts the rest to the list budget.
+const VALUES_TEXT_BYTES = `(octet_length(coalesce(fields, '{}'::jsonb)::text) + octet_length(coalesce(metadata, '{}'::jsonb)::text))`;
+const IN_BOUND = `${VALUES_TEXT_BYTES} <= ${2 * MAX_DOCUMENT_VALUES_BYTES}`;
+const LIST_PAGE_COLUMNS = LIST_COLUMNS.replace(
+  'source_metadata, metadata,',
+  `source_metadata, CASE WHEN ${IN_BOUND} THEN metadata ELSE '{}'::jsonb END AS metadata,`,
+).replace(
+  'classification, fields,',
+  `classification, CASE WHEN ${IN_BOUND} THEN fields END AS fields, NOT (${IN_BOUND}) AS values_oversized,`,
+);
 
 // Whole rows for workers: everything but the tsvector, which nothing reads back (it is only
 // searched) and which would otherwise be shipped and parsed with every read.
@@ -317,7 +331,10 @@ export function createDocumentsRepository(db: Queryable) {
       if (stage === 'extract') context.templates = stage_templates ?? [];
       return { doc: doc as DocumentRow, project: stage_project, context };
     },
-    async list(scope: Scope, f: DocumentFilters): Promise<{ rows: DocumentRow[]; total: number }> {
+    async list(
+      scope: Scope,
+      f: DocumentFilters,
+    ): Promise<{ rows: (DocumentRow & { values_oversized?: boolean })[]; total: number }> {
       const where = ['org_id = $1', 'environment = $2'];
       const params: unknown[] = [scope.orgId, scope.environment];
       const add = (sql: string, v: unknown) => {
@@ -337,7 +354,7 @@ export function createDocumentsRepository(db: Queryable) {
       const w = where.join(' AND ');
       const offset = (f.page - 1) * f.per_page;
       const page = await db.query<DocumentRow & { total_count: number }>(
-        `SELECT ${LIST_COLUMNS}, count(*) OVER () AS total_count FROM documents WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+        `SELECT ${LIST_PAGE_COLUMNS}, count(*) OVER () AS total_count FROM documents WHERE ${w} ORDER BY created_at DESC, id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
         [...params, f.per_page, offset],
       );
       let total = page.rows[0]?.total_count;

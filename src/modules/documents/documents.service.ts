@@ -1,5 +1,6 @@
 import type { Db, Queryable } from '../../db/client.js';
 import { errors } from '../../lib/errors.js';
+import { assertDocumentValues } from '../../lib/limits.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -9,7 +10,14 @@ import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { BatchesRepository } from './batches.repository.js';
 import type { DocumentFilters, DocumentsRepository, ReprocessTarget } from './documents.repository.js';
 import { documentEventData } from './document-event.js';
-import { presentDocument, STAGES, type DocumentRow, type FieldValue, type Stage } from './documents.types.js';
+import {
+  presentDocument,
+  presentListItem,
+  STAGES,
+  type DocumentRow,
+  type FieldValue,
+  type Stage,
+} from './documents.types.js';
 import { enqueueStage, planStages } from './flow.js';
 import { resolveVersions, type CurrentVersions } from './missing.js';
 
@@ -92,7 +100,7 @@ export function createDocumentsService(deps: {
     },
     async list(scope: Scope, f: DocumentFilters) {
       const { rows, total } = await deps.docs.list(scope, f);
-      return { items: rows.map((d) => presentDocument(d)), total };
+      return { items: rows.map(presentListItem), total };
     },
     async content(scope: Scope, id: string) {
       const d = await mustGet(scope, id);
@@ -136,6 +144,12 @@ export function createDocumentsService(deps: {
           }
           cols.fields = fields;
         }
+        // Checked on the document as it would be, before anything is written.
+        if (input.fields || input.metadata)
+          assertDocumentValues(
+            (cols.fields ?? doc.fields) as Record<string, FieldValue> | null,
+            (cols.metadata ?? doc.metadata) as Record<string, unknown>,
+          );
         let classified = false;
         if (input.classification) {
           // What the machine had said (and whether it sent the document to review) is kept with

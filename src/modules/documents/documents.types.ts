@@ -1,4 +1,5 @@
 import type { StoredLayout } from '../../pipeline/parse/pdf-layout.js';
+import { clipForList, LIST_ITEM_VALUES_BYTES } from '../../lib/limits.js';
 import type { Environment } from '../../lib/scope.js';
 
 export const DOCUMENT_STATUSES = [
@@ -145,4 +146,20 @@ export function presentDocument(d: DocumentRow, extra: Record<string, unknown> =
     updated_at: d.updated_at,
     ...extra,
   };
+}
+
+/**
+ * A document as a list shows it: fields, then metadata, while they fit LIST_ITEM_VALUES_BYTES of
+ * JSON (an entry over LIST_VALUE_BYTES never does). `values_truncated` says entries were left
+ * out; GET /documents/{id} has them all. A page of 100 stays around a megabyte however large
+ * documents' values are.
+ */
+export function presentListItem(d: DocumentRow & { values_oversized?: boolean }) {
+  const f = clipForList(d.fields, LIST_ITEM_VALUES_BYTES);
+  const m = clipForList(d.metadata, f.left);
+  const { values_oversized: oversized, ...row } = d;
+  return presentDocument(
+    { ...row, fields: f.kept, metadata: m.kept ?? {} },
+    { values_truncated: Boolean(oversized) || f.omitted + m.omitted > 0 },
+  );
 }

@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Db } from '../../db/client.js';
 import { errors } from '../../lib/errors.js';
+import { assertDocumentValues } from '../../lib/limits.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import { ACCEPTED_TYPES_TEXT, matchesAllowedTypes, sniffType, unprocessableKind } from '../../pipeline/parse/index.js';
@@ -59,6 +60,7 @@ export function createIntake(deps: {
     if (!project) throw errors.notFound('Project');
     if (project.status === 'archived') throw errors.conflict('Project is archived; unarchive it to add documents');
     if (blob.size === 0) throw errors.invalidField('file', 'is empty');
+    assertDocumentValues(null, input.metadata);
     // Executables and archives never become text: refused now rather than failed at parse.
     const refused = unprocessableKind(blob.head);
     if (refused)

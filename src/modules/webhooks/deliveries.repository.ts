@@ -1,7 +1,7 @@
 import { ARRAYS_PLAN_FREE, type Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
 import type { Scope } from '../../lib/scope.js';
-import type { EventRow } from '../events/events.types.js';
+import type { EventRow, EventSource } from '../events/events.types.js';
 import type { AttemptRow, DeliveryJob, DeliveryRow, DeliveryStatus, ListDeliveriesQuery } from './webhooks.types.js';
 
 type Dispatch = { id: string; dispatch_seq: number };
@@ -70,8 +70,8 @@ const DIRECT_DELIVERY_SQL = `
     RETURNING id, org_id, environment
   ),
   ev AS (
-    INSERT INTO events (id, org_id, environment, type, data, relayed_at)
-    SELECT $4, sub.org_id, sub.environment, $5, $6, now() FROM sub RETURNING id, org_id, environment
+    INSERT INTO events (id, org_id, environment, type, data, relayed_at, source)
+    SELECT $4, sub.org_id, sub.environment, $5, $6, now(), $8 FROM sub RETURNING id, org_id, environment
   )
   INSERT INTO webhook_deliveries (id, org_id, environment, subscription_id, event_id, event_type, status, next_attempt_at)
   SELECT $7, ev.org_id, ev.environment, sub.id, ev.id, $5, 'pending', now() FROM sub, ev
@@ -84,7 +84,7 @@ const DIRECT_DELIVERY_SQL = `
  */
 export async function insertDirectDelivery(
   q: Queryable,
-  d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown> },
+  d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown>; source: EventSource },
 ): Promise<{ id: string; event_id: string; dispatch_seq: number } | null> {
   const { rows } = await q.query<{ id: string; event_id: string; dispatch_seq: number }>(DIRECT_DELIVERY_SQL, [
     newId('whk'),
@@ -94,6 +94,7 @@ export async function insertDirectDelivery(
     d.eventType,
     JSON.stringify(d.data),
     newId('dlv'),
+    JSON.stringify(d.source),
   ]);
   return rows[0] ?? null;
 }

@@ -5,6 +5,7 @@
 // delivery in the step's own transaction, so a resumed run never sends a second one.
 import type { Queryable } from '../../db/client.js';
 import type { AllowList } from '../../lib/http-client/allow-list.js';
+import type { EventSource } from '../events/events.types.js';
 import { insertDirectDelivery } from './deliveries.repository.js';
 import type { DeliveryDispatcher } from './dispatcher.js';
 import { checkSubscriptionUrl } from './url-policy.js';
@@ -25,7 +26,7 @@ export function createDirectDeliveries(deps: { dispatcher: DeliveryDispatcher; a
      */
     async enqueue(
       q: Queryable,
-      d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown> },
+      d: { workflowId: string; url: string; eventType: string; data: Record<string, unknown>; source: EventSource },
     ): Promise<DirectDelivery> {
       const row = await insertDirectDelivery(q, d);
       if (!row) throw new Error(`workflow ${d.workflowId} no longer exists`);

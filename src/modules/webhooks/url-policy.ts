@@ -8,10 +8,14 @@ import { parseIp } from '../../lib/http-client/ip-parse.js';
 export const MAX_URL_LENGTH = 2048;
 
 /** Says how an operator allows such a target (for a receiver on the local network, say). */
-const HOW_TO_ALLOW = 'to allow it, the operator adds the host or address to WEBHOOK_ALLOWED_HOSTS';
+const howToAllow = (setting: string) => `to allow it, the operator adds the host or address to ${setting}`;
 
-/** Returns a reason when the URL must be refused, or null when it may be stored. */
-export function checkSubscriptionUrl(raw: string, allow: AllowList): string | null {
+/**
+ * Returns a reason when the URL must be refused, or null when it may be stored. `setting` names
+ * the allow-list the operator would extend (workflows' http_request has its own).
+ */
+export function checkSubscriptionUrl(raw: string, allow: AllowList, setting = 'WEBHOOK_ALLOWED_HOSTS'): string | null {
+  const HOW_TO_ALLOW = howToAllow(setting);
   if (raw.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
   let url: URL;
   try {

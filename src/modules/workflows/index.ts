@@ -13,6 +13,7 @@ import type { DocumentsModule } from '../documents/index.js';
 import type { WorkflowExport } from '../integrations/sheets/workflow-export.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { DirectDeliveries } from '../webhooks/direct-delivery.js';
+import { checkSubscriptionUrl } from '../webhooks/url-policy.js';
 import { createWorkflowDocuments } from './documents.port.js';
 import { createRunner } from './engine/runner.js';
 import { createExpressionEvaluator, type EvaluatorOptions, type ExpressionEvaluator } from './expressions/evaluator.js';
@@ -38,7 +39,7 @@ export interface WorkflowsModuleDeps {
   keys: { lock(name: string): string };
   config: Pick<
     Config,
-    | 'WEBHOOK_ALLOWED_HOSTS'
+    | 'WORKFLOW_ALLOWED_HOSTS'
     | 'WORKFLOW_MAX_RUNNING_PER_ORG'
     | 'WORKFLOW_MAX_ACTIVE_SCHEDULES'
     | 'WORKFLOW_EXPRESSION_BUDGET_MS'
@@ -91,7 +92,10 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
   const runs = createRunsRepository(deps.db);
   const producer = createRunProducer(deps.queues);
   const documents = createWorkflowDocuments(deps.documents.docs);
-  const allow = createAllowList(deps.config.WEBHOOK_ALLOWED_HOSTS);
+  // http_request has its own allow-list: a host allowed for webhook POSTs is not thereby
+  // readable (GET/PUT/DELETE) by every member through step output.
+  const allow = createAllowList(deps.config.WORKFLOW_ALLOWED_HOSTS);
+  const httpCheckUrl = (url: string) => checkSubscriptionUrl(url, allow, 'WORKFLOW_ALLOWED_HOSTS');
   const http = createSafeHttpClient({
     allow,
     resolver: opts.resolver,
@@ -112,7 +116,6 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
       await evaluator?.close();
     },
   };
-  const checkUrl = (url: string) => deps.deliveries?.checkUrl(url) ?? null;
 
   const executors = {
     'trigger.manual': triggerNode,
@@ -124,7 +127,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     ...outboundNodes({
       sheets: deps.sheets,
       deliveries: deps.deliveries,
-      checkUrl,
+      checkUrl: httpCheckUrl,
       http: { request: (url, o) => http.post(url, o) },
       async secretFor(scope: Scope, workflowId: string) {
         const w = await workflows.get(scope, workflowId);
@@ -159,6 +162,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     onScheduleChange: (w) => schedules.apply(w),
     checkExpressions: (items, orgId) => lazyEvaluator.check(items, { key: orgId }),
     maxActiveSchedules: deps.config.WORKFLOW_MAX_ACTIVE_SCHEDULES,
+    checkUrl: (type, url) => (type === 'http_request' ? httpCheckUrl(url) : (deps.deliveries?.checkUrl(url) ?? null)),
   });
   const fanOut = createWorkflowFanOut({ workflows, runs, enqueue: (ids) => producer.enqueueMany(ids) });
   const sweep = () => sweepRuns({ runs, producer, runner, logger: deps.logger }, opts.staleMs ?? 60_000);

@@ -41,6 +41,8 @@ export interface WorkflowsServiceDeps {
   checkExpressions?(items: readonly CheckItem[], orgId: string): Promise<(string | null)[]>;
   /** Active scheduled workflows one organization may have per environment. Default 50. */
   maxActiveSchedules?: number;
+  /** Why an outbound URL of a node can never be used (allow-lists, SSRF policy), or null. */
+  checkUrl?: (nodeType: string, url: string) => string | null;
 }
 
 const REF_TABLES: Record<RefKind, 'projects' | 'sheets_exports' | 'templates'> = {
@@ -86,6 +88,7 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
     const issues = validateGraph(g, {
       runnable,
       expressions,
+      checkUrl: deps.checkUrl,
       defer: deps.checkExpressions ? (d) => deferred.push(d) : undefined,
     });
     if (issues.length > 0 || !Array.isArray(g.nodes)) return issues;

@@ -1,7 +1,18 @@
 // The documents routes in the OpenAPI document: success answers (as presentDocument and the
 // batches repository write them), extra errors and examples.
 import { DOCUMENT_STATUSES, STAGES } from '../../../modules/documents/documents.types.js';
+import { describeBytes } from '../../../lib/bytes.js';
+import {
+  LIST_ITEM_VALUES_BYTES,
+  LIST_VALUE_BYTES,
+  MAX_DOCUMENT_VALUE_BYTES,
+  MAX_DOCUMENT_VALUES_BYTES,
+  MAX_UPLOAD_METADATA_BYTES,
+} from '../../../lib/limits.js';
 import { component, t, type OperationDocs } from '../../openapi-shapes.js';
+
+const BOUND = `A document's fields and metadata are bounded: each value at most ${describeBytes(MAX_DOCUMENT_VALUE_BYTES)} of JSON, fields and metadata together at most ${describeBytes(MAX_DOCUMENT_VALUES_BYTES)}`;
+const LIST_NOTE = `Each item carries its fields, then metadata, while they fit ${describeBytes(LIST_ITEM_VALUES_BYTES)} of JSON (an entry over ${describeBytes(LIST_VALUE_BYTES)} is never shown in a list); \`values_truncated: true\` says entries were left out, and GET /documents/{id} has them all. A page therefore stays small however large documents' values are; page through with page/per_page as usual.`;
 
 const stageNote = t.map(t.str, 'Per stage, e.g. why embedding was skipped');
 
@@ -54,9 +65,14 @@ export const documentSchema = component(
       created_at: t.time,
       updated_at: t.time,
       duplicate: { type: 'boolean', description: 'Upload answers only: the same file was already in the project' },
+      values_truncated: {
+        type: 'boolean',
+        description:
+          'List answers only: some fields or metadata entries were left out of this item to keep the page bounded; GET /documents/{id} has them all',
+      },
       exports: t.arr(t.map(t.any)),
     },
-    ['duplicate', 'exports'],
+    ['duplicate', 'exports', 'values_truncated'],
   ),
 );
 
@@ -167,6 +183,7 @@ export const documentsDocs: OperationDocs = {
       },
     },
     errors: {
+      400: `Bad form fields, or metadata over its limit (the message names the field and the limit). ${BOUND}.`,
       404: 'No such project (project_id) in the caller’s organization and environment',
       413: 'The file is larger than MAX_UPLOAD_MB (the message names the limit)',
       415: 'Not multipart/form-data, or a file type that can never be processed',
@@ -186,7 +203,7 @@ export const documentsDocs: OperationDocs = {
             project_id: { type: 'string', description: 'Project that receives it (or `?project_id=` in the query)' },
             metadata: {
               type: 'string',
-              description: 'Your own JSON object, up to 16 KB',
+              description: `Your own JSON object, up to ${describeBytes(MAX_UPLOAD_METADATA_BYTES)} of JSON (each value at most ${describeBytes(MAX_DOCUMENT_VALUE_BYTES)})`,
             },
             allow_duplicate: {
               type: 'string',
@@ -199,7 +216,12 @@ export const documentsDocs: OperationDocs = {
       },
     },
   },
-  'GET /documents': { list: true, data: documentSchema, example: docExample },
+  'GET /documents': {
+    list: true,
+    data: documentSchema,
+    example: { ...docExample, values_truncated: false },
+    description: LIST_NOTE,
+  },
   'GET /documents/activity': {
     errors: { 404: 'No such project (project_id)' },
     data: t.obj({
@@ -227,6 +249,9 @@ export const documentsDocs: OperationDocs = {
   },
   'PATCH /documents/:id': {
     data: documentSchema,
+    errors: {
+      400: `Invalid body, or fields/metadata that would break the bound (the message names the field, e.g. \`fields.note\`, and the limit; nothing is written). ${BOUND}.`,
+    },
     requestExample: { classification: { type: 'invoice' }, fields: { total: 1190 } },
   },
   'DELETE /documents/:id': { data: t.gone(), example: { id: 'doc_01HZX4A7Q2', deleted: true } },
@@ -240,5 +265,5 @@ export const documentsDocs: OperationDocs = {
     requestExample: { project_id: 'prj_01HZX3Z1K9', stages: ['embed'], mode: 'missing' },
   },
   'GET /batches/:id': { data: batchSchema, example: batchExample },
-  'GET /projects/:id/documents': { list: true, data: documentSchema },
+  'GET /projects/:id/documents': { list: true, data: documentSchema, description: LIST_NOTE },
 };

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DomainError, errors } from '../../../lib/errors.js';
+import { describeBytes } from '../../../lib/bytes.js';
+import { MAX_UPLOAD_METADATA_BYTES } from '../../../lib/limits.js';
 import { ok } from '../../envelope.js';
 import { presentDocument } from '../../../modules/documents/documents.types.js';
 import { fileTooLarge, type Intake } from '../../../modules/documents/intake.js';
@@ -21,7 +23,8 @@ function asBodyError(err: unknown): unknown {
 
 function parseMetadata(raw: string | undefined): Record<string, unknown> | undefined {
   if (raw === undefined || raw === '') return undefined;
-  if (raw.length > 16_384) throw errors.invalidField('metadata', 'must be at most 16 KB');
+  if (Buffer.byteLength(raw, 'utf8') > MAX_UPLOAD_METADATA_BYTES)
+    throw errors.invalidField('metadata', `must be at most ${describeBytes(MAX_UPLOAD_METADATA_BYTES)} of JSON`);
   let v: unknown;
   try {
     v = JSON.parse(raw);

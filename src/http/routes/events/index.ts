@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { presentEvent } from '../../../modules/events/events.types.js';
+import { presentEventRecord } from '../../../modules/events/events.types.js';
 import type { EventsRepository } from '../../../modules/events/events.repository.js';
 import { EVENT_TYPES } from '../../../modules/events/events.types.js';
 import { errors } from '../../../lib/errors.js';
@@ -38,7 +38,7 @@ export function registerEventRoutes(api: FastifyInstance, events: EventsReposito
         limit: paging.limit,
         offset: paging.offset,
       });
-      return answer(rows.map(presentEvent), total);
+      return answer(rows.map(presentEventRecord), total);
     },
   );
 
@@ -51,7 +51,7 @@ export function registerEventRoutes(api: FastifyInstance, events: EventsReposito
     async (req) => {
       const e = await events.get(req.scope, req.params.id);
       if (!e) throw errors.notFound('Event');
-      return ok(presentEvent(e));
+      return ok(presentEventRecord(e));
     },
   );
 }

@@ -1,5 +1,5 @@
 // The event routes in the OpenAPI document: events as webhooks deliver them (presentEvent).
-import { EVENT_TYPES } from '../../../modules/events/events.types.js';
+import { CUSTOM_EVENT_RULE, EVENT_TYPES } from '../../../modules/events/events.types.js';
 import { component, t, type OperationDocs } from '../../openapi-shapes.js';
 
 export const eventSchema = component(
@@ -14,6 +14,27 @@ export const eventSchema = component(
     ),
   }),
 );
+
+/** An event as GET /events shows it: the delivered event and who wrote it. */
+export const eventRecordSchema = component(
+  'EventRecord',
+  t.obj({
+    id: t.str,
+    type: {
+      type: 'string',
+      description: `A platform event type (${[...EVENT_TYPES, 'webhook.test'].join(', ')}) or, with \`source\` set, a workflow's custom type (${CUSTOM_EVENT_RULE})`,
+    },
+    createdAt: t.time,
+    data: t.map(t.any, 'The event’s payload, as delivered'),
+    source: t.nullable(
+      t.obj(
+        { type: t.enum(['workflow']), workflow_id: t.str, run_id: t.str, node_id: t.str },
+        [],
+        'Null for the platform’s own events; for a custom event a workflow sent (send_webhook_event), the workflow, run and node that sent it',
+      ),
+    ),
+  }),
+);
 const example = {
   id: 'evt_01HZX4C2',
   type: 'document.extracted',
@@ -22,6 +43,6 @@ const example = {
 };
 
 export const eventsDocs: OperationDocs = {
-  'GET /events': { list: true, data: eventSchema, example },
-  'GET /events/:id': { data: eventSchema, example },
+  'GET /events': { list: true, data: eventRecordSchema, example: { ...example, source: null } },
+  'GET /events/:id': { data: eventRecordSchema, example: { ...example, source: null } },
 };

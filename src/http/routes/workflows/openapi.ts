@@ -84,6 +84,10 @@ const workflowExample = {
   updated_at: '2026-05-04T09:30:00.000Z',
 };
 
+/** What a save refuses besides malformed graphs (each issue names its node and field). */
+const SAVE_REFUSALS =
+  'The graph is invalid; `details` lists each issue with its `field` (e.g. `nodes[1].config.url`) and `node_id`. Besides malformed nodes and edges: an http_request URL outside WORKFLOW_ALLOWED_HOSTS (private, loopback, localhost) or whose scheme and host are not written out (templates fill only the path and query); a send_webhook_event URL the webhook policy refuses; a send_webhook_event `event` in the platform namespaces document.*, report.*, webhook.*, workflow.* (custom types are workflow.event, workflow.custom.<name> or a name of your own such as invoice.approved).';
+
 export const workflowsDocs: OperationDocs = {
   'GET /workflows': { list: true, data: workflow },
   'POST /workflows': {
@@ -91,6 +95,7 @@ export const workflowsDocs: OperationDocs = {
     description: 'Created; `signing_secret` (of its outbound requests) is shown in this answer only',
     data: t.obj({ ...workflowProps, signing_secret: t.str }),
     requestExample: { name: 'Notify on invoices', nodes: [], edges: [], status: 'draft' },
+    errors: { 400: SAVE_REFUSALS },
   },
   'POST /workflows/validate': {
     data: t.obj({ valid: t.bool, issues }),
@@ -100,7 +105,7 @@ export const workflowsDocs: OperationDocs = {
   'GET /workflows/runs/:runId': { data: run },
   'POST /workflows/runs/:runId/cancel': { data: run, errors: { 409: 'The run has already ended' } },
   'GET /workflows/:id': { data: workflow, example: workflowExample },
-  'PUT /workflows/:id': { data: workflow, requestExample: { status: 'active' } },
+  'PUT /workflows/:id': { data: workflow, requestExample: { status: 'active' }, errors: { 400: SAVE_REFUSALS } },
   'DELETE /workflows/:id': { data: t.gone() },
   'POST /workflows/:id/run': {
     status: 202,

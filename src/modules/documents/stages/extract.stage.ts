@@ -1,6 +1,8 @@
 import { extractFields, type TemplateArea, type TemplateDef } from '../../../pipeline/extract/index.js';
 import type { ExtractionTemplate } from '../../templates/templates.repository.js';
 import { layoutAreaText, layoutText } from '../../../pipeline/parse/index.js';
+import { describeBytes } from '../../../lib/bytes.js';
+import { documentValuesProblem, MAX_DOCUMENT_VALUE_BYTES, MAX_DOCUMENT_VALUES_BYTES } from '../../../lib/limits.js';
 import type { FieldValue } from '../documents.types.js';
 import type { StageCompute } from '../stage-runner.js';
 
@@ -51,6 +53,7 @@ export function extractStage(): StageCompute {
     for (const [k, v] of Object.entries(r.fields))
       fields[k] = { value: v.value, confidence: v.confidence, method: v.method };
     for (const [k, v] of Object.entries(doc.fields ?? {})) if (v.confirmed) fields[k] = v;
+    const dropped = boundFields(fields, doc.metadata);
     const used = r.templateId ? byId.get(r.templateId) : undefined;
     return {
       cols: {
@@ -60,7 +63,39 @@ export function extractStage(): StageCompute {
         template_id: used?.id ?? null,
         template_version: used?.version ?? null,
       },
-      note: r.missingRequired?.length ? `template did not find: ${r.missingRequired.join(', ')}` : undefined,
+      note:
+        [
+          r.missingRequired?.length ? `template did not find: ${r.missingRequired.join(', ')}` : '',
+          dropped.length
+            ? `not kept (over the document's bound of ${describeBytes(MAX_DOCUMENT_VALUE_BYTES)} per value, ${describeBytes(MAX_DOCUMENT_VALUES_BYTES)} in all): ${dropped.join(', ')}`
+            : '',
+        ]
+          .filter(Boolean)
+          .join('; ') || undefined,
     };
   };
+}
+
+/**
+ * Keeps extracted fields within the document's bound (src/lib/limits.ts): a value over the
+ * per-value limit is left out, then, while the whole is still too large, the largest of the
+ * fields a person did not confirm. Returns the names left out (the stage's note lists them).
+ */
+function boundFields(fields: Record<string, FieldValue>, metadata: Record<string, unknown>): string[] {
+  const dropped: string[] = [];
+  for (let p = documentValuesProblem(fields, metadata); p; p = documentValuesProblem(fields, metadata)) {
+    // Metadata over the bound was written before it existed; extraction cannot fix it.
+    if (p.field.startsWith('metadata.')) break;
+    const named = p.field.startsWith('fields.') ? p.field.slice('fields.'.length) : null;
+    const victim =
+      named && fields[named] && !fields[named].confirmed
+        ? named
+        : Object.entries(fields)
+            .filter(([, v]) => !v.confirmed)
+            .sort((a, b) => JSON.stringify(b[1].value).length - JSON.stringify(a[1].value).length)[0]?.[0];
+    if (victim === undefined) break; // only confirmed values and metadata left: they were accepted before
+    delete fields[victim];
+    dropped.push(victim);
+  }
+  return dropped;
 }

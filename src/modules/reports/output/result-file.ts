@@ -47,8 +47,11 @@ export class ResultWriter {
   async rawRows(lines: string[]): Promise<void> {
     if (lines.length === 0) return;
     this.count(lines.length);
-    this.buffer += `${lines.join('\n')}\n`;
-    await this.maybeFlush();
+    // Line by line: the buffer never holds much more than one chunk, however large the page.
+    for (const line of lines) {
+      this.buffer += `${line}\n`;
+      await this.maybeFlush();
+    }
   }
 
   async finish(): Promise<{ sections: SectionInfo[]; rowCount: number }> {

@@ -2,7 +2,11 @@
 // and links. It streams: pages of rows are read in (created_at, id) order through the index
 // (keyset paging, so no transaction or connection is held between pages and PGlite's single
 // connection keeps serving others), the database renders each row as a JSON array, and the
-// text goes straight to the compressed result file.
+// text goes straight to the compressed result file. A page is bounded in bytes as well as rows:
+// it ends where the documents' fields add up to EXPORT_PAGE_BYTES (counted in the database,
+// before any row is rendered), so documents carrying hundreds of KiB of fields are read a dozen
+// at a time while small ones still go 5000 at once.
+import { MAX_DOCUMENT_VALUE_BYTES } from '../../../lib/limits.js';
 import type { ColumnSpec } from '../reports.types.js';
 import { documentScope, isoSql, Params, type ReportContext, type ReportQuery } from './context.js';
 
@@ -73,6 +77,17 @@ function jsonArraySql(exprs: string[]): string {
     .join(` || ',' || `);
 }
 
+/** Bytes of fields (plus ROW_OVERHEAD_BYTES a row) read per page; a page has at least one row. */
+export const EXPORT_PAGE_BYTES = 4 * 1024 * 1024;
+/** What a row costs besides its fields (ids, names, dates, links). */
+const ROW_OVERHEAD_BYTES = 512;
+/**
+ * A field value over this (written before the bound of src/lib/limits.ts existed; the factor
+ * allows for jsonb's spacing) is exported as a note instead, so no row is unbounded.
+ */
+const VALUE_TEXT_LIMIT = 2 * MAX_DOCUMENT_VALUE_BYTES;
+export const OVERSIZED_VALUE = `[value over ${MAX_DOCUMENT_VALUE_BYTES} bytes left out]`;
+
 type PageRow = { c_ts: string; c_id: string; line: string };
 
 export const extractionExport: ReportQuery = async (ctx) => {
@@ -86,6 +101,7 @@ export const extractionExport: ReportQuery = async (ctx) => {
 
   const p = new Params();
   const where = documentScope(ctx, p);
+  const oversized = p.add(OVERSIZED_VALUE);
   const exprs = [
     'd.id',
     'd.filename',
@@ -99,20 +115,37 @@ export const extractionExport: ReportQuery = async (ctx) => {
     isoSql('d.extracted_at'),
     ...fcols.flatMap((f) => {
       const k = p.add(f.field);
-      return [`d.fields->${k}::text->'value'`, `d.fields->${k}::text->'confidence'`];
+      const value = `d.fields->${k}::text->'value'`;
+      return [
+        `CASE WHEN coalesce(octet_length((${value})::text), 0) <= ${VALUE_TEXT_LIMIT} THEN ${value} ELSE to_jsonb(${oversized}::text) END`,
+        `d.fields->${k}::text->'confidence'`,
+      ];
     }),
     `'/api/v1/documents/' || d.id`,
     `'/api/v1/documents/' || d.id || '/content'`,
   ];
   const line = jsonArraySql(exprs);
   const limit = p.add(ctx.batchSize ?? 5000);
-  const base = `SELECT d.created_at::text AS c_ts, d.id AS c_id, ${line} AS line
-    FROM documents d LEFT JOIN projects p ON p.id = d.project_id WHERE ${where}`;
-  const first = `${base} ORDER BY d.created_at, d.id LIMIT ${limit}`;
+  const budget = p.add(EXPORT_PAGE_BYTES);
+  // The inner query picks the page (keyset, at most `limit` rows) and adds up its rows' bytes;
+  // the outer one renders only the rows within the budget (always the first).
+  const pageSql = (keyset: string) => `SELECT d.created_at::text AS c_ts, d.id AS c_id, ${line} AS line
+    FROM (
+      SELECT d.id, d.filename, d.project_id, d.status, d.source, d.classification, d.created_at, d.extracted_at, d.fields,
+        row_number() OVER w AS rn,
+        sum(octet_length(coalesce(d.fields::text, '')) + ${ROW_OVERHEAD_BYTES}) OVER w AS upto
+      FROM documents d WHERE ${where}${keyset}
+      WINDOW w AS (ORDER BY d.created_at, d.id ROWS UNBOUNDED PRECEDING)
+      ORDER BY d.created_at, d.id LIMIT ${limit}
+    ) d LEFT JOIN projects p ON p.id = d.project_id
+    WHERE d.rn = 1 OR d.upto <= ${budget}::bigint
+    ORDER BY d.created_at, d.id`;
+  const first = pageSql('');
   const ts = `$${p.values.length + 1}`;
   const id = `$${p.values.length + 2}`;
-  const next = `${base} AND d.created_at >= ${ts}::timestamptz AND (d.created_at, d.id) > (${ts}::timestamptz, ${id}::text)
-    ORDER BY d.created_at, d.id LIMIT ${limit}`;
+  const next = pageSql(
+    ` AND d.created_at >= ${ts}::timestamptz AND (d.created_at, d.id) > (${ts}::timestamptz, ${id}::text)`,
+  );
 
   let cursor: { ts: string; id: string } | null = null;
   let documents = 0;
@@ -126,8 +159,8 @@ export const extractionExport: ReportQuery = async (ctx) => {
     await ctx.writer.rawRows(rows.map((r) => r.line));
     documents += rows.length;
     const last: PageRow = rows[rows.length - 1];
+    // A page cut short by the byte budget is not the end, so only an empty page ends the loop.
     cursor = { ts: last.c_ts, id: last.c_id };
-    if (rows.length < (ctx.batchSize ?? 5000)) break;
   }
   return { documents, fields };
 };

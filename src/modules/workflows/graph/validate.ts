@@ -11,6 +11,7 @@ import {
   MAX_GRAPH_EXPRESSION_CHARS,
   templateProblem,
 } from '../expressions/compile.js';
+import { customEventTypeProblem } from '../../events/events.types.js';
 import { NODE_TYPES, SPECS, type NodeSpec } from '../nodes/specs.js';
 import type { Graph, WorkflowEdge, WorkflowNode } from '../workflows.types.js';
 
@@ -159,6 +160,10 @@ function semanticIssues(n: WorkflowNode, base: string): GraphIssue[] {
       }
     }
   }
+  if (n.type === 'send_webhook_event' && typeof c.event === 'string') {
+    const forged = customEventTypeProblem(c.event);
+    if (forged) out.push({ field: `${base}.event`, message: forged, node_id: n.id });
+  }
   if (n.type === 'trigger.document') {
     const f = (c.filters ?? {}) as { min_confidence?: number; max_confidence?: number };
     if (
@@ -210,6 +215,34 @@ export interface ValidateOptions {
   expressions?: 'check' | 'skip';
   /** Receives expressions longer than INLINE_CHECK_MAX instead of parsing them here. */
   defer?: (d: DeferredCheck) => void;
+  /** Why an outbound URL of a node type can never be used, or null (refused on save, as webhooks are). */
+  checkUrl?: (nodeType: string, url: string) => string | null;
+}
+
+/** Nodes whose `url` config is an outbound target. */
+const URL_NODES = new Set(['http_request', 'send_webhook_event']);
+// Scheme and host written out and closed by /, ? or #: what must precede any {{ … }}.
+const LITERAL_ORIGIN = /^https?:\/\/[^/?#{}]+[/?#]/i;
+
+/**
+ * The outbound URL of a node, judged on save: its scheme and host must be written out (a
+ * template may fill the path and query, never the host, so a document cannot pick the target)
+ * and the URL, with each {{ … }} as a placeholder, must pass the node's allow-list.
+ */
+function urlIssues(n: WorkflowNode, base: string, checkUrl: ValidateOptions['checkUrl']): GraphIssue[] {
+  const url = n.config.url;
+  if (!URL_NODES.has(n.type) || typeof url !== 'string') return [];
+  const at = url.indexOf('{{');
+  if (at !== -1 && !LITERAL_ORIGIN.test(url.slice(0, at)))
+    return [
+      {
+        field: `${base}.url`,
+        message: 'must write out its scheme and host (http(s)://host/…); templates may fill only the path and query',
+        node_id: n.id,
+      },
+    ];
+  const bad = checkUrl?.(n.type, url.replace(/\{\{[\s\S]*?\}\}/g, 'x'));
+  return bad ? [{ field: `${base}.url`, message: bad, node_id: n.id }] : [];
 }
 
 /** Returns every problem of the graph; an empty list means valid. */
@@ -272,12 +305,9 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
         issues.push(
           ...expressionIssues(spec, config as Record<string, unknown>, `${base}.config`, nodeId, opts, total),
         );
-        issues.push(
-          ...semanticIssues(
-            { ...(n as unknown as WorkflowNode), config: config as Record<string, unknown> },
-            `${base}.config`,
-          ),
-        );
+        const typed = { ...(n as unknown as WorkflowNode), config: config as Record<string, unknown> };
+        issues.push(...semanticIssues(typed, `${base}.config`));
+        issues.push(...urlIssues(typed, `${base}.config`, opts.checkUrl));
       }
     }
     if (nodeId && NODE_ID.test(nodeId) && !nodes.has(nodeId)) {

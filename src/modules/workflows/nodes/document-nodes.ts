@@ -2,6 +2,7 @@
 // mark_for_review. Each computes its change first (that is all a dry run does) and hands the
 // write to the engine, which commits it with the step record.
 import type { Queryable } from '../../../db/client.js';
+import { documentValuesProblem } from '../../../lib/limits.js';
 import type { Scope } from '../../../lib/scope.js';
 import { documentEventData } from '../../documents/document-event.js';
 import type { Classification, DocumentRow, FieldValue } from '../../documents/documents.types.js';
@@ -132,6 +133,9 @@ export function documentNodes(deps: DocumentNodeDeps): Record<string, NodeExecut
       const merged: Record<string, FieldValue> = { ...(doc.fields ?? {}) };
       for (const [k, value] of Object.entries(fields)) merged[k] = { value, confidence: 1, method: 'workflow' };
       const simulated = { ...doc, fields: merged, metadata: { ...doc.metadata, ...metadata } };
+      // The document as it would be must stay within the bound every writer keeps (dry run too).
+      const tooLarge = documentValuesProblem(merged, simulated.metadata);
+      if (tooLarge) throw new StepError('DOCUMENT_TOO_LARGE', `set_fields: ${tooLarge.field} ${tooLarge.message}`);
       if (ctx.dryRun) return { input: c, output, simulated };
       return {
         input: c,
@@ -161,6 +165,9 @@ export function documentNodes(deps: DocumentNodeDeps): Record<string, NodeExecut
       busy(doc);
       const template = ctx.node.config.reason as string | undefined;
       const [reason] = template ? await ctx.render([template]) : [null];
+      // The reason is kept in metadata.review_reason: the document's bound applies to it too.
+      const tooLarge = documentValuesProblem(doc.fields, { ...doc.metadata, review_reason: reason });
+      if (tooLarge) throw new StepError('DOCUMENT_TOO_LARGE', `mark_for_review: ${tooLarge.field} ${tooLarge.message}`);
       const output = { previous_status: doc.status, status: 'needs_review', reason };
       const simulated = { ...doc, status: 'needs_review' as const };
       if (ctx.dryRun) return { input: { reason: template ?? null }, output, simulated };

@@ -4,6 +4,7 @@
 // the delivery it would make.
 import type { Scope } from '../../../lib/scope.js';
 import type { SafeResponse } from '../../../lib/http-client/index.js';
+import { customEventTypeProblem } from '../../events/events.types.js';
 import type { WorkflowExport } from '../../integrations/sheets/workflow-export.js';
 import type { DirectDeliveries } from '../../webhooks/direct-delivery.js';
 import { buildSignatureHeaders } from '../../webhooks/signature.js';
@@ -212,6 +213,9 @@ export function outboundNodes(deps: OutboundNodeDeps): Record<string, NodeExecut
             ? (value as Record<string, unknown>)
             : { value };
       const eventType = c.event ?? 'workflow.event';
+      // Refused on save; checked again for a workflow saved before the rule existed.
+      const forged = customEventTypeProblem(eventType);
+      if (forged) throw new StepError('FORBIDDEN_EVENT_TYPE', `event ${forged}`);
       const input = { url, event: eventType, data };
       if (ctx.dryRun) return { input, output: { would_deliver: input } };
       let sent: Awaited<ReturnType<DirectDeliveries['enqueue']>> | undefined;
@@ -221,7 +225,13 @@ export function outboundNodes(deps: OutboundNodeDeps): Record<string, NodeExecut
         output,
         effects: {
           async db(q) {
-            sent = await deps.deliveries!.enqueue(q, { workflowId: ctx.run.workflow_id, url, eventType, data });
+            sent = await deps.deliveries!.enqueue(q, {
+              workflowId: ctx.run.workflow_id,
+              url,
+              eventType,
+              data,
+              source: { type: 'workflow', workflow_id: ctx.run.workflow_id, run_id: ctx.run.id, node_id: ctx.node.id },
+            });
             output.delivery_id = sent.deliveryId;
             output.event_id = sent.eventId;
           },
