@@ -117,6 +117,24 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/setup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether this installation still needs its owner account */
+        get: operations["getSetup"];
+        put?: never;
+        /** Create the first organization and its owner */
+        post: operations["postSetup"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/api-keys": {
         parameters: {
             query?: never;
@@ -2827,7 +2845,7 @@ export interface operations {
                                 id?: string;
                                 name?: string;
                                 plan?: string;
-                                rate_limit_per_minute?: number;
+                                rate_limit_per_minute?: number | null;
                             };
                             /** @enum {string} */
                             environment?: "live" | "test";
@@ -2845,6 +2863,151 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
+        };
+    };
+    getSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `needed` while the installation has no user (the dashboard then offers "Create the owner account"); `token_required` when the server listens on a non-loopback address: setup then needs the token it printed in its log at start-up */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "needed": true,
+                     *         "token_required": false
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            needed: boolean;
+                            token_required: boolean;
+                        };
+                        message: string;
+                    };
+                };
+            };
+        };
+    };
+    postSetup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "owner@example.com",
+                 *       "password": "correct horse battery",
+                 *       "organization_name": "Acme"
+                 *     }
+                 */
+                "application/json": {
+                    /** Format: email */
+                    email: string;
+                    password: string;
+                    organization_name: string;
+                    token?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Creates the first organization (on DEFAULT_PLAN, `self_hosted` unless the operator chose another) and its owner. Allowed only while no user exists; then sign in with `POST /auth/login`. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "user": {
+                     *           "id": "usr_01HZX3Y0",
+                     *           "email": "owner@example.com",
+                     *           "role": "owner"
+                     *         },
+                     *         "organization": {
+                     *           "id": "org_01HZX3X9",
+                     *           "name": "Acme"
+                     *         }
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            user: {
+                                id: string;
+                                email: string;
+                                role: string;
+                            };
+                            organization: {
+                                id: string;
+                                name: string;
+                            };
+                        };
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description The server listens on a network address and the setup token is missing or wrong */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Setup is done: the installation already has users */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description Too many attempts from this address (or for this e-mail); retry after `Retry-After` seconds */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     getApiKeys: {
