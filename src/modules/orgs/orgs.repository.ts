@@ -70,8 +70,8 @@ export function createOrgsRepository(db: Queryable) {
       );
       return rows[0];
     },
-    async findUserByEmail(email: string): Promise<User | null> {
-      const { rows } = await db.query<User>('SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
+    async findUserByEmail(email: string, q: Queryable = db): Promise<User | null> {
+      const { rows } = await q.query<User>('SELECT * FROM users WHERE lower(email) = lower($1)', [email]);
       return rows[0] ?? null;
     },
     async getUser(id: string, q: Queryable = db): Promise<User | null> {

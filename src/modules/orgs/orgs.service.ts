@@ -10,14 +10,16 @@ import type { Plan, Role } from './orgs.types.js';
 
 export function createOrgsService(deps: { db: Db; repo: OrgsRepository; stamps: Stamps }) {
   return {
-    /** Creates a user; the organization is found by name or created with the given plan. */
-    /** `q`: run inside the caller's transaction (first-run setup) instead of one of its own. */
+    /**
+     * Creates a user; the organization is found by name or created with the given plan. `q`: run
+     * inside the caller's transaction (first-run setup) instead of one of its own.
+     */
     async createUser(
       input: { email: string; password: string; orgName: string; role: Role; plan?: Plan },
       q?: Queryable,
     ) {
       if (input.password.length < 8) throw errors.invalidField('password', 'must be at least 8 characters');
-      if (await deps.repo.findUserByEmail(input.email))
+      if (await deps.repo.findUserByEmail(input.email, q))
         throw errors.conflict(`A user with e-mail ${input.email} already exists`);
       const passwordHash = await hashPassword(input.password);
       const write = async (t: Queryable) => {
