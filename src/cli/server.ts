@@ -1,11 +1,12 @@
 import type { Config } from '../config.js';
-import { createDeps, openDatabase } from '../container.js';
+import { createDeps, openDatabase, type Deps } from '../container.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { appDepsFrom, buildApp } from '../http/app.js';
-import { createLogger } from '../lib/logger.js';
+import { createLogger, type Logger } from '../lib/logger.js';
 import { startManagedRedis } from '../lib/managed-redis.js';
 import { QUEUE_NAMES } from '../jobs/queues.js';
 import { startMetricsServer, trackQueues } from '../modules/metrics/index.js';
+import { isLoopbackHost, setupToken } from '../modules/setup/setup.service.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { executeAdminCommand } from './admin-commands.js';
 import { adminSocketPath, serveAdminSocket } from './admin-socket.js';
@@ -82,8 +83,13 @@ export async function runServer(
   if (role !== 'api' && (!opts.queues || opts.queues.includes('embed'))) void deps.documents.checkEmbedder();
   const app = role !== 'worker' ? await buildApp(appDepsFrom(deps)) : undefined;
   if (app) {
-    await app.listen({ port: config.PORT, host: config.HOST });
+    await app.listen({ port: config.PORT, host: config.HOST }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE')
+        throw new Error(`port ${config.PORT} is taken (${config.HOST}): stop what uses it, or set PORT`);
+      throw err;
+    });
     logger.info(`docpipe ${role} listening on http://${config.HOST}:${config.PORT}/api/v1`);
+    await announceSetup(deps, config, logger);
   }
 
   // Last: a metrics listener that answers means this process is serving.
@@ -126,4 +132,20 @@ export async function runServer(
   };
   process.on('SIGTERM', () => void stop('SIGTERM'));
   process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+/**
+ * While the installation has no user, says where to create the owner account; on a network
+ * address also the setup token (without it nobody can claim the fresh instance). The token is
+ * useless once a user exists, and is only printed until then.
+ */
+async function announceSetup(deps: Deps, config: Config, logger: Logger): Promise<void> {
+  const status = await deps.services.setup.status();
+  if (!status.needed) return;
+  const where = `http://${isLoopbackHost(config.HOST) ? config.HOST : '<this host>'}:${config.PORT}/`;
+  if (status.token_required)
+    logger.warn(
+      `no user yet: open ${where} and create the owner account with the setup token ${setupToken(config.JWT_SECRET)} (or set BOOTSTRAP_ADMIN_EMAIL and BOOTSTRAP_ADMIN_PASSWORD)`,
+    );
+  else logger.info(`no user yet: open ${where} to create the owner account`);
 }

@@ -1,5 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
+import * as api from '../lib/api';
 import { useSession } from '../lib/session';
+import { SetupForm } from './SetupForm';
 import { errorText } from '../lib/queries';
 import { Button, Field } from '../components/ui';
 
@@ -9,6 +11,11 @@ export function LoginPage({ reason }: { reason?: string }) {
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // First run: with no user yet there is nobody to sign in as; offer the owner account instead.
+  const [setup, setSetup] = useState<api.SetupStatus | null>(null);
+  useEffect(() => {
+    api.setupStatus().then(setSetup, () => setSetup(null));
+  }, []);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
@@ -21,6 +28,15 @@ export function LoginPage({ reason }: { reason?: string }) {
       setBusy(false);
     }
   };
+  if (setup?.needed)
+    return (
+      <main className="login" id="main">
+        <SetupForm
+          tokenRequired={setup.token_required}
+          onDone={() => setSetup({ needed: false, token_required: false })}
+        />
+      </main>
+    );
   return (
     <main className="login" id="main">
       <form className="login-card" onSubmit={submit} noValidate>

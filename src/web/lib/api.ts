@@ -152,6 +152,34 @@ export async function login(email: string, password: string): Promise<void> {
   keep((await res.json()).data);
 }
 
+export interface SetupStatus {
+  needed: boolean;
+  token_required: boolean;
+}
+
+/** Whether the installation still needs its owner account (no session needed). */
+export async function setupStatus(): Promise<SetupStatus> {
+  const res = await fetch(`${API}/setup`, { credentials: 'same-origin' });
+  if (!res.ok) throw await parseError(res);
+  return (await res.json()).data as SetupStatus;
+}
+
+/** Creates the first organization and its owner. */
+export async function completeSetup(input: {
+  email: string;
+  password: string;
+  organization_name: string;
+  token?: string;
+}): Promise<void> {
+  const res = await fetch(`${API}/setup`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    credentials: 'same-origin',
+    body: JSON.stringify(input),
+  });
+  if (!res.ok) throw await parseError(res);
+}
+
 export async function logout(): Promise<void> {
   const csrf = readCookie(CSRF_COOKIE);
   try {

@@ -41,7 +41,11 @@ describe.each(dbKinds())('first-run setup (%s)', (kind) => {
       url: '/api/v1/auth/me',
       headers: { authorization: `Bearer ${body(login).data.accessToken}` },
     });
-    expect(body(me).data.organization).toMatchObject({ name: 'Acme', plan: 'self_hosted', rate_limit_per_minute: null });
+    expect(body(me).data.organization).toMatchObject({
+      name: 'Acme',
+      plan: 'self_hosted',
+      rate_limit_per_minute: null,
+    });
     expect(String(me.headers['ratelimit-policy'] ?? '')).not.toMatch(/org-minute/);
   });
 

@@ -179,7 +179,12 @@ export function registerAuthRoutes(api: FastifyInstance, deps: AuthRouteDeps): v
       const p = req.principal;
       return ok({
         user: { id: p.userId, email: p.email, role: p.role },
-        organization: { id: p.orgId, name: p.orgName, plan: p.plan, rate_limit_per_minute: p.orgRateLimitPerMinute || null },
+        organization: {
+          id: p.orgId,
+          name: p.orgName,
+          plan: p.plan,
+          rate_limit_per_minute: p.orgRateLimitPerMinute || null,
+        },
         environment: p.environment,
         auth_method: p.kind,
         api_key: p.apiKey ? { id: p.apiKey.id, name: p.apiKey.name } : null,
