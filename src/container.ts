@@ -28,6 +28,11 @@ import {
 import { createDocumentsModule, type DocumentsModule } from './modules/documents/index.js';
 import { createEventEmitter, type EventEmitter } from './modules/events/emitter.js';
 import { createEventsRepository, type EventsRepository } from './modules/events/events.repository.js';
+import {
+  createInboundModule,
+  type InboundModule,
+  type InboundModuleOptions,
+} from './modules/integrations/inbound/index.js';
 import { createMailModule, type MailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
 import {
   createSheetsModule,
@@ -71,6 +76,8 @@ export interface CreateDepsOptions {
   embedder?: EmbedderLoader;
   /** Mail poller tuning (tests shorten intervals). */
   mail?: MailModuleOptions;
+  /** SMTP receiver tuning (tests inject a DNS resolver, a port, hooks). */
+  inbound?: InboundModuleOptions;
   /** Sheets export tuning (tests shorten flush windows, inject clients). */
   sheets?: SheetsModuleOptions;
   /** Webhook delivery tuning (tests pass no jitter, short intervals). */
@@ -127,6 +134,8 @@ export interface Deps {
   usage: UsageCounter;
   documents: DocumentsModule;
   mail: MailModule;
+  /** The SMTP receiver (worker role `smtp`). */
+  inbound: InboundModule;
   sheets: SheetsModule;
   webhooks: WebhooksModule;
   workflows: WorkflowsModule;
@@ -202,6 +211,10 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     { db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects },
     opts.mail,
   );
+  const inbound = createInboundModule(
+    { db, redis, config, logger, intake: documents.intake, projects: repos.projects },
+    opts.inbound,
+  );
   const sheets = createSheetsModule(
     { db, queues, secretBox, logger, config, documents: documents.docs, projects: repos.projects },
     opts.sheets,
@@ -252,6 +265,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
           ? createProjectListCache({ maxAgeMs: config.PROJECT_LIST_CACHE_SECONDS * 1000 })
           : undefined,
       logger,
+      inboundDomain: config.INBOUND_DOMAIN,
     }),
     templates: createTemplatesService({
       repo: repos.templates,
@@ -302,6 +316,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     usage,
     documents,
     mail,
+    inbound,
     sheets,
     webhooks,
     workflows,
