@@ -33,6 +33,7 @@ import {
   type InboundModule,
   type InboundModuleOptions,
 } from './modules/integrations/inbound/index.js';
+import { createWatchModule, type WatchModule } from './modules/integrations/watch/index.js';
 import { createMailModule, type MailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
 import {
   createSheetsModule,
@@ -136,6 +137,8 @@ export interface Deps {
   mail: MailModule;
   /** The SMTP receiver (worker role `smtp`). */
   inbound: InboundModule;
+  /** The watched folder (worker role `watch`). */
+  watch: WatchModule;
   sheets: SheetsModule;
   webhooks: WebhooksModule;
   workflows: WorkflowsModule;
@@ -215,6 +218,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     { db, redis, config, logger, intake: documents.intake, projects: repos.projects },
     opts.inbound,
   );
+  const watch = createWatchModule({ config, projects: repos.projects, intake: documents.intake, logger });
   const sheets = createSheetsModule(
     { db, queues, secretBox, logger, config, documents: documents.docs, projects: repos.projects },
     opts.sheets,
@@ -317,6 +321,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     documents,
     mail,
     inbound,
+    watch,
     sheets,
     webhooks,
     workflows,

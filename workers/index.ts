@@ -37,6 +37,8 @@ export interface StartWorkersOptions {
   webhooks?: { concurrency?: number; relay?: boolean };
   /** Mail poller tuning over the container's. */
   mail?: MailPollerOptions;
+  /** Watched-folder settings over the configuration's (tests: a folder, short waits). */
+  watch?: Parameters<Deps['watch']['start']>[0];
   /** SMTP receiver settings over the configuration's. */
   smtp?: Partial<SmtpReceiverOptions>;
 }
@@ -57,6 +59,12 @@ export const WORKERS = {
   mail: (deps, o) => startMailWorker(deps.mail.worker, o.mail, deps.metrics),
   // Off unless SMTP_PORT is set (or the role is named): most installs receive no mail directly.
   smtp: (deps, o) => startSmtpWorker(deps.inbound, o.queues?.includes('smtp') ?? false, o.smtp),
+  // Off unless WATCH_DIR is set (or the role is named).
+  watch: async (deps, o) => {
+    if (!deps.watch.enabled && !o.queues?.includes('watch')) return { close: async () => undefined };
+    const w = await deps.watch.start(o.watch);
+    return { close: () => w.close() };
+  },
   export: async (deps, o) =>
     startExportWorkers(deps.sheets.worker, {
       concurrency: o.exportConcurrency ?? Math.max(8, o.concurrency * 4),

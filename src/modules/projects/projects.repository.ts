@@ -137,6 +137,11 @@ export function createProjectsRepository(db: Queryable) {
       ]);
       return rows[0] ?? null;
     },
+    /** Ids of every active project (the watched folder makes one sub-folder each). */
+    async activeIds(): Promise<string[]> {
+      const { rows } = await db.query<{ id: string }>(`SELECT id FROM projects WHERE status = 'active' ORDER BY id`);
+      return rows.map((r) => r.id);
+    },
     /** A project by id alone (the watched folder names projects by id, outside any request scope). */
     async byId(id: string): Promise<ProjectRow | null> {
       const { rows } = await db.query<ProjectRow>('SELECT * FROM projects WHERE id = $1', [id]);
