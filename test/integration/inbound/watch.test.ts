@@ -5,7 +5,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { appendFile, mkdir, readdir, readFile, rename, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { FolderWatcher, UploadResult } from '../../../src/modules/integrations/watch/index.js';
 import { createActor, createTestApp, type Actor, type TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
@@ -135,5 +135,70 @@ describe.each(dbKinds())('watched folder (%s)', (kind) => {
     expect(await documents(id)).toHaveLength(n);
     expect(settled.filter((s) => s.result.kind === 'created')).toHaveLength(n);
     expect(new Set(settled.map((s) => s.filename)).size).toBe(settled.length);
+  });
+});
+
+describe('docpipe watch DIR --project ID (against a listening server)', () => {
+  let t: TestApp;
+  let actor: Actor;
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+    actor = await createActor(t);
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('uploads stable files through the API with an API key and settles them', async () => {
+    const { createKey } = await import('../../helpers/app.js');
+    const { runWatchCommand } = await import('../../../src/cli/watch-command.js');
+    const key = (await createKey(t, actor)).key;
+    const addr = t.app.server.address() as { port: number };
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/projects',
+      headers: actor.auth,
+      payload: { name: 'Remote scans', allowed_file_types: ['txt'] },
+    });
+    const projectId = res.json().data.id as string;
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-watch-cli-'));
+    const out: string[] = [];
+    const log = vi.spyOn(console, 'log').mockImplementation((...a: unknown[]) => void out.push(a.join(' ')));
+    const err = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const running = runWatchCommand([
+        dir,
+        '--project',
+        projectId,
+        '--url',
+        `http://127.0.0.1:${addr.port}`,
+        '--key',
+        key,
+        '--stable-ms',
+        '200',
+        '--poll-ms',
+        '100',
+      ]);
+      await writeFile(join(dir, 'notes.txt'), `remote notes ${randomBytes(8).toString('hex')}`);
+      await writeFile(join(dir, 'scan.pdf'), '%PDF-1.4 not allowed in this project');
+      await eventually(
+        async () => (await readdir(join(dir, '.done')).catch(() => [])).includes('notes.txt'),
+        '.done/notes.txt',
+      );
+      await eventually(
+        async () => (await readdir(join(dir, '.failed')).catch(() => [])).length === 2,
+        '.failed/scan.pdf',
+      );
+      expect(await readFile(join(dir, '.failed', 'scan.pdf.error.txt'), 'utf8')).toMatch(/not allowed in this project/);
+      process.emit('SIGINT');
+      expect(await running).toBe(0);
+    } finally {
+      log.mockRestore();
+      err.mockRestore();
+    }
+    const docs = await t.deps.db.query('SELECT filename FROM documents WHERE project_id = $1', [projectId]);
+    expect(docs.rows).toEqual([{ filename: 'notes.txt' }]);
+    expect(out.join('\n')).toContain('created: notes.txt');
   });
 });
