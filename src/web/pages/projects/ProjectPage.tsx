@@ -193,13 +193,13 @@ export function ProjectPage({ params }: { params: Record<string, string> }) {
         {p.inbound_address ? (
           <div className="stack" style={{ gap: '0.5rem' }}>
             <p className="small muted" style={{ margin: 0 }}>
-              Mail sent to this address becomes documents of this project: attachments
+              Mail sent to this address becomes documents of this project (
               {p.inbound_consume === 'attachments'
-                ? ''
+                ? 'its attachments'
                 : p.inbound_consume === 'eml'
-                  ? ' (the message itself)'
-                  : ' and the message itself'}
-              .
+                  ? 'the message itself, as .eml'
+                  : 'its attachments and the message itself'}
+              ).
             </p>
             <CopyText value={p.inbound_address} label="the receiving address" />
             <div>
