@@ -218,6 +218,8 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     { db, redis, config, logger, intake: documents.intake, projects: repos.projects },
     opts.inbound,
   );
+  // A mailed document that fails in the pipeline: its sender hears of it (with SMTP_RELAY_URL).
+  documents.onFailed((doc, error) => inbound.onDocumentFailed(doc, error));
   const watch = createWatchModule({ config, projects: repos.projects, intake: documents.intake, logger });
   const sheets = createSheetsModule(
     { db, queues, secretBox, logger, config, documents: documents.docs, projects: repos.projects },
@@ -332,6 +334,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       await usage.stop();
       await documents.close();
       await workflows.close();
+      inbound.close();
       await queues.close();
       redis.disconnect();
       await blobs.close?.();

@@ -203,6 +203,41 @@ describe('replies to senders through the relay', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(captured.map((c) => c.to[0])).toEqual(['clerk@acme.example', 'other@acme.example']);
   });
+
+  it('tells the sender when a mailed document fails in the pipeline, once', async () => {
+    const project = await h.createProject({ name: 'Failing' });
+    await h.send({
+      from: 'scanner@acme.example',
+      to: project.inbound_address,
+      subject: 'Scan 9',
+      attachments: [{ filename: 'scan-9.pdf', content: await pdf('Scan 9') }],
+    });
+    const [doc] = await h.documents(project.id);
+    const { rows } = await h.deps.db.query<{ version: number }>('SELECT version FROM documents WHERE id = $1', [
+      doc.id,
+    ]);
+    const before = captured.length;
+    // The stage runner's own failure path, as a parse worker takes it after its last retry.
+    await h.deps.documents.runner.fail(
+      'parse',
+      { documentId: doc.id, version: rows[0].version },
+      'PARSE_FAILED',
+      'the PDF is damaged',
+    );
+    await h.deps.documents.runner.fail(
+      'parse',
+      { documentId: doc.id, version: rows[0].version },
+      'PARSE_FAILED',
+      'again',
+    );
+    const reply = await eventually(async () => captured[before], 'the failure reply');
+    expect(reply.to).toEqual(['scanner@acme.example']);
+    expect(reply.mail.subject).toBe('Not processed: Scan 9');
+    expect(reply.mail.text).toContain('scan-9.pdf: could not be processed (the PDF is damaged)');
+    expect(reply.mail.text).toContain('"Failing"');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(captured).toHaveLength(before + 1);
+  });
 });
 
 const pgUrl = databaseUrl();

@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import type { Logger } from '../../../lib/logger.js';
+import type { DocumentRow } from '../../documents/documents.types.js';
 import type { Intake } from '../../documents/intake.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { DnsResolver } from './authentication.js';
@@ -46,6 +47,9 @@ export interface InboundModule {
   readonly enabled: boolean;
   /** Starts a receiver (the `smtp` worker role); throws when SMTP_PORT or INBOUND_DOMAIN is missing. */
   startReceiver(overrides?: Partial<SmtpReceiverOptions>): Promise<SmtpReceiver>;
+  /** Tells the sender of a mailed document that it failed in the pipeline (with a relay configured). */
+  onDocumentFailed(doc: DocumentRow, error: { stage: string; code: string; message: string }): Promise<void>;
+  close(): void;
 }
 
 export function createInboundModule(
@@ -55,28 +59,51 @@ export function createInboundModule(
     config: InboundConfig;
     logger: Logger;
     intake: Pick<Intake, 'fromBuffer'>;
-    projects: Pick<ProjectsRepository, 'byInboundLocalPart'>;
+    projects: Pick<ProjectsRepository, 'byInboundLocalPart' | 'byId'>;
   },
   opts: InboundModuleOptions = {},
 ): InboundModule {
   const c = deps.config;
+  // One per process, made on first use: receivers and pipeline workers (failed documents) share it.
+  let replier: Replier | undefined;
+  const getReplier = (): Replier | undefined => {
+    if (!c.SMTP_RELAY_URL) return undefined;
+    replier ??= createReplier({
+      relayUrl: c.SMTP_RELAY_URL,
+      from: c.SMTP_REPLY_FROM ?? `noreply@${c.INBOUND_DOMAIN ?? 'localhost'}`,
+      redis: deps.redis,
+      prefix: c.REDIS_PREFIX,
+      logger: deps.logger,
+      perSenderMs: opts.replyIntervalMs,
+    });
+    return replier;
+  };
   return {
     enabled: c.SMTP_PORT !== undefined,
+    close() {
+      replier?.close();
+    },
+    async onDocumentFailed(doc, error) {
+      const smtp = doc.source_metadata?.smtp as { from?: string | null; automatic?: boolean } | undefined;
+      const r = getReplier();
+      if (!r || doc.source !== 'email' || !smtp) return;
+      const project = await deps.projects.byId(doc.project_id);
+      const meta = doc.source_metadata as { subject?: string | null; message_id?: string | null };
+      await r.send({
+        envelopeFrom: smtp.from ?? '',
+        headers: { autoSubmitted: smtp.automatic ? 'auto-generated' : undefined },
+        subject: meta.subject ?? null,
+        messageId: meta.message_id ?? null,
+        problems: [`${doc.filename}: could not be processed (${error.message})`],
+        projectName: project?.name ?? 'docpipe',
+      });
+    },
     async startReceiver(overrides = {}) {
       const domain = overrides.domain ?? opts.smtp?.domain ?? c.INBOUND_DOMAIN;
       const port = overrides.port ?? opts.smtp?.port ?? c.SMTP_PORT;
       if (port === undefined || !domain)
         throw new Error('The smtp worker role needs SMTP_PORT and INBOUND_DOMAIN to be set');
-      const replier: Replier | undefined = c.SMTP_RELAY_URL
-        ? createReplier({
-            relayUrl: c.SMTP_RELAY_URL,
-            from: c.SMTP_REPLY_FROM ?? `noreply@${domain}`,
-            redis: deps.redis,
-            prefix: c.REDIS_PREFIX,
-            logger: deps.logger,
-            perSenderMs: opts.replyIntervalMs,
-          })
-        : undefined;
+      const replier = getReplier();
       const receiver = await startSmtpReceiver(
         {
           intake: deps.intake,
@@ -102,10 +129,7 @@ export function createInboundModule(
       );
       return {
         port: receiver.port,
-        async close(timeoutMs) {
-          await receiver.close(timeoutMs);
-          replier?.close();
-        },
+        close: (timeoutMs) => receiver.close(timeoutMs),
       };
     },
   };

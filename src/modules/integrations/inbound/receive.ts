@@ -12,7 +12,7 @@ import type { PartOutcome } from '../mailbox/mailbox.types.js';
 import { extractAddress, matchesSender } from '../mailbox/rules/index.js';
 import { authenticationFailure, verifySender, type DnsResolver, type Envelope } from './authentication.js';
 import type { InboundMessagesRepository } from './messages.repository.js';
-import type { Replier } from './replies.js';
+import { isAutomatic, type Replier } from './replies.js';
 
 export interface ReceiveDeps {
   intake: Pick<Intake, 'fromBuffer'>;
@@ -64,8 +64,15 @@ export async function receiveMessage(
   const authFailed = authenticationFailure(project.inbound_authentication, verdicts);
   if (authFailed) return { kind: 'refused', code: 550, message: `5.7.1 ${authFailed}` };
 
+  const automatic = isAutomatic({
+    autoSubmitted: header(parsed, 'auto-submitted'),
+    precedence: header(parsed, 'precedence'),
+    listId: parsed.headers.has('list-id'),
+  });
   const smtp = {
     from: env.sender || null,
+    // Kept so that a later pipeline failure is not answered either.
+    automatic,
     header_from: fromAddress || null,
     remote_ip: env.remoteIp,
     helo: env.helo,
