@@ -4,7 +4,8 @@
 //     smtp-server that reads each message and discards it, same client, same messages.
 //  2. Watched folder: files dropped one by one; time from the write to the document existing
 //     (the 2 s stability wait included, production timings).
-// PGlite in a temporary DATA_DIR; a private redis-server unless REDIS_URL is set.
+// PGlite in a temporary DATA_DIR by default, a new PostgreSQL database when DATABASE_URL is set;
+// a private redis-server unless REDIS_URL is set.
 import { randomBytes } from 'node:crypto';
 import { rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
@@ -16,7 +17,7 @@ import { loadConfig } from '../../src/config.js';
 import { createDeps } from '../../src/container.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { makeTextPdf } from '../helpers/pdf-fixtures.js';
-import { benchRedis, benchTmpDir, table } from './harness.js';
+import { benchPostgres, benchRedis, benchTmpDir, table } from './harness.js';
 
 const TARGET_RATE = 100;
 const TARGET_P50_MS = 3_000;
@@ -62,6 +63,7 @@ export async function main(args: string[]): Promise<void> {
   const redis = await benchRedis();
   const dataDir = benchTmpDir('docpipe-bench-inbound-');
   const watchDir = join(dataDir, 'watch');
+  const pgdb = process.env.DATABASE_URL ? await benchPostgres() : null;
   const config = loadConfig(
     {
       NODE_ENV: 'test',
@@ -74,6 +76,7 @@ export async function main(args: string[]): Promise<void> {
       SMTP_CONNECTIONS_PER_IP_PER_MINUTE: '1000000',
       SMTP_MESSAGES_PER_IP_PER_MINUTE: '1000000',
       WATCH_DIR: watchDir,
+      ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
     },
     { persistSecrets: false },
   );
@@ -159,7 +162,9 @@ export async function main(args: string[]): Promise<void> {
     await all;
     await watcher.close();
 
-    console.log(`\ninbound bench: ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}, PGlite, ${n} messages\n`);
+    console.log(
+      `\ninbound bench: ${cpus().length} cores, load ${loadavg()[0].toFixed(2)}, ${pgdb ? 'PostgreSQL' : 'PGlite'}, ${n} messages\n`,
+    );
     table([
       {
         measure: 'SMTP messages/s (100 KB PDF, 4 connections)',
@@ -181,6 +186,7 @@ export async function main(args: string[]): Promise<void> {
     );
   } finally {
     await deps.close();
+    await pgdb?.drop();
     await redis.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
