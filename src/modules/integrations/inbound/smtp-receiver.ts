@@ -37,6 +37,8 @@ export interface SmtpReceiver {
   close(timeoutMs?: number): Promise<void>;
 }
 
+const MAX_CLIENTS = 500;
+
 const smtpError = (code: number, message: string): Error & { responseCode: number } =>
   Object.assign(new Error(message), { responseCode: code });
 
@@ -108,6 +110,8 @@ export async function startSmtpReceiver(deps: SmtpReceiverDeps, opts: SmtpReceiv
     disabledCommands: opts.tls ? ['AUTH'] : ['AUTH', 'STARTTLS'],
     ...(opts.tls ? { key: readFileSync(opts.tls.keyFile), cert: readFileSync(opts.tls.certFile) } : {}),
     disableReverseLookup: true,
+    // Open sessions per process, whoever they come from (the per-IP limits bound each client).
+    maxClients: MAX_CLIENTS,
     logger: false,
     socketTimeout: opts.socketTimeoutMs ?? 60_000,
     onConnect(session, cb) {
