@@ -38,7 +38,11 @@ export interface FolderWatcherOptions {
   pollMs?: number;
   /** A claim folder whose heartbeat is older than this belongs to a dead watcher, ms. Default 30000. */
   staleClaimMs?: number;
-  /** Files uploaded at the same time. Default 2. */
+  /**
+   * Files uploaded at the same time. Default 1: intake's duplicate check is check-then-insert, so
+   * two copies of one file uploaded at the same moment could both be stored (as with two
+   * simultaneous POST /documents); one at a time keeps a watcher's own copies deduplicated.
+   */
   concurrency?: number;
   /** Called after each file is settled (tests, benchmarks). */
   onSettled?(e: {
@@ -75,7 +79,7 @@ export async function startFolderWatcher(o: FolderWatcherOptions): Promise<Folde
   const token = `${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`.replace(/[^A-Za-z0-9._-]/g, '_');
   const stableMs = o.stableMs ?? 2_000;
   const staleMs = o.staleClaimMs ?? 30_000;
-  const concurrency = Math.max(1, o.concurrency ?? 2);
+  const concurrency = Math.max(1, o.concurrency ?? 1);
   /** name in folder → what it looked like and since when. */
   const seen = new Map<string, { key: string; since: number }>();
   const busy = new Set<string>();
