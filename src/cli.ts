@@ -38,6 +38,10 @@ async function main(argv: string[]): Promise<number> {
     const { runClientCommand } = await import('./cli/client-commands.js');
     return runClientCommand(cmd, rest);
   }
+  if (cmd === 'watch') {
+    const { runWatchCommand } = await import('./cli/watch-command.js');
+    return runWatchCommand(rest);
+  }
   if (cmd === 'templates') {
     const { runTemplatesCommand } = await import('./cli/templates-command.js');
     return runTemplatesCommand(rest);

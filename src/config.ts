@@ -173,6 +173,41 @@ const schema = z.object({
   METRICS_PORT: int(1, 65535).optional(),
   /** Address of the METRICS_PORT listener; 0.0.0.0 when the scraper runs in another container. */
   METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Port of the built-in SMTP receiver (worker role `smtp`); unset: no receiver. */
+  SMTP_PORT: int(0, 65535).optional(),
+  /** Address the SMTP receiver listens on; 0.0.0.0 behind an MX record. */
+  SMTP_HOST: z.string().min(1).default('127.0.0.1'),
+  /** The domain of the projects' receiving addresses (`<slug>-<random>@INBOUND_DOMAIN`). */
+  INBOUND_DOMAIN: z
+    .string()
+    .regex(
+      /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/i,
+      'must be a domain name',
+    )
+    .transform((d) => d.toLowerCase())
+    .optional(),
+  /** PEM certificate and key files for STARTTLS (both or neither). */
+  SMTP_TLS_CERT: z.string().min(1).optional(),
+  SMTP_TLS_KEY: z.string().min(1).optional(),
+  /** Largest message accepted (announced as SIZE); default MAX_UPLOAD_MB. */
+  SMTP_MAX_MESSAGE_BYTES: int(1024, 10 * 1024 ** 3).optional(),
+  /** New SMTP connections one client IP may open per minute (421 past it), across processes. */
+  SMTP_CONNECTIONS_PER_IP_PER_MINUTE: int(1).default(60),
+  /** Messages one client IP may send per minute (451 past it), across processes. */
+  SMTP_MESSAGES_PER_IP_PER_MINUTE: int(1).default(120),
+  /** Outgoing relay for replies to senders whose mailed documents were refused or failed: smtp:// or smtps:// URL. */
+  SMTP_RELAY_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
+  /** From address of those replies; default `noreply@INBOUND_DOMAIN`. */
+  SMTP_REPLY_FROM: z.string().email().optional(),
+  /** Watched folder (worker role `watch`): files dropped into WATCH_DIR/<project id>/ become documents. */
+  WATCH_DIR: z.string().min(1).optional(),
+  /** How long a dropped file's size and mtime must stay unchanged before it is taken, ms. */
+  WATCH_STABLE_MS: int(0, 3_600_000).default(2000),
+  /** Rescan period of the watched folder (the polling fallback for network shares), ms. */
+  WATCH_POLL_MS: int(50, 3_600_000).default(1000),
   GOOGLE_API_ROOT_URL: z.string().url().optional(),
   GOOGLE_OAUTH_TOKEN_URL: z.string().url().optional(),
 });
@@ -242,6 +277,13 @@ function combinationIssues(raw: Raw): string[] {
     );
   }
   // The S3 store places an upload with one server-side copy, which S3 limits to 5 GiB.
+  if (!!raw.SMTP_TLS_CERT !== !!raw.SMTP_TLS_KEY)
+    out.push(
+      `${raw.SMTP_TLS_CERT ? 'SMTP_TLS_KEY' : 'SMTP_TLS_CERT'}: required with ${raw.SMTP_TLS_CERT ? 'SMTP_TLS_CERT' : 'SMTP_TLS_KEY'}`,
+    );
+  if (raw.SMTP_PORT !== undefined && !raw.INBOUND_DOMAIN) out.push('INBOUND_DOMAIN: required with SMTP_PORT');
+  if (raw.SMTP_PORT !== undefined && raw.SMTP_PORT !== 0 && raw.SMTP_PORT === raw.PORT)
+    out.push('SMTP_PORT: must differ from PORT');
   if (raw.METRICS_PORT !== undefined && raw.METRICS_PORT === raw.PORT) out.push('METRICS_PORT: must differ from PORT');
   if (raw.BLOB_STORE_URL && raw.MAX_UPLOAD_MB > 5120)
     out.push('MAX_UPLOAD_MB: at most 5120 with an S3 blob store (BLOB_STORE_URL)');

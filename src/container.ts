@@ -28,6 +28,12 @@ import {
 import { createDocumentsModule, type DocumentsModule } from './modules/documents/index.js';
 import { createEventEmitter, type EventEmitter } from './modules/events/emitter.js';
 import { createEventsRepository, type EventsRepository } from './modules/events/events.repository.js';
+import {
+  createInboundModule,
+  type InboundModule,
+  type InboundModuleOptions,
+} from './modules/integrations/inbound/index.js';
+import { createWatchModule, type WatchModule } from './modules/integrations/watch/index.js';
 import { createMailModule, type MailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
 import {
   createSheetsModule,
@@ -72,6 +78,8 @@ export interface CreateDepsOptions {
   embedder?: EmbedderLoader;
   /** Mail poller tuning (tests shorten intervals). */
   mail?: MailModuleOptions;
+  /** SMTP receiver tuning (tests inject a DNS resolver, a port, hooks). */
+  inbound?: InboundModuleOptions;
   /** Sheets export tuning (tests shorten flush windows, inject clients). */
   sheets?: SheetsModuleOptions;
   /** Webhook delivery tuning (tests pass no jitter, short intervals). */
@@ -130,6 +138,10 @@ export interface Deps {
   usage: UsageCounter;
   documents: DocumentsModule;
   mail: MailModule;
+  /** The SMTP receiver (worker role `smtp`). */
+  inbound: InboundModule;
+  /** The watched folder (worker role `watch`). */
+  watch: WatchModule;
   sheets: SheetsModule;
   webhooks: WebhooksModule;
   workflows: WorkflowsModule;
@@ -205,6 +217,13 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     { db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects },
     opts.mail,
   );
+  const inbound = createInboundModule(
+    { db, redis, config, logger, intake: documents.intake, projects: repos.projects },
+    opts.inbound,
+  );
+  // A mailed document that fails in the pipeline: its sender hears of it (with SMTP_RELAY_URL).
+  documents.onFailed((doc, error) => inbound.onDocumentFailed(doc, error));
+  const watch = createWatchModule({ config, projects: repos.projects, intake: documents.intake, logger });
   const sheets = createSheetsModule(
     { db, queues, secretBox, logger, config, documents: documents.docs, projects: repos.projects },
     opts.sheets,
@@ -263,6 +282,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
           ? createProjectListCache({ maxAgeMs: config.PROJECT_LIST_CACHE_SECONDS * 1000 })
           : undefined,
       logger,
+      inboundDomain: config.INBOUND_DOMAIN,
     }),
     templates: createTemplatesService({
       repo: repos.templates,
@@ -313,6 +333,8 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     usage,
     documents,
     mail,
+    inbound,
+    watch,
     sheets,
     webhooks,
     workflows,
@@ -323,6 +345,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       await usage.stop();
       await documents.close();
       await workflows.close();
+      inbound.close();
       await queues.close();
       redis.disconnect();
       await blobs.close?.();

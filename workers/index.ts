@@ -6,7 +6,9 @@ import { STAGES, type Stage } from '../src/modules/documents/documents.types.js'
 import type { MailPollerOptions } from '../src/modules/integrations/mailbox/index.js';
 import { closeWorker } from './close.js';
 import { startExportWorkers } from './export.processor.js';
+import type { SmtpReceiverOptions } from '../src/modules/integrations/inbound/index.js';
 import { startMailWorker } from './mail.js';
+import { startSmtpWorker } from './smtp.js';
 import { startMaintenance, type MaintenanceOptions } from './maintenance.js';
 import { startStageWorker, type PipelineWorkerOptions } from './pipeline.js';
 import { startReportWorkers } from './reports.processor.js';
@@ -35,6 +37,10 @@ export interface StartWorkersOptions {
   webhooks?: { concurrency?: number; relay?: boolean };
   /** Mail poller tuning over the container's. */
   mail?: MailPollerOptions;
+  /** Watched-folder settings over the configuration's (tests: a folder, short waits). */
+  watch?: Parameters<Deps['watch']['start']>[0];
+  /** SMTP receiver settings over the configuration's. */
+  smtp?: Partial<SmtpReceiverOptions>;
 }
 
 type Starter = (deps: Deps, opts: StartWorkersOptions) => Promise<WorkerHandle>;
@@ -51,6 +57,14 @@ export const WORKERS = {
   ...(Object.fromEntries(STAGES.map((s) => [s, stageWorker(s)])) as Record<Stage, Starter>),
   maintenance: (deps, o) => startMaintenance(deps, { ...o.maintenance, schedulers: o.schedulers ?? false }),
   mail: (deps, o) => startMailWorker(deps.mail.worker, o.mail, deps.metrics),
+  // Off unless SMTP_PORT is set (or the role is named): most installs receive no mail directly.
+  smtp: (deps, o) => startSmtpWorker(deps.inbound, o.queues?.includes('smtp') ?? false, o.smtp),
+  // Off unless WATCH_DIR is set (or the role is named).
+  watch: async (deps, o) => {
+    if (!deps.watch.enabled && !o.queues?.includes('watch')) return { close: async () => undefined };
+    const w = await deps.watch.start(o.watch);
+    return { close: () => w.close() };
+  },
   export: async (deps, o) =>
     startExportWorkers(deps.sheets.worker, {
       concurrency: o.exportConcurrency ?? Math.max(8, o.concurrency * 4),

@@ -224,7 +224,7 @@ export type paths = {
          */
         get: operations["getProjectsById"];
         /**
-         * Update name, description, color or icon (nothing else)
+         * Update name, description, color, icon or the inbound-mail settings (nothing else)
          * @description Requires the member role or higher.
          */
         put: operations["putProjectsById"];
@@ -273,6 +273,26 @@ export type paths = {
          * @description Requires the member role or higher.
          */
         post: operations["postProjectsByIdUnarchive"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/projects/{id}/inbound-address/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the receiving address; mail to the old one is refused from then on
+         * @description Requires the member role or higher.
+         */
+        post: operations["postProjectsByIdInboundAddressRotate"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1964,6 +1984,12 @@ export type components = {
             retention_days: number | null;
             allowed_file_types: string[];
             classification_threshold: number;
+            inbound_address: string | null;
+            inbound_allowed_senders: string[];
+            /** @enum {string} */
+            inbound_authentication: "none" | "spf" | "dkim" | "dmarc";
+            /** @enum {string} */
+            inbound_consume: "attachments" | "eml" | "both";
             /** Format: date-time */
             archived_at: string | null;
             /** Format: date-time */
@@ -3425,6 +3451,12 @@ export interface operations {
                      *           "retention_days": null,
                      *           "allowed_file_types": [],
                      *           "classification_threshold": 0.6,
+                     *           "inbound_address": "invoices-k3v9q2m7x1ab@in.example.com",
+                     *           "inbound_allowed_senders": [
+                     *             "@acme.example"
+                     *           ],
+                     *           "inbound_authentication": "dmarc",
+                     *           "inbound_consume": "attachments",
                      *           "archived_at": null,
                      *           "created_at": "2026-05-04T09:00:00.000Z",
                      *           "updated_at": "2026-05-04T09:00:00.000Z"
@@ -3489,6 +3521,11 @@ export interface operations {
                     retention_days?: number;
                     allowed_file_types?: string[];
                     classification_threshold?: number;
+                    inbound_allowed_senders?: string[];
+                    /** @enum {string} */
+                    inbound_authentication?: "none" | "spf" | "dkim" | "dmarc";
+                    /** @enum {string} */
+                    inbound_consume?: "attachments" | "eml" | "both";
                 };
             };
         };
@@ -3518,6 +3555,12 @@ export interface operations {
                      *         "retention_days": null,
                      *         "allowed_file_types": [],
                      *         "classification_threshold": 0.6,
+                     *         "inbound_address": "invoices-k3v9q2m7x1ab@in.example.com",
+                     *         "inbound_allowed_senders": [
+                     *           "@acme.example"
+                     *         ],
+                     *         "inbound_authentication": "dmarc",
+                     *         "inbound_consume": "attachments",
                      *         "archived_at": null,
                      *         "created_at": "2026-05-04T09:00:00.000Z",
                      *         "updated_at": "2026-05-04T09:00:00.000Z"
@@ -3593,6 +3636,12 @@ export interface operations {
                      *         "retention_days": null,
                      *         "allowed_file_types": [],
                      *         "classification_threshold": 0.6,
+                     *         "inbound_address": "invoices-k3v9q2m7x1ab@in.example.com",
+                     *         "inbound_allowed_senders": [
+                     *           "@acme.example"
+                     *         ],
+                     *         "inbound_authentication": "dmarc",
+                     *         "inbound_consume": "attachments",
                      *         "archived_at": null,
                      *         "created_at": "2026-05-04T09:00:00.000Z",
                      *         "updated_at": "2026-05-04T09:00:00.000Z"
@@ -3636,6 +3685,11 @@ export interface operations {
                     description?: string;
                     color?: string;
                     icon?: string;
+                    inbound_allowed_senders?: string[];
+                    /** @enum {string} */
+                    inbound_authentication?: "none" | "spf" | "dkim" | "dmarc";
+                    /** @enum {string} */
+                    inbound_consume?: "attachments" | "eml" | "both";
                 };
             };
         };
@@ -3663,6 +3717,12 @@ export interface operations {
                      *         "retention_days": null,
                      *         "allowed_file_types": [],
                      *         "classification_threshold": 0.6,
+                     *         "inbound_address": "invoices-k3v9q2m7x1ab@in.example.com",
+                     *         "inbound_allowed_senders": [
+                     *           "@acme.example"
+                     *         ],
+                     *         "inbound_authentication": "dmarc",
+                     *         "inbound_consume": "attachments",
                      *         "archived_at": null,
                      *         "created_at": "2026-05-04T09:00:00.000Z",
                      *         "updated_at": "2026-05-04T09:00:00.000Z"
@@ -3823,6 +3883,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["Project"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description A request with this Idempotency-Key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description This Idempotency-Key was used for a different request in the last 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postProjectsByIdInboundAddressRotate: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; for 24 hours a repeat with the same key and the same request gets the stored response again (header `Idempotent-Replayed: true`), a different request with the key is a 422 and a repeat while the first still runs a 409. Server errors are not stored. 1–255 printable ASCII characters, per credential and environment. Not accepted on multipart uploads (an upload of the same file to the same project is already recognised as a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "prj_01HZX3Z1K9",
+                     *         "name": "Invoices",
+                     *         "description": "Supplier invoices",
+                     *         "color": "#2563eb",
+                     *         "icon": null,
+                     *         "status": "active",
+                     *         "environment": "live",
+                     *         "auto_classify": true,
+                     *         "auto_extract": true,
+                     *         "default_template_id": null,
+                     *         "retention_days": null,
+                     *         "allowed_file_types": [],
+                     *         "classification_threshold": 0.6,
+                     *         "inbound_address": "invoices-p0w8r2n5c7de@in.example.com",
+                     *         "inbound_allowed_senders": [
+                     *           "@acme.example"
+                     *         ],
+                     *         "inbound_authentication": "dmarc",
+                     *         "inbound_consume": "attachments",
+                     *         "archived_at": null,
+                     *         "created_at": "2026-05-04T09:00:00.000Z",
+                     *         "updated_at": "2026-05-04T09:00:00.000Z"
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
                     "application/json": {
                         /** @constant */
                         success: true;

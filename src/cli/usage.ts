@@ -80,6 +80,17 @@ export const COMMANDS = {
       ...CLIENT,
     },
   },
+  watch: {
+    usage: 'watch DIR --project ID [--stable-ms N] [--poll-ms N] [--url URL] [--key KEY]',
+    summary: 'upload files dropped into DIR once stable; settled files move to DIR/.done or DIR/.failed',
+    options: {
+      project: { type: 'string' },
+      'stable-ms': { type: 'string' },
+      'poll-ms': { type: 'string' },
+      ...CLIENT,
+    },
+    positionals: true,
+  },
   'templates import-dir': {
     usage: 'templates import-dir PATH [--dry-run] [--verbose] [--url URL] [--key KEY]',
     summary: 'import every invoice2data template (.yml, .yaml, .json) under PATH, with a summary',
@@ -115,7 +126,7 @@ ${usageLines()}
   docpipe --help | COMMAND --help    this text, or one command's
   docpipe --version
 
-Client commands (ingest, reprocess) take the server from --url or DOCPIPE_URL and the key from
+Client commands (ingest, reprocess, watch) take the server from --url or DOCPIPE_URL and the key from
 --key or DOCPIPE_API_KEY. Everything else is configured only through environment variables; see
 the README.`;
 }

@@ -11,6 +11,9 @@ export const QUEUE_NAMES = [
   'workflows',
   'reports',
   'mail',
+  // not BullMQ queues: the SMTP receiver and the folder watcher are worker roles like mail
+  'smtp',
+  'watch',
   'maintenance',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];

@@ -25,7 +25,8 @@ export type IdPrefix =
   | 'msg'
   | 'shc'
   | 'shx'
-  | 'att';
+  | 'att'
+  | 'inb';
 
 let lastTime = 0;
 let lastRandom = new Uint8Array(10);

@@ -14,6 +14,7 @@ const known = [
   'extract',
   'reports',
   'scale',
+  'inbound',
 ];
 if (!name || !known.includes(name)) {
   console.error(`usage: npm run bench -- <${known.join('|')}>`);

@@ -15,7 +15,7 @@ import { createBatchesRepository } from './batches.repository.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { createDocumentsService } from './documents.service.js';
 import { createAttachmentDocuments } from './eml-attachments.js';
-import type { CommittedDocument, Stage } from './documents.types.js';
+import type { CommittedDocument, DocumentRow, Stage } from './documents.types.js';
 import { createIntake } from './intake.js';
 import { createStageRunner, type StageCompute } from './stage-runner.js';
 import { classifyStage } from './stages/classify.stage.js';
@@ -76,6 +76,8 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     logger,
     cacheDir: settings.classifierCacheDir,
   });
+  const failedHooks: ((doc: DocumentRow, error: { stage: Stage; code: string; message: string }) => Promise<void>)[] =
+    [];
   const afterStageHooks = new Map<Stage, ((doc: CommittedDocument) => Promise<void>)[]>();
 
   // Both are started on first use and shared by every parse job of the process. Parsing runs in
@@ -137,6 +139,9 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
           }
         : undefined;
     },
+    onFailed: async (doc, error) => {
+      for (const h of failedHooks) await h(doc, error);
+    },
   });
   const computes: Record<Stage, StageCompute> = {
     parse: parseStage({
@@ -166,6 +171,10 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     activity: createActivityService(activityRepo),
     activityRepo,
     /** `h` runs after `stage` commits, with the document row as written (the container wires the Sheets export here). */
+    /** `h` runs once after a document is marked failed (the container tells senders of mailed documents). */
+    onFailed(h: (doc: DocumentRow, error: { stage: Stage; code: string; message: string }) => Promise<void>) {
+      failedHooks.push(h);
+    },
     onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
       afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);
     },

@@ -72,6 +72,8 @@ export function createStageRunner(deps: {
    * after extraction). Errors are logged, not thrown.
    */
   afterStage?: (stage: Stage) => ((doc: CommittedDocument) => Promise<void>) | undefined;
+  /** Called once after a document is marked failed (e.g. tell the sender of mailed documents). Errors are logged. */
+  onFailed?: (doc: DocumentRow, error: { stage: Stage; code: string; message: string }) => Promise<void>;
 }) {
   async function finishBatch(
     q: Queryable,
@@ -154,18 +156,23 @@ export function createStageRunner(deps: {
 
   /** Marks the document failed with the stage's reason (permanent error or retries exhausted). */
   async function fail(stage: Stage, job: StageJobData, code: string, message: string): Promise<void> {
-    await deps.db.tx(async (q) => {
+    const error = { stage, code, message: message.slice(0, 2000) };
+    const failed = await deps.db.tx(async (q) => {
       const d = await deps.docs.getById(job.documentId, q, true);
-      if (!d || d.version !== job.version || d.status === 'failed') return;
-      const error = { stage, code, message: message.slice(0, 2000) };
+      if (!d || d.version !== job.version || d.status === 'failed') return null;
       const updated = await deps.docs.update(q, d.id, {
         status: 'failed',
         error,
         pipeline: { ...d.pipeline, current: null },
       });
       await finishBatch(q, updated, 'failed', error);
+      return updated;
     });
     deps.logger.warn({ documentId: job.documentId, stage, code }, `document failed: ${message}`);
+    if (failed && deps.onFailed)
+      await deps
+        .onFailed(failed, error)
+        .catch((err: unknown) => deps.logger.warn({ err, documentId: failed.id }, 'a document-failed hook failed'));
   }
 
   return { run, fail };

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
 import type { Scope } from '../../lib/scope.js';
@@ -9,6 +10,30 @@ import {
   type UpdateProjectInput,
 } from './projects.types.js';
 
+/** Lower-case letters and digits: an address's random part survives any mail system's case folding. */
+const BASE36 = '0123456789abcdefghijklmnopqrstuvwxyz';
+
+/**
+ * `<slug of the name>-<12 random base36 characters>` (62 bits: not guessable, so the address is
+ * the credential that lets mail in).
+ */
+export function newInboundLocalPart(name: string): string {
+  const slug =
+    name
+      .normalize('NFKD')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 24)
+      .replace(/-+$/, '') || 'project';
+  let rand = '';
+  while (rand.length < 12) {
+    // 252 = 7 × 36: bytes above it are dropped so every character is equally likely.
+    for (const b of randomBytes(16)) if (b < 252 && rand.length < 12) rand += BASE36[b % 36];
+  }
+  return `${slug}-${rand}`;
+}
+
 const SORTS: Record<string, string> = { name: 'lower(name)', created_at: 'created_at', updated_at: 'updated_at' };
 
 export function createProjectsRepository(db: Queryable) {
@@ -16,8 +41,9 @@ export function createProjectsRepository(db: Queryable) {
     async insert(scope: Scope, input: CreateProjectInput): Promise<ProjectRow> {
       const { rows } = await db.query<ProjectRow>(
         `INSERT INTO projects (id, org_id, environment, name, description, color, icon, auto_classify, auto_extract,
-           default_template_id, retention_days, allowed_file_types, classification_threshold)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING *`,
+           default_template_id, retention_days, allowed_file_types, classification_threshold,
+           inbound_local_part, inbound_allowed_senders, inbound_authentication, inbound_consume)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) RETURNING *`,
         [
           newId('prj'),
           scope.orgId,
@@ -32,6 +58,10 @@ export function createProjectsRepository(db: Queryable) {
           input.retention_days ?? null,
           JSON.stringify(input.allowed_file_types ?? []),
           input.classification_threshold ?? DEFAULT_CLASSIFICATION_THRESHOLD,
+          newInboundLocalPart(input.name),
+          JSON.stringify(input.inbound_allowed_senders ?? []),
+          input.inbound_authentication ?? 'none',
+          input.inbound_consume ?? 'attachments',
         ],
       );
       return rows[0];
@@ -75,7 +105,7 @@ export function createProjectsRepository(db: Queryable) {
       const params: unknown[] = [id, scope.orgId, scope.environment];
       for (const [col, v] of Object.entries(patch)) {
         if (v === undefined) continue;
-        params.push(v);
+        params.push(Array.isArray(v) ? JSON.stringify(v) : v);
         sets.push(`${col} = $${params.length}`);
       }
       sets.push('updated_at = now()');
@@ -83,6 +113,38 @@ export function createProjectsRepository(db: Queryable) {
         `UPDATE projects SET ${sets.join(', ')} WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`,
         params,
       );
+      return rows[0] ?? null;
+    },
+    /** A new receiving address; the old one matches nothing from this statement on. */
+    async rotateInbound(scope: Scope, id: string): Promise<ProjectRow | null> {
+      const found = await db.query<Pick<ProjectRow, 'name'>>(
+        'SELECT name FROM projects WHERE id = $1 AND org_id = $2 AND environment = $3',
+        [id, scope.orgId, scope.environment],
+      );
+      const current = found.rows[0];
+      if (!current) return null;
+      const { rows } = await db.query<ProjectRow>(
+        `UPDATE projects SET inbound_local_part = $4, updated_at = now()
+         WHERE id = $1 AND org_id = $2 AND environment = $3 RETURNING *`,
+        [id, scope.orgId, scope.environment, newInboundLocalPart(current.name)],
+      );
+      return rows[0] ?? null;
+    },
+    /** The project a receiving address's local part belongs to, in whichever organization and environment. */
+    async byInboundLocalPart(localPart: string): Promise<ProjectRow | null> {
+      const { rows } = await db.query<ProjectRow>('SELECT * FROM projects WHERE inbound_local_part = $1', [
+        localPart.toLowerCase(),
+      ]);
+      return rows[0] ?? null;
+    },
+    /** Ids of every active project (the watched folder makes one sub-folder each). */
+    async activeIds(): Promise<string[]> {
+      const { rows } = await db.query<{ id: string }>(`SELECT id FROM projects WHERE status = 'active' ORDER BY id`);
+      return rows.map((r) => r.id);
+    },
+    /** A project by id alone (the watched folder names projects by id, outside any request scope). */
+    async byId(id: string): Promise<ProjectRow | null> {
+      const { rows } = await db.query<ProjectRow>('SELECT * FROM projects WHERE id = $1', [id]);
       return rows[0] ?? null;
     },
     async setArchived(scope: Scope, id: string, archived: boolean): Promise<ProjectRow | null> {

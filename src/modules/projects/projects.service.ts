@@ -18,6 +18,21 @@ export interface ProjectDocumentHooks {
   deleteAllInProject(scope: Scope, projectId: string): Promise<number>;
 }
 
+const SENDER = /^(?:[^\s@<>()",;:]+)?@(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/i;
+
+/** An allowed-senders entry is an address (`user@example.com`) or a whole domain (`@example.com`). */
+function senderIssues(list: string[] | undefined): FieldIssue[] {
+  return (list ?? []).flatMap((entry, i) =>
+    SENDER.test(entry.trim())
+      ? []
+      : [{ field: `inbound_allowed_senders[${i}]`, message: 'must be an address (user@example.com) or @example.com' }],
+  );
+}
+
+function normaliseSenders(list: string[] | undefined): string[] | undefined {
+  return list && [...new Set(list.map((e) => e.trim().toLowerCase()))];
+}
+
 export function createProjectsService(deps: {
   db: Db;
   repo: ProjectsRepository;
@@ -27,7 +42,10 @@ export function createProjectsService(deps: {
   /** Serves repeated list queries while the scope's counter is unchanged. */
   listCache?: ProjectListCache;
   logger?: Logger;
+  /** INBOUND_DOMAIN: projects show their receiving address only when it is set. */
+  inboundDomain?: string;
 }) {
+  const present = (row: Parameters<typeof presentProject>[0]) => presentProject(row, deps.inboundDomain);
   const changed = async (scope: Scope) => {
     if (!deps.stamps) return;
     // The write is committed: a failed bump must not turn it into an error; the cache's
@@ -51,16 +69,18 @@ export function createProjectsService(deps: {
       if (input.default_template_id && !(await deps.repo.templateExists(scope, input.default_template_id))) {
         issues.push({ field: 'default_template_id', message: `template ${input.default_template_id} does not exist` });
       }
+      issues.push(...senderIssues(input.inbound_allowed_senders));
       if (issues.length) throw errors.validation(issues.map((x) => `${x.field}: ${x.message}`).join('; '), issues);
       const row = await deps.repo.insert(scope, {
         ...input,
+        inbound_allowed_senders: normaliseSenders(input.inbound_allowed_senders),
         allowed_file_types: input.allowed_file_types ? normaliseFileTypes(input.allowed_file_types) : undefined,
       });
       await changed(scope);
-      return presentProject(row);
+      return present(row);
     },
     async get(scope: Scope, id: string) {
-      return presentProject(await mustGet(scope, id));
+      return present(await mustGet(scope, id));
     },
     async getRow(scope: Scope, id: string) {
       return mustGet(scope, id);
@@ -81,22 +101,34 @@ export function createProjectsService(deps: {
       let page = cache?.get(scope, version!, queryKey);
       if (!page) {
         const { rows, total } = await deps.repo.list(scope, query);
-        page = { items: rows.map(presentProject), total };
+        page = { items: rows.map(present), total };
         cache?.set(scope, version!, queryKey, page);
       }
       return page;
     },
     async update(scope: Scope, id: string, input: UpdateProjectInput) {
-      const row = await deps.repo.update(scope, id, input);
+      const issues = senderIssues(input.inbound_allowed_senders);
+      if (issues.length) throw errors.validation(issues.map((x) => `${x.field}: ${x.message}`).join('; '), issues);
+      const row = await deps.repo.update(scope, id, {
+        ...input,
+        inbound_allowed_senders: normaliseSenders(input.inbound_allowed_senders),
+      });
       if (!row) throw errors.notFound('Project');
       await changed(scope);
-      return presentProject(row);
+      return present(row);
+    },
+    /** Replaces a leaked receiving address: mail to the old one is refused from now on. */
+    async rotateInboundAddress(scope: Scope, id: string) {
+      const row = await deps.repo.rotateInbound(scope, id);
+      if (!row) throw errors.notFound('Project');
+      await changed(scope);
+      return present(row);
     },
     async setArchived(scope: Scope, id: string, archived: boolean) {
       const row = await deps.repo.setArchived(scope, id, archived);
       if (!row) throw errors.notFound('Project');
       await changed(scope);
-      return presentProject(row);
+      return present(row);
     },
     async stats(scope: Scope, id: string) {
       const project = await mustGet(scope, id);

@@ -21,12 +21,27 @@ export interface ProjectRow {
   allowed_file_types: string[];
   classification_threshold: number;
   status: 'active' | 'archived';
+  /** The receiving address's local part (the domain is INBOUND_DOMAIN). */
+  inbound_local_part: string | null;
+  inbound_allowed_senders: string[];
+  inbound_authentication: InboundAuthentication;
+  inbound_consume: 'attachments' | 'eml' | 'both';
   archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
 
-export interface CreateProjectInput {
+/** What mail to the project's address must prove (mailauth verdicts) to be taken. */
+export const INBOUND_AUTHENTICATION = ['none', 'spf', 'dkim', 'dmarc'] as const;
+export type InboundAuthentication = (typeof INBOUND_AUTHENTICATION)[number];
+
+export interface InboundSettings {
+  inbound_allowed_senders?: string[];
+  inbound_authentication?: InboundAuthentication;
+  inbound_consume?: 'attachments' | 'eml' | 'both';
+}
+
+export interface CreateProjectInput extends InboundSettings {
   name: string;
   description?: string;
   color?: string;
@@ -39,7 +54,8 @@ export interface CreateProjectInput {
   classification_threshold?: number;
 }
 
-export type UpdateProjectInput = Partial<Pick<CreateProjectInput, 'name' | 'description' | 'color' | 'icon'>>;
+export type UpdateProjectInput = Partial<Pick<CreateProjectInput, 'name' | 'description' | 'color' | 'icon'>> &
+  InboundSettings;
 
 export interface ListProjectsQuery {
   search?: string;
@@ -51,7 +67,15 @@ export interface ListProjectsQuery {
   include_archived?: boolean;
 }
 
-export function presentProject(p: ProjectRow) {
+/**
+ * The project's receiving address, or null when no INBOUND_DOMAIN is configured (the address
+ * would lead nowhere).
+ */
+export function inboundAddress(p: Pick<ProjectRow, 'inbound_local_part'>, domain?: string): string | null {
+  return domain && p.inbound_local_part ? `${p.inbound_local_part}@${domain}` : null;
+}
+
+export function presentProject(p: ProjectRow, inboundDomain?: string) {
   return {
     id: p.id,
     name: p.name,
@@ -66,6 +90,10 @@ export function presentProject(p: ProjectRow) {
     retention_days: p.retention_days,
     allowed_file_types: p.allowed_file_types,
     classification_threshold: p.classification_threshold,
+    inbound_address: inboundAddress(p, inboundDomain),
+    inbound_allowed_senders: p.inbound_allowed_senders,
+    inbound_authentication: p.inbound_authentication,
+    inbound_consume: p.inbound_consume,
     archived_at: p.archived_at,
     created_at: p.created_at,
     updated_at: p.updated_at,

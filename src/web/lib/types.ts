@@ -13,6 +13,11 @@ export interface Project {
   retention_days: number | null;
   allowed_file_types: string[];
   classification_threshold: number;
+  /** `<slug>-<random>@INBOUND_DOMAIN`; null when the server receives no mail (no INBOUND_DOMAIN). */
+  inbound_address: string | null;
+  inbound_allowed_senders: string[];
+  inbound_authentication: 'none' | 'spf' | 'dkim' | 'dmarc';
+  inbound_consume: 'attachments' | 'eml' | 'both';
   archived_at: string | null;
   created_at: string;
   updated_at: string;

@@ -7,7 +7,7 @@ import type {
 } from '../../../modules/projects/projects.types.js';
 import { ok, schemas } from '../../envelope.js';
 import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
-import { projectListResponse, projectResponse } from './schemas.js';
+import { inboundSettingsBody, projectListResponse, projectResponse } from './schemas.js';
 
 const TAGS = ['projects'];
 const text = (max: number) => ({ type: 'string', maxLength: max });
@@ -85,6 +85,7 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
               items: { type: 'string', minLength: 1, maxLength: 100 },
             },
             classification_threshold: { type: 'number', minimum: 0, maximum: 1 },
+            ...inboundSettingsBody,
           },
         },
       },
@@ -110,7 +111,7 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
       config: auth,
       schema: {
         tags: TAGS,
-        summary: 'Update name, description, color or icon (nothing else)',
+        summary: 'Update name, description, color, icon or the inbound-mail settings (nothing else)',
         params: schemas.idParam(),
         body: {
           type: 'object',
@@ -120,6 +121,7 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
             description: text(2000),
             color: text(32),
             icon: text(64),
+            ...inboundSettingsBody,
           },
         },
       },
@@ -165,6 +167,21 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
     '/projects/:id/unarchive',
     { config: auth, schema: { tags: TAGS, summary: 'Unarchive a project', params: schemas.idParam() } },
     async (req) => ok(await projects.setArchived(req.scope, req.params.id, false), 'Project unarchived'),
+  );
+
+  // Same role rule as updating the project: the address is one of its settings.
+  api.post<Id>(
+    '/projects/:id/inbound-address/rotate',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'Replace the receiving address; mail to the old one is refused from then on',
+        params: schemas.idParam(),
+        response: projectResponse,
+      },
+    },
+    async (req) => ok(await projects.rotateInboundAddress(req.scope, req.params.id), 'Inbound address rotated'),
   );
 
   api.get<Id>(

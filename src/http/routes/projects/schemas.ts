@@ -23,6 +23,10 @@ export const projectSchema = {
     retention_days: { type: ['integer', 'null'] },
     allowed_file_types: { type: 'array', items: str },
     classification_threshold: { type: 'number' },
+    inbound_address: nstr,
+    inbound_allowed_senders: { type: 'array', items: str },
+    inbound_authentication: { type: 'string', enum: ['none', 'spf', 'dkim', 'dmarc'] },
+    inbound_consume: { type: 'string', enum: ['attachments', 'eml', 'both'] },
     archived_at: nts,
     created_at: ts,
     updated_at: ts,
@@ -43,4 +47,15 @@ export const projectListResponse = {
 
 export const projectResponse = {
   200: { type: 'object', properties: { success: { type: 'boolean' }, data: projectSchema, message: str } },
+};
+
+/** The inbound-mail settings a project takes on create and update. */
+export const inboundSettingsBody = {
+  inbound_allowed_senders: {
+    type: 'array',
+    maxItems: 200,
+    items: { type: 'string', minLength: 3, maxLength: 254 },
+  },
+  inbound_authentication: { type: 'string', enum: ['none', 'spf', 'dkim', 'dmarc'] },
+  inbound_consume: { type: 'string', enum: ['attachments', 'eml', 'both'] },
 };

@@ -2,20 +2,15 @@
 // hand the files to document intake, record the outcome, and only then run the IMAP action.
 // Every path ends in a recorded state (consumed, skipped or failed); only a lost connection
 // escapes, so the runner can reconnect.
-import { createHash } from 'node:crypto';
-import { simpleParser, type ParsedMail } from 'mailparser';
-import {
-  PayloadTooLargeError,
-  PermanentError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-} from '../../../lib/errors.js';
+import type { ParsedMail } from 'mailparser';
+import { PermanentError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { Intake } from '../../documents/intake.js';
 import { ImapConnectorError, MessageUnavailableError, type ImapMailboxSession } from './imap/index.js';
 import type { MailboxRow, MailMessageRow, PartOutcome } from './mailbox.types.js';
 import type { MessageFacts, MessagesRepository } from './messages.repository.js';
-import { checkMessage, selectParts, senderOf, type AcceptedPart, type MailRuleConfig } from './rules/index.js';
+import { deliverParts, documentIdsOf, factsOf, parseMessage } from './deliver.js';
+import { checkMessage, type MailRuleConfig } from './rules/index.js';
 
 export interface IngestDeps {
   messages: MessagesRepository;
@@ -59,40 +54,6 @@ export function rulesOf(m: MailboxRow): MailRuleConfig {
   };
 }
 
-const PARSE_OPTIONS = {
-  skipHtmlToText: true,
-  skipTextToHtml: true,
-  skipImageLinks: true,
-  skipTextLinks: true,
-} as const;
-
-/** Message-ID from the raw header block, for mail mailparser cannot read. */
-function rawMessageId(raw: Buffer): string | null {
-  const end = raw.indexOf('\r\n\r\n');
-  const head = raw.subarray(0, end === -1 ? Math.min(raw.length, 65_536) : end).toString('latin1');
-  const m = /^message-id:[ \t]*(.+(?:\r?\n[ \t].+)*)/im.exec(head);
-  return m ? m[1].replace(/\s+/g, ' ').trim() : null;
-}
-
-function factsOf(parsed: ParsedMail | null, raw: Buffer): MessageFacts {
-  const messageId = (parsed?.messageId ?? rawMessageId(raw))?.trim() || null;
-  const sentAt = parsed?.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date : null;
-  return {
-    messageKey: messageId
-      ? `mid:${messageId.replace(/^<|>$/g, '')}`
-      : `sha256:${createHash('sha256').update(raw).digest('hex')}`,
-    messageId,
-    sender: parsed ? senderOf(parsed) || null : null,
-    subject: parsed?.subject?.slice(0, 1000) ?? null,
-    sentAt,
-    sizeBytes: raw.length,
-  };
-}
-
-function isTnef(p: AcceptedPart): boolean {
-  return p.kind === 'attachment' && (p.contentType === 'application/ms-tnef' || /^winmail\.dat$/i.test(p.filename));
-}
-
 /** Runs the mailbox's after-processing action; a refusal is recorded, a lost connection thrown. */
 export async function applyAction(
   deps: Pick<IngestDeps, 'messages' | 'logger' | 'actionDone'>,
@@ -115,16 +76,8 @@ export async function applyAction(
   }
 }
 
-async function parse(raw: Buffer): Promise<{ parsed: ParsedMail | null; error?: string }> {
-  try {
-    return { parsed: await simpleParser(raw, PARSE_OPTIONS) };
-  } catch (err) {
-    return { parsed: null, error: `message could not be parsed: ${(err as Error).message}` };
-  }
-}
-
-/** Hands the accepted files to intake; per-file refusals (type, size) become skipped parts. */
-async function deliver(
+/** Hands the accepted files to intake through the path shared with the SMTP receiver. */
+function deliver(
   deps: IngestDeps,
   ctx: MailboxContext,
   parsed: ParsedMail,
@@ -132,59 +85,26 @@ async function deliver(
   facts: MessageFacts,
   row: MailMessageRow,
 ): Promise<PartOutcome[]> {
-  let selection;
-  try {
-    selection = selectParts(parsed, ctx.rules, { raw });
-  } catch (err) {
-    throw new PermanentError('UNREADABLE_PARTS', `message parts could not be read: ${(err as Error).message}`);
-  }
   const m = ctx.row;
-  const sourceMetadata = {
-    sender: facts.sender,
-    sender_name: parsed.from?.value?.[0]?.name || null,
-    subject: facts.subject,
-    message_id: facts.messageId,
-    date: facts.sentAt?.toISOString() ?? null,
-    mailbox_id: m.id,
-    mailbox_message_id: row.id,
-  };
-  const out: PartOutcome[] = [];
-  for (const part of selection.accepted) {
-    const base = { filename: part.filename, content_type: part.contentType, size_bytes: part.size };
-    if (isTnef(part)) {
-      out.push({ ...base, outcome: 'skipped', reason: 'tnef_not_supported' });
-      continue;
-    }
-    try {
-      const res = await deps.intake.fromBuffer(part.content, {
-        scope: { orgId: m.org_id, environment: m.environment },
-        projectId: m.project_id,
-        filename: part.filename,
-        source: 'email',
-        sourceMetadata: { ...sourceMetadata, part: part.kind },
-        uploadedBy: null,
-      });
-      // A duplicate made from this very record is our own earlier, interrupted attempt.
-      const ours = res.kind === 'created' || res.document.source_metadata?.mailbox_message_id === row.id;
-      out.push({ ...base, outcome: ours ? 'created' : 'duplicate', document_id: res.document.id });
-    } catch (err) {
-      if (err instanceof UnsupportedMediaTypeError)
-        out.push({ ...base, outcome: 'skipped', reason: 'type_not_allowed' });
-      else if (err instanceof PayloadTooLargeError) out.push({ ...base, outcome: 'skipped', reason: 'too_large' });
-      else if (err instanceof ValidationError) out.push({ ...base, outcome: 'skipped', reason: 'empty' });
-      // Project missing or archived: worth retrying later (it may be restored).
-      else throw err;
-    }
-  }
-  for (const s of selection.skipped)
-    out.push({
-      filename: s.filename,
-      content_type: s.contentType,
-      size_bytes: s.size,
-      outcome: 'skipped',
-      reason: s.reason,
-    });
-  return out;
+  return deliverParts(deps.intake, {
+    parsed,
+    raw,
+    facts,
+    rules: ctx.rules,
+    scope: { orgId: m.org_id, environment: m.environment },
+    projectId: m.project_id,
+    sourceMetadata: {
+      sender: facts.sender,
+      sender_name: parsed.from?.value?.[0]?.name || null,
+      subject: facts.subject,
+      message_id: facts.messageId,
+      date: facts.sentAt?.toISOString() ?? null,
+      mailbox_id: m.id,
+      mailbox_message_id: row.id,
+    },
+    // A duplicate made from this very record is our own earlier, interrupted attempt.
+    isOurs: (doc) => doc.source_metadata?.mailbox_message_id === row.id,
+  });
 }
 
 async function recordFailure(
@@ -244,7 +164,7 @@ export async function ingestMessage(
     if (claim.kind !== 'claimed') return claim.kind;
     return recordFailure(deps, ctx, session, uid, claim.row, new PermanentError('TOO_LARGE', err.message));
   }
-  const { parsed, error } = await parse(raw);
+  const { parsed, error } = await parseMessage(raw);
   const facts = factsOf(parsed, raw);
   const claim = await deps.messages.claim(ctx.row.id, loc, facts, deps.token, deps.claimTtlMs, deps.now());
   if (claim.kind === 'duplicate') {
@@ -265,7 +185,7 @@ export async function ingestMessage(
       return 'skipped';
     }
     parts = await deliver(deps, ctx, parsed, raw, facts, row);
-    const documentIds = [...new Set(parts.flatMap((p) => (p.document_id ? [p.document_id] : [])))];
+    const documentIds = documentIdsOf(parts);
     if (documentIds.length === 0) {
       const reason = parts.length === 0 ? 'no_attachments' : 'no_acceptable_attachments';
       await deps.messages.finish(row.id, deps.token, { status: 'skipped', reason, parts });

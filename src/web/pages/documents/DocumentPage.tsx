@@ -162,6 +162,7 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
           <Card title="Timeline">
             <Timeline id={d.id} />
           </Card>
+          {d.source_metadata?.smtp ? <SmtpVerdicts smtp={d.source_metadata.smtp as Record<string, unknown>} /> : null}
           <Card title="Details">
             <KeyValue
               rows={[
@@ -190,9 +191,9 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
                 ...Object.entries(d.timestamps)
                   .filter(([, v]) => v)
                   .map(([k, v]) => [humanize(k), formatDate(v)] as [string, string]),
-                ...Object.entries(d.source_metadata ?? {}).map(
-                  ([k, v]) => [humanize(k), String(v)] as [string, string],
-                ),
+                ...Object.entries(d.source_metadata ?? {})
+                  .filter(([k, v]) => k !== 'smtp' && (typeof v !== 'object' || v === null))
+                  .map(([k, v]) => [humanize(k), String(v)] as [string, string]),
               ]}
             />
           </Card>
@@ -210,5 +211,32 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
         <p>{d.filename} and its file are removed. Rows already written to a spreadsheet stay.</p>
       </ConfirmDialog>
     </>
+  );
+}
+
+/** How the message carrying this document arrived: client, sender and the authentication verdicts. */
+function SmtpVerdicts({ smtp }: { smtp: Record<string, unknown> }) {
+  const verdict = (k: string) => {
+    const v = String(smtp[k] ?? 'none');
+    return (
+      <span key={k} className={`badge ${v === 'pass' ? 'badge-good' : v === 'none' ? 'badge-neutral' : 'badge-bad'}`}>
+        {v}
+      </span>
+    );
+  };
+  return (
+    <Card title="Received by e-mail">
+      <KeyValue
+        rows={[
+          ['Envelope sender', String(smtp.from ?? '(none)')],
+          ['From', String(smtp.header_from ?? '—')],
+          ['Client', `${String(smtp.remote_ip ?? '')} (${String(smtp.helo ?? '')})`],
+          ['SPF', verdict('spf')],
+          ['DKIM', verdict('dkim')],
+          ['DMARC', verdict('dmarc')],
+          ['ARC', verdict('arc')],
+        ]}
+      />
+    </Card>
   );
 }

@@ -3,6 +3,7 @@ import * as api from '../../lib/api';
 import { useApiPage, errorText } from '../../lib/queries';
 import { Button, Field } from '../../components/ui';
 import type { Project } from '../../lib/types';
+import { InboundFields, inboundBody, inboundState } from './InboundFields';
 
 interface Template {
   id: string;
@@ -23,6 +24,7 @@ export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; on
     default_template_id: '',
     classification_threshold: '0.6',
   });
+  const [inbound, setInbound] = useState(inboundState());
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [general, setGeneral] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -38,6 +40,7 @@ export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; on
         auto_classify: f.auto_classify,
         auto_extract: f.auto_extract,
         classification_threshold: Number(f.classification_threshold),
+        ...inboundBody(inbound),
       };
       if (f.description) body.description = f.description;
       if (f.color) body.color = f.color;
@@ -51,7 +54,7 @@ export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; on
       onDone(await api.post<Project>('/projects', body));
     } catch (err) {
       if (err instanceof api.ApiError && err.fields.length)
-        setErrors(Object.fromEntries(err.fields.map((x) => [x.field.split('/')[0], x.message])));
+        setErrors(Object.fromEntries(err.fields.map((x) => [x.field.split(/[/[]/)[0], x.message])));
       setGeneral(errorText(err));
     } finally {
       setBusy(false);
@@ -111,6 +114,7 @@ export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; on
         error={errors.allowed_file_types}>
         <input id="p-types" value={f.allowed_file_types} onChange={(e) => set('allowed_file_types')(e.target.value)} />
       </Field>
+      <InboundFields value={inbound} onChange={setInbound} idPrefix="p" errors={errors} />
       <label className="check">
         <input type="checkbox" checked={f.auto_classify} onChange={(e) => set('auto_classify')(e.target.checked)} />{' '}
         Classify documents automatically

@@ -5,6 +5,8 @@ import { Link, navigate } from '../../lib/router';
 import { bytes, formatDate, relativeTime } from '../../lib/format';
 import { Bars } from '../../components/Bars';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
+import { CopyText } from '../../components/CopyText';
+import { AUTH_LABELS, InboundFields, inboundBody, inboundState } from './InboundFields';
 import {
   Button,
   Card,
@@ -22,10 +24,14 @@ function EditDialog({ project, onClose }: { project: Project; onClose(): void })
   const [name, setName] = useState(project.name);
   const [description, setDescription] = useState(project.description ?? '');
   const [color, setColor] = useState(project.color ?? '#1f5fbf');
-  const save = useAction(() => api.put(`/projects/${project.id}`, { name, description, color }), {
-    invalidate: ['/projects'],
-    success: 'Project saved',
-  });
+  const [inbound, setInbound] = useState(inboundState(project));
+  const save = useAction(
+    () => api.put(`/projects/${project.id}`, { name, description, color, ...inboundBody(inbound) }),
+    {
+      invalidate: ['/projects'],
+      success: 'Project saved',
+    },
+  );
   return (
     <Dialog
       open
@@ -52,6 +58,7 @@ function EditDialog({ project, onClose }: { project: Project; onClose(): void })
       <Field label="Colour" htmlFor="e-color">
         <input id="e-color" type="color" value={color} onChange={(e) => setColor(e.target.value)} />
       </Field>
+      <InboundFields value={inbound} onChange={setInbound} idPrefix="e" />
     </Dialog>
   );
 }
@@ -115,6 +122,11 @@ export function ProjectPage({ params }: { params: Record<string, string> }) {
   const stats = useApi<ProjectStats>(`/projects/${id}/stats`);
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const rotate = useAction(() => api.post(`/projects/${id}/inbound-address/rotate`), {
+    invalidate: ['/projects'],
+    success: 'New receiving address; the old one is refused from now on',
+  });
   const archive = useAction((to: 'archive' | 'unarchive') => api.post(`/projects/${id}/${to}`), {
     invalidate: ['/projects'],
     success: (_o) => 'Project updated',
@@ -177,6 +189,31 @@ export function ProjectPage({ params }: { params: Record<string, string> }) {
           {s ? <Bars data={s.documents_by_classification} label="Documents by type" /> : <Spinner />}
         </Card>
       </div>
+      <Card title="Receiving address" className="mt">
+        {p.inbound_address ? (
+          <div className="stack" style={{ gap: '0.5rem' }}>
+            <p className="small muted" style={{ margin: 0 }}>
+              Mail sent to this address becomes documents of this project (
+              {p.inbound_consume === 'attachments'
+                ? 'its attachments'
+                : p.inbound_consume === 'eml'
+                  ? 'the message itself, as .eml'
+                  : 'its attachments and the message itself'}
+              ).
+            </p>
+            <CopyText value={p.inbound_address} label="the receiving address" />
+            <div>
+              <RoleButton need="member" onClick={() => setRotating(true)}>
+                New address…
+              </RoleButton>
+            </div>
+          </div>
+        ) : (
+          <p className="small muted" style={{ margin: 0 }}>
+            This server receives no mail (INBOUND_DOMAIN and SMTP_PORT are not set).
+          </p>
+        )}
+      </Card>
       <Card title="Settings" className="mt">
         <KeyValue
           rows={[
@@ -199,11 +236,23 @@ export function ProjectPage({ params }: { params: Record<string, string> }) {
                 'Chosen by keywords'
               ),
             ],
+            ['Mail accepted from', p.inbound_allowed_senders.length ? p.inbound_allowed_senders.join(', ') : 'Anyone'],
+            ['Mail must pass', AUTH_LABELS[p.inbound_authentication]],
             ['Created', formatDate(p.created_at)],
             ['Id', <code key="i">{p.id}</code>],
           ]}
         />
       </Card>
+      <ConfirmDialog
+        open={rotating}
+        title="Replace the receiving address?"
+        danger
+        confirmLabel="Replace address"
+        busy={rotate.isPending}
+        onClose={() => setRotating(false)}
+        onConfirm={() => rotate.mutate(undefined, { onSuccess: () => setRotating(false) })}>
+        <p>Mail to {p.inbound_address} is refused from then on; tell your senders the new address.</p>
+      </ConfirmDialog>
       {editing ? <EditDialog project={p} onClose={() => setEditing(false)} /> : null}
       {deleting ? (
         <DeleteDialog project={p} documents={s?.total_documents ?? 0} onClose={() => setDeleting(false)} />

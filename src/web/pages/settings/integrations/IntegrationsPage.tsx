@@ -2,6 +2,7 @@ import { useApiPage } from '../../../lib/queries';
 import { usePermission } from '../../../lib/session';
 import { PageHeader } from '../../../components/ui';
 import type { Project } from '../../../lib/types';
+import { InboundSection } from './InboundSection';
 import { MailboxesSection } from './MailboxesSection';
 import { SheetsSection } from './SheetsSection';
 
@@ -16,6 +17,7 @@ export function IntegrationsPage() {
         <div className="info-box">{perm.reason} Integrations are managed by admins.</div>
       ) : (
         <div className="stack">
+          <InboundSection projects={list} />
           <MailboxesSection projects={list} />
           <SheetsSection projects={list} />
         </div>
