@@ -56,7 +56,8 @@ const STAGE_COLUMNS: Record<Stage, string> = {
     'NULL::text AS text_content',
     'text_content, NULL::real[] AS embedding, parser_version, extractor_version',
   ),
-  classify: ROW_COLUMNS,
+  // The layout too: a template's keywords are matched on the same text extraction reads.
+  classify: `${ROW_COLUMNS}, layout`,
   extract: LIST_COLUMNS.replace(
     'NULL::text AS text_content',
     'text_content, NULL::real[] AS embedding, parser_version, extractor_version, layout',
@@ -73,14 +74,17 @@ export interface StageContext {
   templates?: ExtractionTemplate[];
 }
 
+/** The organisation's templates in extraction order (classification matches them too). */
+const TEMPLATES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY ${EXTRACTION_ORDER}), '[]'::json)
+            FROM templates t WHERE t.org_id = documents.org_id AND t.environment = documents.environment) AS stage_templates`;
+
 const STAGE_EXTRAS: Record<Stage, string> = {
   parse: 'NULL::text AS stage_classifier, NULL::json AS stage_templates',
   embed: 'NULL::text AS stage_classifier, NULL::json AS stage_templates',
   classify: `(SELECT c.version FROM classifier_models c WHERE c.org_id = documents.org_id AND c.environment = documents.environment) AS stage_classifier,
-           NULL::json AS stage_templates`,
+           ${TEMPLATES_SQL}`,
   extract: `NULL::text AS stage_classifier,
-           (SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY ${EXTRACTION_ORDER}), '[]'::json)
-            FROM templates t WHERE t.org_id = documents.org_id AND t.environment = documents.environment) AS stage_templates`,
+           ${TEMPLATES_SQL}`,
 };
 
 /** A document as the template trace reads it. */
@@ -314,7 +318,7 @@ export function createDocumentsRepository(db: Queryable) {
       const { stage_project, stage_classifier, stage_templates, ...doc } = rows[0];
       const context: StageContext = {};
       if (stage === 'classify') context.classifierVersion = stage_classifier;
-      if (stage === 'extract') context.templates = stage_templates ?? [];
+      if (stage === 'extract' || stage === 'classify') context.templates = stage_templates ?? [];
       return { doc: doc as DocumentRow, project: stage_project, context };
     },
     async list(scope: Scope, f: DocumentFilters): Promise<{ rows: DocumentRow[]; total: number }> {

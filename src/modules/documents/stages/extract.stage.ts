@@ -1,29 +1,11 @@
 import { extractFields, type TemplateArea, type TemplateDef } from '../../../pipeline/extract/index.js';
-import type { ExtractionTemplate } from '../../templates/templates.repository.js';
 import { layoutAreaText, layoutText } from '../../../pipeline/parse/index.js';
 import type { FieldValue } from '../documents.types.js';
 import type { StageCompute } from '../stage-runner.js';
+import { definitionOf } from './template-defs.js';
 
 /** Bumped when the generic extractors change, so `reprocess --missing` can re-extract. */
 export const EXTRACTOR_VERSION = 'extract-1';
-
-/**
- * Template definitions by id, reused while their version stands: the engine keeps what it
- * works out about a template (keyword literals, replace-rule analysis) per definition object,
- * so each version is worked out once per process instead of once per document.
- */
-const DEFINITION_CACHE_LIMIT = 5000;
-const definitions = new Map<string, { version: number; def: TemplateDef }>();
-
-function definitionOf(t: ExtractionTemplate): TemplateDef {
-  const hit = definitions.get(t.id);
-  if (hit && hit.version === t.version) return hit.def;
-  const def: TemplateDef = { ...t.definition, id: t.id };
-  definitions.delete(t.id);
-  if (definitions.size >= DEFINITION_CACHE_LIMIT) definitions.delete(definitions.keys().next().value as string);
-  definitions.set(t.id, { version: t.version, def });
-  return def;
-}
 
 export function extractStage(): StageCompute {
   return async (doc, project, context) => {
