@@ -3,7 +3,14 @@ import { newId } from '../../lib/ids.js';
 import type { Scope } from '../../lib/scope.js';
 import type { StoredLayout } from '../../pipeline/parse/index.js';
 import { EXTRACTION_ORDER, type ExtractionTemplate } from '../templates/templates.repository.js';
-import type { DocumentRow, DocumentStatus, FieldValue, PipelineState, Stage } from './documents.types.js';
+import type {
+  Classification,
+  DocumentRow,
+  DocumentStatus,
+  FieldValue,
+  PipelineState,
+  Stage,
+} from './documents.types.js';
 import { missingStageSql, type StageVersions } from './missing.js';
 import { DOCUMENT_EVENT_COLUMNS, documentEventSql } from './document-event.js';
 import { insertEventFromRowSql } from '../events/events.repository.js';
@@ -93,6 +100,9 @@ export interface TraceDocument {
   status: string;
   text_content: string | null;
   layout: StoredLayout | null;
+  /** For learning a template from the document. */
+  fields: Record<string, FieldValue> | null;
+  classification: Classification | null;
   template_id: string | null;
   template_version: number | null;
   default_template_id: string | null;
@@ -420,7 +430,7 @@ export function createDocumentsRepository(db: Queryable) {
     /** What the template trace reads: the text as templates see it, what extracted it, and the project's default template. */
     async getForTrace(scope: Scope, id: string): Promise<TraceDocument | null> {
       const { rows } = await db.query<TraceDocument>(
-        `SELECT d.id, d.status, d.text_content, d.layout, d.template_id, d.template_version, p.default_template_id
+        `SELECT d.id, d.status, d.text_content, d.layout, d.fields, d.classification, d.template_id, d.template_version, p.default_template_id
            FROM documents d LEFT JOIN projects p ON p.id = d.project_id
           WHERE d.id = $1 AND d.org_id = $2 AND d.environment = $3`,
         [id, scope.orgId, scope.environment],

@@ -1,5 +1,5 @@
-import { extractFields, type TemplateArea, type TemplateDef } from '../../../pipeline/extract/index.js';
-import { layoutAreaText, layoutText } from '../../../pipeline/parse/index.js';
+import { attachPositions, extractFields, type TemplateArea } from '../../../pipeline/extract/index.js';
+import { layoutAreaText, layoutText, positionIndex } from '../../../pipeline/parse/index.js';
 import type { FieldValue } from '../documents.types.js';
 import type { StageCompute } from '../stage-runner.js';
 import { definitionOf } from './template-defs.js';
@@ -29,9 +29,17 @@ export function extractStage(): StageCompute {
         : {}),
     });
     // Values a person confirmed survive re-extraction.
+    // Where each value was read: boxes on the page for PDFs and OCR'd pages, offsets otherwise.
+    const placed = attachPositions(r.fields, positionIndex(text, layout));
     const fields: Record<string, FieldValue> = {};
-    for (const [k, v] of Object.entries(r.fields))
-      fields[k] = { value: v.value, confidence: v.confidence, method: v.method };
+    for (const [k, v] of Object.entries(placed))
+      fields[k] = {
+        value: v.value,
+        confidence: v.confidence,
+        method: v.method,
+        ...(v.position ? { position: v.position } : {}),
+        ...(v.cells ? { cells: v.cells } : {}),
+      };
     for (const [k, v] of Object.entries(doc.fields ?? {})) if (v.confirmed) fields[k] = v;
     const used = r.templateId ? byId.get(r.templateId) : undefined;
     return {
