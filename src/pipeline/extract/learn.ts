@@ -91,27 +91,47 @@ function dateShape(raw: string, iso: string): { format: string; regex: string } 
   return { format: format.replace(/%b\./, '%b'), regex };
 }
 
-/** The label before a value: the last words before it on its line, else the line above. */
-function labelBefore(text: string, start: number): string | null {
+const SEP_END = /(?:[\s:#=.\-–$€£¥]|(?<![\p{L}])[A-Z]{2,3}(?=\s*$))+$/u;
+const BETWEEN = '[^\\S\\n]*[:#=.\\-–]?[^\\S\\n]*(?:[^\\n\\d]{0,40}?)';
+/** Words on a line that may label a total or a date (the nearest such line above labels a value alone on its line). */
+const TOTAL_LABEL = /total|amount|sum|due|payable|betrag|montant|importe|totaal|razem|totale|zu zahlen|payer|net/i;
+const DATE_LABEL = /dat[eua]|fecha|tarikh|issued/i;
+/** Lines above a value searched for its label. */
+const LABEL_REACH = 8;
+
+/**
+ * The label before a value, as a regex that ends where the value starts: the last words before
+ * it on its line; else the line above; else the nearest line above (within a few) that names a
+ * total or a date, with the lines in between skipped by count (receipts keep their layout).
+ */
+function labelBefore(text: string, start: number, kind: 'number' | 'date' | 'text'): string | null {
   const { start: ls } = lineBounds(text, start);
-  const before = text.slice(ls, start).replace(/[\s:#=.\-–]+$/u, '');
+  const before = text.slice(ls, start).replace(SEP_END, '');
   const chunks = before.split(/\s{2,}|\t/).map((c) => c.trim());
-  // A currency written between the label and the amount ("TOTAL:   RM 15.90") is not the label.
-  while (chunks.length > 1 && /^(?:[A-Z]{2,3}|[$€£¥])$/u.test(chunks[chunks.length - 1])) chunks.pop();
-  const words = (chunks.pop() ?? '').replace(/[\s:#=.\-–]+$/u, '');
+  const words = (chunks.pop() ?? '').replace(SEP_END, '');
   if (/\p{L}/u.test(words) && words.length <= 40) {
     // Only the words (and what sits between them) of the label, not figures ahead of them.
     const m = /[\p{L}][\p{L}\p{N} ./()&'%-]*$/u.exec(words);
-    if (m) return `${literal(m[0])}[^\\S\\n]*[:#=.\\-–]?[^\\S\\n]*(?:[^\\n\\d]{0,40}?)`;
+    if (m) return `${literal(m[0])}${BETWEEN}`;
   }
   if (before.trim() !== '') return null;
-  // Nothing before the value on its line: the line above is its label.
-  const prevEnd = ls - 1;
-  if (prevEnd <= 0) return null;
-  const prev = lineBounds(text, prevEnd - 1);
-  const above = text.slice(prev.start, prev.end).trim();
-  if (!/\p{L}/u.test(above) || above.length > 40) return null;
-  return `${literal(above)}[^\\S\\n]*\\n[^\\S\\n]*`;
+  // Nothing before the value on its line: look at the lines above.
+  const lines: string[] = [];
+  let end = ls - 1;
+  while (end > 0 && lines.length < LABEL_REACH) {
+    const b = lineBounds(text, end - 1);
+    lines.push(text.slice(b.start, b.end).trim());
+    end = b.start - 1;
+  }
+  const lead = '[^\\S\\n]*\\n[^\\S\\n]*[:#=.\\-–$€£¥]?[^\\S\\n]*';
+  const usable = (l: string) => /\p{L}/u.test(l) && l.length <= 40;
+  if (lines[0] !== undefined && usable(lines[0]) && kind === 'text') return `${literal(lines[0])}${lead}`;
+  const wanted = kind === 'number' ? TOTAL_LABEL : kind === 'date' ? DATE_LABEL : null;
+  for (let k = 0; k < lines.length; k++) {
+    if (!usable(lines[k]) || (wanted && !wanted.test(lines[k]))) continue;
+    return `${literal(lines[k])}[^\\S\\n]*\\n${k > 0 ? `(?:[^\\n]*\\n){${k}}` : ''}[^\\S\\n]*[:#=.\\-–$€£¥]?[^\\S\\n]*`;
+  }
+  return lines[0] !== undefined && usable(lines[0]) ? `${literal(lines[0])}${lead}` : null;
 }
 
 function numberPattern(raw: string): { regex: string; decimal: ',' | '.' } {
@@ -163,7 +183,8 @@ export function learnTemplate(input: LearnInput): LearnResult {
       continue;
     }
     const raw = text.slice(span.start, span.end);
-    const label = labelBefore(text, span.start);
+    const kind = typeof v === 'number' ? 'number' : ISO_DAY.test(v) ? 'date' : 'text';
+    const label = labelBefore(text, span.start, kind);
     if (typeof v === 'number') {
       if (!label) {
         fail('no label before the value to anchor a pattern on');
@@ -174,18 +195,15 @@ export function learnTemplate(input: LearnInput): LearnResult {
       fields[name] = { parser: 'regex', regex: `${label}${p.regex}`, type: 'float' };
     } else if (ISO_DAY.test(v) && !/^\d{4}-\d{2}-\d{2}$/.test(raw.trim())) {
       const shape = dateShape(raw, v);
-      if (!shape || !label) {
-        fail(!shape ? `the date "${raw}" is not written in a form a template can read` : 'no label before the date');
+      if (!shape) {
+        fail(`the date "${raw}" is not written in a form a template can read`);
         continue;
       }
       if (!dateFormats.includes(shape.format)) dateFormats.push(shape.format);
-      fields[name] = { parser: 'regex', regex: `${label}(${shape.regex})`, type: 'date' };
+      // Without a label, the first date written this way (checked below on this document).
+      fields[name] = { parser: 'regex', regex: `${label ?? ''}(${shape.regex})`, type: 'date' };
     } else if (ISO_DAY.test(v)) {
-      if (!label) {
-        fail('no label before the date');
-        continue;
-      }
-      fields[name] = { parser: 'regex', regex: `${label}(\\d{4}-\\d{2}-\\d{2})`, type: 'date' };
+      fields[name] = { parser: 'regex', regex: `${label ?? ''}(\\d{4}-\\d{2}-\\d{2})`, type: 'date' };
     } else if (NAME_FIELDS.includes(name) || !label) {
       // A name stays the same on every document of its issuer: it is matched as itself.
       fields[name] = { parser: 'regex', regex: `(${literal(raw)})` };

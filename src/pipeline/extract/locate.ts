@@ -25,28 +25,78 @@ function lineOf(text: string, at: number): string {
   return text.slice(s, e < 0 ? text.length : e);
 }
 
+function lineStart(text: string, at: number): number {
+  return text.lastIndexOf('\n', at - 1) + 1;
+}
+
 /** End of the line holding `at` (for searching the next table row after this one). */
 export function lineEnd(text: string, at: number): number {
   const e = text.indexOf('\n', at);
   return e < 0 ? text.length : e;
 }
 
+/**
+ * The numbers and dates of the last text looked at, worked out once: positions are looked up
+ * for every field of a document in the same text, and tokenising it per field would cost more
+ * than extraction itself.
+ */
+let memo: {
+  text: string;
+  numbers?: Array<{ start: number; end: number; readings: Array<number | null> }>;
+  dates?: Array<{ start: number; end: number; iso: string }>;
+} = { text: '' };
+
+function memoFor(text: string): typeof memo {
+  if (memo.text !== text) memo = { text };
+  return memo;
+}
+
+function numbersOf(text: string) {
+  const m = memoFor(text);
+  if (!m.numbers) {
+    m.numbers = [];
+    NUMBER_TOKEN.lastIndex = 0;
+    for (let t = NUMBER_TOKEN.exec(text); t; t = NUMBER_TOKEN.exec(text)) {
+      const tok = t[0];
+      m.numbers.push({
+        start: t.index,
+        end: t.index + tok.length,
+        readings: [
+          parseAmount(tok),
+          parseAmount(tok, { decimalSeparator: ',' }),
+          parseAmount(tok, { decimalSeparator: '.' }),
+        ],
+      });
+    }
+  }
+  return m.numbers;
+}
+
+function datesOf(text: string) {
+  const m = memoFor(text);
+  if (!m.dates) {
+    // Both readings of an ambiguous date (03/05 as 3 May and as 5 March).
+    const seen = new Set<string>();
+    m.dates = [];
+    for (const dayFirst of [true, false])
+      for (const d of findDates(text, { dayFirst }))
+        if (!seen.has(`${d.index}:${d.iso}`)) {
+          seen.add(`${d.index}:${d.iso}`);
+          m.dates.push({ start: d.index, end: d.index + d.raw.length, iso: d.iso });
+        }
+    m.dates.sort((a, b) => a.start - b.start);
+  }
+  return m.dates;
+}
+
 function numberSpans(text: string, value: number, from: number): TextSpan[] {
   const out: TextSpan[] = [];
-  NUMBER_TOKEN.lastIndex = from;
-  for (let m = NUMBER_TOKEN.exec(text); m; m = NUMBER_TOKEN.exec(text)) {
-    const tok = m[0];
-    // A token cut out of a longer number or a date ("12.03.2024") is not this amount.
-    const readings = [
-      parseAmount(tok),
-      parseAmount(tok, { decimalSeparator: ',' }),
-      parseAmount(tok, { decimalSeparator: '.' }),
-    ];
-    if (readings.some((r) => r !== null && Math.abs(Math.abs(r) - Math.abs(value)) < 0.005)) {
-      let start = m.index;
+  for (const n of numbersOf(text)) {
+    if (n.start < from) continue;
+    if (n.readings.some((r) => r !== null && Math.abs(Math.abs(r) - Math.abs(value)) < 0.005)) {
       // A minus written before the amount belongs to it.
-      if (value < 0 && text[start - 1] === '-') start--;
-      out.push({ start, end: m.index + tok.length });
+      const start = value < 0 && text[n.start - 1] === '-' ? n.start - 1 : n.start;
+      out.push({ start, end: n.end });
     }
   }
   return out;
@@ -54,16 +104,14 @@ function numberSpans(text: string, value: number, from: number): TextSpan[] {
 
 function dateSpans(text: string, iso: string, from: number): TextSpan[] {
   const day = iso.slice(0, 10);
-  const seen = new Set<number>();
   const out: TextSpan[] = [];
-  const rest = text.slice(from);
-  for (const dayFirst of [true, false])
-    for (const d of findDates(rest, { dayFirst }))
-      if (d.iso === day && !seen.has(d.index)) {
-        seen.add(d.index);
-        out.push({ start: from + d.index, end: from + d.index + d.raw.length });
-      }
-  return out.sort((a, b) => a.start - b.start);
+  let last = -1;
+  for (const d of datesOf(text))
+    if (d.start >= from && d.iso === day && d.start !== last) {
+      out.push({ start: d.start, end: d.end });
+      last = d.start;
+    }
+  return out;
 }
 
 function textSpans(text: string, value: string, from: number): TextSpan[] {
@@ -102,8 +150,11 @@ export function locateValue(text: string, name: string, value: unknown, from = 0
   const spans = findValue(text, value, from);
   if (spans.length <= 1) return spans[0] ?? null;
   if (typeof value === 'number' && TOTAL_NAME.test(name)) {
-    const labelled = spans.filter((s) => TOTAL_LINE.test(lineOf(text, s.start)));
-    return (labelled.length > 0 ? labelled : spans)[(labelled.length > 0 ? labelled : spans).length - 1];
+    // A label on the value's own line first; else on the line above (receipts print one box per line).
+    const same = spans.filter((s) => TOTAL_LINE.test(lineOf(text, s.start)));
+    const above = spans.filter((s) => s.start > 0 && TOTAL_LINE.test(lineOf(text, lineStart(text, s.start) - 1)));
+    const pick = same.length > 0 ? same : above.length > 0 ? above : spans;
+    return pick[pick.length - 1];
   }
   if (typeof value === 'string' && ISO_DAY.test(value)) {
     return spans.find((s) => DATE_LINE.test(lineOf(text, s.start))) ?? spans[0];
