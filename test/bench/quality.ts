@@ -124,6 +124,9 @@ function positionShare(docs: any[]): { n: number; placed: number; without: Map<s
   for (const d of docs)
     for (const [k, f] of Object.entries(d.fields ?? {}) as Array<[string, any]>) {
       if (f.value === null || f.value === undefined || f.method === 'manual') continue;
+      // A template's stated values (issuer, desc, static fields, currency) come at confidence 1
+      // and are not read from the document: they have no position by design.
+      if (f.method === 'template' && f.confidence === 1) continue;
       n++;
       if (f.position || f.cells) placed++;
       else without.set(k, (without.get(k) ?? 0) + 1);

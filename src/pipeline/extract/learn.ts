@@ -9,7 +9,8 @@
  * - Types: dates get `type: date` and a strptime format read off how the date is written;
  *   amounts `type: float` with the decimal separator they use.
  * The template is run on the document it came from, and a field whose regex does not give its
- * value back is reported rather than kept.
+ * value back is left out (and listed as skipped). A value a person confirmed that is not in the
+ * text at all fails the whole request.
  */
 import { compileUserRegex } from '../../lib/user-regex/index.js';
 import { findDates } from './dates.js';
@@ -256,13 +257,15 @@ export function learnTemplate(input: LearnInput): LearnResult {
         : typeof got === 'string' &&
           got.trim().replace(/\s+/g, ' ').toLowerCase() === String(want).trim().replace(/\s+/g, ' ').toLowerCase();
     if (same) continue;
+    // The value is in the text but no pattern here gives it back: left out, and said so.
     delete fields[name];
-    (input.fields[name].confirmed ? missing : skipped).push({
+    skipped.push({
       field: name,
       reason: `the learned pattern reads ${JSON.stringify(got ?? null)} instead of ${JSON.stringify(want)}`,
     });
   }
-  if (missing.length > 0) return { ok: false, missing };
+  if (Object.keys(fields).length === 0)
+    return { ok: false, missing: skipped.length > 0 ? skipped : [{ field: '(all)', reason: 'no field to learn' }] };
   template.required_fields = Object.keys(fields);
   return { ok: true, template, skipped };
 }
