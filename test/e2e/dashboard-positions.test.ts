@@ -90,6 +90,7 @@ describe('field positions in the dashboard', () => {
         throw new Error(`${e.message}\n${await page.locator('main').innerText()}`);
       });
     await expect.poll(() => page.url()).toMatch(/\/templates\/tpl_/);
+    await page.waitForSelector('main h1');
     await screenshot(page, '21-template-learned');
     expect(problems).toEqual([]);
   });
