@@ -643,6 +643,28 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/templates/learn": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Learn a template from a document's corrected fields
+         * @description Builds an invoice2data-compatible template from the document's current fields (as corrected with PATCH /documents/{id}): keywords from the issuer's stable text (its name, a tax or company id; never dates or amounts), one regex per field anchored on the nearest label, each field's type and date format. The template is stored like an imported one and applies to the issuer's later documents. Fields a person confirmed must be found in the text (422 names each one that is not); machine values that are not found are left out and listed in `skipped_fields`.
+         *
+         *     Requires the member role or higher.
+         */
+        post: operations["postTemplatesLearn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/templates/{id}": {
         parameters: {
             query?: never;
@@ -1740,6 +1762,16 @@ export type components = {
             /** @description The secret: shown in this answer only */
             key: string;
         };
+        /** @description Where a value was read. PDFs and images: `page` (1-based) and `bbox` [x0, y0, x1, y1] from the page's top left, in PDF points (`unit` pt) or image pixels (`unit` px, OCR'd pages). Text documents: `start` and `end` character offsets (end exclusive) into GET /documents/{id}/text. Absent for values not read from the document (a template's static values, computed ones). */
+        FieldPosition: {
+            page: number;
+            bbox: number[];
+            /** @enum {string} */
+            unit: "pt" | "px";
+        } | {
+            start: number;
+            end: number;
+        };
         Document: {
             id: string;
             project_id: string;
@@ -1778,6 +1810,11 @@ export type components = {
                     confidence: number;
                     method: string;
                     confirmed?: boolean;
+                    position?: components["schemas"]["FieldPosition"];
+                    /** @description Table values: per row, the position of each cell read from the page, by column */
+                    cells?: {
+                        [key: string]: components["schemas"]["FieldPosition"];
+                    }[];
                 };
             } | null;
             version: number;
@@ -2169,6 +2206,26 @@ export type components = {
             warnings: {
                 path: string;
                 message: string;
+            }[];
+        };
+        /** @description The stored template, and the machine-read fields left out because their value was not found */
+        LearnedTemplate: {
+            id: string;
+            name: string;
+            issuer: string;
+            priority: number;
+            version: number;
+            /** @description The invoice2data template: issuer, keywords, fields, options … */
+            definition: {
+                [key: string]: unknown;
+            };
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            skipped_fields: {
+                field: string;
+                reason: string;
             }[];
         };
         WebhookSubscription: {
@@ -5527,6 +5584,82 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description This Idempotency-Key was used for a different request in the last 24 hours */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    postTemplatesLearn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first request with a key runs; for 24 hours a repeat with the same key and the same request gets the stored response again (header `Idempotent-Replayed: true`), a different request with the key is a 422 and a repeat while the first still runs a 409. Server errors are not stored. 1–255 printable ASCII characters, per credential and environment. Not accepted on multipart uploads (an upload of the same file to the same project is already recognised as a duplicate). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "document_id": "doc_01HZX4A7Q2",
+                 *       "name": "Corner Hardware receipts"
+                 *     }
+                 */
+                "application/json": {
+                    document_id: string;
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Learned and stored */
+            201: {
+                headers: {
+                    /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["LearnedTemplate"];
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description No such document */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The document has no extracted fields yet; or: a request with this idempotency-key is still running */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A confirmed field’s value cannot be located in the text: `details` names each field and why; or: this idempotency-key was used for a different request in the last 24 hours */
             422: {
                 headers: {
                     [name: string]: unknown;

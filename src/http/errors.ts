@@ -15,7 +15,8 @@ export type ErrorCode =
   | 'INTERNAL_ERROR'
   | 'SERVICE_UNAVAILABLE'
   | 'TOKEN_EXPIRED'
-  | 'IDEMPOTENCY_KEY_REUSED';
+  | 'IDEMPOTENCY_KEY_REUSED'
+  | 'UNPROCESSABLE';
 
 /** HTTP status of each domain error code; a code missing here is a bug and answers 500. */
 export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
@@ -26,6 +27,7 @@ export const STATUS_OF_CODE: Readonly<Record<string, number>> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   IDEMPOTENCY_KEY_REUSED: 422,
+  UNPROCESSABLE: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -64,6 +64,15 @@ export class IdempotencyKeyReusedError extends DomainError {
   }
 }
 
+/**
+ * A well-formed request about a resource that cannot be done with what the resource holds (a
+ * template learned from a document whose corrected values are not in its text): a 422.
+ */
+export class UnprocessableError extends DomainError {
+  override readonly name: string = 'UnprocessableError';
+  readonly code = 'UNPROCESSABLE';
+}
+
 /** A valid credential that may not do this. */
 export class ForbiddenError extends DomainError {
   override readonly name: string = 'ForbiddenError';
@@ -126,6 +135,7 @@ export const errors = {
   validation: (message: string, details?: FieldIssue[]) => new ValidationError(message, details),
   invalidField: (field: string, message: string) => new ValidationError(`${field}: ${message}`, [{ field, message }]),
   conflict: (message: string, details?: unknown) => new ConflictError(message, details),
+  unprocessable: (message: string, details?: FieldIssue[]) => new UnprocessableError(message, details),
   tooLarge: (message: string) => new PayloadTooLargeError(message),
   unsupportedMedia: (message: string) => new UnsupportedMediaTypeError(message),
   rateLimited: (retryAfterSec: number, headers: Record<string, string> = {}) =>

@@ -274,6 +274,7 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
       ['DELETE', `/projects/${aIds.project}?move_to_project_id=${bIds.project}`, undefined],
       ['POST', '/templates/test', { document_id: bIds.document, template_id: aIds.template }],
       ['POST', '/templates/test', { document_id: aIds.document, template_id: bIds.template }],
+      ['POST', '/templates/learn', { document_id: bIds.document }],
     ];
     const wrong: string[] = [];
     for (const [method, url, payload] of cases) {

@@ -103,7 +103,8 @@ const ERROR_RESPONSES: Record<
   },
   422: {
     name: 'UnprocessableEntity',
-    description: 'The Idempotency-Key was already used with a different request',
+    description:
+      'The Idempotency-Key was already used with a different request (IDEMPOTENCY_KEY_REUSED), or the resource cannot serve the request (UNPROCESSABLE, e.g. a template cannot be learned: `details` names each field)',
     example: err(
       'IDEMPOTENCY_KEY_REUSED',
       'This Idempotency-Key was used with a different request (method, path or body); use a new key for a new request',

@@ -4,7 +4,14 @@ import { MAX_DOCUMENT_VALUES_BYTES } from '../../lib/limits.js';
 import type { Scope } from '../../lib/scope.js';
 import type { StoredLayout } from '../../pipeline/parse/index.js';
 import { EXTRACTION_ORDER, type ExtractionTemplate } from '../templates/templates.repository.js';
-import type { DocumentRow, DocumentStatus, FieldValue, PipelineState, Stage } from './documents.types.js';
+import type {
+  Classification,
+  DocumentRow,
+  DocumentStatus,
+  FieldValue,
+  PipelineState,
+  Stage,
+} from './documents.types.js';
 import { missingStageSql, type StageVersions } from './missing.js';
 import { DOCUMENT_EVENT_COLUMNS, documentEventSql } from './document-event.js';
 import { insertEventFromRowSql } from '../events/events.repository.js';
@@ -70,7 +77,8 @@ const STAGE_COLUMNS: Record<Stage, string> = {
     'NULL::text AS text_content',
     'text_content, NULL::real[] AS embedding, parser_version, extractor_version',
   ),
-  classify: ROW_COLUMNS,
+  // The layout too: a template's keywords are matched on the same text extraction reads.
+  classify: `${ROW_COLUMNS}, layout`,
   extract: LIST_COLUMNS.replace(
     'NULL::text AS text_content',
     'text_content, NULL::real[] AS embedding, parser_version, extractor_version, layout',
@@ -87,14 +95,17 @@ export interface StageContext {
   templates?: ExtractionTemplate[];
 }
 
+/** The organisation's templates in extraction order (classification matches them too). */
+const TEMPLATES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY ${EXTRACTION_ORDER}), '[]'::json)
+            FROM templates t WHERE t.org_id = documents.org_id AND t.environment = documents.environment) AS stage_templates`;
+
 const STAGE_EXTRAS: Record<Stage, string> = {
   parse: 'NULL::text AS stage_classifier, NULL::json AS stage_templates',
   embed: 'NULL::text AS stage_classifier, NULL::json AS stage_templates',
   classify: `(SELECT c.version FROM classifier_models c WHERE c.org_id = documents.org_id AND c.environment = documents.environment) AS stage_classifier,
-           NULL::json AS stage_templates`,
+           ${TEMPLATES_SQL}`,
   extract: `NULL::text AS stage_classifier,
-           (SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY ${EXTRACTION_ORDER}), '[]'::json)
-            FROM templates t WHERE t.org_id = documents.org_id AND t.environment = documents.environment) AS stage_templates`,
+           ${TEMPLATES_SQL}`,
 };
 
 /** A document as the template trace reads it. */
@@ -103,6 +114,9 @@ export interface TraceDocument {
   status: string;
   text_content: string | null;
   layout: StoredLayout | null;
+  /** For learning a template from the document. */
+  fields: Record<string, FieldValue> | null;
+  classification: Classification | null;
   template_id: string | null;
   template_version: number | null;
   default_template_id: string | null;
@@ -328,7 +342,7 @@ export function createDocumentsRepository(db: Queryable) {
       const { stage_project, stage_classifier, stage_templates, ...doc } = rows[0];
       const context: StageContext = {};
       if (stage === 'classify') context.classifierVersion = stage_classifier;
-      if (stage === 'extract') context.templates = stage_templates ?? [];
+      if (stage === 'extract' || stage === 'classify') context.templates = stage_templates ?? [];
       return { doc: doc as DocumentRow, project: stage_project, context };
     },
     async list(
@@ -433,7 +447,7 @@ export function createDocumentsRepository(db: Queryable) {
     /** What the template trace reads: the text as templates see it, what extracted it, and the project's default template. */
     async getForTrace(scope: Scope, id: string): Promise<TraceDocument | null> {
       const { rows } = await db.query<TraceDocument>(
-        `SELECT d.id, d.status, d.text_content, d.layout, d.template_id, d.template_version, p.default_template_id
+        `SELECT d.id, d.status, d.text_content, d.layout, d.fields, d.classification, d.template_id, d.template_version, p.default_template_id
            FROM documents d LEFT JOIN projects p ON p.id = d.project_id
           WHERE d.id = $1 AND d.org_id = $2 AND d.environment = $3`,
         [id, scope.orgId, scope.environment],

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../db/client.js';
 import { errors } from '../../lib/errors.js';
 import { assertDocumentValues } from '../../lib/limits.js';
+import { parsePosition } from '../../pipeline/extract/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -136,11 +137,30 @@ export function createDocumentsService(deps: {
               delete fields[name];
               continue;
             }
-            const value =
-              raw !== null && typeof raw === 'object' && 'value' in (raw as object)
-                ? (raw as { value: unknown }).value
-                : raw;
-            fields[name] = { value, confidence: 1, method: 'manual', confirmed: true };
+            const wrapped = raw !== null && typeof raw === 'object' && 'value' in (raw as object);
+            const value = wrapped ? (raw as { value: unknown }).value : raw;
+            // A position comes with a value picked on the page; accepting a value as it was keeps
+            // the place it was read from.
+            const given = wrapped ? (raw as { position?: unknown }).position : undefined;
+            const position = given === undefined ? undefined : parsePosition(given);
+            if (given !== undefined && position === null)
+              throw errors.validation('Invalid position', [
+                {
+                  field: `fields.${name}.position`,
+                  message: 'must be {page, bbox: [x0, y0, x1, y1], unit: pt|px} or {start, end}',
+                },
+              ]);
+            const prior = doc.fields?.[name];
+            const kept =
+              position ??
+              (prior?.position && JSON.stringify(prior.value) === JSON.stringify(value) ? prior.position : undefined);
+            fields[name] = {
+              value,
+              confidence: 1,
+              method: 'manual',
+              confirmed: true,
+              ...(kept ? { position: kept } : {}),
+            };
           }
           cols.fields = fields;
         }

@@ -1,3 +1,4 @@
+import type { FieldPosition } from '../../pipeline/extract/types.js';
 import type { StoredLayout } from '../../pipeline/parse/pdf-layout.js';
 import { clipForList, LIST_ITEM_VALUES_BYTES } from '../../lib/limits.js';
 import type { Environment } from '../../lib/scope.js';
@@ -22,6 +23,10 @@ export interface FieldValue {
   confidence: number;
   method: string;
   confirmed?: boolean;
+  /** Where the value was read (see FieldPosition); absent for values not read from the page. */
+  position?: FieldPosition;
+  /** Table values: each row's cell positions by column. */
+  cells?: Array<Record<string, FieldPosition>>;
 }
 
 export interface Classification {

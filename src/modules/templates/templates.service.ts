@@ -3,6 +3,8 @@ import { parseTemplateYaml } from '../../pipeline/extract/template-yaml.js';
 import { validateTemplate } from '../../pipeline/extract/template-validate.js';
 import type { TemplateDef, TemplateIssue } from '../../pipeline/extract/template-schema.js';
 import type { Scope } from '../../lib/scope.js';
+import { learnTemplate } from '../../pipeline/extract/learn.js';
+import { layoutText } from '../../pipeline/parse/index.js';
 import { testTemplate, traceDocument, type TraceDeps } from './template-trace.js';
 import type { TemplateRow, TemplatesRepository } from './templates.repository.js';
 
@@ -136,6 +138,32 @@ export function createTemplatesService(deps: { repo: TemplatesRepository; trace:
           ? { ...(await mustGet(scope, input.template_id)).definition, id: input.template_id }
           : validate(input.template);
       return testTemplate(deps.trace, scope, documentId, def as TemplateDef);
+    },
+    /**
+     * A template learned from a document's current fields (as corrected): keywords from the
+     * issuer's stable text, one label-anchored regex per field (see pipeline/extract/learn.ts),
+     * stored like any other template. 422 names each field whose value cannot be located.
+     */
+    async learn(scope: Scope, input: { document_id: string; name?: string }) {
+      const doc = await deps.trace.documents.getForTrace(scope, input.document_id);
+      if (!doc) throw errors.notFound('Document');
+      if (doc.text_content === null || !doc.fields || Object.keys(doc.fields).length === 0)
+        throw errors.conflict(`Document has no extracted fields to learn from (status ${doc.status})`);
+      // The text templates read: a PDF's layout text, as extraction applies them to.
+      const text = doc.layout ? layoutText(doc.layout, doc.text_content) : doc.text_content;
+      const r = learnTemplate({
+        text,
+        fields: doc.fields,
+        ...(input.name ? { name: input.name } : {}),
+        ...(doc.classification?.type ? { documentType: doc.classification.type } : {}),
+      });
+      if (!r.ok)
+        throw errors.unprocessable(
+          `No template can be learned: ${r.missing.map((m) => `${m.field} (${m.reason})`).join('; ')}`,
+          r.missing.map((m) => ({ field: `fields.${m.field}`, message: m.reason })),
+        );
+      const row = await repo.insert(scope, validate(r.template));
+      return { ...present(row), skipped_fields: r.skipped };
     },
     /** One YAML or JSON text (kept for callers of the first version of the import). */
     async importYaml(scope: Scope, yamlText: string, name?: string) {

@@ -32,7 +32,7 @@ export interface RuleEvidence {
 }
 
 /** Bump when DEFAULT_RULES change: models record the rules version they were trained with. */
-export const RULES_VERSION = 'rules-2';
+export const RULES_VERSION = 'rules-3';
 
 const IBAN = /\b[a-z]{2}\d{2}(?: ?[a-z0-9]{4}){2,7}/;
 const MASKED_CARD = /(?:\*{4}|x{4})[\s*x]*\d{4}\b/;
@@ -43,8 +43,28 @@ export const DEFAULT_RULES: readonly ClassificationRule[] = [
     type: 'invoice',
     weight: 1,
     any: [
-      /\b(?:invoice|inv|rechnung|facture|factura)\s*(?:no\b|nr\b|number|num|#|n°|no\.)/,
+      /\b(?:invoice|inv|rechnung|facture|factura|factuur|faktura|fattura)\s*(?:no\b|nr\b|number|num|#|n°|no\.)/,
       /rechnungs-?(?:nummer|nr)|numero de facture|n° facture|numero de factura|nº de factura/,
+      /factuurnummer|factuur ?nr|numer faktury|faktura (?:vat )?nr|numero (?:di )?fattura|fattura n\.?\b/,
+    ],
+  },
+  // Invoice titles of the other languages templates are written for (nl, pl, it; au/nz "tax invoice").
+  {
+    id: 'invoice.title-intl',
+    type: 'invoice',
+    weight: 0.8,
+    any: [/\b(?:factuur|faktura(?: vat)?|fattura(?: elettronica)?|tax invoice|facture n|rechnung nr)\b/],
+  },
+  // A seller's tax id next to an amount to pay: the shape of an invoice in most of Europe and Australia.
+  {
+    id: 'invoice.tax-id-total',
+    type: 'invoice',
+    weight: 0.6,
+    all: [
+      /\b(?:abn|nip|partita iva|p\.? ?iva|btw(?:-?nr| ?nummer)?|ust-?id(?:nr)?|mwst-?nr|uid|n° tva|tva intracom\w*|cif|nif|vat (?:no|reg|number))\b/,
+    ],
+    any: [
+      /\b(?:te betalen|totaal|razem|do zap[lł]aty|nale[zż]no[sś][cć]|totale (?:documento|fattura|da pagare)|importe total|total a pagar|montant ttc|gesamtbetrag|zu zahlen|amount due|total due)\b/,
     ],
   },
   {
@@ -60,7 +80,10 @@ export const DEFAULT_RULES: readonly ClassificationRule[] = [
     id: 'invoice.tax-totals',
     type: 'invoice',
     weight: 1,
-    any: [/total ttc|net a payer|gesamtbetrag|rechnungsbetrag|base imponible|total factura|zzgl\.? \d+ ?% mwst/],
+    any: [
+      /total ttc|net a payer|gesamtbetrag|rechnungsbetrag|base imponible|total factura|zzgl\.? \d+ ?% mwst/,
+      /totaal (?:te betalen|incl\.? btw)|btw-?bedrag|nale[zż]no[sś][cć] og[oó][lł]em|razem do zap[lł]aty|kwota vat|imponibile|totale (?:documento|fattura)|inkl\.? mwst|total (?:incl\.?|including) gst/,
+    ],
   },
   // Who is billed: a block naming the customer. Till slips do not address anyone.
   {
@@ -98,7 +121,9 @@ export const DEFAULT_RULES: readonly ClassificationRule[] = [
     id: 'receipt.word',
     type: 'receipt',
     weight: 0.6,
-    any: [/\b(?:receipt|kassenbon|kassenbeleg|quittung|ticket de caisse|ticket de compra|recibo)\b/],
+    any: [
+      /\b(?:receipt|kassenbon|kassenbeleg|quittung|ticket de caisse|ticket de compra|recibo|kassabon|kassaticket|paragon fiskalny|scontrino|ricevuta|tax receipt)\b/,
+    ],
   },
   {
     id: 'purchase_order.title',

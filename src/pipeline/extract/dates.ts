@@ -119,7 +119,8 @@ export function findDates(text: string, opts: DateOptions = {}): FoundDate[] {
  * `YYYY-MM-DD`. Explicit `formats` are tried first. Returns null for anything else.
  */
 export function parseDate(input: string, opts: DateOptions = {}): string | null {
-  const s = input.trim();
+  // A space before a comma is an artefact of text extraction ("Aug 3 , 2014").
+  const s = input.trim().replace(/\s+,/g, ',');
   if (s === '' || s.length > 80) return null;
   for (const f of opts.formats ?? []) {
     const r = parseDateWithFormat(s, f);
@@ -207,6 +208,9 @@ export function compileDateFormat(format: string): { ok: true; source: string } 
     } else if (/\s/.test(c)) {
       src += '\\s+';
       while (i + 1 < format.length && /\s/.test(format[i + 1])) i++;
+    } else if (/[,.;:/-]/.test(c)) {
+      // Punctuation may have stray spaces before it in extracted text ("Aug 3 , 2014").
+      src += `\\s*${c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}\\s*`;
     } else {
       src += c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
     }

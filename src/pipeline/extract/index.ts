@@ -100,6 +100,8 @@ export function extractFields(input: ExtractInput): ExtractResult {
 }
 
 export { parseAmount, findAmounts, type AmountOptions } from './amounts.js';
+export { attachPositions, parsePosition, type PositionSource } from './positions.js';
+export { findValue, locateValue, lineEnd, type TextSpan } from './locate.js';
 export { detectCurrency, detectCurrencyDetailed } from './currency.js';
 export { parseDate, findDates, parseDateWithFormat, type DateOptions } from './dates.js';
 export { isValidIban, findIbans, formatIban } from './iban.js';

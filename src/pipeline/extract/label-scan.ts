@@ -208,19 +208,28 @@ export function dateReader(doc: Doc) {
  * Reads an identifier such as "INV-2024-0042" or "RE 12345": a token with a digit, not a date.
  * `maxTokens` limits how far after the label we look.
  */
+/** Short words after a number label that are not part of the number ("No", "Nr", "de"). */
+const NUMBER_WORDS = /^(?:n[°ºo]?|nr|num|no|de|du|of|the|vat)$/i;
+
 export function idReader(minLength = 1, maxTokens = 2) {
   return (s: string): string | null => {
-    const tokens = s.split(/\s+/).slice(0, maxTokens);
-    for (const raw of tokens) {
-      const t = raw.replace(/^[#:(]+|[.,;:)]+$/g, '');
+    const tokens = s.split(/\s+/).slice(0, maxTokens + 1);
+    for (let i = 0; i < Math.min(maxTokens, tokens.length); i++) {
+      const raw = tokens[i];
+      // "#123" keeps its hash (numbers are often written so); a hash alone or before ":" does not.
+      const t = /^#\p{N}/u.test(raw) ? raw.replace(/[.,;:)]+$/g, '') : raw.replace(/^[#:(]+|[.,;:)]+$/g, '');
       if (t === '') continue;
       if (/^\p{L}+$/u.test(t)) {
+        // A short capital prefix before the digits belongs to the number ("F 1234K").
+        const next = tokens[i + 1]?.replace(/[.,;:)]+$/g, '');
+        if (/^\p{Lu}{1,3}$/u.test(t) && !NUMBER_WORDS.test(t) && next && /^\p{N}[\p{L}\p{N}\-_/.]*$/u.test(next))
+          if (parseDate(next) === null && next.length + t.length < 40) return `${t} ${next}`;
         // A plain word ("Date", "vom") means the label was followed by something else.
         if (t.length > 3) return null;
         continue;
       }
       if (!hasDigit(t) || t.length < minLength || t.length > 40) continue;
-      if (!/^[\p{L}\p{N}][\p{L}\p{N}\-_/.]*$/u.test(t)) continue;
+      if (!/^#?[\p{L}\p{N}][\p{L}\p{N}\-_/.]*$/u.test(t)) continue;
       if (parseDate(t) !== null) continue;
       return t;
     }

@@ -13,10 +13,15 @@ export const INVOICE_NUMBER = labels([
   ['(?:n[°ºo]\\.?|num[ée]ro)\\s*(?:de\\s+)?(?:la\\s+)?facture|facture\\s*(?:n[°ºo]\\.?|num[ée]ro|#)', 1],
   ['factuur\\s*(?:nummer|nr\\.?)|(?:n[úu]mero|n[°º])\\s*(?:de\\s+)?factura|factura\\s*(?:n[°ºo]\\.?|#|n[úu]m\\.?)', 1],
   ['(?:numero|n\\.)\\s*fattura|fattura\\s*(?:n[°ºo.]+|numero)', 1],
+  // Polish, Dutch short forms, Swedish/Danish/Norwegian, Portuguese.
+  ['numer\\s+faktury|faktura\\s*(?:vat\\s*)?(?:nr\\.?|numer|no\\.?)|factuurnr\\.?|fakturanr\\.?|fakturanummer', 1],
+  ['(?:n[úu]mero\\s+(?:da\\s+)?fatura)|fatura\\s*(?:n[°ºo.]+)|belegn(?:ummer|r\\.?)', 0.95],
 ]);
 
 /** Bare document titles followed directly by a number ("INVOICE 2024-0042", "Rechnung 4711"). */
-export const INVOICE_TITLE = labels([['(?:tax\\s+)?invoice|rechnung|facture|factuur|factura|fattura', 0.7]]);
+export const INVOICE_TITLE = labels([
+  ['(?:tax\\s+)?invoice|rechnung|facture|factuur|factura|fattura|faktura(?:\\s+vat)?', 0.7],
+]);
 
 export const ISSUE_DATE = labels([
   [

@@ -122,6 +122,8 @@ export interface TemplateDef {
   options?: TemplateOptions;
   /** Fields that must be produced. Default: amount, date, invoice_number, issuer. */
   required_fields?: string[];
+  /** The type a matching document is classified as (docpipe's addition). Default `invoice`. */
+  document_type?: string;
 }
 
 export const DEFAULT_PRIORITY = 5;

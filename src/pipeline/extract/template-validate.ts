@@ -29,6 +29,7 @@ const TOP_KEYS = new Set([
   'issuer',
   'keywords',
   'exclude_keywords',
+  'document_type',
   'priority',
   'fields',
   'lines',
@@ -486,12 +487,24 @@ export function validateTemplate(input: unknown, opts: ValidateOptions = {}): Te
   const required = c.stringList('required_fields', input.required_fields);
   if (c.errors.length > 0) return { ok: false, errors: c.errors };
   const name = typeof input.name === 'string' ? input.name.trim() : (opts.name ?? (issuer as string)).trim();
+  // invoice2data strips the spaces from keywords as from the text when remove_whitespace is set:
+  // a keyword written "Some Name" must still find "SomeName" in the prepared text.
+  const squeeze = (xs: string[]): string[] => (options?.remove_whitespace ? xs.map((k) => k.replace(/ +/g, '')) : xs);
+  if (
+    input.document_type !== undefined &&
+    !(typeof input.document_type === 'string' && /^[a-z][a-z_]{0,39}$/.test(input.document_type))
+  )
+    return {
+      ok: false,
+      errors: [{ path: 'document_type', message: 'must be a lower-case type name such as invoice or receipt' }],
+    };
   const template: TemplateDef = {
     name,
     ...(typeof input.id === 'string' ? { id: input.id } : {}),
     issuer: (issuer as string).trim(),
-    keywords: keywords ?? [],
-    ...(exclude && exclude.length > 0 ? { exclude_keywords: exclude } : {}),
+    keywords: squeeze(keywords ?? []),
+    ...(exclude && exclude.length > 0 ? { exclude_keywords: squeeze(exclude) } : {}),
+    ...(typeof input.document_type === 'string' ? { document_type: input.document_type } : {}),
     ...(input.priority !== undefined ? { priority: input.priority as number } : {}),
     fields,
     ...(lines !== undefined ? { lines } : {}),

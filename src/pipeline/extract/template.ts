@@ -245,9 +245,13 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
   };
 
   const fields: ExtractedFields = {};
-  fields.issuer = field(template.issuer, 1, 'template');
+  // Values the template states rather than reads are marked so no position is invented for them.
+  fields.issuer = { ...field(template.issuer, 1, 'template'), computed: true };
   const set = (name: string, value: FieldValue, confidence: number): void => {
     fields[name] = field(value, confidence, 'template');
+  };
+  const stated = (name: string, value: FieldValue): void => {
+    fields[name] = { ...field(value, 1, 'template'), computed: true };
   };
 
   for (const [name, spec] of Object.entries(template.fields ?? {})) {
@@ -257,7 +261,7 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
     }
     if (typeof spec !== 'object' || Array.isArray(spec)) {
       if (name.startsWith('static_') && !Array.isArray(spec)) {
-        set(name.slice(7), spec as string | number, 1);
+        stated(name.slice(7), spec as string | number);
         trace.push({ field: name.slice(7), parser: 'static', status: 'ok' });
         continue;
       }
@@ -270,7 +274,7 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
       continue;
     }
     if (spec.parser === 'static') {
-      set(name, typeof spec.value === 'boolean' ? String(spec.value) : spec.value, 1);
+      stated(name, typeof spec.value === 'boolean' ? String(spec.value) : spec.value);
       trace.push({ field: name, parser: 'static', status: 'ok' });
     } else if (spec.parser === 'lines') {
       const rules: TemplateLinesRule[] = spec.rules ?? [spec as TemplateLinesRule];
@@ -293,7 +297,7 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
       );
     }
   }
-  if (options.currency) set('currency', normaliseCurrency(options.currency), 1);
+  if (options.currency) stated('currency', normaliseCurrency(options.currency));
 
   if (template.lines !== undefined && !ctx.overBudget()) {
     const rules = Array.isArray(template.lines) ? template.lines : [template.lines];
@@ -325,7 +329,7 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
     for (const [k, v] of Object.entries(cols)) set(k, v as FieldValue, 0.9);
     trace.push({ field: `tables[${i}]`, parser: 'tables', status: 'ok' });
   });
-  set('desc', `Invoice from ${template.issuer}`, 1);
+  stated('desc', `Invoice from ${template.issuer}`);
   return { fields, missingRequired: missingRequiredFields(template, fields), warnings, trace };
 
   function runRegex(name: string, plan: RegexFieldPlan, source: string): void {

@@ -60,7 +60,8 @@ export function nextNonEmpty(lines: readonly string[], i: number, maxAhead = 2):
 
 /** Strips separators that commonly follow a label: ":", "#", "-", "=", "n°", "no.", "nr.". */
 export function stripLeadingSeparators(s: string): string {
-  return s.replace(/^\s*(?:(?:[:#=\-–.]|n[°ºo]\.?(?=[\s\d:#]|$)|nr\.?(?=[\s\d:#]|$))\s*)*/iu, '').trim();
+  // A hash written onto digits is part of the number ("#10432"), not a separator.
+  return s.replace(/^\s*(?:(?:[:=\-–.]|#(?!\d)|n[°ºo]\.?(?=[\s\d:#]|$)|nr\.?(?=[\s\d:#]|$))\s*)*/iu, '').trim();
 }
 
 export function hasLetter(s: string): boolean {

@@ -6,11 +6,24 @@ export type FieldRow = Record<string, string | number | null>;
 
 export type FieldValue = string | number | null | Array<string | number | null> | FieldRow[];
 
+/**
+ * Where a value was read: a box on a page (`page` 1-based; `bbox` [x0, y0, x1, y1] from the
+ * page's top left, in PDF points or image pixels) or `[start, end)` offsets into the text.
+ */
+export type FieldPosition =
+  { page: number; bbox: [number, number, number, number]; unit: 'pt' | 'px' } | { start: number; end: number };
+
 /** A single extracted field. `confidence` is in [0, 1]. */
 export interface ExtractedField {
   value: FieldValue;
   confidence: number;
   method: ExtractMethod;
+  /** Where the value was read (absent when it was not read from the page). */
+  position?: FieldPosition;
+  /** Table values: each row's cell positions by column. */
+  cells?: Array<Record<string, FieldPosition>>;
+  /** A value not read from the document (a template's static value): it gets no position. */
+  computed?: true;
 }
 
 export type ExtractedFields = Record<string, ExtractedField>;

@@ -2,7 +2,7 @@ import { CONVERTIBLE, convertToText } from './convert.js';
 import { ParseError } from './errors.js';
 import { imageSize } from './image-size.js';
 import { guessLanguage } from './language.js';
-import { OcrError, type Ocr } from './ocr.js';
+import { OcrError, type Ocr, type OcrWord } from './ocr.js';
 import { extractPdfText } from './pdf.js';
 import { createPdfEngine, type PdfEngine } from './pdf-engine.js';
 import type { LayoutPage } from './pdf-layout.js';
@@ -12,7 +12,15 @@ import { normalizeText } from './text.js';
 import { withTimeout } from './timeout.js';
 
 export { ParseError, type ParseErrorCode } from './errors.js';
-export { createTesseractOcr, OcrError, type Ocr, type OcrResult, type TesseractOcrOptions } from './ocr.js';
+export {
+  createTesseractOcr,
+  OcrError,
+  type Ocr,
+  type OcrResult,
+  type OcrWord,
+  type TesseractOcrOptions,
+} from './ocr.js';
+export { positionIndex, type PositionIndex, type FieldPosition } from './positions.js';
 export { matchesAllowedTypes, sniffType, type SniffedType } from './sniff.js';
 export { ACCEPTED_TYPES_TEXT, unprocessableKind } from './refused-types.js';
 export { guessLanguage } from './language.js';
@@ -83,6 +91,8 @@ export interface ParseResult {
   language?: string;
   /** PDFs: positioned words per page (null for pages read by OCR), for the layout text templates read. */
   layout?: Array<LayoutPage | null>;
+  /** OCR word boxes per page (images: one page), null for pages not OCR'd; for field positions. */
+  ocrWords?: Array<OcrWord[] | null>;
 }
 
 /** Separator between PDF pages in `ParseResult.text`; split on `\f` to get pages back. */
@@ -93,6 +103,7 @@ interface Extracted {
   pages: number;
   ocrPages: number;
   layout?: Array<LayoutPage | null>;
+  ocrWords?: Array<OcrWord[] | null>;
 }
 
 function ocrUnavailable(what: string): ParseError {
@@ -111,8 +122,8 @@ async function ocrImage(mime: string, bytes: Buffer, ocr: Ocr | undefined, o: Pa
   }
   if (!ocr) throw ocrUnavailable('an image');
   try {
-    const { text } = await withTimeout(ocr.recognize(bytes), o.ocrPageTimeoutMs ?? 60_000, 'OCR');
-    return { text: normalizeText(text), pages: 1, ocrPages: 1 };
+    const { text, words } = await withTimeout(ocr.recognize(bytes), o.ocrPageTimeoutMs ?? 60_000, 'OCR');
+    return { text: normalizeText(text), pages: 1, ocrPages: 1, ocrWords: [words ?? null] };
   } catch (err) {
     if (err instanceof OcrError && err.kind === 'bad_image') {
       throw new ParseError('CORRUPT', err.message, { cause: err });
@@ -138,7 +149,7 @@ async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Pr
       if (r.pagesNeedingOcr > 0) throw ocrUnavailable('this PDF has no text layer and');
       if (r.failedPages > 0) throw new ParseError('CORRUPT', `none of the PDF's ${r.pages.length} pages could be read`);
     }
-    return { text, pages: r.pages.length, ocrPages: r.ocrPages, layout: r.layout };
+    return { text, pages: r.pages.length, ocrPages: r.ocrPages, layout: r.layout, ocrWords: r.ocrWords };
   } finally {
     if (!deps.pdf) await reader.close();
   }
@@ -176,7 +187,7 @@ export async function parseDocument(
       input.bytes.length === 0 ? 'the file is empty' : 'unrecognised or binary file type',
     );
   }
-  const { text, pages, ocrPages, layout } = await extract(sniffed.mime, input, deps, options);
+  const { text, pages, ocrPages, layout, ocrWords } = await extract(sniffed.mime, input, deps, options);
   if (text.replace(/\s+/g, '') === '') {
     throw new ParseError('EMPTY', ocrPages > 0 ? 'OCR found no text' : 'the document contains no text');
   }
@@ -187,5 +198,6 @@ export async function parseDocument(
     ocrPages,
     language: guessLanguage(text),
     ...(layout ? { layout } : {}),
+    ...(ocrWords && ocrWords.some((w) => w !== null && w.length > 0) ? { ocrWords } : {}),
   };
 }

@@ -3,11 +3,42 @@ import path from 'node:path';
 import type Tesseract from 'tesseract.js';
 import { TimeoutError, withTimeout } from './timeout.js';
 
+/** A recognised word and its box in the image's pixels (from the top left). */
+export interface OcrWord {
+  text: string;
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+  /** Set on the first word of each recognised line. */
+  nl?: 1;
+}
+
 /** Text recognised in one image. */
 export interface OcrResult {
   text: string;
   /** Mean word confidence in [0, 1]. */
   confidence: number;
+  /** The words in reading order with their boxes (absent when the engine gives none). */
+  words?: OcrWord[];
+}
+
+/** The words of tesseract's block tree, in reading order, each line's first word marked. */
+export function ocrWordsOf(blocks: Tesseract.Block[] | null | undefined): OcrWord[] {
+  const out: OcrWord[] = [];
+  for (const b of blocks ?? [])
+    for (const p of b.paragraphs ?? [])
+      for (const l of p.lines ?? []) {
+        let first = true;
+        for (const w of l.words ?? []) {
+          const text = (w.text ?? '').trim();
+          if (!text || !w.bbox) continue;
+          const { x0, y0, x1, y1 } = w.bbox;
+          out.push(first ? { text, x0, y0, x1, y1, nl: 1 } : { text, x0, y0, x1, y1 });
+          first = false;
+        }
+      }
+  return out;
 }
 
 /** An OCR engine. `recognize` takes an encoded image (PNG, JPEG, TIFF, BMP, GIF, WebP). */
@@ -113,13 +144,18 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Ocr {
       const run = slot.worker.then((w) => {
         // The worker finished starting after the deadline: it is about to be terminated.
         if (timedOut) throw new OcrError('timeout', 'OCR timed out');
-        return w.recognize(image);
+        // The block tree carries each word's box (for field positions).
+        return w.recognize(image, {}, { text: true, blocks: true });
       });
       const { data } = await withTimeout(run, timeoutMs, 'OCR', () => {
         timedOut = true;
         discard(slot);
       });
-      return { text: data.text ?? '', confidence: Math.max(0, Math.min(1, (data.confidence ?? 0) / 100)) };
+      return {
+        text: data.text ?? '',
+        confidence: Math.max(0, Math.min(1, (data.confidence ?? 0) / 100)),
+        words: ocrWordsOf(data.blocks),
+      };
     } catch (err) {
       throw toOcrError(err, slot, discard);
     } finally {

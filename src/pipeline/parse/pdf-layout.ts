@@ -12,6 +12,7 @@
  * Fragments are written top to bottom; one whose baseline is within half an em of the previous
  * one continues its line, otherwise a step of n em writes n line breaks (one to five).
  */
+import type { OcrWord } from './ocr.js';
 import { placeItems, rotatePoint, type RawTextItem } from './pdf-lines.js';
 
 /** A run of text on a page, in points from the top left, upright. */
@@ -113,6 +114,15 @@ interface Fragment {
   size: number;
   text: string[];
   col: number;
+  /** Each word's characters in `text` (from, to), for positions. */
+  words: Array<{ word: LayoutWord; from: number; to: number }>;
+}
+
+/** A word of a rendered page and where its characters are in the page's text. */
+export interface WordSpan {
+  start: number;
+  end: number;
+  word: LayoutWord;
 }
 
 function fragments(words: LayoutWord[]): Fragment[] {
@@ -137,12 +147,14 @@ function fragments(words: LayoutWord[]): Fragment[] {
       // Another font size after a space is another block of text for pdftotext (a label and its value).
       const sizeChange = prev !== null && Math.abs(w.size - prev.size) > SIZE_BREAK * em && gap > SIZE_GAP * em;
       if (!frag || !prev || gap > FRAGMENT_BREAK * em || sizeChange) {
-        frag = { xMin: w.x0, xMax: w.x1, base: line[0].base, size: w.size, text: [], col: 0 };
+        frag = { xMin: w.x0, xMax: w.x1, base: line[0].base, size: w.size, text: [], col: 0, words: [] };
         out.push(frag);
       } else if (gap > WORD_BREAK * prev.size || (w.sp === 1 && gap > -0.2 * em)) {
         frag.text.push(' ');
       }
+      const from = frag.text.length;
       frag.text.push(...w.text);
+      frag.words.push({ word: w, from, to: frag.text.length });
       frag.xMax = Math.max(frag.xMax, w.x1);
       frag.size = Math.max(frag.size, w.size);
       prev = w;
@@ -172,8 +184,11 @@ function assignColumns(frags: Fragment[]): void {
   }
 }
 
-/** Renders one page as pdftotext -layout does (without the final form feed). */
-export function renderLayout(page: LayoutPage): string {
+/**
+ * Renders one page as pdftotext -layout does (without the final form feed). With `spans`, each
+ * word's character range in the result is added to it (offsets in UTF-16 code units).
+ */
+export function renderLayout(page: LayoutPage, spans?: WordSpan[]): string {
   const frags = fragments(page.words);
   assignColumns(frags);
   // As pdftotext: fragments top to bottom (by the top of their glyphs), then left to right;
@@ -184,7 +199,19 @@ export function renderLayout(page: LayoutPage): string {
   let line = '';
   for (let i = 0; i < frags.length; i++) {
     const f = frags[i];
-    line = line.padEnd(f.col, ' ') + f.text.join('');
+    line = line.padEnd(f.col, ' ');
+    if (spans) {
+      // Characters are code points in `text`; offsets count UTF-16 units as JavaScript strings do.
+      let at = out.length + line.length;
+      let k = 0;
+      for (const fw of f.words) {
+        for (; k < fw.from; k++) at += f.text[k].length;
+        const start = at;
+        for (; k < fw.to; k++) at += f.text[k].length;
+        spans.push({ start, end: at, word: fw.word });
+      }
+    }
+    line += f.text.join('');
     const next = frags[i + 1];
     if (!next) break;
     if (next.col < line.length || Math.abs(next.base - f.base) > LINE_DELTA * f.size) {
@@ -214,10 +241,17 @@ export function cropWords(page: LayoutPage, box: { x: number; y: number; width: 
 /** A word as stored: [x0, x1, baseline, size, text] plus 1 when a space precedes it. */
 type PackedWord = [number, number, number, number, string] | [number, number, number, number, string, 1];
 
-/** A PDF's layout as stored with the document: positioned words per page (null: read by OCR). */
+/** An OCR word as stored: [x0, y0, x1, y1, text] in pixels, plus 1 when it starts a line. */
+export type PackedOcrWord = [number, number, number, number, string] | [number, number, number, number, string, 1];
+
+/**
+ * A document's layout as stored with it: positioned words per PDF page (null: read by OCR or an
+ * image), and the OCR word boxes of pages read by OCR (for field positions).
+ */
 export interface StoredLayout {
   v: 1;
   pages: Array<{ w: PackedWord[]; o?: string[] } | null>;
+  ocr?: Array<PackedOcrWord[] | null>;
 }
 
 /** Pages kept: templates read at most 100,000 characters, about a dozen pages of layout text. */
@@ -230,9 +264,26 @@ const round = (n: number): number => Math.round(n * 10) / 10;
 // holding one (and the reading text drops them too), so the stored layout leaves them out.
 const noNul = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '') : s);
 
-export function packLayout(pages: ReadonlyArray<LayoutPage | null>): StoredLayout {
+export function packLayout(
+  pages: ReadonlyArray<LayoutPage | null>,
+  ocrWords?: ReadonlyArray<ReadonlyArray<OcrWord> | null>,
+): StoredLayout {
+  const ocr = ocrWords?.slice(0, MAX_LAYOUT_PAGES).map((ws) =>
+    ws
+      ? ws.map((w): PackedOcrWord => {
+          const box: [number, number, number, number] = [
+            Math.round(w.x0),
+            Math.round(w.y0),
+            Math.round(w.x1),
+            Math.round(w.y1),
+          ];
+          return w.nl ? [...box, noNul(w.text), 1] : [...box, noNul(w.text)];
+        })
+      : null,
+  );
   return {
     v: 1,
+    ...(ocr && ocr.some((p) => p !== null) ? { ocr } : {}),
     pages: pages.slice(0, MAX_LAYOUT_PAGES).map((p) => {
       if (!p) return null;
       const w = p.words.map((x): PackedWord =>

@@ -1,5 +1,5 @@
 import { ParseError } from './errors.js';
-import type { Ocr } from './ocr.js';
+import type { Ocr, OcrWord } from './ocr.js';
 import type { PdfEngine } from './pdf-engine.js';
 import { layoutWords, type LayoutPage } from './pdf-layout.js';
 import { reconstructLines, type LineOptions } from './pdf-lines.js';
@@ -37,6 +37,8 @@ export interface PdfTextResult {
   layout: Array<LayoutPage | null>;
   /** Pages whose text came from OCR. */
   ocrPages: number;
+  /** OCR word boxes per page (pixels at the rendering resolution), null for pages not OCR'd. */
+  ocrWords: Array<OcrWord[] | null>;
   /** Text-less pages with images or drawn glyphs that were not OCR'd (no OCR engine given). */
   pagesNeedingOcr: number;
   /** Pages pdf.js could not read at all. */
@@ -60,7 +62,14 @@ function ocrFailure(err: unknown): ParseError {
  * read is counted in `failedPages` and left empty, so one broken page does not lose the rest.
  */
 export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTextOptions): Promise<PdfTextResult> {
-  const result: PdfTextResult = { pages: [], layout: [], ocrPages: 0, pagesNeedingOcr: 0, failedPages: 0 };
+  const result: PdfTextResult = {
+    pages: [],
+    layout: [],
+    ocrPages: 0,
+    ocrWords: [],
+    pagesNeedingOcr: 0,
+    failedPages: 0,
+  };
   const ocr = o.ocr;
   const inFlight = new Set<Promise<void>>();
   let ocrError: unknown;
@@ -94,12 +103,13 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
         ocr.pageTimeoutMs ?? 60_000,
         `OCR of page ${page.pageNumber}`,
       )
-        .then(({ text: ocrText }) => {
+        .then(({ text: ocrText, words }) => {
           const clean = ocrText.trim();
           // A scan may carry a few characters of real text (a page number): keep the richer one.
           if (nonSpace(clean) > nonSpace(text)) {
             result.pages[index] = clean;
             result.layout[index] = null;
+            result.ocrWords[index] = words ?? null;
             result.ocrPages++;
           }
         })
@@ -116,6 +126,7 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
   for (let i = 0; i < numPages; i++) {
     result.pages[i] ??= '';
     result.layout[i] ??= null;
+    result.ocrWords[i] ??= null;
   }
   return result;
 }

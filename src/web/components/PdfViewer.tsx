@@ -9,8 +9,16 @@ pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
 const DATA = `/assets/pdfjs-${pdfjs.version}`;
 const BATCH = 10;
 
-function Page({ doc, n, total }: { doc: pdfjs.PDFDocumentProxy; n: number; total: number }) {
+/** A box to outline on a page, in PDF points from the page's top left. */
+export interface PageBox {
+  page: number;
+  bbox: [number, number, number, number];
+}
+
+function Page({ doc, n, total, box }: { doc: pdfjs.PDFDocumentProxy; n: number; total: number; box?: PageBox | null }) {
   const ref = useRef<HTMLCanvasElement>(null);
+  // CSS pixels per PDF point, once the page is laid out (the outline is drawn in CSS pixels).
+  const [cssScale, setCssScale] = useState(0);
   useEffect(() => {
     let task: pdfjs.RenderTask | undefined;
     let cancelled = false;
@@ -27,6 +35,7 @@ function Page({ doc, n, total }: { doc: pdfjs.PDFDocumentProxy; n: number; total
       canvas.width = Math.floor(viewport.width);
       canvas.height = Math.floor(viewport.height);
       canvas.style.width = `${Math.floor(viewport.width / (window.devicePixelRatio || 1))}px`;
+      setCssScale(Math.floor(viewport.width / (window.devicePixelRatio || 1)) / base.width);
       task = page.render({ canvas, viewport });
       await task.promise.catch(() => undefined);
     })();
@@ -35,10 +44,27 @@ function Page({ doc, n, total }: { doc: pdfjs.PDFDocumentProxy; n: number; total
       task?.cancel();
     };
   }, [doc, n]);
-  return <canvas ref={ref} role="img" aria-label={`Page ${n} of ${total}`} data-page={n} />;
+  const mine = box && box.page === n && cssScale > 0 ? box.bbox : null;
+  return (
+    <div className="page-wrap">
+      <canvas ref={ref} role="img" aria-label={`Page ${n} of ${total}`} data-page={n} />
+      {mine ? (
+        <div
+          className="field-box"
+          data-testid="field-box"
+          style={{
+            left: mine[0] * cssScale - 2,
+            top: mine[1] * cssScale - 2,
+            width: (mine[2] - mine[0]) * cssScale + 4,
+            height: (mine[3] - mine[1]) * cssScale + 4,
+          }}
+        />
+      ) : null}
+    </div>
+  );
 }
 
-export default function PdfViewer({ data }: { data: ArrayBuffer }) {
+export default function PdfViewer({ data, box }: { data: ArrayBuffer; box?: PageBox | null }) {
   const [doc, setDoc] = useState<pdfjs.PDFDocumentProxy | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState(BATCH);
@@ -81,7 +107,7 @@ export default function PdfViewer({ data }: { data: ArrayBuffer }) {
         {doc.numPages} {doc.numPages === 1 ? 'page' : 'pages'}
       </p>
       {pages.map((n) => (
-        <Page key={n} doc={doc} n={n} total={doc.numPages} />
+        <Page key={n} doc={doc} n={n} total={doc.numPages} box={box} />
       ))}
       {shown < doc.numPages ? <Button onClick={() => setShown(shown + BATCH)}>Show more pages</Button> : null}
     </div>

@@ -31,11 +31,15 @@ export interface ProjectStats {
   total_pages: number;
   last_activity_at: string | null;
 }
+/** Where a value was read: a box on a page (PDF points or image pixels) or offsets into the text. */
+export type FieldPosition =
+  { page: number; bbox: [number, number, number, number]; unit: 'pt' | 'px' } | { start: number; end: number };
 export interface FieldValue {
   value: unknown;
   confidence: number;
   method: string;
   confirmed?: boolean;
+  position?: FieldPosition;
 }
 export interface DocumentRow {
   id: string;

@@ -93,10 +93,11 @@ describe('applyTemplate: parsers, types and groups', () => {
       options: { currency: 'eur' },
     });
     expect(applyTemplate(t, text)).toEqual({
-      issuer: { value: 'Acme', confidence: 1, method: 'template' },
-      currency: { value: 'EUR', confidence: 1, method: 'template' },
+      // Values the template states (not reads) are marked computed: they get no position.
+      issuer: { value: 'Acme', confidence: 1, method: 'template', computed: true },
+      currency: { value: 'EUR', confidence: 1, method: 'template', computed: true },
       invoice_number: { value: '2024-0042', confidence: 0.95, method: 'template' },
-      desc: { value: 'Invoice from Acme', confidence: 1, method: 'template' },
+      desc: { value: 'Invoice from Acme', confidence: 1, method: 'template', computed: true },
     });
   });
 

@@ -6,8 +6,12 @@ import {
   OcrError,
   parseDocument,
   ParseError,
+  layoutText,
+  packLayout,
+  positionIndex,
   type Ocr,
 } from '../../../src/pipeline/parse/index.js';
+import { attachPositions, extractFields, parseTemplateYaml } from '../../../src/pipeline/extract/index.js';
 import { makeScannedPdf, makeTextPdf, renderTextPng } from '../../helpers/pdf-fixtures.js';
 
 /** A small page keeps rendering cheap in tests. */
@@ -51,6 +55,39 @@ describe('OCR with tesseract.js (offline)', () => {
     expect(r).toMatchObject({ mimeType: 'image/png', pages: 1, ocrPages: 1 });
     expect(r.text).toMatch(/INVOICE\s+4711/);
     expect(r.text).toMatch(/Total due 99\.50 EUR/);
+  });
+
+  it('keeps word boxes of a scanned PDF page: positions in pixels, and a template matches the OCR text', async () => {
+    const pdf = createPdfEngine();
+    try {
+      const scanned = await makeScannedPdf([['Lakeside Printing Co', 'Invoice No 5521', 'Total due 99.50']], {
+        pageSize: [420, 200],
+      });
+      const r = await parseDocument({ bytes: scanned, maxPages: 5 }, { ocr, pdf });
+      expect(r.ocrPages).toBe(1);
+      const layout = packLayout(r.layout ?? [], r.ocrWords);
+      const tpl = parseTemplateYaml(
+        'issuer: Lakeside Printing Co\nkeywords: [Lakeside Printing]\nfields:\n  amount: Total due\\s+([\\d.]+)\n  invoice_number: Invoice No\\s+(\\d+)\n',
+      );
+      if (!tpl.ok) throw new Error('template');
+      const x = extractFields({
+        text: r.text,
+        templateText: layoutText(layout, r.text),
+        type: 'invoice',
+        templates: tpl.templates,
+      });
+      expect(x.method).toBe('template');
+      expect(x.fields.amount.value).toBe(99.5);
+      const placed = attachPositions(x.fields, positionIndex(r.text, layout));
+      const p = placed.amount.position as { page: number; bbox: number[]; unit: string };
+      expect(p).toMatchObject({ page: 1, unit: 'px' });
+      // Rendered at 150 dpi: the amount sits on the third line, right of the label.
+      const number = placed.invoice_number.position as { bbox: number[] };
+      expect(p.bbox[1]).toBeGreaterThan(number.bbox[1]);
+      expect(p.bbox[2]).toBeGreaterThan(p.bbox[0]);
+    } finally {
+      await pdf.close();
+    }
   });
 
   it('fails an image that claims to be PNG but cannot be decoded as CORRUPT', async () => {

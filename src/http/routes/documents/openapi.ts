@@ -16,6 +16,20 @@ const LIST_NOTE = `Each item carries its fields, then metadata, while they fit $
 
 const stageNote = t.map(t.str, 'Per stage, e.g. why embedding was skipped');
 
+/** Where a value was read: a box on a page (PDFs, images) or offsets into the document's text. */
+export const positionSchema = component('FieldPosition', {
+  description:
+    "Where a value was read. PDFs and images: `page` (1-based) and `bbox` [x0, y0, x1, y1] from the page's top left, in PDF points (`unit` pt) or image pixels (`unit` px, OCR'd pages). Text documents: `start` and `end` character offsets (end exclusive) into GET /documents/{id}/text. Absent for values not read from the document (a template's static values, computed ones).",
+  oneOf: [
+    t.obj({
+      page: t.int,
+      bbox: { type: 'array', items: { type: 'number' }, minItems: 4, maxItems: 4 },
+      unit: t.enum(['pt', 'px']),
+    }),
+    t.obj({ start: t.int, end: t.int }),
+  ],
+});
+
 export const documentSchema = component(
   'Document',
   t.obj(
@@ -41,7 +55,20 @@ export const documentSchema = component(
       ),
       fields: t.nullable(
         t.map(
-          t.obj({ value: t.any, confidence: t.num, method: t.str, confirmed: t.bool }, ['confirmed']),
+          t.obj(
+            {
+              value: t.any,
+              confidence: t.num,
+              method: t.str,
+              confirmed: t.bool,
+              position: positionSchema,
+              cells: {
+                ...t.arr(t.map(positionSchema)),
+                description: 'Table values: per row, the position of each cell read from the page, by column',
+              },
+            },
+            ['confirmed', 'position', 'cells'],
+          ),
           'Extracted fields by name',
         ),
       ),

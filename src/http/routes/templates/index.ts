@@ -128,6 +128,32 @@ export function registerTemplateRoutes(api: FastifyInstance, templates: Template
     },
     async (req) => ok(await templates.test(req.scope, req.body.document_id, req.body)),
   );
+  api.post<{ Body: { document_id: string; name?: string } }>(
+    '/templates/learn',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: "Learn a template from a document's corrected fields",
+        description:
+          "Builds an invoice2data-compatible template from the document's current fields (as corrected with PATCH /documents/{id}): keywords from the issuer's stable text (its name, a tax or company id; never dates or amounts), one regex per field anchored on the nearest label, each field's type and date format. The template is stored like an imported one and applies to the issuer's later documents. Fields a person confirmed must be found in the text (422 names each one that is not); machine values that are not found are left out and listed in `skipped_fields`.",
+        body: {
+          type: 'object',
+          required: ['document_id'],
+          additionalProperties: false,
+          properties: {
+            document_id: { type: 'string', minLength: 1, maxLength: 64 },
+            name: { type: 'string', minLength: 1, maxLength: 200 },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      const out = await templates.learn(req.scope, req.body);
+      reply.status(201);
+      return ok(out, 'Template learned');
+    },
+  );
   api.get<Id>(
     '/templates/:id',
     { config: auth, schema: { tags: TAGS, summary: 'Get a template', params: schemas.idParam() } },

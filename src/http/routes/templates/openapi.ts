@@ -69,6 +69,27 @@ export const templatesDocs: OperationDocs = {
     errors: { 404: 'No such document or template' },
     requestExample: { document_id: 'doc_01HZX4A7Q2', template_id: 'tpl_01HZX3Z9' },
   },
+  'POST /templates/learn': {
+    status: 201,
+    description: 'Learned and stored',
+    data: component(
+      'LearnedTemplate',
+      t.obj(
+        {
+          ...props,
+          skipped_fields: t.arr(t.obj({ field: t.str, reason: t.str })),
+        },
+        [],
+        'The stored template, and the machine-read fields left out because their value was not found',
+      ),
+    ),
+    errors: {
+      404: 'No such document',
+      409: 'The document has no extracted fields yet',
+      422: 'A confirmed field’s value cannot be located in the text: `details` names each field and why',
+    },
+    requestExample: { document_id: 'doc_01HZX4A7Q2', name: 'Corner Hardware receipts' },
+  },
   'GET /templates/:id': { data: template, example },
   'PUT /templates/:id': { data: template, example, requestExample: example.definition },
   'DELETE /templates/:id': {

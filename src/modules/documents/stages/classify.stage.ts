@@ -4,6 +4,7 @@ import { DEFAULT_CLASSIFICATION_THRESHOLD } from '../../projects/projects.types.
 import type { DocumentsRepository } from '../documents.repository.js';
 import type { Scope } from '../../../lib/scope.js';
 import type { StageCompute } from '../stage-runner.js';
+import { definitionOf, templateClassification, templateTextOf } from './template-defs.js';
 
 /** How many confirmed documents the kNN blend compares with (the newest). */
 const MAX_NEIGHBOURS = 500;
@@ -27,6 +28,26 @@ export function classifyStage(deps: {
     // A type a person confirmed outranks any model: re-running the stage keeps it.
     if (doc.classification?.confirmed)
       return { cols: { classified_at: new Date(), classifier_version: model.version } };
+    // A matching template classifies the document, however unsure the classifier would be.
+    const templates = (context.templates ?? []).map(definitionOf);
+    const byTemplate =
+      templates.length > 0
+        ? templateClassification(templates, templateTextOf(doc.text_content ?? '', doc.layout))
+        : null;
+    if (byTemplate)
+      return {
+        cols: {
+          classification: {
+            type: byTemplate.type,
+            confidence: byTemplate.confidence,
+            method: 'template',
+            template_id: byTemplate.template.id ?? null,
+            confirmed: false,
+          },
+          classified_at: new Date(),
+          classifier_version: model.version,
+        },
+      };
     const knn =
       deps.useKnn() && doc.embedding && doc.embedding_model
         ? {

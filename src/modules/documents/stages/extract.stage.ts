@@ -1,31 +1,13 @@
-import { extractFields, type TemplateArea, type TemplateDef } from '../../../pipeline/extract/index.js';
-import type { ExtractionTemplate } from '../../templates/templates.repository.js';
-import { layoutAreaText, layoutText } from '../../../pipeline/parse/index.js';
+import { attachPositions, extractFields, type TemplateArea } from '../../../pipeline/extract/index.js';
+import { layoutAreaText, layoutText, positionIndex } from '../../../pipeline/parse/index.js';
 import { describeBytes } from '../../../lib/bytes.js';
 import { documentValuesProblem, MAX_DOCUMENT_VALUE_BYTES, MAX_DOCUMENT_VALUES_BYTES } from '../../../lib/limits.js';
 import type { FieldValue } from '../documents.types.js';
 import type { StageCompute } from '../stage-runner.js';
+import { definitionOf } from './template-defs.js';
 
 /** Bumped when the generic extractors change, so `reprocess --missing` can re-extract. */
 export const EXTRACTOR_VERSION = 'extract-1';
-
-/**
- * Template definitions by id, reused while their version stands: the engine keeps what it
- * works out about a template (keyword literals, replace-rule analysis) per definition object,
- * so each version is worked out once per process instead of once per document.
- */
-const DEFINITION_CACHE_LIMIT = 5000;
-const definitions = new Map<string, { version: number; def: TemplateDef }>();
-
-function definitionOf(t: ExtractionTemplate): TemplateDef {
-  const hit = definitions.get(t.id);
-  if (hit && hit.version === t.version) return hit.def;
-  const def: TemplateDef = { ...t.definition, id: t.id };
-  definitions.delete(t.id);
-  if (definitions.size >= DEFINITION_CACHE_LIMIT) definitions.delete(definitions.keys().next().value as string);
-  definitions.set(t.id, { version: t.version, def });
-  return def;
-}
 
 export function extractStage(): StageCompute {
   return async (doc, project, context) => {
@@ -49,9 +31,17 @@ export function extractStage(): StageCompute {
         : {}),
     });
     // Values a person confirmed survive re-extraction.
+    // Where each value was read: boxes on the page for PDFs and OCR'd pages, offsets otherwise.
+    const placed = attachPositions(r.fields, positionIndex(text, layout));
     const fields: Record<string, FieldValue> = {};
-    for (const [k, v] of Object.entries(r.fields))
-      fields[k] = { value: v.value, confidence: v.confidence, method: v.method };
+    for (const [k, v] of Object.entries(placed))
+      fields[k] = {
+        value: v.value,
+        confidence: v.confidence,
+        method: v.method,
+        ...(v.position ? { position: v.position } : {}),
+        ...(v.cells ? { cells: v.cells } : {}),
+      };
     for (const [k, v] of Object.entries(doc.fields ?? {})) if (v.confirmed) fields[k] = v;
     const dropped = boundFields(fields, doc.metadata);
     const used = r.templateId ? byId.get(r.templateId) : undefined;

@@ -38,7 +38,8 @@ export function parseStage(deps: {
         page_count: r.pages,
         language: r.language ?? null,
         mime_type: r.mimeType,
-        layout: r.layout ? packLayout(r.layout) : null,
+        // Images have no PDF layout, only OCR word boxes (kept for field positions).
+        layout: r.layout || r.ocrWords ? packLayout(r.layout ?? [], r.ocrWords) : null,
         parsed_at: new Date(),
         parser_version: PARSER_VERSION,
       };

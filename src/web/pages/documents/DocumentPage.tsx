@@ -50,13 +50,24 @@ function Timeline({ id }: { id: string }) {
   );
 }
 
-function TextView({ id }: { id: string }) {
+function TextView({ id, span }: { id: string; span?: { start: number; end: number } | null }) {
   const text = useApi<{ text: string | null }>(`/documents/${id}/text`);
   if (text.isPending) return <Spinner />;
   if (text.error) return <ErrorBox error={text.error} />;
-  return text.data.text ? (
+  const t = text.data.text;
+  return t ? (
     <pre tabIndex={0} aria-label="Extracted text">
-      {text.data.text}
+      {span && span.end <= t.length ? (
+        <>
+          {t.slice(0, span.start)}
+          <mark data-testid="field-span" ref={(el) => el?.scrollIntoView({ block: 'center' })}>
+            {t.slice(span.start, span.end)}
+          </mark>
+          {t.slice(span.end)}
+        </>
+      ) : (
+        t
+      )}
     </pre>
   ) : (
     <Empty>No text (yet).</Empty>
@@ -72,6 +83,12 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
   });
   const project = useApi<Project>(doc.data ? `/projects/${doc.data.project_id}` : null);
   const [reprocess, setReprocess] = useState(false);
+  // The field whose value is outlined on the page (or marked in the text).
+  const [selected, setSelected] = useState<string | null>(null);
+  const learn = useAction(() => api.post<{ id: string }>('/templates/learn', { document_id: id }), {
+    invalidate: ['/templates'],
+    success: 'Template created from this document',
+  });
   const [deleting, setDeleting] = useState(false);
   const remove = useAction(() => api.del(`/documents/${id}`), {
     invalidate: ['/documents', '/projects'],
@@ -98,6 +115,13 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
         }
         actions={
           <>
+            {Object.values(d.fields ?? {}).some((f) => f.confirmed) ? (
+              <RoleButton
+                need="member"
+                onClick={() => learn.mutate(undefined, { onSuccess: (t) => navigate(`/templates/${t.id}`) })}>
+                Create template from this document
+              </RoleButton>
+            ) : null}
             <RoleButton need="member" onClick={() => setReprocess(true)}>
               Reprocess
             </RoleButton>
@@ -129,7 +153,19 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
               { id: 'text', label: 'Text' },
             ]}
           />
-          <TabPanel id={tab}>{tab === 'original' ? <Original doc={d} /> : <TextView id={d.id} />}</TabPanel>
+          <TabPanel id={tab}>
+            {tab === 'original' ? (
+              <Original doc={d} position={selected ? d.fields?.[selected]?.position : null} />
+            ) : (
+              <TextView
+                id={d.id}
+                span={(() => {
+                  const p = selected ? d.fields?.[selected]?.position : undefined;
+                  return p && 'start' in p ? p : null;
+                })()}
+              />
+            )}
+          </TabPanel>
         </Card>
         <div>
           <Card title="Classification">
@@ -140,7 +176,7 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
             />
           </Card>
           <Card title="Fields">
-            <FieldsEditor key={d.updated_at} doc={d} />
+            <FieldsEditor key={d.updated_at} doc={d} onSelect={setSelected} selected={selected} />
           </Card>
           <Card title="Exports">
             {!d.exports?.length ? (

@@ -7,7 +7,16 @@ import { Badge, Button, Confidence, Empty } from '../../components/ui';
 import type { DocumentRow } from '../../lib/types';
 
 /** Extracted fields with confidence and method; a person corrects a value or confirms it as is. */
-export function FieldsEditor({ doc }: { doc: DocumentRow }) {
+export function FieldsEditor({
+  doc,
+  onSelect,
+  selected,
+}: {
+  doc: DocumentRow;
+  /** A field was focused: its value's place is shown on the page. */
+  onSelect?: (name: string) => void;
+  selected?: string | null;
+}) {
   const fields = Object.entries(doc.fields ?? {});
   const perm = usePermission('member');
   const [edits, setEdits] = useState<Record<string, string>>({});
@@ -54,7 +63,7 @@ export function FieldsEditor({ doc }: { doc: DocumentRow }) {
               {fields.map(([name, f]) => {
                 const id = `field-${name}`;
                 return (
-                  <tr key={name}>
+                  <tr key={name} className={selected === name ? 'selected' : undefined}>
                     <th scope="row">
                       <label htmlFor={id}>{humanize(name)}</label>
                     </th>
@@ -63,6 +72,8 @@ export function FieldsEditor({ doc }: { doc: DocumentRow }) {
                         id={id}
                         value={edits[name] ?? valueText(f.value)}
                         readOnly={!perm.allowed}
+                        onFocus={() => onSelect?.(name)}
+                        title={f.position ? 'Focus to see where it was read' : undefined}
                         onChange={(e) => setEdits({ ...edits, [name]: e.target.value })}
                       />
                     </td>

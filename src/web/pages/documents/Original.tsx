@@ -2,13 +2,15 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import * as api from '../../lib/api';
 import { errorText } from '../../lib/queries';
 import { Button, Spinner } from '../../components/ui';
-import type { DocumentRow } from '../../lib/types';
+import type { DocumentRow, FieldPosition } from '../../lib/types';
 
 const PdfViewer = lazy(() => import('../../components/PdfViewer'));
 const MAX_PREVIEW = 40 * 1024 * 1024;
 
 /** The uploaded file as it came in: PDFs rendered with pdf.js, images shown, others downloadable. */
-export function Original({ doc }: { doc: DocumentRow }) {
+export function Original({ doc, position }: { doc: DocumentRow; position?: FieldPosition | null }) {
+  const box = position && 'page' in position ? position : null;
+  const [img, setImg] = useState<{ scale: number } | null>(null);
   const kind =
     doc.mime_type === 'application/pdf'
       ? 'pdf'
@@ -64,11 +66,29 @@ export function Original({ doc }: { doc: DocumentRow }) {
         <Spinner label="Loading the original…" />
       ) : kind === 'pdf' ? (
         <Suspense fallback={<Spinner label="Loading the PDF viewer…" />}>
-          <PdfViewer data={data.buf} />
+          <PdfViewer data={data.buf} box={box && box.unit === 'pt' ? box : null} />
         </Suspense>
       ) : (
         <div className="viewer" tabIndex={0} role="region" aria-label="Original document">
-          <img src={data.url} alt={`Original of ${doc.filename}`} />
+          <div className="page-wrap">
+            <img
+              src={data.url}
+              alt={`Original of ${doc.filename}`}
+              onLoad={(e) => setImg({ scale: e.currentTarget.clientWidth / (e.currentTarget.naturalWidth || 1) })}
+            />
+            {box && box.unit === 'px' && box.page === 1 && img ? (
+              <div
+                className="field-box"
+                data-testid="field-box"
+                style={{
+                  left: box.bbox[0] * img.scale - 2,
+                  top: box.bbox[1] * img.scale - 2,
+                  width: (box.bbox[2] - box.bbox[0]) * img.scale + 4,
+                  height: (box.bbox[3] - box.bbox[1]) * img.scale + 4,
+                }}
+              />
+            ) : null}
+          </div>
         </div>
       )}
     </div>
