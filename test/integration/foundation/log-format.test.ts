@@ -31,8 +31,10 @@ describe('log format', () => {
         .split('\n')
         .map((l) => JSON.parse(l));
       expect(lines).toHaveLength(2);
-      expect(lines[0]).toMatchObject({ level: 30, msg: 'hello from docpipe', documentId: 'doc_1' });
-      expect(lines[1]).toMatchObject({ level: 40, password: '[redacted]' });
+      // Matched by level, not position: the asynchronous destination may write them in either order.
+      const byLevel = (level: number) => lines.find((l: { level: number }) => l.level === level);
+      expect(byLevel(30)).toMatchObject({ msg: 'hello from docpipe', documentId: 'doc_1' });
+      expect(byLevel(40)).toMatchObject({ password: '[redacted]' });
     }
   });
 
