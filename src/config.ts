@@ -59,7 +59,11 @@ const schema = z.object({
   DATABASE_POOL_SIZE: int(1, 200).default(10),
   REDIS_URL: z
     .string()
-    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    // Single server, Sentinel list, or cluster seed list (parsed in lib/redis.ts).
+    .regex(
+      /^rediss?(\+sentinel|\+cluster)?:\/\//,
+      'must be a redis://, rediss://, redis+sentinel:// or redis+cluster:// URL',
+    )
     .optional(),
   /** Namespace for every Redis key and BullMQ queue; lets several installs share one Redis. */
   REDIS_PREFIX: z
