@@ -136,7 +136,12 @@ export interface Deps {
 
 /** `lockWaitMs`: how long to wait for another process holding the embedded database (default 0: refuse at once). */
 export async function openDatabase(config: Config, opts: { lockWaitMs?: number } = {}): Promise<Db> {
-  if (config.DATABASE_URL) return createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  if (config.DATABASE_URL)
+    return createDb({
+      url: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+      prepare: config.DATABASE_PREPARED_STATEMENTS,
+    });
   const dir = join(config.dataDir, 'db');
   mkdirSync(dir, { recursive: true });
   return createDb({ pgliteDir: dir, lockWaitMs: opts.lockWaitMs });
