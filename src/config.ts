@@ -57,10 +57,17 @@ const schema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  /** Most PostgreSQL connections one process opens (opened on demand, kept while busy). */
   DATABASE_POOL_SIZE: int(1, 200).default(10),
+  /** Named prepared statements; `false` behind a pooler that cannot keep them (see README, PgBouncer). */
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   REDIS_URL: z
     .string()
-    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    // Single server, Sentinel list, or cluster seed list (parsed in lib/redis.ts).
+    .regex(
+      /^rediss?(\+sentinel|\+cluster)?:\/\//,
+      'must be a redis://, rediss://, redis+sentinel:// or redis+cluster:// URL',
+    )
     .optional(),
   /** Namespace for every Redis key and BullMQ queue; lets several installs share one Redis. */
   REDIS_PREFIX: z

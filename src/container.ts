@@ -11,7 +11,7 @@ import { queueRetrain } from './jobs/maintenance.js';
 import { createQueues, type Queues } from './jobs/queues.js';
 import { createSecretBox, type SecretBox } from './lib/crypto.js';
 import { createLogger, type Logger } from './lib/logger.js';
-import { createCommandRedis, redisKeys, type Redis, type RedisKeys } from './lib/redis.js';
+import { createCommandRedis, effectivePrefix, redisKeys, type Redis, type RedisKeys } from './lib/redis.js';
 import { createAccessService, type AccessService } from './modules/access/access.service.js';
 import { createRateLimiter } from './modules/access/rate-limit.js';
 import { createStamps, type Stamps } from './modules/access/stamps.js';
@@ -151,7 +151,12 @@ export interface Deps {
 
 /** `lockWaitMs`: how long to wait for another process holding the embedded database (default 0: refuse at once). */
 export async function openDatabase(config: Config, opts: { lockWaitMs?: number } = {}): Promise<Db> {
-  if (config.DATABASE_URL) return createDb({ url: config.DATABASE_URL, poolSize: config.DATABASE_POOL_SIZE });
+  if (config.DATABASE_URL)
+    return createDb({
+      url: config.DATABASE_URL,
+      poolSize: config.DATABASE_POOL_SIZE,
+      prepare: config.DATABASE_PREPARED_STATEMENTS,
+    });
   const dir = join(config.dataDir, 'db');
   mkdirSync(dir, { recursive: true });
   return createDb({ pgliteDir: dir, lockWaitMs: opts.lockWaitMs });
@@ -165,9 +170,10 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
   if (!redisUrl)
     throw new Error('No Redis URL: set REDIS_URL or use `docpipe start`, which runs a private redis-server');
   const redis: Redis = createCommandRedis(redisUrl);
-  const keys = redisKeys(config.REDIS_PREFIX);
+  const prefix = effectivePrefix(redisUrl, config.REDIS_PREFIX);
+  const keys = redisKeys(prefix);
   const stamps = createStamps(redis, keys);
-  const queues = createQueues({ redis, redisUrl, prefix: config.REDIS_PREFIX });
+  const queues = createQueues({ redis, redisUrl, prefix });
   const secretBox = createSecretBox(config.ENCRYPTION_KEY);
   const blobs = createBlobStore(config);
   const reportFiles = createReportFileStore(config);

@@ -4,7 +4,7 @@ import { DataDirLockedError } from '../db/data-dir-lock.js';
 import type { Db } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
 import { createStamps, type Stamps } from '../modules/access/stamps.js';
-import { createCommandRedis, redisKeys } from '../lib/redis.js';
+import { createCommandRedis, effectivePrefix, redisKeys } from '../lib/redis.js';
 import { executeAdminCommand, type AdminResult } from './admin-commands.js';
 import { adminSocketPath, AdminSocketUnavailableError, callAdminSocket } from './admin-socket.js';
 
@@ -39,9 +39,10 @@ async function runDirect(config: Config, db: Db, args: string[]): Promise<number
   // Stamps live in Redis; without one (admin commands on a fresh machine) bumps are skipped,
   // which is safe because no API process can have cached anything it could not see.
   const redis = config.REDIS_URL ? createCommandRedis(config.REDIS_URL) : null;
-  const stamps: Stamps = redis
-    ? createStamps(redis, redisKeys(config.REDIS_PREFIX))
-    : { read: async () => [], bump: async () => undefined, key: () => '' };
+  const stamps: Stamps =
+    redis && config.REDIS_URL
+      ? createStamps(redis, redisKeys(effectivePrefix(config.REDIS_URL, config.REDIS_PREFIX)))
+      : { read: async () => [], bump: async () => undefined, key: () => '' };
   try {
     await migrate(db);
     return print(await executeAdminCommand({ db, stamps }, args));

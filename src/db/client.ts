@@ -71,9 +71,15 @@ function statementName(sql: string): string | undefined {
   return name;
 }
 
-function wrap(pool: pg.Pool, kind: Db['kind'], onClose?: () => Promise<void>, dump?: () => Promise<Blob>): Db {
+function wrap(
+  pool: pg.Pool,
+  kind: Db['kind'],
+  onClose?: () => Promise<void>,
+  dump?: () => Promise<Blob>,
+  prepare = true,
+): Db {
   const run = async <T>(q: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]): Promise<QueryResult<T>> => {
-    const name = statementName(sql);
+    const name = prepare ? statementName(sql) : undefined;
     let res: pg.QueryResult;
     try {
       res = name
@@ -130,6 +136,11 @@ export interface DbOptions {
   /** A PGlite data-dir dump to start from (tests start from a migrated template). */
   pgliteLoad?: Blob;
   poolSize?: number;
+  /**
+   * Named (server-side) prepared statements. Default true. Turn off behind a pooler that cannot
+   * track them (PgBouncer in transaction mode before 1.21, or with max_prepared_statements = 0).
+   */
+  prepare?: boolean;
   /** Postgres schema to use as search_path (tests isolate themselves this way). */
   schema?: string;
   /**
@@ -148,7 +159,7 @@ export async function createDb(opts: DbOptions): Promise<Db> {
       options: opts.schema ? `-c search_path=${opts.schema}` : undefined,
     });
     pool.on('error', () => undefined); // idle-client errors surface on the next query instead
-    return wrap(pool, 'postgres');
+    return wrap(pool, 'postgres', undefined, undefined, opts.prepare ?? true);
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const dataDir = opts.pgliteDir ?? 'memory://';

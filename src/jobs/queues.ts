@@ -1,5 +1,6 @@
 import { Queue, type JobsOptions, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
+import { createWorkerRedis, parseRedisUrl, sentinelOptions } from '../lib/redis.js';
 
 export const QUEUE_NAMES = [
   'parse',
@@ -40,6 +41,10 @@ export interface Queues {
  */
 export function createQueues(opts: { redis: Redis; redisUrl: string; prefix: string }): Queues {
   const queues = new Map<QueueName, Queue>();
+  const target = parseRedisUrl(opts.redisUrl);
+  // BullMQ takes options for one server or Sentinel, but a cluster only as a client instance; the
+  // ones handed out are closed with the queues (BullMQ leaves a passed-in client open).
+  const clusterClients: Redis[] = [];
   return {
     prefix: opts.prefix,
     get(name) {
@@ -52,6 +57,13 @@ export function createQueues(opts: { redis: Redis; redisUrl: string; prefix: str
       return q;
     },
     workerConnection() {
+      if (target.kind === 'cluster') {
+        const c = createWorkerRedis(opts.redisUrl);
+        clusterClients.push(c);
+        return c;
+      }
+      if (target.kind === 'sentinel')
+        return { ...sentinelOptions(target), maxRetriesPerRequest: null } as ConnectionOptions;
       const u = new URL(opts.redisUrl);
       return {
         host: u.hostname,
@@ -66,6 +78,7 @@ export function createQueues(opts: { redis: Redis; redisUrl: string; prefix: str
     async close() {
       await Promise.all([...queues.values()].map((q) => q.close()));
       queues.clear();
+      for (const c of clusterClients.splice(0)) c.disconnect();
     },
   };
 }

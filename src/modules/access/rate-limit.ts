@@ -117,7 +117,9 @@ const MAX_BATCH = 256;
  * nothing but the end of the current loop turn.
  */
 export function createRateLimiter(redis: Redis): RateLimiter {
-  redis.defineCommand('docpipeRateCheck', { numberOfKeys: 0, lua: SCRIPT });
+  // The script reads every key from ARGV; KEYS[1] only routes the call on a cluster, where all of
+  // a call's keys share the install's hash tag (see effectivePrefix) and so one slot.
+  redis.defineCommand('docpipeRateCheck', { numberOfKeys: 1, lua: SCRIPT });
   const call = (
     redis as unknown as { docpipeRateCheck(...args: (string | number)[]): Promise<(number | string)[]> }
   ).docpipeRateCheck.bind(redis);
@@ -138,7 +140,7 @@ export function createRateLimiter(redis: Redis): RateLimiter {
     };
     let reply: Promise<(number | string)[]>;
     try {
-      reply = call(...args);
+      reply = call(g.stamps[0]?.key ?? g.policies[0]?.key ?? g.watch[0] ?? 'rl', ...args);
     } catch (err) {
       failAll(err);
       return;

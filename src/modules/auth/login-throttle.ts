@@ -76,7 +76,8 @@ export function createLoginThrottle(
   keyOf: (email: string) => string,
   opts: LoginThrottleOptions = {},
 ): LoginThrottle {
-  redis.defineCommand('docpipeLoginThrottle', { numberOfKeys: 0, lua: SCRIPT });
+  // KEYS[1] repeats ARGV[1] (the script's key) so that a cluster routes the call to its node.
+  redis.defineCommand('docpipeLoginThrottle', { numberOfKeys: 1, lua: SCRIPT });
   const run = (
     redis as unknown as { docpipeLoginThrottle(...a: (string | number)[]): Promise<[number, number]> }
   ).docpipeLoginThrottle.bind(redis);
@@ -85,8 +86,10 @@ export function createLoginThrottle(
   const key = (email: string) => keyOf(email.trim().toLowerCase());
   return {
     async admit(email, ip) {
+      const k = key(email);
       const [refused, wait] = await run(
-        key(email),
+        k,
+        k,
         'reserve',
         o.forgetAfterSec,
         o.freeFailures,
@@ -100,7 +103,8 @@ export function createLoginThrottle(
       return { refused: false, waitedMs: wait };
     },
     async succeeded(email, ip) {
-      await run(key(email), 'ok', o.forgetAfterSec, 0, 0, 0, 0, ip);
+      const k = key(email);
+      await run(k, k, 'ok', o.forgetAfterSec, 0, 0, 0, 0, ip);
     },
   };
 }
