@@ -277,7 +277,12 @@ export async function main(args: string[]): Promise<void> {
     db: store.db,
     kind: store.kind,
     workers: false,
-    module: { evaluator: {}, lockDurationMs: 30_000, stalledIntervalMs: 30_000 },
+    module: {
+      evaluator: {},
+      lockDurationMs: 30_000,
+      stalledIntervalMs: 30_000,
+      sliceMs: Number(process.env.BENCH_SLICE_MS ?? 10_000),
+    },
     // The flush period of a real installation (tests flush every 50 ms to finish sooner).
     sheets: { flushDelayMs: 200 },
   });

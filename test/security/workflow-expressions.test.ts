@@ -63,9 +63,13 @@ describe('workflow expressions cannot take the service down', () => {
 
   beforeAll(async () => {
     t = await createWorkflowTestApp({
-      env: { WORKFLOW_EXPRESSION_BUDGET_MS: '1500' },
+      env: { WORKFLOW_EXPRESSION_BUDGET_MS: '1500', WORKFLOW_MAX_RUNNING_PER_ORG: '4' },
       // A small evaluator heap, so that the crash reproduction below is quick to reach.
-      module: { evaluator: { timeoutMs: 2000, processes: 2, maxHeapMb: 48, maxMemoryMb: 512 } },
+      module: {
+        // Runs give up their worker slot after 2 s (default 10 s), so the slicing is exercised here.
+        sliceMs: 2000,
+        evaluator: { timeoutMs: 2000, processes: 2, maxHeapMb: 48, maxMemoryMb: 512 },
+      },
     });
     owner = await createActor(t, { role: 'owner', orgName: 'Attacker' });
     other = await createActor(t, { role: 'owner', orgName: 'Bystander' });
@@ -196,6 +200,15 @@ describe('workflow expressions cannot take the service down', () => {
     }
     // The other tenant's run did not wait for the hog's runs to end.
     expect(Date.parse(mine.finished_at)).toBeLessThan(Math.max(...ends));
+    // At most WORKFLOW_MAX_RUNNING_PER_ORG (4) of the hog's runs ran at once.
+    const spans = await Promise.all(
+      hogRuns.map(async (r) => {
+        const d = body(await api(owner, 'GET', `/workflows/runs/${r}`)).data;
+        return [Date.parse(d.started_at), Date.parse(d.finished_at)] as const;
+      }),
+    );
+    const overlap = Math.max(...spans.map(([s]) => spans.filter(([a, b]) => a <= s && s < b).length));
+    expect(overlap).toBeLessThanOrEqual(4);
     await healthy();
   });
 });

@@ -71,7 +71,7 @@ export interface WorkflowsModuleOptions {
   slotWaitMs?: number;
   /** Retry waits up to this long stay in the job. Default 2000. */
   inlineRetryMaxMs?: number;
-  /** A run yields its worker slot after this long (at a step boundary), ms. Default 2000. */
+  /** A run yields its worker slot after this long (at a step boundary), ms. Default 10000. */
   sliceMs?: number;
 }
 

@@ -254,38 +254,23 @@ export function createRunsRepository(db: Queryable) {
      */
     async start(
       q: Queryable,
-      run: Pick<RunRow, 'id' | 'workflow_id' | 'org_id'>,
+      run: Pick<RunRow, 'id' | 'workflow_id'>,
       maxConcurrent: number,
-      maxPerOrg: number,
       timeoutSeconds: number,
       event: RunEvent,
     ): Promise<RunRow | null> {
-      // On PostgreSQL the caller holds the workflow row's lock and the organization's admission
-      // lock: two admissions of one workflow or one organization cannot interleave. PGlite runs
-      // one statement at a time anyway. Runs parked until later (a delay node) hold no slot of
-      // the organization's.
+      // On PostgreSQL the caller holds the workflow row's lock: two admissions of one workflow
+      // cannot interleave. PGlite runs one statement at a time anyway.
       const { rows } = await q.query<RunRow>(
         `WITH f AS (
            UPDATE workflow_runs SET status = 'running', started_at = now(), updated_at = now(), resume_at = NULL,
              deadline_at = now() + ($4::int * interval '1 second')
            WHERE id = $1 AND status = 'queued'
              AND (SELECT count(*) FROM workflow_runs WHERE workflow_id = $2 AND status = 'running') < $3
-             AND (SELECT count(*) FROM workflow_runs WHERE org_id = $8 AND status = 'running'
-                    AND (resume_at IS NULL OR resume_at <= now())) < $9
            RETURNING *),
          e AS (${insertEventFromRowSql('f', { id: '$5', type: '$6', data: '$7' })})
          SELECT * FROM f`,
-        [
-          run.id,
-          run.workflow_id,
-          maxConcurrent,
-          timeoutSeconds,
-          newId('evt'),
-          event.type,
-          JSON.stringify(event.data),
-          run.org_id,
-          maxPerOrg,
-        ],
+        [run.id, run.workflow_id, maxConcurrent, timeoutSeconds, newId('evt'), event.type, JSON.stringify(event.data)],
       );
       return rows[0] ?? null;
     },
@@ -295,9 +280,14 @@ export function createRunsRepository(db: Queryable) {
       await q.query(`UPDATE workflow_runs SET expression_ms = expression_ms + $2 WHERE id = $1`, [runId, ms]);
     },
 
-    /** PostgreSQL: serializes the admissions of one organization until the transaction ends. */
-    async lockOrgAdmissions(q: Queryable, orgId: string): Promise<void> {
-      await q.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`workflow-admission:${orgId}`]);
+    /** Running runs of an organization that hold a slot (runs parked until later, by a delay node, do not). */
+    async runningInOrg(orgId: string): Promise<number> {
+      const { rows } = await db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM workflow_runs WHERE org_id = $1 AND status = 'running'
+           AND (resume_at IS NULL OR resume_at <= now())`,
+        [orgId],
+      );
+      return Number(rows[0].n);
     },
 
     /**

@@ -43,7 +43,7 @@ export interface EngineDeps {
   expressionBudgetMs?: number;
   /**
    * A run that has held its worker slot this long yields it at the next step boundary (its job
-   * goes to the back of the queue), so long runs take turns with other work. Default 2000 ms.
+   * goes to the back of the queue), so long runs take turns with other work. Default 10000 ms.
    */
   sliceMs?: number;
   /** Running runs one organization may have at once (admission waits past it). Default 20. */
@@ -88,7 +88,7 @@ export function createRunner(deps: EngineDeps) {
   const clock = () => (deps.now ? deps.now() : Date.now());
   const inlineMax = deps.inlineRetryMaxMs ?? 2000;
   const budgetMs = deps.expressionBudgetMs ?? 10_000;
-  const sliceMs = deps.sliceMs ?? 2000;
+  const sliceMs = deps.sliceMs ?? 10_000;
   const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   async function failRun(run: RunRow, code: string, message: string, nodeId?: string): Promise<AdvanceResult> {
@@ -105,14 +105,56 @@ export function createRunner(deps: EngineDeps) {
   const startRun = (q: Queryable, run: RunRow) => {
     const settings = { ...DEFAULT_SETTINGS, ...run.definition.settings };
     const event = { type: 'workflow.started' as const, data: runEventData(run, 'running') };
-    return deps.runs.start(
-      q,
-      run,
-      settings.max_concurrent_runs,
-      deps.maxRunningPerOrg ?? 20,
-      settings.timeout_seconds,
-      event,
-    );
+    return deps.runs.start(q, run, settings.max_concurrent_runs, settings.timeout_seconds, event);
+  };
+
+  // The organization cap is checked against a count this process keeps per organization: read
+  // from the database at most once a second, counted up by this process's admissions meanwhile,
+  // and read again before any refusal (a refusal always rests on a count at most 100 ms old). An
+  // exact count in the admission statement cost a third of a run's CPU on PGlite (its partial
+  // index keeps every finished run's entry until a vacuum). Processes admitting at the same
+  // moment may overshoot the cap briefly.
+  interface OrgCount {
+    /** Running runs: the database's count at the last read plus this process's admissions since. */
+    n: number;
+    at: number;
+    /** Admissions that passed the check and are not committed yet (a read cannot see them). */
+    pending: number;
+    reading: Promise<void> | null;
+  }
+  const orgCounts = new Map<string, OrgCount>();
+  const maxPerOrg = deps.maxRunningPerOrg ?? 20;
+  /** Takes a slot of the organization's, or says it has none free; `release` after the admission attempt. */
+  async function orgFull(orgId: string): Promise<boolean> {
+    let c = orgCounts.get(orgId);
+    if (!c) {
+      if (orgCounts.size > 10_000) orgCounts.clear();
+      c = { n: 0, at: -Infinity, pending: 0, reading: null };
+      orgCounts.set(orgId, c);
+    }
+    const entry = c;
+    const age = clock() - entry.at;
+    if (age > 1000 || (entry.n >= maxPerOrg && age > 100)) {
+      // One read at a time per organization; concurrent callers wait for it.
+      entry.reading ??= deps.runs
+        .runningInOrg(orgId)
+        .then((n) => {
+          entry.n = n + entry.pending;
+          entry.at = clock();
+        })
+        .finally(() => {
+          entry.reading = null;
+        });
+      await entry.reading;
+    }
+    if (entry.n >= maxPerOrg) return true;
+    entry.n++;
+    entry.pending++;
+    return false;
+  }
+  const release = (orgId: string) => {
+    const c = orgCounts.get(orgId);
+    if (c && c.pending > 0) c.pending--;
   };
 
   /**
@@ -126,14 +168,25 @@ export function createRunner(deps: EngineDeps) {
   ): Promise<{ loaded: { run: RunRow; steps: StepRow[] } | null; started: RunRow | null }> {
     if (deps.db.kind === 'pglite') {
       const loaded = await deps.runs.getWithSteps(runId);
-      return { loaded, started: loaded?.run.status === 'queued' ? await startRun(deps.db, loaded.run) : null };
+      if (loaded?.run.status !== 'queued' || (await orgFull(loaded.run.org_id))) return { loaded, started: null };
+      try {
+        return { loaded, started: await startRun(deps.db, loaded.run) };
+      } finally {
+        release(loaded.run.org_id);
+      }
     }
-    return deps.db.tx(async (q) => {
-      const loaded = await deps.runs.getWithSteps(runId, q, { lockWorkflow: true });
-      if (loaded?.run.status !== 'queued') return { loaded, started: null };
-      await deps.runs.lockOrgAdmissions(q, loaded.run.org_id);
-      return { loaded, started: await startRun(q, loaded.run) };
-    });
+    let taken: string | null = null;
+    try {
+      return await deps.db.tx(async (q) => {
+        const loaded = await deps.runs.getWithSteps(runId, q, { lockWorkflow: true });
+        if (loaded?.run.status !== 'queued' || (await orgFull(loaded.run.org_id))) return { loaded, started: null };
+        taken = loaded.run.org_id;
+        return { loaded, started: await startRun(q, loaded.run) };
+      });
+    } finally {
+      // After the commit: from now on a read of the count sees this admission.
+      if (taken) release(taken);
+    }
   }
 
   /** After an admission attempt of a queued run: the running run, or what to do instead. */
