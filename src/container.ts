@@ -26,6 +26,7 @@ import {
   type RefreshTokensRepository,
 } from './modules/auth/refresh-tokens.repository.js';
 import { createDocumentsModule, type DocumentsModule } from './modules/documents/index.js';
+import { createSearchModule, type SearchModule } from './modules/search/index.js';
 import { createEventEmitter, type EventEmitter } from './modules/events/emitter.js';
 import { createEventsRepository, type EventsRepository } from './modules/events/events.repository.js';
 import { createMailModule, type MailModule, type MailModuleOptions } from './modules/integrations/mailbox/index.js';
@@ -126,6 +127,7 @@ export interface Deps {
   /** Counts requests per organization and credential (flushed on close). */
   usage: UsageCounter;
   documents: DocumentsModule;
+  search: SearchModule;
   mail: MailModule;
   sheets: SheetsModule;
   webhooks: WebhooksModule;
@@ -198,6 +200,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       knn: config.CLASSIFY_KNN,
     },
   );
+  const search = createSearchModule({ db, embedder: documents.embedder });
   const mail = createMailModule(
     { db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects },
     opts.mail,
@@ -301,6 +304,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     lastUsed,
     usage,
     documents,
+    search,
     mail,
     sheets,
     webhooks,

@@ -16,8 +16,8 @@ export function createProjectsRepository(db: Queryable) {
     async insert(scope: Scope, input: CreateProjectInput): Promise<ProjectRow> {
       const { rows } = await db.query<ProjectRow>(
         `INSERT INTO projects (id, org_id, environment, name, description, color, icon, auto_classify, auto_extract,
-           default_template_id, retention_days, allowed_file_types, classification_threshold)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13) RETURNING *`,
+           default_template_id, retention_days, allowed_file_types, classification_threshold, on_near_duplicate)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14) RETURNING *`,
         [
           newId('prj'),
           scope.orgId,
@@ -32,6 +32,7 @@ export function createProjectsRepository(db: Queryable) {
           input.retention_days ?? null,
           JSON.stringify(input.allowed_file_types ?? []),
           input.classification_threshold ?? DEFAULT_CLASSIFICATION_THRESHOLD,
+          input.on_near_duplicate ?? 'keep',
         ],
       );
       return rows[0];

@@ -6,6 +6,9 @@ import type { Environment } from '../../lib/scope.js';
  */
 export const DEFAULT_CLASSIFICATION_THRESHOLD = 0.6;
 
+export const NEAR_DUPLICATE_ACTIONS = ['keep', 'review', 'reject'] as const;
+export type NearDuplicateAction = (typeof NEAR_DUPLICATE_ACTIONS)[number];
+
 export interface ProjectRow {
   id: string;
   org_id: string;
@@ -20,6 +23,8 @@ export interface ProjectRow {
   retention_days: number | null;
   allowed_file_types: string[];
   classification_threshold: number;
+  /** What a near-duplicate of an earlier document does: keep (flagged), review, reject. */
+  on_near_duplicate: NearDuplicateAction;
   status: 'active' | 'archived';
   archived_at: Date | null;
   created_at: Date;
@@ -37,9 +42,12 @@ export interface CreateProjectInput {
   retention_days?: number;
   allowed_file_types?: string[];
   classification_threshold?: number;
+  on_near_duplicate?: NearDuplicateAction;
 }
 
-export type UpdateProjectInput = Partial<Pick<CreateProjectInput, 'name' | 'description' | 'color' | 'icon'>>;
+export type UpdateProjectInput = Partial<
+  Pick<CreateProjectInput, 'name' | 'description' | 'color' | 'icon' | 'on_near_duplicate'>
+>;
 
 export interface ListProjectsQuery {
   search?: string;
@@ -66,6 +74,7 @@ export function presentProject(p: ProjectRow) {
     retention_days: p.retention_days,
     allowed_file_types: p.allowed_file_types,
     classification_threshold: p.classification_threshold,
+    on_near_duplicate: p.on_near_duplicate,
     archived_at: p.archived_at,
     created_at: p.created_at,
     updated_at: p.updated_at,

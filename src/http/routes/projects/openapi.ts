@@ -17,6 +17,7 @@ const example = {
   retention_days: null,
   allowed_file_types: [],
   classification_threshold: 0.6,
+  on_near_duplicate: 'keep',
   archived_at: null,
   created_at: '2026-05-04T09:00:00.000Z',
   updated_at: '2026-05-04T09:00:00.000Z',

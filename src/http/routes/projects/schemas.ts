@@ -23,6 +23,7 @@ export const projectSchema = {
     retention_days: { type: ['integer', 'null'] },
     allowed_file_types: { type: 'array', items: str },
     classification_threshold: { type: 'number' },
+    on_near_duplicate: { type: 'string', enum: ['keep', 'review', 'reject'] },
     archived_at: nts,
     created_at: ts,
     updated_at: ts,
