@@ -26,6 +26,7 @@ import {
   type RefreshTokensRepository,
 } from './modules/auth/refresh-tokens.repository.js';
 import { createDocumentsModule, type DocumentsModule } from './modules/documents/index.js';
+import { createSearchModule, type SearchModule } from './modules/search/index.js';
 import { createEventEmitter, type EventEmitter } from './modules/events/emitter.js';
 import { createEventsRepository, type EventsRepository } from './modules/events/events.repository.js';
 import {
@@ -137,6 +138,7 @@ export interface Deps {
   /** Counts requests per organization and credential (flushed on close). */
   usage: UsageCounter;
   documents: DocumentsModule;
+  search: SearchModule;
   mail: MailModule;
   /** The SMTP receiver (worker role `smtp`). */
   inbound: InboundModule;
@@ -219,6 +221,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       knn: config.CLASSIFY_KNN,
     },
   );
+  const search = createSearchModule({ db, embedder: documents.embedder });
   const mail = createMailModule(
     { db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects },
     opts.mail,
@@ -338,6 +341,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     lastUsed,
     usage,
     documents,
+    search,
     mail,
     inbound,
     watch,

@@ -224,7 +224,7 @@ export type paths = {
          */
         get: operations["getProjectsById"];
         /**
-         * Update name, description, color, icon or the inbound-mail settings (nothing else)
+         * Update name, description, color, icon, on_near_duplicate or the inbound-mail settings (nothing else)
          * @description Requires the member role or higher.
          */
         put: operations["putProjectsById"];
@@ -351,6 +351,46 @@ export type paths = {
          * @description Requires the viewer role or higher.
          */
         get: operations["getEventsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/documents/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search documents by words (full text), by meaning (embeddings), or both
+         * @description Requires the viewer role or higher.
+         */
+        get: operations["getDocumentsSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/documents/{id}/similar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The nearest documents of the organization (by embedding, else by text similarity)
+         * @description Requires the viewer role or higher.
+         */
+        get: operations["getDocumentsByIdSimilar"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1817,6 +1857,12 @@ export type components = {
                     }[];
                 };
             } | null;
+            duplicate_of: {
+                id: string;
+                similarity: number;
+                /** @enum {string} */
+                method: "minhash";
+            } | null;
             version: number;
             pipeline: {
                 stages: ("parse" | "embed" | "classify" | "extract")[];
@@ -2027,6 +2073,8 @@ export type components = {
             inbound_authentication: "none" | "spf" | "dkim" | "dmarc";
             /** @enum {string} */
             inbound_consume: "attachments" | "eml" | "both";
+            /** @enum {string} */
+            on_near_duplicate: "keep" | "review" | "reject";
             /** Format: date-time */
             archived_at: string | null;
             /** Format: date-time */
@@ -2131,6 +2179,15 @@ export type components = {
             /** Format: date-time */
             finished_at: string | null;
             duration_ms: number | null;
+        };
+        FoundDocument: {
+            id: string;
+            filename: string;
+            project_id: string;
+            /** @description The document type, when classified */
+            classification: string | null;
+            /** @enum {string} */
+            status: "uploaded" | "processing" | "processed" | "classified" | "extracted" | "completed" | "needs_review" | "failed";
         };
         SheetsConnection: {
             id: string;
@@ -3514,6 +3571,7 @@ export interface operations {
                      *           ],
                      *           "inbound_authentication": "dmarc",
                      *           "inbound_consume": "attachments",
+                     *           "on_near_duplicate": "keep",
                      *           "archived_at": null,
                      *           "created_at": "2026-05-04T09:00:00.000Z",
                      *           "updated_at": "2026-05-04T09:00:00.000Z"
@@ -3583,6 +3641,11 @@ export interface operations {
                     inbound_authentication?: "none" | "spf" | "dkim" | "dmarc";
                     /** @enum {string} */
                     inbound_consume?: "attachments" | "eml" | "both";
+                    /**
+                     * @description A near-duplicate of an earlier document: keep it (flagged), stop it in needs_review, or fail it
+                     * @enum {string}
+                     */
+                    on_near_duplicate?: "keep" | "review" | "reject";
                 };
             };
         };
@@ -3618,6 +3681,7 @@ export interface operations {
                      *         ],
                      *         "inbound_authentication": "dmarc",
                      *         "inbound_consume": "attachments",
+                     *         "on_near_duplicate": "keep",
                      *         "archived_at": null,
                      *         "created_at": "2026-05-04T09:00:00.000Z",
                      *         "updated_at": "2026-05-04T09:00:00.000Z"
@@ -3699,6 +3763,7 @@ export interface operations {
                      *         ],
                      *         "inbound_authentication": "dmarc",
                      *         "inbound_consume": "attachments",
+                     *         "on_near_duplicate": "keep",
                      *         "archived_at": null,
                      *         "created_at": "2026-05-04T09:00:00.000Z",
                      *         "updated_at": "2026-05-04T09:00:00.000Z"
@@ -3747,6 +3812,11 @@ export interface operations {
                     inbound_authentication?: "none" | "spf" | "dkim" | "dmarc";
                     /** @enum {string} */
                     inbound_consume?: "attachments" | "eml" | "both";
+                    /**
+                     * @description A near-duplicate of an earlier document: keep it (flagged), stop it in needs_review, or fail it
+                     * @enum {string}
+                     */
+                    on_near_duplicate?: "keep" | "review" | "reject";
                 };
             };
         };
@@ -3780,6 +3850,7 @@ export interface operations {
                      *         ],
                      *         "inbound_authentication": "dmarc",
                      *         "inbound_consume": "attachments",
+                     *         "on_near_duplicate": "keep",
                      *         "archived_at": null,
                      *         "created_at": "2026-05-04T09:00:00.000Z",
                      *         "updated_at": "2026-05-04T09:00:00.000Z"
@@ -4018,6 +4089,7 @@ export interface operations {
                      *         ],
                      *         "inbound_authentication": "dmarc",
                      *         "inbound_consume": "attachments",
+                     *         "on_near_duplicate": "keep",
                      *         "archived_at": null,
                      *         "created_at": "2026-05-04T09:00:00.000Z",
                      *         "updated_at": "2026-05-04T09:00:00.000Z"
@@ -4222,6 +4294,159 @@ export interface operations {
             429: components["responses"]["RateLimited"];
         };
     };
+    getDocumentsSearch: {
+        parameters: {
+            query: {
+                /** @description Words; "a phrase" in quotes, OR, -excluded, prefix* */
+                q: string;
+                /** @description Default: hybrid when an embedding model is loaded, else keyword */
+                mode?: "keyword" | "semantic" | "hybrid";
+                project_id?: string;
+                classification?: string;
+                status?: "uploaded" | "processing" | "processed" | "classified" | "extracted" | "completed" | "needs_review" | "failed";
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ranked results and the mode used */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "mode": "keyword",
+                     *         "results": [
+                     *           {
+                     *             "document": {
+                     *               "id": "doc_01HZX4A7Q2",
+                     *               "filename": "contract.pdf",
+                     *               "project_id": "prj_01HZX3Z1K9",
+                     *               "classification": "contract",
+                     *               "status": "completed"
+                     *             },
+                     *             "score": 0.0821,
+                     *             "highlights": [
+                     *               {
+                     *                 "field": "text",
+                     *                 "snippet": "either party may <mark>terminate</mark> this agreement"
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            mode: "keyword" | "semantic" | "hybrid";
+                            results: {
+                                document: components["schemas"]["FoundDocument"];
+                                /** @description keyword: ts_rank_cd; semantic: cosine; hybrid: reciprocal rank fusion */
+                                score: number;
+                                highlights: {
+                                    /**
+                                     * @description text: a full-text match; chunk: the passage nearest in meaning
+                                     * @enum {string}
+                                     */
+                                    field: "text" | "chunk";
+                                    /** @description Escaped HTML; matches are wrapped in <mark>…</mark> */
+                                    snippet: string;
+                                }[];
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            /** @description Bad input (the field is named), or semantic/hybrid without a loaded embedding model (mode) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getDocumentsByIdSimilar: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Nearest documents of the same organization and environment, and how they were found */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "method": "minhash",
+                     *         "results": [
+                     *           {
+                     *             "document": {
+                     *               "id": "doc_01HZX9B3M1",
+                     *               "filename": "invoice-1042-scan.pdf",
+                     *               "project_id": "prj_01HZX3Z1K9",
+                     *               "classification": "invoice",
+                     *               "status": "completed"
+                     *             },
+                     *             "similarity": 0.83
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            /** @enum {string} */
+                            method: "embedding" | "minhash";
+                            results: {
+                                document: components["schemas"]["FoundDocument"];
+                                similarity: number;
+                            }[];
+                        };
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
     getDocuments: {
         parameters: {
             query?: {
@@ -4236,6 +4461,8 @@ export interface operations {
                 min_confidence?: number;
                 /** @description Classification confidence below this */
                 max_confidence?: number;
+                /** @description Only documents flagged as a near-duplicate of an earlier one (true), or only the others (false) */
+                duplicate?: boolean;
                 /** @description Only these documents: up to 100 comma-separated ids (unknown and other organizations' ids are left out) */
                 ids?: string;
                 /** @description 1-based page number (default 1). */
@@ -4297,6 +4524,7 @@ export interface operations {
                      *               "method": "template"
                      *             }
                      *           },
+                     *           "duplicate_of": null,
                      *           "version": 1,
                      *           "pipeline": {
                      *             "stages": [
@@ -4452,6 +4680,7 @@ export interface operations {
                      *             "method": "template"
                      *           }
                      *         },
+                     *         "duplicate_of": null,
                      *         "version": 1,
                      *         "pipeline": {
                      *           "stages": [
@@ -4685,6 +4914,7 @@ export interface operations {
                      *             "method": "template"
                      *           }
                      *         },
+                     *         "duplicate_of": null,
                      *         "version": 1,
                      *         "pipeline": {
                      *           "stages": [

@@ -53,6 +53,7 @@ export function appDepsFrom(deps: Deps): AppDeps {
     events: deps.repos.events,
     redisKeys: deps.keys,
     documents: documents.service,
+    search: deps.search.service,
     intake: documents.intake,
     documentExports: (scope, id) => deps.sheets.exportsForDocument(scope, id),
     activity: documents.activity,
@@ -84,6 +85,9 @@ export function appDepsFrom(deps: Deps): AppDeps {
             model: e.modelId,
             ...(e.reason ? { reason: e.reason } : {}),
           },
+          // How semantic search and similar documents find vectors (an exact scan of the
+          // organization's vectors; see README "Search").
+          search: { status: 'ok', vector_index: 'exact' },
         };
       },
     },

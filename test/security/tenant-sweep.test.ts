@@ -15,6 +15,8 @@ interface Operation {
   path: string;
   hasBody: boolean;
   query: string[];
+  /** Query parameters the operation requires (filled with a harmless value, e.g. search's q). */
+  requiredQuery: string[];
   /** From the operation's description ("Requires the admin role or higher."). */
   role: Role | null;
   /** "Live mode only.": test-mode credentials are refused before anything is looked up. */
@@ -76,7 +78,11 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
 
   beforeAll(async () => {
     s = await startSecurityApp();
-    type Op = { requestBody?: unknown; description?: string; parameters?: { in: string; name: string }[] };
+    type Op = {
+      requestBody?: unknown;
+      description?: string;
+      parameters?: { in: string; name: string; required?: boolean }[];
+    };
     const doc = (await s.app.inject({ url: '/api/v1/openapi.json' })).json() as {
       paths: Record<string, Record<string, Op>>;
     };
@@ -86,6 +92,7 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
         path,
         hasBody: !!op.requestBody,
         query: (op.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name),
+        requiredQuery: (op.parameters ?? []).filter((p) => p.in === 'query' && p.required).map((p) => p.name),
         role: (/Requires the (\w+) role/.exec(op.description ?? '')?.[1] ?? null) as Role | null,
         liveOnly: /Live mode only\./.test(op.description ?? ''),
       })),
@@ -214,7 +221,8 @@ describe('tenant isolation sweep over the OpenAPI document', () => {
     const bAll = new Set(Object.values(bIds));
     for (const op of ops.filter((o) => o.method === 'GET')) {
       for (const q of op.query.filter((n) => n in idQueries)) {
-        const url = `${fill(op.path, aIds)}?${q}=${bIds[idQueries[q]]}`;
+        const required = op.requiredQuery.map((n) => `&${n}=contract`).join('');
+        const url = `${fill(op.path, aIds)}?${q}=${bIds[idQueries[q]]}${required}`;
         for (const auth of [a.auth, bearer(aTestKey)]) {
           const res = await send('GET', url, auth);
           const data = res.statusCode === 200 ? res.json().data : [];

@@ -9,6 +9,7 @@ import type { AuthService } from '../../modules/auth/auth.service.js';
 import type { LoginThrottle } from '../../modules/auth/login-throttle.js';
 import type { ActivityService } from '../../modules/documents/activity.js';
 import type { DocumentsService } from '../../modules/documents/documents.service.js';
+import type { SearchService } from '../../modules/search/search.service.js';
 import type { Intake } from '../../modules/documents/intake.js';
 import type { EventsRepository } from '../../modules/events/events.repository.js';
 import type { MailboxService } from '../../modules/integrations/mailbox/index.js';
@@ -26,6 +27,7 @@ import { registerPipelineRoutes } from './pipeline/index.js';
 import { registerApiKeyRoutes } from './api-keys/index.js';
 import { registerAuthRoutes } from './auth/index.js';
 import { registerDocumentRoutes } from './documents/index.js';
+import { registerSearchRoutes } from './search/index.js';
 import { registerEventRoutes } from './events/index.js';
 import { registerMailboxRoutes } from './mailboxes/index.js';
 import { registerProjectRoutes } from './projects/index.js';
@@ -46,6 +48,7 @@ export interface RouteDeps {
   projects: ProjectsService;
   events: EventsRepository;
   documents: DocumentsService;
+  search: SearchService;
   intake: Intake;
   /** Export status per export target (Sheets), shown on the document. */
   documentExports: (scope: Scope, id: string) => Promise<unknown[]>;
@@ -75,6 +78,8 @@ export function registerRoutes(api: FastifyInstance, deps: RouteDeps): void {
   registerApiKeyRoutes(api, deps.apiKeys);
   registerProjectRoutes(api, deps.projects);
   registerEventRoutes(api, deps.events);
+  // Before the documents routes: /documents/search is not a document id.
+  registerSearchRoutes(api, deps.search);
   registerDocumentRoutes(api, {
     documents: deps.documents,
     intake: deps.intake,

@@ -11,6 +11,7 @@ import { membersDocs } from './members/openapi.js';
 import { pipelineDocs } from './pipeline/openapi.js';
 import { projectsDocs } from './projects/openapi.js';
 import { reportsDocs } from './reports/openapi.js';
+import { searchDocs } from './search/openapi.js';
 import { sheetsDocs } from './sheets/openapi.js';
 import { templatesDocs } from './templates/openapi.js';
 import { webhooksDocs } from './webhooks/openapi.js';
@@ -22,6 +23,7 @@ export const OPERATION_DOCS: OperationDocs = {
   ...projectsDocs,
   ...eventsDocs,
   ...documentsDocs,
+  ...searchDocs,
   ...templatesDocs,
   ...mailboxesDocs,
   ...webhooksDocs,

@@ -2,6 +2,7 @@ import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
 import { MAX_DOCUMENT_VALUES_BYTES } from '../../lib/limits.js';
 import type { Scope } from '../../lib/scope.js';
+import { searchConfigFor, searchVectorSql } from '../../lib/text-search.js';
 import type { StoredLayout } from '../../pipeline/parse/index.js';
 import { EXTRACTION_ORDER, type ExtractionTemplate } from '../templates/templates.repository.js';
 import type {
@@ -32,6 +33,8 @@ export interface DocumentFilters {
   /** Classification confidence bounds, inclusive below and exclusive above (documents without one are left out). */
   min_confidence?: number;
   max_confidence?: number;
+  /** Only documents flagged (true) or not flagged (false) as near-duplicates. */
+  duplicate?: boolean;
   page: number;
   per_page: number;
 }
@@ -41,7 +44,7 @@ const CONFIRMED_TEXT_PAGE = 20;
 
 // Columns for lists: everything but the (possibly megabytes of) text and the vector.
 const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
-  source_metadata, metadata, status, error, page_count, language, classification, fields, version, pipeline, uploaded_by,
+  source_metadata, metadata, status, error, page_count, language, duplicate_of, classification, fields, version, pipeline, uploaded_by,
   parsed_at, embedded_at, classified_at, extracted_at, exported_at, completed_at, embedding_model, classifier_version,
   template_id, template_version, confirmed, created_at, updated_at, NULL::text AS text_content`;
 
@@ -126,7 +129,16 @@ export interface TraceDocument {
 export type StageState = Pick<DocumentRow, 'id' | 'version' | 'status' | 'pipeline'>;
 // The event built inside the commit reads its payload from the updated row too.
 const STATE_COLUMNS = [
-  ...new Set(['id', 'version', 'status', 'pipeline', 'org_id', 'environment', ...DOCUMENT_EVENT_COLUMNS]),
+  ...new Set([
+    'id',
+    'version',
+    'status',
+    'pipeline',
+    'org_id',
+    'environment',
+    'duplicate_of',
+    ...DOCUMENT_EVENT_COLUMNS,
+  ]),
 ].join(', ');
 
 /** The project settings a stage honours, read with the document in one query. */
@@ -136,18 +148,18 @@ export interface StageProject {
   auto_extract: boolean;
   default_template_id: string | null;
   classification_threshold: number;
+  on_near_duplicate: 'keep' | 'review' | 'reject';
 }
 
 /** Optional parts of {@link DocumentsRepository.update}. */
 export interface UpdateOptions {
   /** Also refresh the full-text index from this text (the one the update stores). */
   searchText?: string;
+  /** The text's language (stems in that language are indexed too; unknown: words only). */
+  searchLanguage?: string | null;
   /** Only update while the document is still at this version and stage and not failed. */
   guard?: { version: number; stage: Stage };
 }
-
-/** tsvector input is capped (PostgreSQL limits a tsvector to 1 MB). */
-const SEARCH_CHARS = 200_000;
 
 export function createDocumentsRepository(db: Queryable) {
   /** An UPDATE … RETURNING statement of the given columns and its parameters ($1 is the id). */
@@ -171,8 +183,10 @@ export function createDocumentsRepository(db: Queryable) {
       values.push(v);
       return `$${values.length}`;
     };
-    if (opts.searchText !== undefined)
-      sets.push(`search = to_tsvector('simple', left(${param(opts.searchText)}::text, ${SEARCH_CHARS}))`);
+    if (opts.searchText !== undefined) {
+      const cfg = param(searchConfigFor(opts.searchLanguage));
+      sets.push(`search = ${searchVectorSql(param(opts.searchText), cfg)}`, `search_config = ${cfg}::text`);
+    }
     let where = 'id = $1';
     if (opts.guard) {
       const v = param(opts.guard.version);
@@ -214,8 +228,13 @@ export function createDocumentsRepository(db: Queryable) {
     const startedAt = p(opts.startedAt ?? null);
     // Fields a person or a project move can change while the stage ran are taken from the row
     // as written rather than from the caller's earlier read.
+    // document.processed also says whether the text nearly repeats an earlier document.
+    const extraData = (e: NonNullable<typeof opts.event>) =>
+      e.type === 'document.processed'
+        ? `(${p(JSON.stringify(e.extra))}::jsonb || jsonb_build_object('duplicate_of', u.duplicate_of))`
+        : `${p(JSON.stringify(e.extra))}::jsonb`;
     const event = opts.event
-      ? `, e AS (${insertEventFromRowSql('u', { id: p(opts.event.id), type: p(opts.event.type), data: documentEventSql('u', `${p(JSON.stringify(opts.event.extra))}::jsonb`) })} RETURNING 1)`
+      ? `, e AS (${insertEventFromRowSql('u', { id: p(opts.event.id), type: p(opts.event.type), data: documentEventSql('u', extraData(opts.event)) })} RETURNING 1)`
       : '';
     const extra = (opts.cte?.(p) ?? []).map((c) => `, ${c}`).join('');
     const { rows } = await q.query<DocumentRow>(
@@ -332,7 +351,8 @@ export function createDocumentsRepository(db: Queryable) {
         `${mark}
          SELECT ${STAGE_COLUMNS[stage]},
            (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
-                     'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold)
+                     'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold,
+                     'on_near_duplicate', p.on_near_duplicate)
             FROM projects p WHERE p.id = documents.project_id AND p.org_id = documents.org_id AND p.environment = documents.environment) AS stage_project,
            ${STAGE_EXTRAS[stage]}
          FROM documents WHERE id = $1`,
@@ -363,6 +383,7 @@ export function createDocumentsRepository(db: Queryable) {
       if (f.created_before) add('created_at < ?', new Date(f.created_before));
       if (f.q) add(`search @@ websearch_to_tsquery('simple', ?)`, f.q);
       if (f.ids) add('id = ANY(?::text[])', f.ids.split(','));
+      if (f.duplicate !== undefined) where.push(f.duplicate ? 'duplicate_of IS NOT NULL' : 'duplicate_of IS NULL');
       if (f.min_confidence !== undefined) add(`(classification->>'confidence')::float8 >= ?`, f.min_confidence);
       if (f.max_confidence !== undefined) add(`(classification->>'confidence')::float8 < ?`, f.max_confidence);
       const w = where.join(' AND ');

@@ -57,6 +57,8 @@ export interface DocumentRow {
   text_content: string | null;
   page_count: number | null;
   language: string | null;
+  /** A near-duplicate found when the text was parsed (see near-duplicates.ts). */
+  duplicate_of: DuplicateOf | null;
   classification: Classification | null;
   fields: Record<string, FieldValue> | null;
   version: number;
@@ -102,6 +104,13 @@ export interface PipelineState {
   queued_at?: string;
 }
 
+/** The earlier document of the organization a document's text nearly repeats. */
+export interface DuplicateOf {
+  id: string;
+  similarity: number;
+  method: 'minhash';
+}
+
 export function presentDocument(d: DocumentRow, extra: Record<string, unknown> = {}) {
   return {
     id: d.id,
@@ -126,6 +135,7 @@ export function presentDocument(d: DocumentRow, extra: Record<string, unknown> =
         }
       : null,
     fields: d.fields,
+    duplicate_of: d.duplicate_of ?? null,
     version: d.version,
     pipeline: {
       stages: d.pipeline.stages ?? [],

@@ -17,6 +17,7 @@ import { createDocumentsService } from './documents.service.js';
 import { createAttachmentDocuments } from './eml-attachments.js';
 import type { CommittedDocument, DocumentRow, Stage } from './documents.types.js';
 import { createIntake } from './intake.js';
+import { createNearDuplicates, withNearDuplicates } from './near-duplicates.js';
 import { createStageRunner, type StageCompute } from './stage-runner.js';
 import { classifyStage } from './stages/classify.stage.js';
 import { embedStage } from './stages/embed.stage.js';
@@ -144,14 +145,17 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     },
   });
   const computes: Record<Stage, StageCompute> = {
-    parse: parseStage({
-      blobs,
-      maxPages: settings.maxPages,
-      maxImagePixels: settings.maxImagePixels,
-      ocr: getOcr,
-      pdf: getPdf,
-      attachments: (doc, raw) => createAttachmentDocuments({ intake }, doc, raw),
-    }),
+    parse: withNearDuplicates(
+      parseStage({
+        blobs,
+        maxPages: settings.maxPages,
+        maxImagePixels: settings.maxImagePixels,
+        ocr: getOcr,
+        pdf: getPdf,
+        attachments: (doc, raw) => createAttachmentDocuments({ intake }, doc, raw),
+      }),
+      createNearDuplicates(db),
+    ),
     embed: embedStage({ embedder: () => embedder.get(), unavailableReason: () => embedder.status().reason }),
     // The kNN blend only means something with a real (pretrained) embedding model.
     classify: classifyStage({ docs, classifier, useKnn: () => settings.knn && embedder.status().state === 'ready' }),

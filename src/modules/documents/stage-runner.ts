@@ -20,6 +20,8 @@ export interface StageOutcome {
   cte?: (param: (value: unknown) => string) => string[];
   /** Text to index for full-text search, written with the stage's columns. */
   searchText?: string;
+  /** The text's language, when known (its stems are indexed too). */
+  searchLanguage?: string | null;
   /** A note kept on the document (e.g. why embedding was skipped). */
   note?: string;
   /**
@@ -131,6 +133,7 @@ export function createStageRunner(deps: {
       const updated = await deps.docs.commitStage(q, doc.id, cols, {
         guard: { version: job.version, stage },
         searchText: out.searchText,
+        searchLanguage: out.searchLanguage,
         event,
         cte: out.cte,
         row: hook !== undefined,

@@ -42,8 +42,8 @@ export function createProjectsRepository(db: Queryable) {
       const { rows } = await db.query<ProjectRow>(
         `INSERT INTO projects (id, org_id, environment, name, description, color, icon, auto_classify, auto_extract,
            default_template_id, retention_days, allowed_file_types, classification_threshold,
-           inbound_local_part, inbound_allowed_senders, inbound_authentication, inbound_consume)
-         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17) RETURNING *`,
+           inbound_local_part, inbound_allowed_senders, inbound_authentication, inbound_consume, on_near_duplicate)
+         VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15,$16,$17,$18) RETURNING *`,
         [
           newId('prj'),
           scope.orgId,
@@ -62,6 +62,7 @@ export function createProjectsRepository(db: Queryable) {
           JSON.stringify(input.inbound_allowed_senders ?? []),
           input.inbound_authentication ?? 'none',
           input.inbound_consume ?? 'attachments',
+          input.on_near_duplicate ?? 'keep',
         ],
       );
       return rows[0];

@@ -6,6 +6,9 @@ import type { Environment } from '../../lib/scope.js';
  */
 export const DEFAULT_CLASSIFICATION_THRESHOLD = 0.6;
 
+export const NEAR_DUPLICATE_ACTIONS = ['keep', 'review', 'reject'] as const;
+export type NearDuplicateAction = (typeof NEAR_DUPLICATE_ACTIONS)[number];
+
 export interface ProjectRow {
   id: string;
   org_id: string;
@@ -20,6 +23,8 @@ export interface ProjectRow {
   retention_days: number | null;
   allowed_file_types: string[];
   classification_threshold: number;
+  /** What a near-duplicate of an earlier document does: keep (flagged), review, reject. */
+  on_near_duplicate: NearDuplicateAction;
   status: 'active' | 'archived';
   /** The receiving address's local part (the domain is INBOUND_DOMAIN). */
   inbound_local_part: string | null;
@@ -52,9 +57,12 @@ export interface CreateProjectInput extends InboundSettings {
   retention_days?: number;
   allowed_file_types?: string[];
   classification_threshold?: number;
+  on_near_duplicate?: NearDuplicateAction;
 }
 
-export type UpdateProjectInput = Partial<Pick<CreateProjectInput, 'name' | 'description' | 'color' | 'icon'>> &
+export type UpdateProjectInput = Partial<
+  Pick<CreateProjectInput, 'name' | 'description' | 'color' | 'icon' | 'on_near_duplicate'>
+> &
   InboundSettings;
 
 export interface ListProjectsQuery {
@@ -94,6 +102,7 @@ export function presentProject(p: ProjectRow, inboundDomain?: string) {
     inbound_allowed_senders: p.inbound_allowed_senders,
     inbound_authentication: p.inbound_authentication,
     inbound_consume: p.inbound_consume,
+    on_near_duplicate: p.on_near_duplicate,
     archived_at: p.archived_at,
     created_at: p.created_at,
     updated_at: p.updated_at,

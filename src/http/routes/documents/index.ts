@@ -68,6 +68,11 @@ export function registerDocumentRoutes(
               maximum: 1,
               description: 'Classification confidence below this',
             },
+            duplicate: {
+              type: 'boolean',
+              description:
+                'Only documents flagged as a near-duplicate of an earlier one (true), or only the others (false)',
+            },
             ids: {
               type: 'string',
               pattern: '^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,99}$',

@@ -72,6 +72,17 @@ export const documentSchema = component(
           'Extracted fields by name',
         ),
       ),
+      duplicate_of: t.nullable(
+        t.obj(
+          {
+            id: t.str,
+            similarity: { type: 'number', minimum: 0, maximum: 1 },
+            method: t.enum(['minhash']),
+          },
+          [],
+          'The earlier document of the organization whose text this one nearly repeats (found when it was parsed)',
+        ),
+      ),
       version: t.int,
       pipeline: t.obj({ stages: t.arr(t.enum(STAGES)), current_stage: t.enum(STAGES, true), notes: stageNote }),
       models: t.obj({
@@ -158,6 +169,7 @@ const docExample = {
     invoice_number: { value: '1042', confidence: 0.95, method: 'template' },
     total: { value: 1190.0, confidence: 0.9, method: 'template' },
   },
+  duplicate_of: null,
   version: 1,
   pipeline: { stages: ['parse', 'embed', 'classify', 'extract'], current_stage: null, notes: {} },
   models: {

@@ -1,9 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { ProjectsService } from '../../../modules/projects/projects.service.js';
-import type {
-  CreateProjectInput,
-  ListProjectsQuery,
-  UpdateProjectInput,
+import {
+  NEAR_DUPLICATE_ACTIONS,
+  type CreateProjectInput,
+  type ListProjectsQuery,
+  type UpdateProjectInput,
 } from '../../../modules/projects/projects.types.js';
 import { ok, schemas } from '../../envelope.js';
 import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
@@ -11,6 +12,11 @@ import { inboundSettingsBody, projectListResponse, projectResponse } from './sch
 
 const TAGS = ['projects'];
 const text = (max: number) => ({ type: 'string', maxLength: max });
+const nearDuplicate = {
+  type: 'string',
+  enum: [...NEAR_DUPLICATE_ACTIONS],
+  description: 'A near-duplicate of an earlier document: keep it (flagged), stop it in needs_review, or fail it',
+};
 type Id = { Params: { id: string } };
 // The contract: limit (default 20) and offset; page/per_page are accepted too.
 const PAGING: ListPaging = { canonical: 'offset' };
@@ -86,6 +92,7 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
             },
             classification_threshold: { type: 'number', minimum: 0, maximum: 1 },
             ...inboundSettingsBody,
+            on_near_duplicate: nearDuplicate,
           },
         },
       },
@@ -111,7 +118,7 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
       config: auth,
       schema: {
         tags: TAGS,
-        summary: 'Update name, description, color, icon or the inbound-mail settings (nothing else)',
+        summary: 'Update name, description, color, icon, on_near_duplicate or the inbound-mail settings (nothing else)',
         params: schemas.idParam(),
         body: {
           type: 'object',
@@ -122,6 +129,7 @@ export function registerProjectRoutes(api: FastifyInstance, projects: ProjectsSe
             color: text(32),
             icon: text(64),
             ...inboundSettingsBody,
+            on_near_duplicate: nearDuplicate,
           },
         },
       },

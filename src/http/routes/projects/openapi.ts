@@ -21,6 +21,7 @@ const example = {
   inbound_allowed_senders: ['@acme.example'],
   inbound_authentication: 'dmarc',
   inbound_consume: 'attachments',
+  on_near_duplicate: 'keep',
   archived_at: null,
   created_at: '2026-05-04T09:00:00.000Z',
   updated_at: '2026-05-04T09:00:00.000Z',

@@ -27,6 +27,7 @@ export const projectSchema = {
     inbound_allowed_senders: { type: 'array', items: str },
     inbound_authentication: { type: 'string', enum: ['none', 'spf', 'dkim', 'dmarc'] },
     inbound_consume: { type: 'string', enum: ['attachments', 'eml', 'both'] },
+    on_near_duplicate: { type: 'string', enum: ['keep', 'review', 'reject'] },
     archived_at: nts,
     created_at: ts,
     updated_at: ts,

@@ -51,6 +51,7 @@ export function parseStage(deps: {
       return {
         cols,
         searchText: r.text,
+        searchLanguage: r.language ?? null,
         note: r.ocrPages > 0 ? `${r.ocrPages} page(s) read by OCR` : undefined,
       };
     } catch (err) {

@@ -1,0 +1,92 @@
+// Near-duplicates at intake: once the parse stage has the text, its fingerprint's LSH band keys
+// find the organization's candidates through a GIN index (a lookup, not a scan), the weighted
+// comparison (src/pipeline/dedup) picks the closest, and the parse commit stores the
+// fingerprint and `duplicate_of` together. The project decides what a near-duplicate means:
+// keep it (flagged), stop it in needs_review, or fail it.
+import type { Queryable } from '../../db/client.js';
+import { PermanentError } from '../../lib/errors.js';
+import {
+  compareCandidates,
+  fingerprint,
+  MIN_SHINGLES,
+  NEAR_DUPLICATE_THRESHOLD,
+  sampleLevel,
+  type Fingerprint,
+} from '../../pipeline/dedup/index.js';
+import type { DocumentRow, DuplicateOf } from './documents.types.js';
+import type { StageCompute } from './stage-runner.js';
+
+/** Candidates compared at most (those sharing the most bands first). */
+const MAX_CANDIDATES = 100;
+
+export function createNearDuplicates(db: Queryable) {
+  return {
+    /** The fingerprint of a document's text and the earlier document it nearly repeats, if any. */
+    async check(
+      doc: Pick<DocumentRow, 'id' | 'org_id' | 'environment'>,
+      text: string,
+    ): Promise<{ fp: Fingerprint | null; match: DuplicateOf | null }> {
+      const fp = fingerprint(text, `${doc.org_id}/${doc.environment}`);
+      if (!fp || fp.shingles < MIN_SHINGLES) return { fp: null, match: null };
+      const { rows } = await db.query<{ id: string; sketch: number[]; shingles: number; flagged: boolean }>(
+        `SELECT m.document_id AS id, m.sketch, m.shingles, d.duplicate_of IS NOT NULL AS flagged
+           FROM document_minhash m JOIN documents d ON d.id = m.document_id
+          WHERE m.band_keys && $1::bigint[] AND m.org_id = $2 AND m.environment = $3 AND m.document_id <> $4
+            AND d.status <> 'failed'
+          ORDER BY (SELECT count(*) FROM unnest(m.band_keys) AS k WHERE k = ANY($1::bigint[])) DESC, d.created_at
+          LIMIT ${MAX_CANDIDATES}`,
+        [fp.bandKeys, doc.org_id, doc.environment, doc.id],
+      );
+      if (rows.length === 0) return { fp, match: null };
+      const ranked = compareCandidates(
+        fp,
+        rows.map((r) => ({ id: r.id, sample: r.sketch, level: sampleLevel(r.shingles), flagged: r.flagged })),
+      );
+      const best = ranked[0];
+      const match =
+        best && best.similarity >= NEAR_DUPLICATE_THRESHOLD
+          ? { id: best.id, similarity: Math.round(best.similarity * 1000) / 1000, method: 'minhash' as const }
+          : null;
+      return { fp, match };
+    },
+  };
+}
+
+export type NearDuplicates = ReturnType<typeof createNearDuplicates>;
+
+/** The statement part that stores (or, for a text too short, removes) a document's fingerprint. */
+function storeFingerprint(fp: Fingerprint | null): (param: (value: unknown) => string) => string[] {
+  return (p) =>
+    fp
+      ? [
+          `nd AS (INSERT INTO document_minhash (document_id, org_id, environment, signature, sketch, shingles, band_keys)
+            SELECT u.id, u.org_id, u.environment, ${p(fp.signature)}::int[], ${p(fp.sample)}::int[], ${p(fp.shingles)}::int, ${p(fp.bandKeys)}::bigint[] FROM u
+            ON CONFLICT (document_id) DO UPDATE SET signature = EXCLUDED.signature, sketch = EXCLUDED.sketch,
+              shingles = EXCLUDED.shingles, band_keys = EXCLUDED.band_keys)`,
+        ]
+      : [`nd AS (DELETE FROM document_minhash WHERE document_id = (SELECT id FROM u))`];
+}
+
+/** The parse stage with near-duplicate detection after it (the project's on_near_duplicate applies). */
+export function withNearDuplicates(parse: StageCompute, nd: NearDuplicates): StageCompute {
+  return async (doc, project, context) => {
+    const out = await parse(doc, project, context);
+    const text = typeof out.cols.text_content === 'string' ? out.cols.text_content : '';
+    const { fp, match } = await nd.check(doc, text);
+    const action = project?.on_near_duplicate ?? 'keep';
+    if (match && action === 'reject')
+      throw new PermanentError(
+        'NEAR_DUPLICATE',
+        `Near-duplicate of document ${match.id} (similarity ${match.similarity}); the project rejects near-duplicates`,
+      );
+    const before = out.cte;
+    const notes = [out.note, match ? `possible duplicate of ${match.id} (similarity ${match.similarity})` : undefined];
+    return {
+      ...out,
+      cols: { ...out.cols, duplicate_of: match },
+      cte: (p) => [...(before?.(p) ?? []), ...storeFingerprint(fp)(p)],
+      note: notes.filter(Boolean).join('; ') || undefined,
+      needsReview: out.needsReview || (match !== null && action === 'review'),
+    };
+  };
+}

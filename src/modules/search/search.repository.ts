@@ -1,0 +1,157 @@
+// All of search's SQL: keyword (full-text), semantic (exact scan of chunk vectors), similar
+// documents (document vectors, else MinHash signatures). Every query is scoped by organization
+// and environment.
+import type { Queryable } from '../../db/client.js';
+import type { Scope } from '../../lib/scope.js';
+import { SEARCH_CHARS } from '../../lib/text-search.js';
+import { HEADLINE_OPTIONS, HEADLINE_STRIP } from './highlight.js';
+import { parseQuery, tsquerySql } from './query.js';
+
+export interface SearchFilters {
+  project_id?: string;
+  classification?: string;
+  status?: string;
+}
+
+/** A document as a search result names it. */
+export interface FoundDocument {
+  id: string;
+  filename: string;
+  project_id: string;
+  classification: string | null;
+  status: string;
+}
+
+const DOC_COLUMNS = `d.id, d.filename, d.project_id, d.classification->>'type' AS classification, d.status`;
+
+function scopeWhere(scope: Scope, f: SearchFilters) {
+  const params: unknown[] = [scope.orgId, scope.environment];
+  const where = ['d.org_id = $1', 'd.environment = $2'];
+  const add = (sql: string, v: unknown) => {
+    params.push(v);
+    where.push(sql.replace('?', `$${params.length}`));
+  };
+  if (f.project_id) add('d.project_id = ?', f.project_id);
+  if (f.status) add('d.status = ?', f.status);
+  if (f.classification) add(`d.classification->>'type' = ?`, f.classification);
+  const param = (v: unknown) => {
+    params.push(v);
+    return `$${params.length}`;
+  };
+  return { params, where, param };
+}
+
+export function createSearchRepository(db: Queryable) {
+  return {
+    /** Full-text matches, best first, with ts_headline of the top ones. */
+    async keyword(
+      scope: Scope,
+      f: SearchFilters,
+      q: string,
+      limit: number,
+      offset: number,
+    ): Promise<(FoundDocument & { score: number; headline: string | null })[]> {
+      const { params, where, param } = scopeWhere(scope, f);
+      const parsed = parseQuery(q);
+      const query = tsquerySql(parsed, param);
+      const lim = param(limit);
+      const off = param(offset);
+      const strip = param(HEADLINE_STRIP);
+      const opts = param(HEADLINE_OPTIONS);
+      // Rank and page first; only the page's documents are read whole for their headlines.
+      const { rows } = await db.query<FoundDocument & { score: number; headline: string | null }>(
+        `WITH q AS (SELECT ${query} AS query),
+         hits AS (
+           SELECT d.id, ts_rank_cd(d.search, q.query, 32) AS score, d.created_at
+             FROM documents d, q WHERE ${where.join(' AND ')} AND d.search @@ q.query
+            ORDER BY score DESC, d.created_at DESC, d.id LIMIT ${lim}::int OFFSET ${off}::int)
+         SELECT ${DOC_COLUMNS}, hits.score,
+           ts_headline(coalesce(d.search_config, 'simple')::regconfig,
+             translate(left(coalesce(d.text_content, ''), ${SEARCH_CHARS}), ${strip}::text, ''), q.query, ${opts}::text) AS headline
+           FROM hits JOIN documents d ON d.id = hits.id, q
+          ORDER BY hits.score DESC, hits.created_at DESC, d.id`,
+        params,
+      );
+      return rows;
+    },
+
+    /**
+     * Documents whose chunks are nearest to `vector` (cosine: the vectors are normalised), each
+     * with its best chunk. An exact scan of the organization's chunks.
+     */
+    async semantic(
+      scope: Scope,
+      f: SearchFilters,
+      vector: number[],
+      modelId: string,
+      limit: number,
+      offset: number,
+    ): Promise<(FoundDocument & { score: number; content: string })[]> {
+      const { params, where, param } = scopeWhere(scope, f);
+      const v = param(vector);
+      const m = param(modelId);
+      const lim = param(limit);
+      const off = param(offset);
+      const { rows } = await db.query<FoundDocument & { score: number; content: string }>(
+        `WITH scored AS (
+           SELECT c.document_id, c.content,
+             (SELECT sum(a * b) FROM unnest(c.embedding, ${v}::real[]) AS t(a, b)) AS score
+             FROM document_chunks c JOIN documents d ON d.id = c.document_id
+            WHERE ${where.join(' AND ')} AND c.model_id = ${m}::text),
+         best AS (SELECT DISTINCT ON (document_id) document_id, content, score FROM scored ORDER BY document_id, score DESC)
+         SELECT ${DOC_COLUMNS}, best.score, best.content
+           FROM best JOIN documents d ON d.id = best.document_id
+          ORDER BY best.score DESC, d.id LIMIT ${lim}::int OFFSET ${off}::int`,
+        params,
+      );
+      return rows.map((r) => ({ ...r, score: Number(r.score) }));
+    },
+
+    /** The document's own vector and fingerprint (null: not this organization's document). */
+    async source(
+      scope: Scope,
+      id: string,
+    ): Promise<{ has_vector: boolean; signature: number[] | null; band_keys: string[] | null } | null> {
+      const { rows } = await db.query<{ has_vector: boolean; signature: number[] | null; band_keys: string[] | null }>(
+        `SELECT d.embedding IS NOT NULL AND d.embedding_model IS NOT NULL AS has_vector, m.signature, m.band_keys
+           FROM documents d LEFT JOIN document_minhash m ON m.document_id = d.id
+          WHERE d.id = $1 AND d.org_id = $2 AND d.environment = $3`,
+        [id, scope.orgId, scope.environment],
+      );
+      return rows[0] ?? null;
+    },
+
+    /** Nearest documents by document vector (same model), an exact scan. */
+    async similarByVector(scope: Scope, id: string, limit: number): Promise<(FoundDocument & { score: number })[]> {
+      const { rows } = await db.query<FoundDocument & { score: number }>(
+        `SELECT ${DOC_COLUMNS}, (SELECT sum(a * b) FROM unnest(d.embedding, s.embedding) AS t(a, b)) AS score
+           FROM documents d, (SELECT embedding, embedding_model FROM documents WHERE id = $3) s
+          WHERE d.org_id = $1 AND d.environment = $2 AND d.id <> $3 AND d.embedding IS NOT NULL
+            AND d.embedding_model = s.embedding_model
+          ORDER BY score DESC, d.id LIMIT $4`,
+        [scope.orgId, scope.environment, id, limit],
+      );
+      return rows.map((r) => ({ ...r, score: Number(r.score) }));
+    },
+
+    /** Documents sharing an LSH band with the given keys, with their signatures (a GIN lookup). */
+    async minhashCandidates(
+      scope: Scope,
+      id: string,
+      bandKeys: string[],
+      max: number,
+    ): Promise<(FoundDocument & { signature: number[] })[]> {
+      const { rows } = await db.query<FoundDocument & { signature: number[] }>(
+        `SELECT ${DOC_COLUMNS}, m.signature
+           FROM document_minhash m JOIN documents d ON d.id = m.document_id
+          WHERE m.band_keys && $1::bigint[] AND m.org_id = $2 AND m.environment = $3 AND m.document_id <> $4
+            AND d.org_id = $2 AND d.environment = $3
+          LIMIT $5`,
+        [bandKeys, scope.orgId, scope.environment, id, max],
+      );
+      return rows;
+    },
+  };
+}
+
+export type SearchRepository = ReturnType<typeof createSearchRepository>;

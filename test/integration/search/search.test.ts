@@ -1,0 +1,248 @@
+// Search over the real pipeline: keyword search (phrases, prefixes, stems, highlights, filters),
+// semantic and hybrid modes, similar documents, near-duplicates at intake with the project's
+// on_near_duplicate, tenant and live/test isolation, and bad input.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createActor, type Actor } from '../../helpers/app.js';
+import { dbKinds } from '../../helpers/db.js';
+import { createDocsApp, type DocsApp } from '../../helpers/docs-app.js';
+import { createProject, upload, waitForDocument } from '../../helpers/pipeline.js';
+import { api, dataOf, errorCode } from '../documents/fixtures.js';
+import { bakeryReceipt, CONTRACT_TEXT, GERMAN_TEXT, HTML_TEXT, MEMO_TEXT, ocrNoise } from './fixtures.js';
+
+describe.each(dbKinds())('search (%s)', (kind) => {
+  let t: DocsApp;
+  let actor: Actor;
+  let other: Actor;
+  let projectId: string;
+  let otherProjectId: string;
+  const ids: Record<string, string> = {};
+
+  const put = async (who: Actor, project: string, name: string, text: string, headers: Record<string, string> = {}) => {
+    const res = await upload(t, { auth: { ...who.auth, ...headers } }, project, name, Buffer.from(text));
+    const id = dataOf(res, 201).id as string;
+    return { id, row: await waitForDocument(t, id) };
+  };
+  const search = async (qs: string, who: Actor = actor, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: `/api/v1/documents/search?${qs}`, headers: { ...who.auth, ...headers } });
+  const foundIds = async (qs: string, who: Actor = actor) =>
+    (dataOf(await search(qs, who)).results as { document: { id: string } }[]).map((r) => r.document.id);
+
+  beforeAll(async () => {
+    t = await createDocsApp({ kind });
+    actor = await createActor(t);
+    other = await createActor(t);
+    projectId = await createProject(t, actor, { name: 'Inbox' });
+    otherProjectId = await createProject(t, actor, { name: 'Archive' });
+    for (const [name, text, project] of [
+      ['contract', CONTRACT_TEXT, projectId],
+      ['memo', MEMO_TEXT, projectId],
+      ['german', GERMAN_TEXT, projectId],
+      ['html', HTML_TEXT, otherProjectId],
+    ] as const) {
+      const d = await put(actor, project, `${name}.txt`, text);
+      expect(d.row.status).toBe('completed');
+      ids[name] = d.id;
+    }
+    // The same contract in another organization, and in the caller's test environment.
+    ids.otherOrg = (await put(other, await createProject(t, other), 'contract.txt', CONTRACT_TEXT)).id;
+    const testProject = dataOf(
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/v1/projects',
+        headers: { ...actor.auth, 'x-environment': 'test' },
+        payload: { name: 'Sandbox' },
+      }),
+      201,
+    ).id;
+    ids.testEnv = (await put(actor, testProject, 'contract.txt', CONTRACT_TEXT, { 'x-environment': 'test' })).id;
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('finds a document by its words, ranked, with <mark> highlights', async () => {
+    const data = dataOf(await search('q=termination&mode=keyword'));
+    expect(data.mode).toBe('keyword');
+    const first = data.results[0];
+    expect(first.document).toEqual({
+      id: ids.contract,
+      filename: 'contract.txt',
+      project_id: projectId,
+      classification: expect.any(String),
+      status: 'completed',
+    });
+    expect(first.score).toBeGreaterThan(0);
+    expect(first.highlights[0].field).toBe('text');
+    expect(first.highlights.map((h: { snippet: string }) => h.snippet).join(' ')).toContain('<mark>Termination</mark>');
+    // The memo holds the word too, ranked lower.
+    expect(data.results.map((r: { document: { id: string } }) => r.document.id)).toEqual([ids.contract, ids.memo]);
+  });
+
+  it('matches a quoted phrase only where the words stand together', async () => {
+    expect(await foundIds(`q=${encodeURIComponent('"termination clause"')}&mode=keyword`)).toEqual([ids.contract]);
+    expect(await foundIds('q=termination clause&mode=keyword')).toEqual(
+      expect.arrayContaining([ids.contract, ids.memo]),
+    );
+    expect(await foundIds(`q=${encodeURIComponent('termination -delaware')}&mode=keyword`)).toEqual([ids.memo]);
+  });
+
+  it('matches prefixes with a trailing *', async () => {
+    expect(await foundIds(`q=${encodeURIComponent('zeppel*')}&mode=keyword`)).toEqual([ids.html]);
+    expect(await foundIds(`q=${encodeURIComponent('agree* delaw*')}&mode=keyword`)).toEqual([ids.contract]);
+  });
+
+  it('stems words in the document language and keeps exact words for the rest', async () => {
+    const row = await waitForDocument(t, ids.german);
+    expect(row.language).toBe('de');
+    expect(row.search_config).toBe('german');
+    // "Rechnung" is not in the text ("Rechnungen" is): only the German stem finds it.
+    expect(await foundIds('q=Rechnung&mode=keyword')).toEqual([ids.german]);
+    expect(await foundIds('q=Lieferung&mode=keyword')).toEqual([ids.german]);
+  });
+
+  it('escapes the document text: only the marks are HTML', async () => {
+    const data = dataOf(await search('q=zeppelin&mode=keyword'));
+    const snippets = data.results[0].highlights.map((h: { snippet: string }) => h.snippet).join(' ');
+    expect(snippets).toContain('<mark>zeppelin</mark>');
+    const all = dataOf(await search('q=widget&mode=keyword')).results[0].highlights[0].snippet as string;
+    // (The full-text parser drops tag-like tokens; what is left is escaped.)
+    expect(all).not.toContain('<script');
+    expect(all).toContain('&amp;');
+    expect(all.replace(/<\/?mark>/g, '')).not.toMatch(/[<>]/);
+  });
+
+  it('filters by project, classification and status, and pages', async () => {
+    expect(await foundIds(`q=bundle&mode=keyword&project_id=${projectId}`)).toEqual([]);
+    expect(await foundIds(`q=bundle&mode=keyword&project_id=${otherProjectId}`)).toEqual([ids.html]);
+    expect(await foundIds('q=termination&mode=keyword&status=failed')).toEqual([]);
+    const type = (await waitForDocument(t, ids.contract)).classification.type as string;
+    expect(await foundIds(`q=termination&mode=keyword&classification=${type}`)).toContain(ids.contract);
+    expect(await foundIds('q=termination&mode=keyword&classification=no-such-type')).toEqual([]);
+    expect(await foundIds('q=termination&mode=keyword&limit=1&offset=1')).toEqual([ids.memo]);
+  });
+
+  it("never shows another organization's or the other environment's documents", async () => {
+    for (const mode of ['keyword', 'semantic', 'hybrid']) {
+      const mine = await foundIds(`q=termination clause agreement&mode=${mode}`);
+      expect(mine).toContain(ids.contract);
+      expect(mine).not.toContain(ids.otherOrg);
+      expect(mine).not.toContain(ids.testEnv);
+      const theirs = await foundIds(`q=termination clause agreement&mode=${mode}`, other);
+      expect(theirs).toEqual([ids.otherOrg]);
+    }
+    const test = dataOf(await search('q=termination&mode=keyword', actor, { 'x-environment': 'test' }));
+    expect(test.results.map((r: { document: { id: string } }) => r.document.id)).toEqual([ids.testEnv]);
+  });
+
+  it('ranks by meaning (semantic) and fuses both lists (hybrid), hybrid by default with a model', async () => {
+    const semantic = dataOf(await search('q=agreement notice&mode=semantic'));
+    expect(semantic.mode).toBe('semantic');
+    expect(semantic.results.length).toBeGreaterThan(0);
+    expect(semantic.results[0].highlights[0].field).toBe('chunk');
+    const scores = semantic.results.map((r: { score: number }) => r.score);
+    expect(scores).toEqual([...scores].sort((a: number, b: number) => b - a));
+    const hybrid = dataOf(await search('q=termination'));
+    expect(hybrid.mode).toBe('hybrid');
+    // Found by both lists, the contract leads; its highlight is the full-text one.
+    expect(hybrid.results[0].document.id).toBe(ids.contract);
+    expect(hybrid.results[0].highlights[0].snippet).toContain('<mark>');
+  });
+
+  it('answers bad input with 400 naming the field', async () => {
+    for (const [qs, field] of [
+      ['q=', 'q'],
+      ['q=%20%20', 'q'],
+      ['', 'q'],
+      ['q=x&mode=fuzzy', 'mode'],
+      ['q=x&limit=101', 'limit'],
+      ['q=x&limit=0', 'limit'],
+      ['q=x&offset=-1', 'offset'],
+      ['q=x&status=nope', 'status'],
+    ]) {
+      const res = await search(qs);
+      expect(res.statusCode, qs).toBe(400);
+      expect(errorCode(res)).toBe('VALIDATION_ERROR');
+      expect(res.body, qs).toContain(field);
+    }
+  });
+
+  describe('near-duplicates and similar documents', () => {
+    let dupProject: string;
+    const receipts: { id: string; row: Record<string, any> }[] = [];
+    let copy: { id: string; row: Record<string, any> };
+
+    beforeAll(async () => {
+      dupProject = await createProject(t, actor, { name: 'Receipts' });
+      for (let n = 0; n < 6; n++) receipts.push(await put(actor, dupProject, `receipt-${n}.txt`, bakeryReceipt(n)));
+      copy = await put(actor, dupProject, 'receipt-0-scan.txt', ocrNoise(bakeryReceipt(0)));
+    });
+
+    it('flags an OCR-noisy copy, and none of the same bakery’s other receipts', async () => {
+      for (const r of receipts) expect(r.row.duplicate_of, r.row.filename).toBeNull();
+      expect(copy.row.status).toBe('completed');
+      expect(copy.row.duplicate_of).toMatchObject({ id: receipts[0].id, method: 'minhash' });
+      expect(copy.row.duplicate_of.similarity).toBeGreaterThan(0.5);
+      const doc = dataOf(await api(t, actor, 'GET', `/documents/${copy.id}`));
+      expect(doc.duplicate_of).toEqual(copy.row.duplicate_of);
+      expect(doc.pipeline.notes.parse).toContain(`possible duplicate of ${receipts[0].id}`);
+    });
+
+    it('lists flagged documents with duplicate=true', async () => {
+      const flagged = dataOf(await api(t, actor, 'GET', `/documents?duplicate=true`));
+      expect(flagged.map((d: { id: string }) => d.id)).toEqual([copy.id]);
+      const rest = dataOf(await api(t, actor, 'GET', `/documents?duplicate=false&project_id=${dupProject}`));
+      expect(rest.map((d: { id: string }) => d.id).sort()).toEqual(receipts.map((r) => r.id).sort());
+    });
+
+    it('says so in the document.processed event, keeping the usual fields', async () => {
+      const { rows } = await t.deps.db.query<{ data: Record<string, any> }>(
+        `SELECT data FROM events WHERE type = 'document.processed' AND data->>'documentId' = ANY($1::text[])`,
+        [[copy.id, receipts[1].id]],
+      );
+      const byId = new Map(rows.map((r) => [r.data.documentId, r.data]));
+      expect(byId.get(copy.id)).toMatchObject({
+        documentId: copy.id,
+        filename: 'receipt-0-scan.txt',
+        projectId: dupProject,
+        duplicate_of: { id: receipts[0].id, method: 'minhash' },
+      });
+      expect(byId.get(receipts[1].id)).toMatchObject({ documentId: receipts[1].id, duplicate_of: null });
+    });
+
+    it('stops a near-duplicate for review or fails it, as the project says', async () => {
+      const bad = await api(t, actor, 'PUT', `/projects/${dupProject}`, { on_near_duplicate: 'sometimes' });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.body).toContain('on_near_duplicate');
+      const review = await createProject(t, actor, { name: 'Review dups', on_near_duplicate: 'review' });
+      const reviewed = await put(actor, review, 'again-1.txt', ocrNoise(bakeryReceipt(1), 0.02));
+      expect(reviewed.row.status).toBe('needs_review');
+      expect(reviewed.row.duplicate_of.id).toBe(receipts[1].id);
+
+      const strict = await createProject(t, actor, { name: 'Strict' });
+      const set = dataOf(await api(t, actor, 'PUT', `/projects/${strict}`, { on_near_duplicate: 'reject' }));
+      expect(set.on_near_duplicate).toBe('reject');
+      const rejected = await put(actor, strict, 'again-2.txt', ocrNoise(bakeryReceipt(2), 0.02));
+      expect(rejected.row.status).toBe('failed');
+      expect(rejected.row.error).toMatchObject({ stage: 'parse', code: 'NEAR_DUPLICATE' });
+      expect(rejected.row.error.message).toContain(receipts[2].id);
+      // A distinct receipt of the same bakery passes a strict project.
+      expect((await put(actor, strict, 'new.txt', bakeryReceipt(9))).row.status).toBe('completed');
+    });
+
+    it('lists similar documents by embedding, or by MinHash without a vector', async () => {
+      const byVector = dataOf(await api(t, actor, 'GET', `/documents/${receipts[0].id}/similar?limit=3`));
+      expect(byVector.method).toBe('embedding');
+      expect(byVector.results).toHaveLength(3);
+      expect(byVector.results.map((r: { document: { id: string } }) => r.document.id)).not.toContain(receipts[0].id);
+
+      await t.deps.db.query('UPDATE documents SET embedding = NULL WHERE id = $1', [copy.id]);
+      const byText = dataOf(await api(t, actor, 'GET', `/documents/${copy.id}/similar?limit=5`));
+      expect(byText.method).toBe('minhash');
+      expect(byText.results[0].document.id).toBe(receipts[0].id);
+      expect(byText.results[0].similarity).toBeGreaterThan(0.3);
+      const theirs = await api(t, other, 'GET', `/documents/${copy.id}/similar`);
+      expect(theirs.statusCode).toBe(404);
+      expect((await api(t, actor, 'GET', `/documents/${copy.id}/similar?limit=51`)).statusCode).toBe(400);
+    });
+  });
+});
