@@ -4,7 +4,7 @@ import { DataDirLockedError } from '../db/data-dir-lock.js';
 import { appDepsFrom, buildApp } from '../http/app.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { startManagedRedis } from '../lib/managed-redis.js';
-import { QUEUE_NAMES } from '../jobs/queues.js';
+import { BULLMQ_QUEUES } from '../jobs/queues.js';
 import { startMetricsServer, trackQueues } from '../modules/metrics/index.js';
 import { isLoopbackHost, setupToken } from '../modules/setup/setup.service.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
@@ -70,7 +70,7 @@ export async function runServer(
 
   // Queue depths come from the shared Redis and read the same everywhere: the API processes
   // report them; workers report only what they do themselves.
-  if (role !== 'worker') trackQueues(deps.metrics.registry, deps.queues, QUEUE_NAMES);
+  if (role !== 'worker') trackQueues(deps.metrics.registry, deps.queues, BULLMQ_QUEUES);
   let workers: WorkerHandle | undefined;
   if (role !== 'api') {
     workers = await startWorkers(deps, {

@@ -18,6 +18,10 @@ export const QUEUE_NAMES = [
   'maintenance',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
+/** Worker roles that have no BullMQ queue behind them (nothing to count, pause or retry). */
+const NOT_QUEUES: readonly QueueName[] = ['smtp', 'watch'];
+/** The names of the BullMQ queues: what the pipeline page and the metrics show. */
+export const BULLMQ_QUEUES: readonly QueueName[] = QUEUE_NAMES.filter((q) => !NOT_QUEUES.includes(q));
 
 /** Completed jobs are kept a while (waitUntilFinished needs them), failed ones longer for diagnosis. */
 export const DEFAULT_JOB_OPTIONS: JobsOptions = {

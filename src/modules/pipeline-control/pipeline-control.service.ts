@@ -1,6 +1,6 @@
 import { errors } from '../../lib/errors.js';
 import type { Scope } from '../../lib/scope.js';
-import { QUEUE_NAMES, type QueueName, type Queues } from '../../jobs/queues.js';
+import { BULLMQ_QUEUES, type QueueName, type Queues } from '../../jobs/queues.js';
 import type { ActivityRepository } from '../documents/activity.repository.js';
 import type { DocumentsService } from '../documents/documents.service.js';
 import { STAGES, type Stage } from '../documents/documents.types.js';
@@ -52,7 +52,7 @@ export function createPipelineControl(deps: {
     if (!c.allowed) throw errors.forbidden(c.reason!);
   };
   const queueName = (name: string): QueueName => {
-    if (!(QUEUE_NAMES as readonly string[]).includes(name)) throw errors.notFound(`Queue ${name}`);
+    if (!(BULLMQ_QUEUES as readonly string[]).includes(name)) throw errors.notFound(`Queue ${name}`);
     return name as QueueName;
   };
   const counts = async (name: QueueName): Promise<QueueCounts> => {
@@ -87,7 +87,7 @@ export function createPipelineControl(deps: {
       const op = await operatorCheck(scope.orgId);
       return {
         stages,
-        queues: op.allowed ? await Promise.all(QUEUE_NAMES.map(counts)) : null,
+        queues: op.allowed ? await Promise.all(BULLMQ_QUEUES.map(counts)) : null,
         can_control_queues: op.allowed,
         ...(op.reason ? { queues_reason: op.reason } : {}),
       };
