@@ -26,6 +26,7 @@ export const authDocs: OperationDocs = {
       '`token_required` when the server listens on a non-loopback address: setup then needs the token it printed in its log at start-up',
     data: t.obj({ needed: t.bool, token_required: t.bool }),
     example: { needed: true, token_required: false },
+    errors: { 429: limited },
   },
   'POST /setup': {
     status: 201,

@@ -22,7 +22,15 @@ export function registerSetupRoutes(
         security: [],
       },
     },
-    async () => ok(await deps.setup.status()),
+    async (req, reply) => {
+      // It reads the database: limited per client IP like the other unauthenticated routes.
+      reply.headers(
+        await deps.access.limitAnonymous([
+          { name: 'setup-ip', key: deps.redisKeys.rate(`setup-status:ip:${req.ip}`), limit: 60, windowSec: 60 },
+        ]),
+      );
+      return ok(await deps.setup.status());
+    },
   );
 
   api.post<{ Body: SetupInput }>(
