@@ -281,8 +281,8 @@ export function createRunsRepository(db: Queryable) {
     },
 
     /** Running runs of an organization that hold a slot (runs parked until later, by a delay node, do not). */
-    async runningInOrg(orgId: string): Promise<number> {
-      const { rows } = await db.query<{ n: string }>(
+    async runningInOrg(orgId: string, q: Queryable = db): Promise<number> {
+      const { rows } = await q.query<{ n: string }>(
         `SELECT count(*) AS n FROM workflow_runs WHERE org_id = $1 AND status = 'running'
            AND (resume_at IS NULL OR resume_at <= now())`,
         [orgId],

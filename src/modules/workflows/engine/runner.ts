@@ -125,7 +125,9 @@ export function createRunner(deps: EngineDeps) {
   const orgCounts = new Map<string, OrgCount>();
   const maxPerOrg = deps.maxRunningPerOrg ?? 20;
   /** Takes a slot of the organization's, or says it has none free; `release` after the admission attempt. */
-  async function orgFull(orgId: string): Promise<boolean> {
+  // `q`: the caller's connection (inside an admission transaction a second connection from the
+  // pool could be the one it waits for: every connection held by an admission waiting on another).
+  async function orgFull(q: Queryable, orgId: string): Promise<boolean> {
     let c = orgCounts.get(orgId);
     if (!c) {
       if (orgCounts.size > 10_000) orgCounts.clear();
@@ -137,7 +139,7 @@ export function createRunner(deps: EngineDeps) {
     if (age > 1000 || (entry.n >= maxPerOrg && age > 100)) {
       // One read at a time per organization; concurrent callers wait for it.
       entry.reading ??= deps.runs
-        .runningInOrg(orgId)
+        .runningInOrg(orgId, q)
         .then((n) => {
           entry.n = n + entry.pending;
           entry.at = clock();
@@ -168,7 +170,8 @@ export function createRunner(deps: EngineDeps) {
   ): Promise<{ loaded: { run: RunRow; steps: StepRow[] } | null; started: RunRow | null }> {
     if (deps.db.kind === 'pglite') {
       const loaded = await deps.runs.getWithSteps(runId);
-      if (loaded?.run.status !== 'queued' || (await orgFull(loaded.run.org_id))) return { loaded, started: null };
+      if (loaded?.run.status !== 'queued' || (await orgFull(deps.db, loaded.run.org_id)))
+        return { loaded, started: null };
       try {
         return { loaded, started: await startRun(deps.db, loaded.run) };
       } finally {
@@ -179,7 +182,7 @@ export function createRunner(deps: EngineDeps) {
     try {
       return await deps.db.tx(async (q) => {
         const loaded = await deps.runs.getWithSteps(runId, q, { lockWorkflow: true });
-        if (loaded?.run.status !== 'queued' || (await orgFull(loaded.run.org_id))) return { loaded, started: null };
+        if (loaded?.run.status !== 'queued' || (await orgFull(q, loaded.run.org_id))) return { loaded, started: null };
         taken = loaded.run.org_id;
         return { loaded, started: await startRun(q, loaded.run) };
       });
