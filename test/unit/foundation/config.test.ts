@@ -44,7 +44,9 @@ describe('loadConfig', () => {
 
   it.each([['http://localhost:6379'], ['localhost:6379'], ['redis//x']])('a bad REDIS_URL (%s) is named', (url) => {
     const msg = failure({ ...base, REDIS_URL: url }).message;
-    expect(msg).toMatch(/^\s*REDIS_URL: must be a redis:\/\/ or rediss:\/\/ URL/m);
+    expect(msg).toMatch(
+      /^\s*REDIS_URL: must be a redis:\/\/, rediss:\/\/, redis\+sentinel:\/\/ or redis\+cluster:\/\/ URL/m,
+    );
   });
 
   it('parse limits default and are bounded', () => {
