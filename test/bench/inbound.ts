@@ -56,6 +56,8 @@ async function sendAll(port: number, to: string, files: Buffer[]): Promise<numbe
   return files.length / s;
 }
 
+const cpuMsPer = (u: NodeJS.CpuUsage, n: number) => (u.user + u.system) / 1000 / n;
+
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function main(args: string[]): Promise<void> {
@@ -122,17 +124,15 @@ export async function main(args: string[]): Promise<void> {
       to,
       Array.from({ length: 10 }, () => pdf100k(base)),
     );
-    const baseline = await sendAll(
-      barePort,
-      to,
-      Array.from({ length: n }, () => pdf100k(base)),
-    );
+    const baselineFiles = Array.from({ length: n }, () => pdf100k(base));
+    let cpu0 = process.cpuUsage();
+    const baseline = await sendAll(barePort, to, baselineFiles);
+    const baselineCpuMs = cpuMsPer(process.cpuUsage(cpu0), n);
     const before = (await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM documents')).rows[0].n;
-    const rate = await sendAll(
-      receiver.port,
-      to,
-      Array.from({ length: n }, () => pdf100k(base)),
-    );
+    const files = Array.from({ length: n }, () => pdf100k(base));
+    cpu0 = process.cpuUsage();
+    const rate = await sendAll(receiver.port, to, files);
+    const cpuMs = cpuMsPer(process.cpuUsage(cpu0), n);
     const after = (await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM documents')).rows[0].n;
     await receiver.close();
     await new Promise<void>((r) => bare.close(() => r()));
@@ -142,18 +142,18 @@ export async function main(args: string[]): Promise<void> {
     const started = new Map<string, number>();
     const latencies: number[] = [];
     let done!: () => void;
-    const files = 15;
+    const drops = 15;
     const all = new Promise<void>((r) => (done = r));
     const watcher = await deps.watch.start({
       onSettled: (e) => {
         const t = started.get(e.filename);
         if (t !== undefined && e.result.kind === 'created') latencies.push(performance.now() - t);
-        if (latencies.length === files) done();
+        if (latencies.length === drops) done();
       },
     });
     const dir = join(watchDir, project.id);
     await mkdir(dir, { recursive: true });
-    for (let i = 0; i < files; i++) {
+    for (let i = 0; i < drops; i++) {
       const name = `scan-${i}.pdf`;
       started.set(name, performance.now());
       writeFileSync(join(dir, name), pdf100k(base));
@@ -172,6 +172,13 @@ export async function main(args: string[]): Promise<void> {
         baseline: baseline.toFixed(1),
         ratio: (rate / baseline).toFixed(2),
         target: `>= ${TARGET_RATE}`,
+      },
+      {
+        measure: 'CPU ms per message, this process (client + server)',
+        docpipe: cpuMs.toFixed(1),
+        baseline: baselineCpuMs.toFixed(1),
+        ratio: (cpuMs / baselineCpuMs).toFixed(2),
+        target: '',
       },
       {
         measure: 'watched folder drop → document, p50 ms',
