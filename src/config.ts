@@ -59,7 +59,7 @@ const schema = z.object({
     .optional(),
   /** Most PostgreSQL connections one process opens (opened on demand, kept while busy). */
   DATABASE_POOL_SIZE: int(1, 200).default(10),
-  /** Named prepared statements; `false` behind a pooler that cannot keep them (see README, PgBouncer). */
+  /** Named prepared statements; `false` behind a pooler that cannot keep them (see docs/operations.md, PgBouncer). */
   DATABASE_PREPARED_STATEMENTS: bool.default(true),
   REDIS_URL: z
     .string()

@@ -128,7 +128,7 @@ ${usageLines()}
 
 Client commands (ingest, reprocess, watch) take the server from --url or DOCPIPE_URL and the key from
 --key or DOCPIPE_API_KEY. Everything else is configured only through environment variables; see
-the README.`;
+docs/configuration.md.`;
 }
 
 /** Whether the arguments ask for help instead of running the command. */

@@ -86,7 +86,7 @@ export function appDepsFrom(deps: Deps): AppDeps {
             ...(e.reason ? { reason: e.reason } : {}),
           },
           // How semantic search and similar documents find vectors (an exact scan of the
-          // organization's vectors; see README "Search").
+          // organization's vectors; see docs/documents.md, "Search and near-duplicates").
           search: { status: 'ok', vector_index: 'exact' },
         };
       },

@@ -1,6 +1,6 @@
 // Queue depth and oldest-job age per queue, read from Redis when scraped. The numbers are the
 // same from every process (they come from the shared Redis), so only processes serving the API
-// report them (see README "Metrics"); a short cache keeps several scrapers from multiplying the
+// report them (see docs/operations.md, "Metrics"); a short cache keeps several scrapers from multiplying the
 // Redis round trips.
 import { Gauge, type Registry } from 'prom-client';
 import type { Queue } from 'bullmq';

@@ -1,10 +1,12 @@
-// The README's "API overview" runs as written: its `sh` blocks (all but those marked `no-run` in
-// their info string) are run in order in one bash against a started `docpipe start` whose first
-// user is the quick start's bootstrap user. The only change made to them is the server's address;
-// every curl fails on an HTTP error (--fail-with-body) and bash stops at the first failure.
+// The guides run as written: the `sh` blocks of the API guide and the guides that continue it
+// (WALK, in this order; all but those marked `no-run` in their info string) are run in one bash
+// against a started `docpipe start` whose first user is the quick start's bootstrap user. The
+// only change made to them is the server's address; every curl fails on an HTTP error
+// (--fail-with-body) and bash stops at the first failure. A `sh` block anywhere else in the docs
+// must say `no-run`, so no command in them goes unchecked by accident.
 import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +19,9 @@ import { pgliteDataDirAt } from '../../helpers/webhooks-harness.js';
 const ENTRY = fileURLToPath(new URL('../../helpers/run-ts.mjs', import.meta.url));
 const CLI = fileURLToPath(new URL('./fixtures/cli-main.ts', import.meta.url));
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
+/** The guides whose blocks continue one another, in the order they are run. */
+const WALK = ['api', 'documents', 'webhooks', 'intake', 'sheets', 'workflows', 'reports', 'cli'].map((n) => `${n}.md`);
 
 interface Block {
   line: number;
@@ -24,16 +29,19 @@ interface Block {
   code: string;
 }
 
-/** The fenced blocks of the README section that starts with `heading`, up to the next `## `. */
-export function sectionBlocks(markdown: string, heading: string): Block[] {
+/**
+ * The fenced blocks of the section that starts with `heading`, up to the next `## `; without a
+ * heading, every block of the file.
+ */
+export function sectionBlocks(markdown: string, heading?: string): Block[] {
   const lines = markdown.split('\n');
-  const start = lines.findIndex((l) => l.trim() === heading);
-  if (start < 0) throw new Error(`README has no "${heading}" section`);
+  const start = heading === undefined ? -1 : lines.findIndex((l) => l.trim() === heading);
+  if (heading !== undefined && start < 0) throw new Error(`no "${heading}" section`);
   const blocks: Block[] = [];
   let open: { line: number; info: string; body: string[] } | undefined;
   for (let i = start + 1; i < lines.length; i++) {
     const l = lines[i];
-    if (!open && /^## /.test(l)) break;
+    if (heading !== undefined && !open && /^## /.test(l)) break;
     const fence = /^```(.*)$/.exec(l);
     if (!fence) {
       open?.body.push(l);
@@ -47,10 +55,19 @@ export function sectionBlocks(markdown: string, heading: string): Block[] {
   return blocks;
 }
 
-const runnable = (b: Block) =>
-  ['sh', 'bash', 'shell'].includes(b.info.split(/\s+/)[0]) && !b.info.split(/\s+/).includes('no-run');
+const shell = (b: Block) => ['sh', 'bash', 'shell'].includes(b.info.split(/\s+/)[0]);
+const runnable = (b: Block) => shell(b) && !b.info.split(/\s+/).includes('no-run');
 
-describe('README walk-through (API overview) against a started server', () => {
+/** The walk-through's blocks, each labelled with its file. */
+function walkBlocks(): (Block & { file: string })[] {
+  return WALK.flatMap((file) =>
+    sectionBlocks(readFileSync(join(DOCS, file), 'utf8'))
+      .filter(runnable)
+      .map((b) => ({ ...b, file: `docs/${file}` })),
+  );
+}
+
+describe("the guides' walk-through (docs/api.md and those that continue it) against a started server", () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'docpipe-readme-'));
   const work = mkdtempSync(join(tmpdir(), 'docpipe-readme-work-'));
   let port: number;
@@ -117,23 +134,41 @@ describe('README walk-through (API overview) against a started server', () => {
   });
 
   it('finds the walk-through: the login, key, project and upload steps are in a block it runs', () => {
-    const blocks = sectionBlocks(readFileSync(README, 'utf8'), '## API overview').filter(runnable);
+    const blocks = walkBlocks();
     const all = blocks.map((b) => b.code).join('\n');
     for (const step of ['/auth/login', '/api-keys', '/projects', '-F file=@invoice.pdf', '/documents/reprocess'])
       expect(all).toContain(step);
     // A placeholder (`prj_…`) cannot run: blocks that need one must capture the value instead.
-    for (const b of blocks) expect(b.code, `README line ${b.line}`).not.toMatch(/\w_…/);
+    for (const b of blocks) expect(b.code, `${b.file} line ${b.line}`).not.toMatch(/\w_…/);
+  });
+
+  it('every other shell block of the docs says no-run (the Quick start aside)', () => {
+    const others = readdirSync(DOCS).filter((f) => f.endsWith('.md') && !WALK.includes(f));
+    expect(others).toContain('operations.md');
+    const unchecked = others.flatMap((f) =>
+      sectionBlocks(readFileSync(join(DOCS, f), 'utf8'))
+        .filter(runnable)
+        .map((b) => `docs/${f} line ${b.line}`),
+    );
+    const readme = readFileSync(README, 'utf8');
+    const quickStart = new Set(sectionBlocks(readme, '## Quick start').map((b) => b.line));
+    unchecked.push(
+      ...sectionBlocks(readme)
+        .filter((b) => runnable(b) && !quickStart.has(b.line))
+        .map((b) => `README.md line ${b.line}`),
+    );
+    expect(unchecked).toEqual([]);
   });
 
   it('runs every block in order, each request succeeding', async () => {
-    const blocks = sectionBlocks(readFileSync(README, 'utf8'), '## API overview').filter(runnable);
+    const blocks = walkBlocks();
     const script = [
       'set -euo pipefail',
       // Every HTTP error fails the step (and shows the answer).
       'curl() { command curl --fail-with-body --show-error "$@"; }',
       ...blocks.map(
         (b) =>
-          `echo "--- README.md line ${b.line}" >&2\n${b.code.replaceAll('http://localhost:8000', `http://127.0.0.1:${port}`)}`,
+          `echo "--- ${b.file} line ${b.line}" >&2\n${b.code.replaceAll('http://localhost:8000', `http://127.0.0.1:${port}`)}`,
       ),
     ].join('\n');
     const res = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
