@@ -20,9 +20,25 @@ describe('the first hour in the dashboard', () => {
   let page: Page;
   let base: string;
   let docId: string;
+  let auth: Record<string, string>;
   const owner = { email: 'first-hour@example.test', password: 'correct horse battery' };
   const problems: string[] = [];
 
+  const post = async (path: string, body: unknown) => {
+    const res = await fetch(`${base}/api/v1${path}`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as { data: { id: string } };
+    if (!res.ok) throw new Error(`${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json.data;
+  };
+  /** The element is inside the window without scrolling anything. */
+  const inView = async (loc: ReturnType<Page['locator']>, height: number) => {
+    const box = await loc.boundingBox();
+    return !!box && box.y >= 0 && box.y + box.height <= height;
+  };
   const go = async (path: string) => {
     await page.goto(`${base}${path}`);
     await page.waitForSelector('main h1');
@@ -48,7 +64,7 @@ describe('the first hour in the dashboard', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(owner),
     }).then((r) => r.json())) as { data: { accessToken: string } };
-    const auth = { authorization: `Bearer ${login.data.accessToken}` };
+    auth = { authorization: `Bearer ${login.data.accessToken}` };
     const project = (await fetch(`${base}/api/v1/projects`, {
       method: 'POST',
       headers: { ...auth, 'content-type': 'application/json' },
@@ -125,6 +141,110 @@ describe('the first hour in the dashboard', () => {
     await eventually(async () => (await card.innerText()).includes('1 active key'), 'the card to count the new key');
     await card.getByRole('link', { name: 'Manage API keys' }).click();
     await page.getByRole('cell', { name: 'integration script' }).waitFor();
+    expect(problems).toEqual([]);
+  });
+  it('dialogs keep their buttons in a short window; a refused webhook URL is said next to its field', async () => {
+    const short = await (await browser.newContext({ viewport: { width: 1280, height: 700 } })).newPage();
+    // The session lives in the refresh cookie of the first context: sign in again.
+    await short.goto(`${base}/`);
+    await short.getByLabel('E-mail').fill(owner.email);
+    await short.getByLabel('Password').fill(owner.password);
+    await short.getByRole('button', { name: 'Sign in' }).click();
+    await short.getByRole('navigation', { name: 'Main' }).waitFor();
+    await short.goto(`${base}/settings/api-keys`);
+    await short.getByRole('button', { name: 'Create API key' }).click();
+    expect(await inView(short.getByRole('button', { name: 'Create key' }), 700)).toBe(true);
+    await screenshot(short, 'short-window-api-key-dialog');
+    await short.getByRole('button', { name: 'Cancel' }).click();
+
+    await short.goto(`${base}/settings/webhooks`);
+    await short.getByRole('button', { name: 'Add webhook' }).click();
+    const add = short.getByRole('dialog').getByRole('button', { name: 'Add webhook' });
+    expect(await inView(add, 700)).toBe(true);
+    await short.getByLabel('Endpoint URL').fill('http://127.0.0.1:9/hook');
+    await add.click();
+    const err = short.locator('#wh-url-error');
+    await err.waitFor();
+    expect(await err.innerText()).toMatch(/\S/);
+    // The message belongs to the URL field (the same .field), the field is marked invalid.
+    expect(
+      await short
+        .locator('.field.has-error')
+        .filter({ has: short.locator('#wh-url') })
+        .count(),
+    ).toBe(1);
+    expect(await short.locator('#wh-url').getAttribute('aria-invalid')).toBe('true');
+    await screenshot(short, 'short-window-webhook-refused-url');
+    await short.context().close();
+  });
+
+  it('"1 IP rule", not "1 IP rules"', async () => {
+    await post('/api-keys', { name: 'one network', allowed_ips: ['10.0.0.0/8'] });
+    await go('/settings/api-keys');
+    const row = page.getByRole('row').filter({ hasText: 'one network' });
+    expect(await row.innerText()).toContain('1 IP rule');
+    expect(await row.innerText()).not.toContain('1 IP rules');
+  });
+
+  it('a project without documents says so instead of "last activity: now", and takes uploads itself', async () => {
+    const empty = await post('/projects', { name: 'Contracts', allowed_file_types: ['pdf'] });
+    await go(`/projects/${empty.id}`);
+    const activity = page.locator('.stat').filter({ hasText: 'last activity' });
+    await activity.getByText('no documents yet').waitFor();
+    await screenshot(page, 'project-empty-with-upload');
+    await page.getByLabel('Files to upload').setInputFiles(join(packageRoot(), 'samples/contract.pdf'));
+    await eventually(
+      async () => (await page.locator('.stat').filter({ hasText: 'documents' }).first().innerText()).startsWith('1'),
+      'the project to count the uploaded contract',
+    );
+    expect(await activity.innerText()).not.toContain('no documents yet');
+  });
+
+  it('the Templates empty state points at samples/templates/', async () => {
+    await go('/templates');
+    expect(await page.locator('.empty').innerText()).toContain('samples/templates/');
+  });
+
+  it("the dry-run document picker names each document's project; the toast leaves the side panel free", async () => {
+    const w = await post('/workflows', {
+      name: 'Look at a document',
+      nodes: [
+        { id: 'start', type: 'trigger.manual', config: {} },
+        { id: 'wait', type: 'delay', config: { seconds: 60 } },
+      ],
+      edges: [{ source: 'start', target: 'wait' }],
+    });
+    await go(`/workflows/${w.id}`);
+    await page.getByRole('button', { name: 'Dry run…' }).click();
+    const picker = page.getByRole('dialog').getByLabel('Document', { exact: true });
+    const options = await picker.locator('option').allInnerTexts();
+    expect(options).toContain('invoice.pdf · First steps (completed)');
+    await picker.selectOption({ label: 'invoice.pdf · First steps (completed)' });
+    await page.getByRole('dialog').getByRole('button', { name: 'Start dry run' }).click();
+    const toast = page.locator('.toast').filter({ hasText: 'Dry run started' });
+    await toast.waitFor();
+    const [t, panel] = await Promise.all([toast.boundingBox(), page.locator('.wf-panel').boundingBox()]);
+    expect(t && panel).toBeTruthy();
+    // No horizontal overlap with the side panel.
+    expect(t!.x + t!.width).toBeLessThanOrEqual(panel!.x);
+    await screenshot(page, 'workflow-dry-run-toast');
+  });
+
+  it('the schedule time is typed as 24-hour HH:MM, not a locale AM/PM picker', async () => {
+    const r = await post('/reports', {
+      name: 'Daily count',
+      type: 'document_summary',
+      data_source: { period: { last: '7d' } },
+    });
+    await go(`/reports/${r.id}`);
+    const time = page.getByRole('form', { name: 'Schedule' }).getByLabel('Time', { exact: true });
+    expect(await time.getAttribute('type')).toBeNull();
+    expect(await time.inputValue()).toBe('07:00');
+    await time.fill('18:45');
+    await page.getByRole('form', { name: 'Schedule' }).getByRole('button', { name: 'Schedule' }).click();
+    await page.getByTestId('schedule-summary').waitFor();
+    expect(await page.getByTestId('schedule-summary').innerText()).toContain('18:45');
+    await screenshot(page, 'report-schedule-24h');
     expect(problems).toEqual([]);
   });
 });
