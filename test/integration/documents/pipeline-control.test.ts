@@ -207,15 +207,18 @@ describe.each(dbKinds())('pipeline control (%s)', (kind) => {
       n += 1;
       const id = await insertDocument(t, { orgId, projectId: project, status: 'completed', environment: env });
       // Later calls are later updates: the latest reason is the one shown.
-      await t.testDb.db.query(`UPDATE documents SET pipeline = $2, updated_at = now() + $3 * interval '1 second' WHERE id = $1`, [
-        id,
-        JSON.stringify({
-          stages: ['parse', 'embed', 'classify', 'extract'],
-          current: null,
-          skipped: { embed: { code: 'EMBEDDING_UNAVAILABLE', message } },
-        }),
-        n,
-      ]);
+      await t.testDb.db.query(
+        `UPDATE documents SET pipeline = $2, updated_at = now() + $3 * interval '1 second' WHERE id = $1`,
+        [
+          id,
+          JSON.stringify({
+            stages: ['parse', 'embed', 'classify', 'extract'],
+            current: null,
+            skipped: { embed: { code: 'EMBEDDING_UNAVAILABLE', message } },
+          }),
+          n,
+        ],
+      );
       return id;
     };
     const me = await quickActor(t);
