@@ -1712,7 +1712,228 @@ export type paths = {
         trace?: never;
     };
 };
-export type webhooks = Record<string, never>;
+export type webhooks = {
+    "document.uploaded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.uploaded event
+         * @description Sent to every active subscription whose `events` include `document.uploaded` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverDocumentUploaded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.processed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.processed event
+         * @description Sent to every active subscription whose `events` include `document.processed` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverDocumentProcessed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.classified": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.classified event
+         * @description Sent to every active subscription whose `events` include `document.classified` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverDocumentClassified"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.extracted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.extracted event
+         * @description Sent to every active subscription whose `events` include `document.extracted` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverDocumentExtracted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "document.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.deleted event
+         * @description Sent to every active subscription whose `events` include `document.deleted` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverDocumentDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow.started": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The workflow.started event
+         * @description Sent to every active subscription whose `events` include `workflow.started` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverWorkflowStarted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow.step_completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The workflow.step_completed event
+         * @description Sent to every active subscription whose `events` include `workflow.step_completed` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverWorkflowStepCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The workflow.completed event
+         * @description Sent to every active subscription whose `events` include `workflow.completed` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverWorkflowCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "workflow.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The workflow.failed event
+         * @description Sent to every active subscription whose `events` include `workflow.failed` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverWorkflowFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "report.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The report.completed event
+         * @description Sent to every active subscription whose `events` include `report.completed` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverReportCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test delivery (POST /webhooks/{id}/test)
+         * @description Sent to every active subscription whose `events` include `webhook.test` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+};
 export type components = {
     schemas: {
         Error: {
@@ -1871,6 +2092,13 @@ export type components = {
                 /** @description Per stage, e.g. why embedding was skipped */
                 notes: {
                     [key: string]: string;
+                };
+                /** @description Stages of the last run that let the document go on without doing their work, and why (embed: EMBEDDING_UNAVAILABLE when no embedding model could be loaded) */
+                skipped: {
+                    [key: string]: {
+                        code: string;
+                        message: string;
+                    };
                 };
             };
             models: {
@@ -2910,6 +3138,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -2970,6 +3208,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3188,6 +3436,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3288,6 +3546,16 @@ export interface operations {
             /** @description Created; store `key` now, it is not shown again */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3370,6 +3638,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3446,6 +3724,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3517,6 +3805,16 @@ export interface operations {
             /** @description Revoked (status revoked); takes effect on the next request */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3561,6 +3859,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3670,6 +3978,16 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -3754,6 +4072,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3841,6 +4169,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3909,6 +4247,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3968,6 +4316,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -4023,6 +4381,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -4078,6 +4446,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -4161,6 +4539,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4216,6 +4604,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4277,6 +4675,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4333,6 +4741,16 @@ export interface operations {
             /** @description Ranked results and the mode used */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4418,6 +4836,16 @@ export interface operations {
             /** @description Nearest documents of the same organization and environment, and how they were found */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4500,6 +4928,16 @@ export interface operations {
             /** @description Each item carries its fields, then metadata, while they fit 8 KiB (8192 bytes) of JSON (an entry over 2 KiB (2048 bytes) is never shown in a list); `values_truncated: true` says entries were left out, and GET /documents/{id} has them all. A page therefore stays small however large documents' values are; page through with page/per_page as usual. */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4551,7 +4989,8 @@ export interface operations {
                      *               "extract"
                      *             ],
                      *             "current_stage": null,
-                     *             "notes": {}
+                     *             "notes": {},
+                     *             "skipped": {}
                      *           },
                      *           "models": {
                      *             "embedding_model": "Xenova/all-MiniLM-L6-v2",
@@ -4639,6 +5078,16 @@ export interface operations {
             /** @description The same file is already in this project (`duplicate: true`); nothing was stored. Pass allow_duplicate=true to store it again. */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -4655,6 +5104,16 @@ export interface operations {
             /** @description Stored and queued for processing */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -4707,7 +5166,8 @@ export interface operations {
                      *             "extract"
                      *           ],
                      *           "current_stage": null,
-                     *           "notes": {}
+                     *           "notes": {},
+                     *           "skipped": {}
                      *         },
                      *         "models": {
                      *           "embedding_model": "Xenova/all-MiniLM-L6-v2",
@@ -4815,6 +5275,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,6 +5361,16 @@ export interface operations {
             /** @description The document, with `exports` (its export status per Sheets export) */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4941,7 +5421,8 @@ export interface operations {
                      *             "extract"
                      *           ],
                      *           "current_stage": null,
-                     *           "notes": {}
+                     *           "notes": {},
+                     *           "skipped": {}
                      *         },
                      *         "models": {
                      *           "embedding_model": "Xenova/all-MiniLM-L6-v2",
@@ -4994,6 +5475,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5065,6 +5556,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5107,6 +5608,16 @@ export interface operations {
             /** @description The original file, with its Content-Type and a Content-Disposition naming it */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5134,6 +5645,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5197,6 +5718,16 @@ export interface operations {
             /** @description The stages are queued */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5274,6 +5805,16 @@ export interface operations {
             /** @description A batch was created; follow it at GET /batches/{id} */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5363,6 +5904,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5433,6 +5984,16 @@ export interface operations {
             /** @description Each item carries its fields, then metadata, while they fit 8 KiB (8192 bytes) of JSON (an entry over 2 KiB (2048 bytes) is never shown in a list); `values_truncated: true` says entries were left out, and GET /documents/{id} has them all. A page therefore stays small however large documents' values are; page through with page/per_page as usual. */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5473,6 +6034,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5572,6 +6143,16 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5672,6 +6253,16 @@ export interface operations {
             /** @description dry_run: validated, nothing stored */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5688,6 +6279,16 @@ export interface operations {
             /** @description Imported (all or nothing) */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5741,6 +6342,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5791,6 +6402,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5870,6 +6491,16 @@ export interface operations {
             /** @description Learned and stored */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -5932,6 +6563,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6017,6 +6658,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6077,6 +6728,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6129,6 +6790,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6220,6 +6891,16 @@ export interface operations {
             /** @description Created (the password is stored encrypted and never returned) */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6273,6 +6954,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6396,6 +7087,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6430,6 +7131,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6469,6 +7180,16 @@ export interface operations {
             /** @description The outcome: `ok` with the folder’s counts, or the stage that failed (connect, tls, auth, folder) and why */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6539,6 +7260,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6573,6 +7304,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6609,6 +7350,16 @@ export interface operations {
             /** @description The message is due again; the poller takes it */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6669,6 +7420,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6755,6 +7516,16 @@ export interface operations {
             /** @description Created; store `secret` now */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -6841,6 +7612,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6874,6 +7655,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -6948,6 +7739,16 @@ export interface operations {
             /** @description Queued for one attempt now */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7000,6 +7801,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7075,6 +7886,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7129,6 +7950,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7168,6 +7999,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7259,6 +8100,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7316,6 +8167,16 @@ export interface operations {
             /** @description A webhook.test event was queued for this subscription */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7392,6 +8253,16 @@ export interface operations {
             /** @description The failed deliveries of the window were queued again */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7459,6 +8330,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7513,6 +8394,16 @@ export interface operations {
             /** @description Stored (credentials encrypted, never returned) */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7566,6 +8457,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7598,6 +8499,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7656,6 +8567,16 @@ export interface operations {
             /** @description The outcome: `ok` with the sheet titles, or the error Google gave */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7729,6 +8650,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7800,6 +8731,16 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -7853,6 +8794,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -7945,6 +8896,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8010,6 +8971,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8056,6 +9027,16 @@ export interface operations {
             /** @description Queued for each export target */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8119,6 +9100,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8174,6 +9165,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8246,6 +9247,16 @@ export interface operations {
             /** @description Created; `signing_secret` (of its outbound requests) is shown in this answer only */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8371,6 +9382,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8441,6 +9462,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8505,6 +9536,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8540,6 +9581,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8592,6 +9643,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8663,7 +9724,7 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -8690,6 +9751,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8732,6 +9803,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8796,6 +9877,16 @@ export interface operations {
             /** @description The run is queued */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8860,6 +9951,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,6 +10026,16 @@ export interface operations {
             /** @description Created */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -8978,6 +10089,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9034,6 +10155,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9068,6 +10199,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9108,6 +10249,16 @@ export interface operations {
             /** @description The execution is queued */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9160,6 +10311,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9243,6 +10404,16 @@ export interface operations {
             /** @description Schedule replaced */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9259,6 +10430,16 @@ export interface operations {
             /** @description Schedule created */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9313,6 +10494,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9359,6 +10550,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9393,6 +10594,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9473,6 +10684,16 @@ export interface operations {
             /** @description The result file: text/csv (one section), application/json (every section) or an XLSX workbook (a worksheet per section), streamed */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9520,6 +10741,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9599,6 +10830,16 @@ export interface operations {
             /** @description Added; without a given password, `temporary_password` is shown once */
             201: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9680,6 +10921,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9741,6 +10992,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9799,6 +11060,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9842,6 +11113,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -9849,11 +11130,15 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            /** @description Per stage: your documents in progress and failed */
+                            /** @description Per stage: your documents in progress, failed, and skipped */
                             stages: {
                                 [key: string]: {
                                     in_progress: number;
                                     failed: number;
+                                    /** @description Documents whose last run went past this stage without its work (embed: no embedding model could be loaded) */
+                                    skipped: number;
+                                    /** @description Why, as most recently recorded (e.g. the model that is missing) */
+                                    skipped_reason: string | null;
                                 };
                             };
                             queues: {
@@ -9894,6 +11179,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -9973,6 +11268,16 @@ export interface operations {
             /** @description OK */
             200: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10052,6 +11357,16 @@ export interface operations {
             /** @description The failed jobs were queued again */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10132,6 +11447,16 @@ export interface operations {
             /** @description A batch was created; follow it at GET /batches/{id} */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10199,6 +11524,16 @@ export interface operations {
             /** @description A batch was created; follow it at GET /batches/{id} */
             202: {
                 headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
                     /** @description `true` when this is the stored answer to an earlier request with the same Idempotency-Key */
                     "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
@@ -10237,6 +11572,776 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
+        };
+    };
+    deliverDocumentUploaded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "document.uploaded";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentProcessed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "document.processed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentClassified: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "document.classified";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentExtracted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "document.extracted";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "document.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWorkflowStarted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "workflow.started";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWorkflowStepCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "workflow.step_completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWorkflowCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "workflow.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWorkflowFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "workflow.failed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverReportCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "report.completed";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "webhook.test";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
 }

@@ -126,6 +126,9 @@ ${usageLines()}
   docpipe --help | COMMAND --help    this text, or one command's
   docpipe --version
 
+In a clone of the repository the command is \`npx docpipe\` (or \`node dist/src/cli.js\`); installed
+globally or in a container it is \`docpipe\`.
+
 Client commands (ingest, reprocess, watch) take the server from --url or DOCPIPE_URL and the key from
 --key or DOCPIPE_API_KEY. Everything else is configured only through environment variables; see
 docs/configuration.md.`;

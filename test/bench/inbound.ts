@@ -1,5 +1,5 @@
 // `npm run bench -- inbound [N]`: the two new ways in, in one run:
-//  1. SMTP: N messages, each with its own 100 KB PDF, sent over 4 pooled connections to the
+//  1. SMTP: N messages, each with its own 100 KB PDF, sent over 4 pooled connections (`--connections N`) to the
 //     receiver (documents and message record committed before each 250); baseline: a bare
 //     smtp-server that reads each message and discards it, same client, same messages.
 //  2. Watched folder: files dropped one by one; time from the write to the document existing
@@ -21,7 +21,8 @@ import { benchPostgres, benchRedis, benchTmpDir, table } from './harness.js';
 
 const TARGET_RATE = 100;
 const TARGET_P50_MS = 3_000;
-const CONNECTIONS = 4;
+/** Client connections (`--connections N`): senders an MX would see at once. */
+const DEFAULT_CONNECTIONS = 4;
 
 /** A valid PDF padded to ~100 KB with a comment of random bytes (every message's file unique). */
 function pdf100k(base: Buffer): Buffer {
@@ -29,13 +30,13 @@ function pdf100k(base: Buffer): Buffer {
   return Buffer.concat([base, Buffer.from(`\n%${randomBytes(Math.floor(Math.max(0, pad) / 2)).toString('hex')}\n`)]);
 }
 
-async function sendAll(port: number, to: string, files: Buffer[]): Promise<number> {
+async function sendAll(port: number, to: string, files: Buffer[], connections: number): Promise<number> {
   const tr = nodemailer.createTransport({
     host: '127.0.0.1',
     port,
     ignoreTLS: true,
     pool: true,
-    maxConnections: CONNECTIONS,
+    maxConnections: connections,
     maxMessages: Infinity,
   });
   const t0 = performance.now();
@@ -61,7 +62,10 @@ const cpuMsPer = (u: NodeJS.CpuUsage, n: number) => (u.user + u.system) / 1000 /
 const p50 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 export async function main(args: string[]): Promise<void> {
-  const n = Number(args[0] ?? 300);
+  const ci = args.indexOf('--connections');
+  const connections = ci >= 0 ? Number(args[ci + 1]) : DEFAULT_CONNECTIONS;
+  const rest = ci >= 0 ? args.filter((_, i) => i !== ci && i !== ci + 1) : args;
+  const n = Number(rest[0] ?? 300);
   const redis = await benchRedis();
   const dataDir = benchTmpDir('docpipe-bench-inbound-');
   const watchDir = join(dataDir, 'watch');
@@ -118,20 +122,22 @@ export async function main(args: string[]): Promise<void> {
       receiver.port,
       to,
       Array.from({ length: 10 }, () => pdf100k(base)),
+      connections,
     );
     await sendAll(
       barePort,
       to,
       Array.from({ length: 10 }, () => pdf100k(base)),
+      connections,
     );
     const baselineFiles = Array.from({ length: n }, () => pdf100k(base));
     let cpu0 = process.cpuUsage();
-    const baseline = await sendAll(barePort, to, baselineFiles);
+    const baseline = await sendAll(barePort, to, baselineFiles, connections);
     const baselineCpuMs = cpuMsPer(process.cpuUsage(cpu0), n);
     const before = (await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM documents')).rows[0].n;
     const files = Array.from({ length: n }, () => pdf100k(base));
     cpu0 = process.cpuUsage();
-    const rate = await sendAll(receiver.port, to, files);
+    const rate = await sendAll(receiver.port, to, files, connections);
     const cpuMs = cpuMsPer(process.cpuUsage(cpu0), n);
     const after = (await deps.db.query<{ n: number }>('SELECT count(*)::int AS n FROM documents')).rows[0].n;
     await receiver.close();
@@ -167,7 +173,7 @@ export async function main(args: string[]): Promise<void> {
     );
     table([
       {
-        measure: 'SMTP messages/s (100 KB PDF, 4 connections)',
+        measure: `SMTP messages/s (100 KB PDF, ${connections} connections)`,
         docpipe: rate.toFixed(1),
         baseline: baseline.toFixed(1),
         ratio: (rate / baseline).toFixed(2),

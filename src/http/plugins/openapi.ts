@@ -15,6 +15,8 @@ import { paginationSchema } from '../paging.js';
 import { API_PREFIX, requiredRole } from './auth.js';
 import { OPERATION_DOCS } from '../routes/openapi.js';
 import { componentSchemas, type OperationDoc } from '../openapi-shapes.js';
+import { VERSION } from '../../version.js';
+import { webhookDeliveries } from '../routes/webhooks/openapi-deliveries.js';
 
 type Schema = Record<string, unknown>;
 
@@ -48,6 +50,22 @@ const RATE_HEADERS = {
   'X-RateLimit-Limit': { description: 'Requests allowed in the tightest window', schema: int },
   'X-RateLimit-Remaining': { description: 'Requests left in that window', schema: int },
   'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the window resets', schema: int },
+};
+
+/**
+ * On every authenticated answer, not only on 429, whenever a limit applies to the caller (the
+ * key's own, the plan's per minute and per day).
+ */
+const SUCCESS_RATE_HEADERS = {
+  ...RATE_HEADERS,
+  'RateLimit-Policy': {
+    description: 'Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated',
+    schema: str,
+  },
+  RateLimit: {
+    description: 'What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated',
+    schema: str,
+  },
 };
 
 const err = (code: string, message: string, details?: unknown) => ({
@@ -276,6 +294,9 @@ function completeOperation(method: string, path: string, op: Operation): void {
         };
     }
   }
+  if (authenticated)
+    for (const [code, r] of Object.entries(responses))
+      if (Number(code) < 300 && !r.$ref) r.headers = { ...SUCCESS_RATE_HEADERS, ...(r.headers as object | undefined) };
   for (const code of Object.keys(extra)) codes.add(Number(code));
   for (const code of [...codes].sort()) {
     const shared = ERROR_RESPONSES[code];
@@ -298,7 +319,7 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       openapi: '3.1.0',
       info: {
         title: 'docpipe API',
-        version: '1.0.0',
+        version: VERSION,
         license: { name: 'MIT', identifier: 'MIT' },
         description:
           'Document processing: projects, documents, API keys, webhooks and more. Every answer is a JSON envelope: ' +
@@ -338,6 +359,8 @@ export async function installOpenApi(app: FastifyInstance): Promise<void> {
       for (const [path, item] of Object.entries(doc.paths ?? {})) {
         for (const method of METHODS) if (item[method]) completeOperation(method, path, item[method]);
       }
+      // What docpipe sends to webhook subscribers (OpenAPI 3.1 `webhooks:`).
+      (doc as { webhooks?: unknown }).webhooks = webhookDeliveries();
       doc.components.schemas = {
         ...(doc.components.schemas ?? {}),
         Error: ERROR_ENVELOPE,

@@ -39,6 +39,22 @@ export function createActivityRepository(db: Queryable) {
       );
       return rows.map((r) => ({ ...r, n: Number(r.n) }));
     },
+
+    /**
+     * Documents whose last run let a stage go by without doing its work (an embedding model that
+     * could not be loaded), per stage, with the reason recorded most recently.
+     */
+    async skippedPerStage(scope: Scope) {
+      const { rows } = await db.query<{ stage: string; n: string | number; reason: string | null }>(
+        `SELECT s.key AS stage, count(*) AS n,
+                (array_agg(s.value->>'message' ORDER BY d.updated_at DESC))[1] AS reason
+         FROM documents d, jsonb_each(d.pipeline->'skipped') AS s
+         WHERE d.org_id = $1 AND d.environment = $2 AND d.pipeline ? 'skipped'
+         GROUP BY 1`,
+        [scope.orgId, scope.environment],
+      );
+      return rows.map((r) => ({ ...r, n: Number(r.n) }));
+    },
   };
 }
 

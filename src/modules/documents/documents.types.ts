@@ -141,6 +141,7 @@ export function presentDocument(d: DocumentRow, extra: Record<string, unknown> =
       stages: d.pipeline.stages ?? [],
       current_stage: d.pipeline.current ?? null,
       notes: d.pipeline.notes ?? {},
+      skipped: d.pipeline.skipped ?? {},
     },
     models: {
       embedding_model: d.embedding_model,

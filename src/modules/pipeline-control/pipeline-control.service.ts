@@ -78,12 +78,17 @@ export function createPipelineControl(deps: {
 
   return {
     async overview(scope: Scope) {
-      const perStage = await deps.activity.perStage(scope);
-      const stages = Object.fromEntries(STAGES.map((s) => [s, { in_progress: 0, failed: 0 }])) as Record<
-        string,
-        { in_progress: number; failed: number }
-      >;
+      const [perStage, skipped] = await Promise.all([
+        deps.activity.perStage(scope),
+        deps.activity.skippedPerStage(scope),
+      ]);
+      const stages = Object.fromEntries(
+        STAGES.map((s) => [s, { in_progress: 0, failed: 0, skipped: 0, skipped_reason: null }]),
+      ) as Record<string, { in_progress: number; failed: number; skipped: number; skipped_reason: string | null }>;
       for (const r of perStage) if (r.stage && stages[r.stage]) stages[r.stage][r.state] += r.n;
+      // A stage that let documents through without its work must not look complete.
+      for (const r of skipped)
+        if (stages[r.stage]) Object.assign(stages[r.stage], { skipped: r.n, skipped_reason: r.reason });
       const op = await operatorCheck(scope.orgId);
       return {
         stages,

@@ -194,6 +194,12 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
     },
 
     async update(scope: Scope, id: string, patch: UpdateWorkflowInput) {
+      // An empty update is a no-op: no new version, no validation of the stored graph.
+      if (Object.keys(patch).length === 0) {
+        const current = await deps.workflows.get(scope, id);
+        if (!current) throw errors.notFound('Workflow');
+        return presentWorkflow(current);
+      }
       const updated = await deps.db.tx(async (q) => {
         const current = await deps.workflows.get(scope, id, q);
         if (!current) throw errors.notFound('Workflow');

@@ -58,7 +58,12 @@ export interface DocumentRow {
   classification: { type: string; confidence: number; method: string; confirmed?: boolean } | null;
   fields: Record<string, FieldValue> | null;
   version: number;
-  pipeline: { stages: string[]; current_stage: string | null; notes: Record<string, unknown> };
+  pipeline: {
+    stages: string[];
+    current_stage: string | null;
+    notes: Record<string, unknown>;
+    skipped?: Record<string, { code: string; message: string }>;
+  };
   models: {
     embedding_model: string | null;
     classifier_version: string | null;

@@ -1,26 +1,29 @@
-// The guides run as written: the `sh` blocks of the API guide and the guides that continue it
-// (WALK, in this order; all but those marked `no-run` in their info string) are run in one bash
-// against a started `docpipe start` whose first user is the quick start's bootstrap user. The
-// only change made to them is the server's address; every curl fails on an HTTP error
-// (--fail-with-body) and bash stops at the first failure. A `sh` block anywhere else in the docs
-// must say `no-run`, so no command in them goes unchecked by accident.
+// The README's "Quick start" and the guides that follow it run as written: the `sh` blocks of the
+// Quick start, then of docs/api.md and the guides that continue it (WALK, in this order) — all but
+// those marked `no-run` in their info string: `npm install`/`npm start`, which this test stands in
+// for by starting the server itself, and the alternatives to setup — are run in one bash, in a
+// folder holding the repository's `samples/`, against a started `docpipe start` with no user
+// yet. A `sh` block anywhere else in the README or docs/ must say `no-run`, so no command goes
+// unchecked by accident. The only changes made to them are the server's address and `npx docpipe`, which runs the
+// CLI from the sources with the server's DATA_DIR; every curl fails on an HTTP error
+// (--fail-with-body) and bash stops at the first failure.
 import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { freePort } from '../../helpers/net.js';
-import { makeTextPdf } from '../../helpers/pdf-fixtures.js';
 import { tinyModelDir } from '../../helpers/pipeline.js';
 import { pgliteDataDirAt } from '../../helpers/webhooks-harness.js';
 
 const ENTRY = fileURLToPath(new URL('../../helpers/run-ts.mjs', import.meta.url));
 const CLI = fileURLToPath(new URL('./fixtures/cli-main.ts', import.meta.url));
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
+const SAMPLES = fileURLToPath(new URL('../../../samples', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
-/** The guides whose blocks continue one another, in the order they are run. */
+/** The guides whose blocks continue the Quick start's and one another, in the order they are run. */
 const WALK = ['api', 'documents', 'webhooks', 'intake', 'sheets', 'workflows', 'reports', 'cli'].map((n) => `${n}.md`);
 
 interface Block {
@@ -55,24 +58,33 @@ export function sectionBlocks(markdown: string, heading?: string): Block[] {
   return blocks;
 }
 
-const shell = (b: Block) => ['sh', 'bash', 'shell'].includes(b.info.split(/\s+/)[0]);
-const runnable = (b: Block) => shell(b) && !b.info.split(/\s+/).includes('no-run');
+const runnable = (b: Block) =>
+  ['sh', 'bash', 'shell'].includes(b.info.split(/\s+/)[0]) && !b.info.split(/\s+/).includes('no-run');
 
-/** The walk-through's blocks, each labelled with its file. */
-function walkBlocks(): (Block & { file: string })[] {
-  return WALK.flatMap((file) =>
-    sectionBlocks(readFileSync(join(DOCS, file), 'utf8'))
+type Located = Block & { file: string };
+const readme = () => readFileSync(README, 'utf8');
+
+/** The walk-through's blocks in order, each labelled with its file. */
+function walkBlocks(): Located[] {
+  return [
+    ...sectionBlocks(readme(), '## Quick start')
       .filter(runnable)
-      .map((b) => ({ ...b, file: `docs/${file}` })),
-  );
+      .map((b) => ({ ...b, file: 'README.md' })),
+    ...WALK.flatMap((file) =>
+      sectionBlocks(readFileSync(join(DOCS, file), 'utf8'))
+        .filter(runnable)
+        .map((b) => ({ ...b, file: `docs/${file}` })),
+    ),
+  ];
 }
 
-describe("the guides' walk-through (docs/api.md and those that continue it) against a started server", () => {
+describe('walk-through (README Quick start, docs/api.md and the guides that continue it) against a started server', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'docpipe-readme-'));
   const work = mkdtempSync(join(tmpdir(), 'docpipe-readme-work-'));
   let port: number;
   let server: ChildProcess | undefined;
   let serverErr = '';
+  let serverEnv: Record<string, string> = {};
 
   beforeAll(async () => {
     await pgliteDataDirAt(join(dataDir, 'db'));
@@ -90,11 +102,10 @@ describe("the guides' walk-through (docs/api.md and those that continue it) agai
       CLASSIFY_KNN: 'false',
       EMBEDDING_MODEL_DIR: await tinyModelDir(),
       CLASSIFIER_CACHE_DIR: join(tmpdir(), 'docpipe-test-classifier'),
-      // The quick start's first user, as the README sets it.
-      BOOTSTRAP_ADMIN_EMAIL: 'you@example.com',
-      BOOTSTRAP_ADMIN_PASSWORD: 'a long password',
-      BOOTSTRAP_ORG_NAME: 'Acme',
     };
+    // No bootstrap user: the quick start creates the owner through setup.
+    for (const k of ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'BOOTSTRAP_ORG_NAME']) delete env[k];
+    serverEnv = env;
     server = fork(ENTRY, [CLI, JSON.stringify({ argv: ['start'] })], {
       env,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
@@ -115,11 +126,8 @@ describe("the guides' walk-through (docs/api.md and those that continue it) agai
       if (Date.now() > deadline) throw new Error(`server did not start: ${serverErr}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    // The walk-through uploads `invoice.pdf` from the current folder.
-    writeFileSync(
-      join(work, 'invoice.pdf'),
-      await makeTextPdf({ pages: [['ACME GmbH', 'Invoice No: 1042', 'Date: 2026-05-04', 'Total: 1,190.00 EUR']] }),
-    );
+    // The walk-through uploads `samples/*.pdf` from the clone's folder.
+    symlinkSync(SAMPLES, join(work, 'samples'));
   }, 180_000);
 
   afterAll(async () => {
@@ -133,16 +141,31 @@ describe("the guides' walk-through (docs/api.md and those that continue it) agai
     rmSync(work, { recursive: true, force: true });
   });
 
-  it('finds the walk-through: the login, key, project and upload steps are in a block it runs', () => {
+  it('finds the walk-through: setup, the samples, login, key, project and upload steps are in blocks it runs', () => {
+    const quick = sectionBlocks(readme(), '## Quick start');
+    // The blocks it does not run are the ones it stands in for or that would make a second owner.
+    expect(quick.find((b) => !runnable(b))?.code).toContain('npm start');
     const blocks = walkBlocks();
     const all = blocks.map((b) => b.code).join('\n');
-    for (const step of ['/auth/login', '/api-keys', '/projects', '-F file=@invoice.pdf', '/documents/reprocess'])
+    for (const step of [
+      '/setup',
+      'npx docpipe ingest samples/invoice.pdf samples/receipt-scan.pdf samples/contract.pdf',
+      'npx docpipe admin',
+      '/auth/login',
+      '/api-keys',
+      '/projects',
+      '-F file=@samples/invoice.pdf',
+      '/documents/reprocess',
+    ])
       expect(all).toContain(step);
+    // Every command runs from a clone: the CLI through npx, not a global `docpipe`.
+    for (const b of blocks) expect(b.code, `${b.file} line ${b.line}`).not.toMatch(/^(?!npx )\s*docpipe /m);
     // A placeholder (`prj_…`) cannot run: blocks that need one must capture the value instead.
-    for (const b of blocks) expect(b.code, `${b.file} line ${b.line}`).not.toMatch(/\w_…/);
+    // (A comment may show what a value looks like.)
+    for (const b of blocks) expect(b.code.replace(/#.*$/gm, ''), `${b.file} line ${b.line}`).not.toMatch(/\w_…/);
   });
 
-  it('every other shell block of the docs says no-run (the Quick start aside)', () => {
+  it('every other shell block of the README and docs/ says no-run', () => {
     const others = readdirSync(DOCS).filter((f) => f.endsWith('.md') && !WALK.includes(f));
     expect(others).toContain('operations.md');
     const unchecked = others.flatMap((f) =>
@@ -150,10 +173,9 @@ describe("the guides' walk-through (docs/api.md and those that continue it) agai
         .filter(runnable)
         .map((b) => `docs/${f} line ${b.line}`),
     );
-    const readme = readFileSync(README, 'utf8');
-    const quickStart = new Set(sectionBlocks(readme, '## Quick start').map((b) => b.line));
+    const quickStart = new Set(sectionBlocks(readme(), '## Quick start').map((b) => b.line));
     unchecked.push(
-      ...sectionBlocks(readme)
+      ...sectionBlocks(readme())
         .filter((b) => runnable(b) && !quickStart.has(b.line))
         .map((b) => `README.md line ${b.line}`),
     );
@@ -166,13 +188,21 @@ describe("the guides' walk-through (docs/api.md and those that continue it) agai
       'set -euo pipefail',
       // Every HTTP error fails the step (and shows the answer).
       'curl() { command curl --fail-with-body --show-error "$@"; }',
+      // `npx docpipe ARGS` as in a clone, from the sources: the test's CLI entry takes its argv as JSON.
+      `npx() { [ "$1" = docpipe ] || { echo "unexpected npx $1" >&2; return 127; }; shift;` +
+        ` node ${JSON.stringify(ENTRY)} ${JSON.stringify(CLI)}` +
+        ` "$(node -e 'process.stdout.write(JSON.stringify({argv: process.argv.slice(1)}))' -- "$@")"; }`,
       ...blocks.map(
         (b) =>
           `echo "--- ${b.file} line ${b.line}" >&2\n${b.code.replaceAll('http://localhost:8000', `http://127.0.0.1:${port}`)}`,
       ),
     ].join('\n');
     const res = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-      const bash = spawn('bash', ['-c', script], { cwd: work, stdio: ['ignore', 'pipe', 'pipe'] });
+      const bash = spawn('bash', ['-c', script], {
+        cwd: work,
+        env: { ...serverEnv, DOCPIPE_URL: `http://127.0.0.1:${port}` },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let out = '';
       let err = '';
       bash.stdout.on('data', (c: Buffer) => {
@@ -202,6 +232,21 @@ describe("the guides' walk-through (docs/api.md and those that continue it) agai
     const projects = (await fetch(`http://127.0.0.1:${port}/api/v1/projects`, { headers: auth }).then((r) =>
       r.json(),
     )) as { data: { id: string; name: string }[] };
+    // The quick start's three samples, the scanned receipt read by OCR.
+    const first = projects.data.find((p) => p.name === 'First steps');
+    expect(first).toBeDefined();
+    const samples = (await fetch(`http://127.0.0.1:${port}/api/v1/projects/${first!.id}/documents`, {
+      headers: auth,
+    }).then((r) => r.json())) as { data: { id: string; filename: string; status: string }[] };
+    expect(samples.data.map((d) => d.filename).sort()).toEqual(['contract.pdf', 'invoice.pdf', 'receipt-scan.pdf']);
+    for (const d of samples.data) expect(['completed', 'needs_review'], d.filename).toContain(d.status);
+    const receipt = samples.data.find((d) => d.filename === 'receipt-scan.pdf')!;
+    const text = await fetch(`http://127.0.0.1:${port}/api/v1/documents/${receipt.id}/text`, { headers: auth }).then(
+      (r) => r.text(),
+    );
+    expect(text).toMatch(/CORNER CAFE/i);
+    expect(text).toContain('18.30');
+
     const invoices = projects.data.find((p) => p.name === 'Invoices');
     expect(invoices).toBeDefined();
     const docs = (await fetch(`http://127.0.0.1:${port}/api/v1/projects/${invoices!.id}/documents`, {
@@ -222,6 +267,6 @@ describe("the guides' walk-through (docs/api.md and those that continue it) agai
     const keys = (await fetch(`http://127.0.0.1:${port}/api/v1/api-keys`, { headers: auth }).then((r) => r.json())) as {
       data: { name: string; allowed_ips: string[] }[];
     };
-    expect(keys.data.map((k) => k.name).sort()).toEqual(['reporting', 'scripts']);
+    expect(keys.data.map((k) => k.name).sort()).toEqual(['ci', 'first steps', 'reporting', 'scripts']);
   }, 300_000);
 });

@@ -58,7 +58,7 @@ describe.each(dbKinds())('pipeline control (%s)', (kind) => {
       'mail',
       'maintenance',
     ]);
-    expect(p.stages.classify).toEqual({ in_progress: 0, failed: 1 });
+    expect(p.stages.classify).toEqual({ in_progress: 0, failed: 1, skipped: 0, skipped_reason: null });
     const paused = dataOf(
       await call(t.app, { method: 'POST', url: '/pipeline/queues/parse/pause', headers: owner.auth }),
     );
@@ -200,5 +200,50 @@ describe.each(dbKinds())('pipeline control (%s)', (kind) => {
     } finally {
       await named.close();
     }
+  });
+  it('counts the documents whose last run skipped a stage, with the latest reason, per organization and mode', async () => {
+    let n = 0;
+    const skip = async (orgId: string, project: string, message: string, env: 'live' | 'test' = 'live') => {
+      n += 1;
+      const id = await insertDocument(t, { orgId, projectId: project, status: 'completed', environment: env });
+      // Later calls are later updates: the latest reason is the one shown.
+      await t.testDb.db.query(
+        `UPDATE documents SET pipeline = $2, updated_at = now() + $3 * interval '1 second' WHERE id = $1`,
+        [
+          id,
+          JSON.stringify({
+            stages: ['parse', 'embed', 'classify', 'extract'],
+            current: null,
+            skipped: { embed: { code: 'EMBEDDING_UNAVAILABLE', message } },
+          }),
+          n,
+        ],
+      );
+      return id;
+    };
+    const me = await quickActor(t);
+    const mine = (await makeProject(t.app, me.auth)).id;
+    const other = await quickActor(t);
+    const theirs = (await makeProject(t.app, other.auth)).id;
+    await skip(me.orgId, mine, 'model docpipe-test/a not found');
+    const latest = await skip(me.orgId, mine, 'model docpipe-test/b not found');
+    await skip(me.orgId, mine, 'test-mode reason', 'test');
+    await skip(other.orgId, theirs, 'their reason');
+    const p = dataOf(await call(t.app, { url: '/pipeline', headers: me.auth }));
+    expect(p.stages.embed).toEqual({
+      in_progress: 0,
+      failed: 0,
+      skipped: 2,
+      skipped_reason: 'model docpipe-test/b not found',
+    });
+    expect(p.stages.parse.skipped).toBe(0);
+    const doc = dataOf(await call(t.app, { url: `/documents/${latest}`, headers: me.auth }));
+    expect(doc.pipeline.skipped).toEqual({
+      embed: { code: 'EMBEDDING_UNAVAILABLE', message: 'model docpipe-test/b not found' },
+    });
+    // Another organization's document stays theirs.
+    expectError(await call(t.app, { url: `/documents/${latest}`, headers: other.auth }), 404, 'NOT_FOUND');
+    const testMode = dataOf(await call(t.app, { url: '/pipeline', headers: { ...me.auth, 'x-environment': 'test' } }));
+    expect(testMode.stages.embed).toMatchObject({ skipped: 1, skipped_reason: 'test-mode reason' });
   });
 });

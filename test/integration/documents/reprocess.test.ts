@@ -277,7 +277,16 @@ describe('embedding model missing, then present (pglite)', () => {
       expect(d.timestamps.embedded_at).toBeNull();
       expect(d.models.embedding_model).toBeNull();
       expect(d.pipeline.notes.embed).toMatch(/^embedding skipped: .{10,}/);
+      expect(d.pipeline.skipped.embed).toMatchObject({
+        code: 'EMBEDDING_UNAVAILABLE',
+        message: expect.stringContaining('late-model'),
+      });
     }
+    // The pipeline page says so too, rather than looking complete.
+    expect(dataOf(await api(t, actor, 'GET', '/pipeline')).stages.embed).toMatchObject({
+      skipped: 2,
+      skipped_reason: expect.stringContaining('late-model'),
+    });
     const ready = dataOf(await api(t, actor, 'GET', '/ready'));
     expect(ready.components.embeddings).toMatchObject({
       status: 'unavailable',

@@ -1,4 +1,7 @@
 // Envelope, error mapping, request ids, system endpoints and the OpenAPI document.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { packageRoot } from '../../../src/lib/package-root.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../../helpers/app.js';
 import { dbKinds } from '../../helpers/db.js';
@@ -158,7 +161,24 @@ describe.each(dbKinds())('HTTP conventions (%s)', (kind) => {
     const doc = res.json();
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
     expect(doc.info.title).toEqual(expect.any(String));
-    expect(doc.info.version).toEqual(expect.any(String));
+    // One source: the release /health reports, which is package.json's.
+    const health = (await call(t.app, { url: '/health' })).json();
+    expect(doc.info.version).toBe(health.data.version);
+    expect(doc.info.version).toBe(JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')).version);
+    // Rate-limit headers are documented on successful answers of authenticated operations too.
+    const listProjects = doc.paths['/api/v1/projects'].get.responses['200'];
+    expect(Object.keys(listProjects.headers)).toEqual(
+      expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy']),
+    );
+    expect(doc.paths['/api/v1/auth/login'].post.responses['200']?.headers?.['X-RateLimit-Limit']).toBeUndefined();
+    // The webhook deliveries (OpenAPI 3.1 `webhooks:`): payload, signature header, retry policy.
+    const delivery = doc.webhooks['document.extracted'].post;
+    expect(delivery.parameters.map((p: { name: string }) => p.name)).toEqual(
+      expect.arrayContaining(['X-Service-Signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature']),
+    );
+    expect(JSON.stringify(delivery.requestBody)).toContain('#/components/schemas/Event');
+    expect(delivery.description).toMatch(/1 min, 5 min, 30 min, 2 h and 12 h.*±20%/);
+    expect(Object.keys(doc.webhooks)).toEqual(expect.arrayContaining(['document.uploaded', 'report.completed']));
     const expected: Record<string, string[]> = {
       '/api/v1/projects': ['get', 'post'],
       '/api/v1/projects/{id}': ['delete', 'get', 'put'],

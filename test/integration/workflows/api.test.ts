@@ -65,6 +65,12 @@ describe('workflows API', () => {
     const up = await call(owner, 'PUT', `/workflows/${w.id}`, { name: 'Nightly 2', status: 'active' });
     expect(up.statusCode, up.body).toBe(200);
     expect(body(up).data).toMatchObject({ name: 'Nightly 2', status: 'active', version: 2 });
+    // An empty update (`{}` or no body) changes nothing, like every other update: 200, same version.
+    for (const empty of [{}, undefined]) {
+      const same = await call(owner, 'PUT', `/workflows/${w.id}`, empty);
+      expect(same.statusCode, same.body).toBe(200);
+      expect(body(same).data).toMatchObject({ name: 'Nightly 2', status: 'active', version: 2 });
+    }
     expect(body(await call(owner, 'GET', '/workflows?status=draft')).data).toEqual([]);
     for (const field of ['settings', 'variables']) {
       const bad = await call(owner, 'PUT', `/workflows/${w.id}`, { [field]: {} });
@@ -206,6 +212,7 @@ describe('workflows API', () => {
       const res = await call(other, method, url, method === 'PUT' ? { name: 'stolen' } : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(404);
     }
+    expect((await call(other, 'PUT', `/workflows/${w.id}`, {})).statusCode).toBe(404);
     expect(body(await call(other, 'GET', '/workflows')).data).toEqual([]);
     expect(body(await call(other, 'GET', '/workflows/runs')).data).toEqual([]);
     const test = { 'x-environment': 'test' };

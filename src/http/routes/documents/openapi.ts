@@ -84,7 +84,15 @@ export const documentSchema = component(
         ),
       ),
       version: t.int,
-      pipeline: t.obj({ stages: t.arr(t.enum(STAGES)), current_stage: t.enum(STAGES, true), notes: stageNote }),
+      pipeline: t.obj({
+        stages: t.arr(t.enum(STAGES)),
+        current_stage: t.enum(STAGES, true),
+        notes: stageNote,
+        skipped: t.map(
+          t.obj({ code: t.str, message: t.str }),
+          'Stages of the last run that let the document go on without doing their work, and why (embed: EMBEDDING_UNAVAILABLE when no embedding model could be loaded)',
+        ),
+      }),
       models: t.obj({
         embedding_model: t.nstr,
         classifier_version: t.nstr,
@@ -171,7 +179,7 @@ const docExample = {
   },
   duplicate_of: null,
   version: 1,
-  pipeline: { stages: ['parse', 'embed', 'classify', 'extract'], current_stage: null, notes: {} },
+  pipeline: { stages: ['parse', 'embed', 'classify', 'extract'], current_stage: null, notes: {}, skipped: {} },
   models: {
     embedding_model: 'Xenova/all-MiniLM-L6-v2',
     classifier_version: 'builtin-3',

@@ -18,7 +18,22 @@ export const pipelineDocs: OperationDocs = {
   'GET /pipeline': {
     data: t.obj(
       {
-        stages: t.map(t.obj({ in_progress: t.int, failed: t.int }), 'Per stage: your documents in progress and failed'),
+        stages: t.map(
+          t.obj({
+            in_progress: t.int,
+            failed: t.int,
+            skipped: {
+              ...t.int,
+              description:
+                'Documents whose last run went past this stage without its work (embed: no embedding model could be loaded)',
+            },
+            skipped_reason: {
+              ...t.nstr,
+              description: 'Why, as most recently recorded (e.g. the model that is missing)',
+            },
+          }),
+          'Per stage: your documents in progress, failed, and skipped',
+        ),
         queues: t.nullable(t.arr(queue)),
         can_control_queues: t.bool,
         queues_reason: t.str,

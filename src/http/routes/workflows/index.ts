@@ -158,7 +158,7 @@ export function registerWorkflowRoutes(api: FastifyInstance, workflows: Workflow
         response: responses.workflow(200),
       },
     },
-    async (req) => ok(await workflows.update(req.scope, req.params.id, req.body), 'Workflow updated'),
+    async (req) => ok(await workflows.update(req.scope, req.params.id, req.body ?? {}), 'Workflow updated'),
   );
 
   api.delete<Id>(

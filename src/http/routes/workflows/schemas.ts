@@ -36,10 +36,10 @@ export const createBody = {
   properties: { name, description, nodes, edges, settings, variables, status },
 };
 
+// `{}` (or no body) changes nothing and answers the workflow, like every other update.
 export const updateBody = {
   type: 'object',
   additionalProperties: false,
-  minProperties: 1,
   properties: { name, description: { type: ['string', 'null'], maxLength: 2000 }, nodes, edges, status },
 };
 

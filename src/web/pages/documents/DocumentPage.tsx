@@ -136,6 +136,13 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
           <strong>Failed at {d.error.stage}:</strong> {d.error.code} — {d.error.message}
         </div>
       ) : null}
+      {Object.entries(d.pipeline.skipped ?? {}).map(([stage, why]) => (
+        // A run that went past a stage without its work must not look complete.
+        <div key={stage} className="warn-box" role="status">
+          <strong>{stage === 'embed' ? 'Embeddings skipped' : `${stage} skipped`}:</strong> {why.message}. Search by
+          meaning and similar documents leave this document out until the stage runs again (Settings → Pipeline).
+        </div>
+      ))}
       {d.status === 'needs_review' ? (
         <div className="warn-box">
           The classifier was not sure enough (below the project's threshold of{' '}

@@ -19,6 +19,8 @@ import {
   StatusBadge,
 } from '../../components/ui';
 import type { Project, ProjectStats } from '../../lib/types';
+import { usePermission } from '../../lib/session';
+import { UploadZone } from '../documents/UploadZone';
 
 function EditDialog({ project, onClose }: { project: Project; onClose(): void }) {
   const [name, setName] = useState(project.name);
@@ -120,6 +122,7 @@ export function ProjectPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
   const project = useApi<Project>(`/projects/${id}`);
   const stats = useApi<ProjectStats>(`/projects/${id}/stats`);
+  const canWrite = usePermission('member');
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [rotating, setRotating] = useState(false);
@@ -176,11 +179,23 @@ export function ProjectPage({ params }: { params: Record<string, string> }) {
         </Card>
         <Card>
           <div className="stat">
-            <span className="value">{s ? relativeTime(s.last_activity_at) : '…'}</span>
+            {/* Without documents the project's own creation is not "activity". */}
+            <span className="value">
+              {!s ? '…' : s.total_documents ? relativeTime(s.last_activity_at) : 'no documents yet'}
+            </span>
             <span className="label">last activity</span>
           </div>
         </Card>
       </div>
+      {p.status !== 'archived' ? (
+        <div className="mt">
+          <UploadZone
+            projects={[p]}
+            defaultProject={p.id}
+            disabledReason={canWrite.allowed ? undefined : canWrite.reason}
+          />
+        </div>
+      ) : null}
       <div className="grid-2" style={{ marginTop: '1rem' }}>
         <Card title="By status">
           {s ? <Bars data={s.documents_by_status} label="Documents by status" /> : <Spinner />}

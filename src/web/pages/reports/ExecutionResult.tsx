@@ -71,13 +71,17 @@ function SeriesChart({ s }: { s: Section }) {
   return <EChart option={option} label={`${s.title}: ${s.rows.length} points`} />;
 }
 
+/** Ids are for joining, not reading: a person sees the named columns first, the ids last. */
+const isIdColumn = (key: string) => key === 'id' || key.endsWith('_id');
+
 function SectionTable({ s }: { s: Section }) {
+  const columns = [...s.columns.filter((c) => !isIdColumn(c.key)), ...s.columns.filter((c) => isIdColumn(c.key))];
   return (
     <div className="table-wrap">
       <table aria-label={s.title}>
         <thead>
           <tr>
-            {s.columns.map((c) => (
+            {columns.map((c) => (
               <th key={c.key} className={c.type === 'integer' || c.type === 'number' ? 'num' : undefined}>
                 {c.label}
               </th>
@@ -87,7 +91,7 @@ function SectionTable({ s }: { s: Section }) {
         <tbody>
           {s.rows.slice(0, TABLE_ROWS).map((r, i) => (
             <tr key={i}>
-              {s.columns.map((c) => (
+              {columns.map((c) => (
                 <td key={c.key} className={c.type === 'integer' || c.type === 'number' ? 'num' : 'small'}>
                   {valueText(r[c.key])}
                 </td>

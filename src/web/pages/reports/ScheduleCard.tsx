@@ -176,7 +176,18 @@ export function ScheduleCard({ report }: { report: Report }) {
               </Field>
             ) : null}
             <Field label="Time" htmlFor="sc-time" hint="24-hour wall-clock time in the zone." error={issue('time')}>
-              <input id="sc-time" type="time" value={time} onChange={(e) => setTime(e.target.value)} />
+              {/* Text, not a native time input: that one follows the browser's locale and shows
+                  AM/PM beside a hint that says 24-hour. The server checks the value. */}
+              <input
+                id="sc-time"
+                inputMode="numeric"
+                pattern="([01][0-9]|2[0-3]):[0-5][0-9]"
+                placeholder="HH:MM"
+                maxLength={5}
+                size={6}
+                value={time}
+                onChange={(e) => setTime(e.target.value)}
+              />
             </Field>
             <Field label="Time zone" htmlFor="sc-tz" hint="IANA name, e.g. Europe/Berlin." error={issue('timezone')}>
               <input id="sc-tz" value={timezone} list="sc-zones" onChange={(e) => setTimezone(e.target.value)} />

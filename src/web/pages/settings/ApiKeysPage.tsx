@@ -18,6 +18,8 @@ import {
 } from '../../components/ui';
 import type { ApiKey } from '../../lib/types';
 
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
+
 const list = (s: string) =>
   s
     .split(/[\n,]/)
@@ -92,7 +94,7 @@ function CreateKey({ onCreated, onClose }: { onCreated(k: ApiKey): void; onClose
             {general}
           </div>
         ) : null}
-        <div className="row" style={{ justifyContent: 'flex-end' }}>
+        <div className="row dialog-actions">
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" busy={busy} disabled={!f.name.trim()}>
             Create key
@@ -103,12 +105,45 @@ function CreateKey({ onCreated, onClose }: { onCreated(k: ApiKey): void; onClose
   );
 }
 
+/**
+ * "Create API key" from start to the secret shown once: the form, then the new key. Used by this
+ * page and by the API keys card of Settings → Integrations.
+ */
+export function CreateKeyFlow({ onClose }: { onClose(): void }) {
+  const invalidate = useInvalidate();
+  const [created, setCreated] = useState<ApiKey | null>(null);
+  return created ? (
+    <Dialog
+      open
+      title="Your new API key"
+      onClose={onClose}
+      footer={
+        <Button variant="primary" onClick={onClose}>
+          I have stored it
+        </Button>
+      }>
+      {created.key ? (
+        <CopySecret
+          value={created.key}
+          label={`The key “${created.name}”. It is shown only now: copy it into your program's configuration.`}
+        />
+      ) : null}
+    </Dialog>
+  ) : (
+    <CreateKey
+      onClose={onClose}
+      onCreated={(k) => {
+        setCreated(k);
+        void invalidate('/api-keys');
+      }}
+    />
+  );
+}
+
 export function ApiKeysPage() {
   const keys = useApiPage<ApiKey>('/api-keys', { limit: 100 });
   const perm = usePermission('admin');
-  const invalidate = useInvalidate();
   const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<ApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
   const toggle = useAction((k: ApiKey) => api.put(`/api-keys/${k.id}`, { is_active: !k.is_active }), {
     invalidate: ['/api-keys'],
@@ -164,8 +199,8 @@ export function ApiKeysPage() {
                     {[
                       k.rate_limit_per_minute && `${k.rate_limit_per_minute}/min`,
                       k.rate_limit_per_day && `${k.rate_limit_per_day}/day`,
-                      k.allowed_ips.length && `${k.allowed_ips.length} IP rules`,
-                      k.allowed_endpoints.length && `${k.allowed_endpoints.length} endpoint rules`,
+                      k.allowed_ips.length && plural(k.allowed_ips.length, 'IP rule'),
+                      k.allowed_endpoints.length && plural(k.allowed_endpoints.length, 'endpoint rule'),
                       k.expires_at && `expires ${formatDate(k.expires_at, { time: false })}`,
                     ]
                       .filter(Boolean)
@@ -197,32 +232,7 @@ export function ApiKeysPage() {
           </table>
         </div>
       )}
-      {creating ? (
-        <CreateKey
-          onClose={() => setCreating(false)}
-          onCreated={(k) => {
-            setCreating(false);
-            setCreated(k);
-            void invalidate('/api-keys');
-          }}
-        />
-      ) : null}
-      <Dialog
-        open={!!created}
-        title="Your new API key"
-        onClose={() => setCreated(null)}
-        footer={
-          <Button variant="primary" onClick={() => setCreated(null)}>
-            I have stored it
-          </Button>
-        }>
-        {created?.key ? (
-          <CopySecret
-            value={created.key}
-            label={`The key “${created.name}”. It is shown only now: copy it into your program's configuration.`}
-          />
-        ) : null}
-      </Dialog>
+      {creating ? <CreateKeyFlow onClose={() => setCreating(false)} /> : null}
       <ConfirmDialog
         open={!!revoking}
         title={`Revoke “${revoking?.name}”?`}

@@ -18,7 +18,7 @@ interface Queue {
   paused: boolean;
 }
 interface Overview {
-  stages: Record<string, { in_progress: number; failed: number }>;
+  stages: Record<string, { in_progress: number; failed: number; skipped?: number; skipped_reason?: string | null }>;
   queues: Queue[] | null;
   can_control_queues: boolean;
   queues_reason?: string;
@@ -61,12 +61,21 @@ export function PipelinePage() {
   if (o.isPending) return <Spinner />;
   if (o.error) return <ErrorBox error={o.error} />;
   const d = o.data;
+  const skipped = STAGES.filter((s) => d.stages[s]?.skipped);
   return (
     <>
       <PageHeader
         title="Pipeline"
         subtitle="What the workers are doing, and re-running stages after a model or template change."
       />
+      {skipped.map((s) => (
+        // Documents went past this stage without its work: the pipeline must not look complete.
+        <div key={s} className="warn-box" role="status">
+          <strong>{s === 'embed' ? 'Embeddings skipped' : `${s} skipped`}:</strong> {d.stages[s].skipped_reason} (
+          {d.stages[s].skipped} {d.stages[s].skipped === 1 ? 'document' : 'documents'}). Once the cause is fixed, run{' '}
+          {s} on “Missing” below.
+        </div>
+      ))}
       <Card title="Your documents by stage">
         <div className="table-wrap">
           <table>
@@ -75,6 +84,7 @@ export function PipelinePage() {
                 <th>Stage</th>
                 <th className="num">In progress</th>
                 <th className="num">Failed</th>
+                <th className="num">Skipped</th>
                 <th>Run again</th>
               </tr>
             </thead>
@@ -87,6 +97,13 @@ export function PipelinePage() {
                   <td className="num">{d.stages[s]?.in_progress ?? 0}</td>
                   <td className="num">
                     {d.stages[s]?.failed ? <Link to="/documents?status=failed">{d.stages[s].failed}</Link> : 0}
+                  </td>
+                  <td className="num">
+                    {d.stages[s]?.skipped ? (
+                      <span title={d.stages[s].skipped_reason ?? undefined}>{d.stages[s].skipped}</span>
+                    ) : (
+                      0
+                    )}
                   </td>
                   <td className="nowrap">
                     <span className="row">

@@ -29,7 +29,11 @@ export function TemplatesPage() {
       {list.isPending ? (
         <Spinner />
       ) : !list.data?.data.length ? (
-        <Empty>No templates yet. Without one, generic extractors read the fields.</Empty>
+        <Empty>
+          No templates yet. Without one, generic extractors read the fields. To start from examples, import the
+          invoice2data templates in <code>samples/templates/</code> of the repository (“Import templates”, or{' '}
+          <code>npx docpipe templates import-dir samples/templates</code>).
+        </Empty>
       ) : (
         <div className="table-wrap">
           <table>

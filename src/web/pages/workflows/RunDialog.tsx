@@ -3,7 +3,7 @@ import * as api from '../../lib/api';
 import { errorText, useApiPage } from '../../lib/queries';
 import { Dialog } from '../../components/Dialog';
 import { Button, Field } from '../../components/ui';
-import type { DocumentRow } from '../../lib/types';
+import type { DocumentRow, Project } from '../../lib/types';
 import type { GraphIssue, Run, Workflow } from './types';
 
 function parseObject(text: string, what: string): { value?: Record<string, unknown>; error?: string } {
@@ -32,6 +32,9 @@ export function RunDialog({
   onIssues(issues: GraphIssue[]): void;
 }) {
   const docs = useApiPage<DocumentRow>('/documents', { per_page: 50 });
+  // Same-named files of different projects are told apart by their project.
+  const projects = useApiPage<Project>('/projects', { limit: 100 });
+  const projectName = new Map((projects.data?.data ?? []).map((p) => [p.id, p.name]));
   const [input, setInput] = useState('{}');
   const [variables, setVariables] = useState(
     Object.keys(workflow.variables ?? {}).length ? JSON.stringify(workflow.variables, null, 2) : '{}',
@@ -78,7 +81,7 @@ export function RunDialog({
             {docId && !docs.data?.data.some((d) => d.id === docId) ? <option value={docId}>{docId}</option> : null}
             {docs.data?.data.map((d) => (
               <option key={d.id} value={d.id}>
-                {d.filename} ({d.status})
+                {d.filename} · {projectName.get(d.project_id) ?? d.project_id} ({d.status})
               </option>
             ))}
           </select>

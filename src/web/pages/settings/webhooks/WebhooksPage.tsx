@@ -14,15 +14,20 @@ function CreateWebhook({ onDone, onClose }: { onDone(w: Webhook): void; onClose(
   const [events, setEvents] = useState<string[]>(['document.extracted']);
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setBusy(true);
     setError(null);
+    setFieldErrors({});
     try {
       onDone(await api.post<Webhook>('/webhooks', { url, events, ...(description ? { description } : {}) }));
     } catch (err) {
-      setError(errorText(err));
+      // A refused URL is said next to the URL field, not below the list of events.
+      const fields = err instanceof api.ApiError ? err.fields : [];
+      if (fields.length) setFieldErrors(Object.fromEntries(fields.map((x) => [x.field.split(/[/.[]/)[0], x.message])));
+      else setError(errorText(err));
     } finally {
       setBusy(false);
     }
@@ -31,10 +36,21 @@ function CreateWebhook({ onDone, onClose }: { onDone(w: Webhook): void; onClose(
   return (
     <Dialog open title="Add a webhook" onClose={onClose}>
       <form onSubmit={submit} noValidate>
-        <Field label="Endpoint URL" htmlFor="wh-url" hint="Receives a signed POST for each event.">
-          <input id="wh-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} />
+        <Field
+          label="Endpoint URL"
+          htmlFor="wh-url"
+          hint="Receives a signed POST for each event."
+          error={fieldErrors.url}>
+          <input
+            id="wh-url"
+            type="url"
+            value={url}
+            aria-invalid={!!fieldErrors.url}
+            aria-describedby={fieldErrors.url ? 'wh-url-error' : 'wh-url-hint'}
+            onChange={(e) => setUrl(e.target.value)}
+          />
         </Field>
-        <Field label="Description" htmlFor="wh-desc">
+        <Field label="Description" htmlFor="wh-desc" error={fieldErrors.description}>
           <input id="wh-desc" value={description} onChange={(e) => setDescription(e.target.value)} />
         </Field>
         <fieldset className="stack" style={{ border: 'none', padding: 0, margin: '0 0 1rem', gap: '0.1rem' }}>
@@ -57,12 +73,12 @@ function CreateWebhook({ onDone, onClose }: { onDone(w: Webhook): void; onClose(
             </label>
           ))}
         </fieldset>
-        {error ? (
+        {error || fieldErrors.events ? (
           <div className="error-box" role="alert">
-            {error}
+            {error ?? fieldErrors.events}
           </div>
         ) : null}
-        <div className="row" style={{ justifyContent: 'flex-end' }}>
+        <div className="row dialog-actions">
           <Button onClick={onClose}>Cancel</Button>
           <Button type="submit" variant="primary" busy={busy} disabled={!events.length}>
             Add webhook
