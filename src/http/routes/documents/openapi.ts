@@ -171,7 +171,7 @@ const docExample = {
   },
   duplicate_of: null,
   version: 1,
-  pipeline: { stages: ['parse', 'embed', 'classify', 'extract'], current_stage: null, notes: {} },
+  pipeline: { stages: [...STAGES], current_stage: null, notes: {} },
   models: {
     embedding_model: 'Xenova/all-MiniLM-L6-v2',
     classifier_version: 'builtin-3',
