@@ -1,5 +1,5 @@
 import { Worker, type Job } from 'bullmq';
-import type { MaintenanceJob } from '../src/jobs/maintenance.js';
+import { MAINTENANCE_QUEUE, type MaintenanceJob } from '../src/jobs/maintenance.js';
 import type { Queues } from '../src/jobs/queues.js';
 import type { Logger } from '../src/lib/logger.js';
 import type { Redis, RedisKeys } from '../src/lib/redis.js';
@@ -142,7 +142,7 @@ export async function startMaintenance(
   deps: MaintenanceDeps,
   opts: MaintenanceOptions,
 ): Promise<{ close(timeoutMs?: number): Promise<void> }> {
-  const q = deps.queues.get('maintenance');
+  const q = deps.queues.get(MAINTENANCE_QUEUE);
   const sweepEveryMs = opts.sweepIntervalMs ?? SWEEP_EVERY_MS;
   const staleMs = opts.staleMs ?? STALE_MS;
   const sweepOnce = () =>
@@ -158,7 +158,7 @@ export async function startMaintenance(
       })
     : undefined;
   const worker = new Worker<MaintenanceJob>(
-    'maintenance',
+    MAINTENANCE_QUEUE,
     async (job: Job<MaintenanceJob>) => {
       const d = job.data;
       if (d.kind === 'sweep') return sweepOnce();
