@@ -115,4 +115,13 @@ describe('README states the limits the code enforces', () => {
   ])('%s', (_what, bytes, words) => {
     expect(readme.replace(/\s+/g, ' ')).toContain(`${words}${kib(bytes)}`);
   });
+  it("WORKER_CONCURRENCY's row names each stage's multiplier", () => {
+    const row = readme.split('\n').find((l) => l.startsWith('| `WORKER_CONCURRENCY`')) ?? '';
+    const said = [...row.matchAll(/((?:[a-z]+(?:, | and )?)+) (\d+)/g)].flatMap(([, names, n]) =>
+      names.split(/, | and /).map((name) => [name, Number(n)] as const),
+    );
+    expect(Object.fromEntries(said.filter(([name]) => (STAGES as readonly string[]).includes(name)))).toEqual(
+      Object.fromEntries(STAGES.map((s) => [s, STAGE_DESCRIPTORS[s].concurrency])),
+    );
+  });
 });
