@@ -1865,9 +1865,9 @@ export type components = {
             } | null;
             version: number;
             pipeline: {
-                stages: ("parse" | "embed" | "classify" | "extract")[];
+                stages: ("parse" | "embed" | "classify" | "extract" | "summarize")[];
                 /** @enum {string|null} */
-                current_stage: "parse" | "embed" | "classify" | "extract" | null;
+                current_stage: "parse" | "embed" | "classify" | "extract" | "summarize" | null;
                 /** @description Per stage, e.g. why embedding was skipped */
                 notes: {
                     [key: string]: string;
@@ -1912,7 +1912,7 @@ export type components = {
             kind: string;
             /** @enum {string} */
             status: "running" | "completed";
-            stages: ("parse" | "embed" | "classify" | "extract")[];
+            stages: ("parse" | "embed" | "classify" | "extract" | "summarize")[];
             mode: string;
             total: number;
             completed: number;
@@ -4548,7 +4548,8 @@ export interface operations {
                      *               "parse",
                      *               "embed",
                      *               "classify",
-                     *               "extract"
+                     *               "extract",
+                     *               "summarize"
                      *             ],
                      *             "current_stage": null,
                      *             "notes": {}
@@ -4704,7 +4705,8 @@ export interface operations {
                      *             "parse",
                      *             "embed",
                      *             "classify",
-                     *             "extract"
+                     *             "extract",
+                     *             "summarize"
                      *           ],
                      *           "current_stage": null,
                      *           "notes": {}
@@ -4938,7 +4940,8 @@ export interface operations {
                      *             "parse",
                      *             "embed",
                      *             "classify",
-                     *             "extract"
+                     *             "extract",
+                     *             "summarize"
                      *           ],
                      *           "current_stage": null,
                      *           "notes": {}
@@ -5189,7 +5192,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    stages?: ("parse" | "embed" | "classify" | "extract")[];
+                    stages?: ("parse" | "embed" | "classify" | "extract" | "summarize")[];
                 };
             };
         };
@@ -5261,7 +5264,7 @@ export interface operations {
                 "application/json": {
                     project_id?: string;
                     document_ids?: string[];
-                    stages?: ("parse" | "embed" | "classify" | "extract")[];
+                    stages?: ("parse" | "embed" | "classify" | "extract" | "summarize")[];
                     /**
                      * @default missing
                      * @enum {string}
@@ -10123,7 +10126,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                stage: "parse" | "embed" | "classify" | "extract";
+                stage: "parse" | "embed" | "classify" | "extract" | "summarize";
             };
             cookie?: never;
         };
@@ -10178,7 +10181,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                stage: "parse" | "embed" | "classify" | "extract";
+                stage: "parse" | "embed" | "classify" | "extract" | "summarize";
             };
             cookie?: never;
         };
