@@ -1865,9 +1865,9 @@ export type components = {
             } | null;
             version: number;
             pipeline: {
-                stages: ("parse" | "embed" | "classify" | "extract" | "summarize")[];
+                stages: ("parse" | "embed" | "classify" | "extract")[];
                 /** @enum {string|null} */
-                current_stage: "parse" | "embed" | "classify" | "extract" | "summarize" | null;
+                current_stage: "parse" | "embed" | "classify" | "extract" | null;
                 /** @description Per stage, e.g. why embedding was skipped */
                 notes: {
                     [key: string]: string;
@@ -1912,7 +1912,7 @@ export type components = {
             kind: string;
             /** @enum {string} */
             status: "running" | "completed";
-            stages: ("parse" | "embed" | "classify" | "extract" | "summarize")[];
+            stages: ("parse" | "embed" | "classify" | "extract")[];
             mode: string;
             total: number;
             completed: number;
@@ -4548,8 +4548,7 @@ export interface operations {
                      *               "parse",
                      *               "embed",
                      *               "classify",
-                     *               "extract",
-                     *               "summarize"
+                     *               "extract"
                      *             ],
                      *             "current_stage": null,
                      *             "notes": {}
@@ -4705,8 +4704,7 @@ export interface operations {
                      *             "parse",
                      *             "embed",
                      *             "classify",
-                     *             "extract",
-                     *             "summarize"
+                     *             "extract"
                      *           ],
                      *           "current_stage": null,
                      *           "notes": {}
@@ -4940,8 +4938,7 @@ export interface operations {
                      *             "parse",
                      *             "embed",
                      *             "classify",
-                     *             "extract",
-                     *             "summarize"
+                     *             "extract"
                      *           ],
                      *           "current_stage": null,
                      *           "notes": {}
@@ -5192,7 +5189,7 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    stages?: ("parse" | "embed" | "classify" | "extract" | "summarize")[];
+                    stages?: ("parse" | "embed" | "classify" | "extract")[];
                 };
             };
         };
@@ -5264,7 +5261,7 @@ export interface operations {
                 "application/json": {
                     project_id?: string;
                     document_ids?: string[];
-                    stages?: ("parse" | "embed" | "classify" | "extract" | "summarize")[];
+                    stages?: ("parse" | "embed" | "classify" | "extract")[];
                     /**
                      * @default missing
                      * @enum {string}
@@ -10126,7 +10123,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                stage: "parse" | "embed" | "classify" | "extract" | "summarize";
+                stage: "parse" | "embed" | "classify" | "extract";
             };
             cookie?: never;
         };
@@ -10181,7 +10178,7 @@ export interface operations {
                 "Idempotency-Key"?: string;
             };
             path: {
-                stage: "parse" | "embed" | "classify" | "extract" | "summarize";
+                stage: "parse" | "embed" | "classify" | "extract";
             };
             cookie?: never;
         };

@@ -87,7 +87,6 @@ const DESCRIPTORS = [
     concurrency: 2,
     enabledBy: 'auto_extract',
   },
-  { name: 'summarize', statusAfter: 'extracted', eventAfter: null, reads: ['text'], concurrency: 1, enabledBy: null },
 ] as const satisfies readonly StageDescriptor[];
 
 type Descriptor = (typeof DESCRIPTORS)[number];

@@ -24,7 +24,6 @@ import { classifyStage } from './stages/classify.stage.js';
 import { embedStage } from './stages/embed.stage.js';
 import { EXTRACTOR_VERSION, extractStage } from './stages/extract.stage.js';
 import { PARSER_VERSION, parseStage } from './stages/parse.stage.js';
-import { summarizeStage } from './stages/summarize.stage.js';
 
 /** The settings the documents domain works with (the container fills them from the configuration). */
 export interface DocumentsSettings {
@@ -164,7 +163,6 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     // The kNN blend only means something with a real (pretrained) embedding model.
     classify: classifyStage({ docs, classifier, useKnn: () => settings.knn && embedder.status().state === 'ready' }),
     extract: extractStage(),
-    summarize: summarizeStage(),
   };
 
   const activityRepo = createActivityRepository(db);

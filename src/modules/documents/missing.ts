@@ -42,9 +42,6 @@ const MISSING: Record<Stage, (v: StageVersions, p: Param) => string> = {
     `classified_at IS NULL OR (classifier_version IS DISTINCT FROM ${p(v.classifier)} AND coalesce((classification->>'confirmed')::boolean, false) = false)`,
   extract: (v, p) => `extracted_at IS NULL OR coalesce(extractor_version, '') <> ${p(v.extractor)}
         OR (template_id IS NOT NULL AND template_version IS DISTINCT FROM (SELECT t.version FROM templates t WHERE t.id = documents.template_id))`,
-  // Scratch stage: it writes nothing to look at, so "missing" is never run for it.
-  summarize: () =>
-    `NOT EXISTS (SELECT 1 FROM stage_runs r WHERE r.document_id = documents.id AND r.stage = 'summarize')`,
 };
 
 /** SQL (OR of conditions over `documents`) selecting documents where any of `stages` is missing; used by the repository. */
