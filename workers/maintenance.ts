@@ -1,5 +1,5 @@
 import { Worker, type Job } from 'bullmq';
-import type { MaintenanceJob } from '../src/jobs/maintenance.js';
+import { MAINTENANCE_QUEUE, type MaintenanceJob } from '../src/jobs/maintenance.js';
 import type { Queues } from '../src/jobs/queues.js';
 import type { Logger } from '../src/lib/logger.js';
 import type { Redis, RedisKeys } from '../src/lib/redis.js';
@@ -8,6 +8,7 @@ import type { DocumentsRepository } from '../src/modules/documents/documents.rep
 import type { DocumentsService } from '../src/modules/documents/documents.service.js';
 import { enqueueStage, stageJobId } from '../src/modules/documents/flow.js';
 import type { StageRunner } from '../src/modules/documents/stage-runner.js';
+import type { StageStateRepository } from '../src/modules/documents/stage-state.repository.js';
 import type { IdempotencyService } from '../src/modules/idempotency/index.js';
 import type { BlobStore } from '../src/storage/blob-store.js';
 import { closeWorker } from './close.js';
@@ -31,7 +32,8 @@ export interface MaintenanceDeps {
   logger: Logger;
   blobs: Pick<BlobStore, 'sweep'>;
   documents: {
-    docs: Pick<DocumentsRepository, 'stalePending' | 'pastRetention' | 'storageKeysInUse'>;
+    docs: Pick<DocumentsRepository, 'pastRetention' | 'storageKeysInUse'>;
+    stages: Pick<StageStateRepository, 'stalePending'>;
     runner: Pick<StageRunner, 'fail'>;
     service: Pick<DocumentsService, 'deleteMany'>;
     classifier: Pick<ClassifierService, 'retrain'>;
@@ -49,7 +51,7 @@ export async function sweep(
   deps: Pick<MaintenanceDeps, 'queues' | 'logger' | 'documents'>,
   staleMs = STALE_MS,
 ): Promise<number> {
-  const rows = await deps.documents.docs.stalePending(staleMs, 500);
+  const rows = await deps.documents.stages.stalePending(staleMs, 500);
   let requeued = 0;
   for (const doc of rows) {
     const stage = doc.pipeline.current!;
@@ -140,7 +142,7 @@ export async function startMaintenance(
   deps: MaintenanceDeps,
   opts: MaintenanceOptions,
 ): Promise<{ close(timeoutMs?: number): Promise<void> }> {
-  const q = deps.queues.get('maintenance');
+  const q = deps.queues.get(MAINTENANCE_QUEUE);
   const sweepEveryMs = opts.sweepIntervalMs ?? SWEEP_EVERY_MS;
   const staleMs = opts.staleMs ?? STALE_MS;
   const sweepOnce = () =>
@@ -156,7 +158,7 @@ export async function startMaintenance(
       })
     : undefined;
   const worker = new Worker<MaintenanceJob>(
-    'maintenance',
+    MAINTENANCE_QUEUE,
     async (job: Job<MaintenanceJob>) => {
       const d = job.data;
       if (d.kind === 'sweep') return sweepOnce();

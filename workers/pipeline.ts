@@ -3,17 +3,9 @@ import type { Queues } from '../src/jobs/queues.js';
 import { PermanentError } from '../src/lib/errors.js';
 import type { Logger } from '../src/lib/logger.js';
 import type { Metrics } from '../src/modules/metrics/index.js';
-import type { Stage } from '../src/modules/documents/documents.types.js';
+import { STAGE_DESCRIPTORS, type Stage } from '../src/pipeline/stages.js';
 import { STAGE_ATTEMPTS, type StageJobData } from '../src/modules/documents/flow.js';
 import type { StageCompute, StageRunner } from '../src/modules/documents/stage-runner.js';
-
-/**
- * Per-stage concurrency multipliers. A parse job spends most of its time waiting (blob read,
- * pdf.js on its own thread, page hand-offs through a busy event loop), so more parse jobs than
- * pdf.js threads keep those threads fed: measured in the 200-document burst, the wait in front
- * of parse fell from 1.4 s to ~0.15 s going from 2 to 4 per unit of WORKER_CONCURRENCY.
- */
-const CONCURRENCY: Record<Stage, number> = { parse: 4, embed: 2, classify: 2, extract: 2 };
 
 /**
  * A dead worker's jobs are moved back to waiting by the first stalled-job check after their lock
@@ -89,7 +81,8 @@ export function startStageWorker(
     {
       connection: deps.queues.workerConnection(),
       prefix: deps.queues.prefix,
-      concurrency: Math.max(1, concurrency * CONCURRENCY[stage]),
+      // Per unit of WORKER_CONCURRENCY, as the stage's descriptor says (src/pipeline/stages.ts).
+      concurrency: Math.max(1, concurrency * STAGE_DESCRIPTORS[stage].concurrency),
       lockDuration: opts.lockDurationMs ?? STAGE_LOCK_MS,
       stalledInterval: opts.stalledIntervalMs ?? STAGE_STALLED_CHECK_MS,
       // Two stalls before the job fails: a crash, and one more (another crash, or a lock lost to a

@@ -8,7 +8,7 @@ import type { Stamps } from '../modules/access/stamps.js';
 import { createOrgsRepository } from '../modules/orgs/orgs.repository.js';
 import { createOrgsService } from '../modules/orgs/orgs.service.js';
 import type { Environment } from '../lib/scope.js';
-import { PLANS, type Plan, type Role } from '../modules/orgs/orgs.types.js';
+import { PLANS, ROLES, type Plan, type Role } from '../modules/orgs/orgs.types.js';
 import { COMMANDS, parseCommand, usageLines, type CommandName } from './usage.js';
 
 export interface AdminResult {
@@ -23,7 +23,8 @@ export interface AdminContext {
   stamps: Stamps;
 }
 
-const ROLES = ['owner', 'admin', 'member', 'viewer'];
+// Named highest first in the error message.
+const ROLE_CHOICES: readonly Role[] = [...ROLES].reverse();
 export const ADMIN_USAGE = `Usage:\n${usageLines('admin')}`;
 
 function need(v: string | undefined, flag: string): string {
@@ -48,7 +49,7 @@ export async function executeAdminCommand(ctx: AdminContext, args: readonly stri
     switch (sub) {
       case 'create-user': {
         const role = (values.role ?? 'owner') as Role;
-        if (!ROLES.includes(role)) return fail(`--role must be one of ${ROLES.join(', ')}`);
+        if (!ROLE_CHOICES.includes(role)) return fail(`--role must be one of ${ROLE_CHOICES.join(', ')}`);
         const plan = (values.plan ?? 'free') as Plan;
         if (!(PLANS as readonly string[]).includes(plan)) return fail(`--plan must be one of ${PLANS.join(', ')}`);
         const { user, orgId } = await orgs.createUser({

@@ -1,12 +1,10 @@
 import { openAsBlob } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { STAGES, type Stage } from '../modules/documents/documents.types.js';
+import { isTerminalStatus, STAGES, type Stage } from '../pipeline/stages.js';
 import { createApiClient, errorText, type ApiClient } from './http-client.js';
 import { createProgress } from './progress.js';
 import { parseCommand, usageLines } from './usage.js';
-
-const TERMINAL = new Set(['completed', 'failed', 'needs_review']);
 
 async function collectFiles(paths: string[]): Promise<string[]> {
   const out: string[] = [];
@@ -61,7 +59,7 @@ async function follow(api: ApiClient, ids: string[], bar: Progress, intervalMs: 
       const seen = new Set<string>();
       for (const d of res.body.data) {
         seen.add(d.id);
-        if (TERMINAL.has(d.status)) docs.set(d.id, { status: d.status, embedNote: d.pipeline.notes.embed });
+        if (isTerminalStatus(d.status)) docs.set(d.id, { status: d.status, embedNote: d.pipeline.notes.embed });
       }
       // Asked for and not listed: deleted meanwhile.
       for (const id of chunk) if (!seen.has(id)) docs.set(id, { status: 'deleted' });

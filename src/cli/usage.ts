@@ -1,6 +1,7 @@
 // Every command's synopsis next to the options its parser accepts, so that the help cannot
 // forget a flag (test/unit/cli/usage.test.ts compares each synopsis with its options).
 import { parseArgs } from 'node:util';
+import { STAGES } from '../pipeline/stages.js';
 
 interface Option {
   type: 'string' | 'boolean';
@@ -26,8 +27,7 @@ export const COMMANDS = {
   api: { usage: 'api', summary: 'HTTP API only (needs REDIS_URL)', options: {} },
   worker: {
     usage: 'worker [--queues a,b] [--concurrency N]',
-    summary:
-      'pipeline workers only (needs REDIS_URL); --queues picks stage queues (parse, embed, classify, extract, …)',
+    summary: `pipeline workers only (needs REDIS_URL); --queues picks stage queues (${STAGES.join(', ')}, …)`,
     options: { queues: { type: 'string' }, concurrency: { type: 'string' } },
   },
   migrate: { usage: 'migrate', summary: 'apply database migrations', options: {} },

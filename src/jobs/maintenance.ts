@@ -3,7 +3,10 @@
 // is queued whenever a person confirms a document's type, from whichever process saw it.
 import type { Logger } from '../lib/logger.js';
 import type { Scope } from '../lib/scope.js';
-import type { Queues } from './queues.js';
+import type { QueueName, Queues } from './queues.js';
+
+/** The queue's name, as its producers and its worker use it. */
+export const MAINTENANCE_QUEUE = 'maintenance' satisfies QueueName;
 
 export type MaintenanceJob = { kind: 'sweep' } | { kind: 'retention' } | ({ kind: 'retrain' } & Scope);
 
@@ -17,7 +20,7 @@ const RETRAIN_DELAY_MS = 5_000;
 export function queueRetrain(queues: Queues, logger: Logger, scope: Scope): void {
   const job: MaintenanceJob = { kind: 'retrain', orgId: scope.orgId, environment: scope.environment };
   queues
-    .get('maintenance')
+    .get(MAINTENANCE_QUEUE)
     .add('retrain', job, {
       jobId: `retrain-${scope.orgId}-${scope.environment}`,
       delay: RETRAIN_DELAY_MS,

@@ -1,12 +1,11 @@
 import { Queue, type JobsOptions, type ConnectionOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createWorkerRedis, parseRedisUrl, sentinelOptions } from '../lib/redis.js';
+import { STAGES } from '../pipeline/stages.js';
 
+/** Every queue and worker role: one per pipeline stage (src/pipeline/stages.ts), then the others. */
 export const QUEUE_NAMES = [
-  'parse',
-  'embed',
-  'classify',
-  'extract',
+  ...STAGES,
   'export',
   'webhooks',
   'workflows',

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { STAGES } from '../../src/modules/documents/documents.types.js';
+import { STAGES, TERMINAL_STATUSES } from '../../src/pipeline/stages.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { createTestApp, type Actor, type TestApp } from './app.js';
 import type { DbKind } from './db.js';
@@ -69,7 +69,7 @@ export async function upload(
   });
 }
 
-const TERMINAL = new Set(['completed', 'failed', 'needs_review']);
+const TERMINAL: ReadonlySet<string> = new Set(TERMINAL_STATUSES);
 
 /** Polls the database until the document reaches a terminal status (or the deadline passes). */
 export async function waitForDocument(

@@ -139,7 +139,7 @@ describe('workflow bombs: document fields stay bounded', () => {
       fields: { a: half, b: half, c: half, d: half },
     }));
     const before = await fieldsBytes(doc.id);
-    const port = createWorkflowDocuments(t.deps.documents.docs);
+    const port = createWorkflowDocuments(t.deps.documents.docs, t.deps.documents.stages);
     await expect(
       t.deps.db.tx((q) => port.setFields(q, doc.id, { e: 'b'.repeat(50_000), f: 'c'.repeat(50_000) }, {})),
     ).rejects.toMatchObject({ code: 'DOCUMENT_TOO_LARGE' });

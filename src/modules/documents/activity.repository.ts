@@ -1,5 +1,11 @@
 import type { Queryable } from '../../db/client.js';
 import type { Scope } from '../../lib/scope.js';
+import { DOCUMENT_STATUSES, isTerminalStatus } from '../../pipeline/stages.js';
+
+// The statuses perStage counts: a run still going, and failed (by the stage that failed).
+const IN_PIPELINE_OR_FAILED = DOCUMENT_STATUSES.filter((s) => !isTerminalStatus(s) || s === 'failed')
+  .map((s) => `'${s}'`)
+  .join(', ');
 
 /** Aggregate reads behind the overview: counts only, never rows. */
 export function createActivityRepository(db: Queryable) {
@@ -32,7 +38,7 @@ export function createActivityRepository(db: Queryable) {
         `SELECT CASE WHEN status = 'failed' THEN error->>'stage' ELSE pipeline->>'current' END AS stage,
                 CASE WHEN status = 'failed' THEN 'failed' ELSE 'in_progress' END AS state, count(*) AS n
          FROM documents
-         WHERE org_id = $1 AND environment = $2 AND status IN ('uploaded', 'processing', 'processed', 'classified', 'extracted', 'failed')
+         WHERE org_id = $1 AND environment = $2 AND status IN (${IN_PIPELINE_OR_FAILED})
            ${projectId ? 'AND project_id = $3' : ''}
          GROUP BY 1, 2`,
         params,

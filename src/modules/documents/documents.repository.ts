@@ -1,10 +1,11 @@
+// A document's own rows: insert, reads, lists, updates, deletes and the queries of the domains
+// that look documents up. The stage state machine (a stage's read and guarded commit) is in
+// stage-state.repository.ts.
 import type { Queryable } from '../../db/client.js';
 import { newId } from '../../lib/ids.js';
 import { MAX_DOCUMENT_VALUES_BYTES } from '../../lib/limits.js';
 import type { Scope } from '../../lib/scope.js';
-import { searchConfigFor, searchVectorSql } from '../../lib/text-search.js';
 import type { StoredLayout } from '../../pipeline/parse/index.js';
-import { EXTRACTION_ORDER, type ExtractionTemplate } from '../templates/templates.repository.js';
 import type {
   Classification,
   DocumentRow,
@@ -14,8 +15,9 @@ import type {
   Stage,
 } from './documents.types.js';
 import { missingStageSql, type StageVersions } from './missing.js';
-import { DOCUMENT_EVENT_COLUMNS, documentEventSql } from './document-event.js';
+import { documentEventSql } from './document-event.js';
 import { insertEventFromRowSql } from '../events/events.repository.js';
+import { LIST_COLUMNS, ROW_COLUMNS, updateSql } from './document-sql.js';
 
 /** Which documents a reprocess covers: a project's, a list, every one, or those that failed at a stage. */
 export type ReprocessTarget = { projectId: string } | { documentIds: string[] } | { all: true } | { failedAt: Stage };
@@ -42,12 +44,6 @@ export interface DocumentFilters {
 /** Confirmed documents' texts fetched per query when retraining (a long text can be megabytes). */
 const CONFIRMED_TEXT_PAGE = 20;
 
-// Columns for lists: everything but the (possibly megabytes of) text and the vector.
-const LIST_COLUMNS = `id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, source,
-  source_metadata, metadata, status, error, page_count, language, duplicate_of, classification, fields, version, pipeline, uploaded_by,
-  parsed_at, embedded_at, classified_at, extracted_at, exported_at, completed_at, embedding_model, classifier_version,
-  template_id, template_version, confirmed, created_at, updated_at, NULL::text AS text_content`;
-
 // A page of a list: fields and metadata of a document over twice the bound (written before the
 // bound existed; the factor allows for jsonb's spacing) are left out in the database, so a list
 // never ships them; values_oversized says so. The service cuts the rest to the list budget.
@@ -60,56 +56,6 @@ const LIST_PAGE_COLUMNS = LIST_COLUMNS.replace(
   'classification, fields,',
   `classification, CASE WHEN ${IN_BOUND} THEN fields END AS fields, NOT (${IN_BOUND}) AS values_oversized,`,
 );
-
-// Whole rows for workers: everything but the tsvector, which nothing reads back (it is only
-// searched) and which would otherwise be shipped and parsed with every read.
-const ROW_COLUMNS = LIST_COLUMNS.replace(
-  'NULL::text AS text_content',
-  'text_content, embedding, parser_version, extractor_version',
-);
-
-// What each stage reads back: the text only once it exists and a stage uses it, the vector only
-// for classification (nearest neighbours). A stage's read and commit run for every document, and
-// shipping and parsing a long text or a 384-number array that nobody looks at is not free.
-const STAGE_COLUMNS: Record<Stage, string> = {
-  parse: LIST_COLUMNS.replace(
-    'NULL::text AS text_content',
-    'NULL::text AS text_content, NULL::real[] AS embedding, parser_version, extractor_version',
-  ),
-  embed: LIST_COLUMNS.replace(
-    'NULL::text AS text_content',
-    'text_content, NULL::real[] AS embedding, parser_version, extractor_version',
-  ),
-  // The layout too: a template's keywords are matched on the same text extraction reads.
-  classify: `${ROW_COLUMNS}, layout`,
-  extract: LIST_COLUMNS.replace(
-    'NULL::text AS text_content',
-    'text_content, NULL::real[] AS embedding, parser_version, extractor_version, layout',
-  ),
-};
-
-/**
- * What a stage looks up besides the document, read in the same statement: the organisation's
- * classifier version (null: none trained, the built-in model) for classify, its templates for
- * extract.
- */
-export interface StageContext {
-  classifierVersion?: string | null;
-  templates?: ExtractionTemplate[];
-}
-
-/** The organisation's templates in extraction order (classification matches them too). */
-const TEMPLATES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY ${EXTRACTION_ORDER}), '[]'::json)
-            FROM templates t WHERE t.org_id = documents.org_id AND t.environment = documents.environment) AS stage_templates`;
-
-const STAGE_EXTRAS: Record<Stage, string> = {
-  parse: 'NULL::text AS stage_classifier, NULL::json AS stage_templates',
-  embed: 'NULL::text AS stage_classifier, NULL::json AS stage_templates',
-  classify: `(SELECT c.version FROM classifier_models c WHERE c.org_id = documents.org_id AND c.environment = documents.environment) AS stage_classifier,
-           ${TEMPLATES_SQL}`,
-  extract: `NULL::text AS stage_classifier,
-           ${TEMPLATES_SQL}`,
-};
 
 /** A document as the template trace reads it. */
 export interface TraceDocument {
@@ -125,129 +71,8 @@ export interface TraceDocument {
   default_template_id: string | null;
 }
 
-/** What a stage commit returns unless the whole row is asked for. */
-export type StageState = Pick<DocumentRow, 'id' | 'version' | 'status' | 'pipeline'>;
-// The event built inside the commit reads its payload from the updated row too.
-const STATE_COLUMNS = [
-  ...new Set([
-    'id',
-    'version',
-    'status',
-    'pipeline',
-    'org_id',
-    'environment',
-    'duplicate_of',
-    ...DOCUMENT_EVENT_COLUMNS,
-  ]),
-].join(', ');
-
-/** The project settings a stage honours, read with the document in one query. */
-export interface StageProject {
-  id: string;
-  auto_classify: boolean;
-  auto_extract: boolean;
-  default_template_id: string | null;
-  classification_threshold: number;
-  on_near_duplicate: 'keep' | 'review' | 'reject';
-}
-
-/** Optional parts of {@link DocumentsRepository.update}. */
-export interface UpdateOptions {
-  /** Also refresh the full-text index from this text (the one the update stores). */
-  searchText?: string;
-  /** The text's language (stems in that language are indexed too; unknown: words only). */
-  searchLanguage?: string | null;
-  /** Only update while the document is still at this version and stage and not failed. */
-  guard?: { version: number; stage: Stage };
-}
-
 export function createDocumentsRepository(db: Queryable) {
-  /** An UPDATE … RETURNING statement of the given columns and its parameters ($1 is the id). */
-  function updateSql(
-    id: string,
-    cols: Record<string, unknown>,
-    opts: UpdateOptions,
-    returning = ROW_COLUMNS,
-  ): { sql: string; values: unknown[] } {
-    const keys = Object.keys(cols);
-    const values: unknown[] = [
-      id,
-      ...keys.map((k) => {
-        const v = cols[k];
-        return v !== null && typeof v === 'object' && !(v instanceof Date) && !Array.isArray(v) ? JSON.stringify(v) : v;
-      }),
-    ];
-    const sets = keys.map((k, i) => `${k} = $${i + 2}`);
-    sets.push('updated_at = now()');
-    const param = (v: unknown) => {
-      values.push(v);
-      return `$${values.length}`;
-    };
-    if (opts.searchText !== undefined) {
-      const cfg = param(searchConfigFor(opts.searchLanguage));
-      sets.push(`search = ${searchVectorSql(param(opts.searchText), cfg)}`, `search_config = ${cfg}::text`);
-    }
-    let where = 'id = $1';
-    if (opts.guard) {
-      const v = param(opts.guard.version);
-      const st = param(opts.guard.stage);
-      // A stage recorded for this version (a state that should not arise) is never written twice.
-      where += ` AND version = ${v}::int AND status <> 'failed' AND pipeline->>'current' = ${st}::text
-        AND NOT EXISTS (SELECT 1 FROM stage_runs WHERE document_id = $1 AND version = ${v}::int AND stage = ${st}::text)`;
-    }
-    return { sql: `UPDATE documents SET ${sets.join(', ')} WHERE ${where} RETURNING ${returning}`, values };
-  }
-
-  /**
-   * A stage's whole commit as one statement: the guarded document update, its stage_runs row and
-   * its outbox event (data-modifying CTEs see the same snapshot and commit together). Null when
-   * the guard matched nothing (the guard also excludes a stage already recorded for the version).
-   * With `row`, the row comes back without its text and vector (`text_content` is null);
-   * otherwise only the state that queueing the next stage and closing a batch need.
-   */
-  async function commitStage(
-    q: Queryable,
-    id: string,
-    cols: Record<string, unknown>,
-    opts: UpdateOptions & {
-      guard: NonNullable<UpdateOptions['guard']>;
-      /** The stage's event: its payload is built from the row as written, `extra` merged over it. */
-      event?: { id: string; type: string; extra: Record<string, unknown> };
-      cte?: (param: (value: unknown) => string) => string[];
-      row?: boolean;
-      /** When the stage's work began (reports tell processing time from queueing time). */
-      startedAt?: Date;
-    },
-  ): Promise<DocumentRow | StageState | null> {
-    const { sql, values } = updateSql(id, cols, opts, opts.row ? LIST_COLUMNS : STATE_COLUMNS);
-    const p = (v: unknown) => {
-      values.push(v);
-      return `$${values.length}`;
-    };
-    const stage = p(opts.guard.stage);
-    const startedAt = p(opts.startedAt ?? null);
-    // Fields a person or a project move can change while the stage ran are taken from the row
-    // as written rather than from the caller's earlier read.
-    // document.processed also says whether the text nearly repeats an earlier document.
-    const extraData = (e: NonNullable<typeof opts.event>) =>
-      e.type === 'document.processed'
-        ? `(${p(JSON.stringify(e.extra))}::jsonb || jsonb_build_object('duplicate_of', u.duplicate_of))`
-        : `${p(JSON.stringify(e.extra))}::jsonb`;
-    const event = opts.event
-      ? `, e AS (${insertEventFromRowSql('u', { id: p(opts.event.id), type: p(opts.event.type), data: documentEventSql('u', extraData(opts.event)) })} RETURNING 1)`
-      : '';
-    const extra = (opts.cte?.(p) ?? []).map((c) => `, ${c}`).join('');
-    const { rows } = await q.query<DocumentRow>(
-      `WITH u AS (${sql}),
-       r AS (INSERT INTO stage_runs (document_id, version, stage, started_at) SELECT id, version, ${stage}::text, ${startedAt}::timestamptz FROM u)${event}${extra}
-       SELECT * FROM u`,
-      values,
-    );
-    return rows[0] ?? null;
-  }
-
   return {
-    commitStage,
     /** Inserts a document and, in the same statement, its outbox event (built from the new row). */
     async insert(
       q: Queryable,
@@ -325,45 +150,6 @@ export function createDocumentsRepository(db: Queryable) {
         [id],
       );
       return rows[0] ?? null;
-    },
-    /**
-     * A stage's read: the document as `stage` needs it (see STAGE_COLUMNS) and its project's
-     * settings in one round trip. A document still `uploaded` is marked `processing` by the same
-     * statement (the row returned is the one before that change) unless `opts.mark` is false
-     * (a workflow step, whose dry run must change nothing).
-     */
-    async getForStage(
-      id: string,
-      stage: Stage,
-      opts: { mark?: boolean } = {},
-    ): Promise<{ doc: DocumentRow; project: StageProject | null; context: StageContext } | null> {
-      const mark =
-        opts.mark === false
-          ? ''
-          : `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)`;
-      const { rows } = await db.query<
-        DocumentRow & {
-          stage_project: StageProject | null;
-          stage_classifier: string | null;
-          stage_templates: ExtractionTemplate[] | null;
-        }
-      >(
-        `${mark}
-         SELECT ${STAGE_COLUMNS[stage]},
-           (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
-                     'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold,
-                     'on_near_duplicate', p.on_near_duplicate)
-            FROM projects p WHERE p.id = documents.project_id AND p.org_id = documents.org_id AND p.environment = documents.environment) AS stage_project,
-           ${STAGE_EXTRAS[stage]}
-         FROM documents WHERE id = $1`,
-        [id],
-      );
-      if (!rows[0]) return null;
-      const { stage_project, stage_classifier, stage_templates, ...doc } = rows[0];
-      const context: StageContext = {};
-      if (stage === 'classify') context.classifierVersion = stage_classifier;
-      if (stage === 'extract' || stage === 'classify') context.templates = stage_templates ?? [];
-      return { doc: doc as DocumentRow, project: stage_project, context };
     },
     async list(
       scope: Scope,
@@ -443,14 +229,6 @@ export function createDocumentsRepository(db: Queryable) {
         [keys],
       );
       return new Set(rows.map((r) => r.storage_key));
-    },
-    /** Whether `stage` already committed for this document version (a re-delivered job). */
-    async stageRecorded(documentId: string, version: number, stage: Stage): Promise<boolean> {
-      const { rows } = await db.query<{ n: number }>(
-        'SELECT count(*) AS n FROM stage_runs WHERE document_id = $1 AND version = $2 AND stage = $3',
-        [documentId, version, stage],
-      );
-      return Number(rows[0].n) > 0;
     },
     async exists(scope: Scope, id: string): Promise<boolean> {
       const { rows } = await db.query('SELECT 1 FROM documents WHERE id = $1 AND org_id = $2 AND environment = $3', [
@@ -557,18 +335,6 @@ export function createDocumentsRepository(db: Queryable) {
         }
       }
       return out;
-    },
-    /**
-     * Documents (any organization) with a stage pending whose row has not changed for `staleMs`:
-     * the sweeper checks that each still has a live job. Oldest first.
-     */
-    async stalePending(staleMs: number, limit: number): Promise<Pick<DocumentRow, 'id' | 'version' | 'pipeline'>[]> {
-      const { rows } = await db.query<Pick<DocumentRow, 'id' | 'version' | 'pipeline'>>(
-        `SELECT id, version, pipeline FROM documents WHERE pipeline->>'current' IS NOT NULL AND status NOT IN ('failed', 'completed', 'needs_review')
-           AND updated_at < now() - ($1::int * interval '1 millisecond') ORDER BY updated_at LIMIT $2`,
-        [staleMs, limit],
-      );
-      return rows;
     },
     /** Documents (any organization) older than their project's retention_days. */
     async pastRetention(limit: number): Promise<DocumentRow[]> {

@@ -2,21 +2,11 @@ import type { FieldPosition } from '../../pipeline/extract/types.js';
 import type { StoredLayout } from '../../pipeline/parse/pdf-layout.js';
 import { clipForList, LIST_ITEM_VALUES_BYTES } from '../../lib/limits.js';
 import type { Environment } from '../../lib/scope.js';
+import type { DocumentStatus, Stage } from '../../pipeline/stages.js';
 
-export const DOCUMENT_STATUSES = [
-  'uploaded',
-  'processing',
-  'processed',
-  'classified',
-  'extracted',
-  'completed',
-  'needs_review',
-  'failed',
-] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
-/** The pipeline's stages, in order: one queue and one worker each (workers/index.ts), one entry in every per-stage table. */
-export const STAGES = ['parse', 'embed', 'classify', 'extract'] as const;
-export type Stage = (typeof STAGES)[number];
+// The statuses and stages are pipeline facts (src/pipeline/stages.ts); re-exported for the domain.
+export { DOCUMENT_STATUSES, STAGES, TERMINAL_STATUSES, isTerminalStatus } from '../../pipeline/stages.js';
+export type { DocumentStatus, Stage, TerminalStatus } from '../../pipeline/stages.js';
 
 export interface FieldValue {
   value: unknown;

@@ -1,6 +1,6 @@
 import type { Queues } from '../../jobs/queues.js';
-import type { DocumentRow, Stage } from './documents.types.js';
-import { STAGES } from './documents.types.js';
+import { STAGE_DESCRIPTORS, STAGES, type Stage } from '../../pipeline/stages.js';
+import type { DocumentRow } from './documents.types.js';
 
 export interface StageJobData {
   documentId: string;
@@ -14,8 +14,10 @@ export function stageJobId(stage: Stage, documentId: string, version: number): s
 
 /** The stages a run goes through, in order, given the project's settings and an optional request. */
 export function planStages(project: { auto_classify: boolean; auto_extract: boolean }, requested?: Stage[]): Stage[] {
-  const enabled = (s: Stage) =>
-    s === 'classify' ? project.auto_classify : s === 'extract' ? project.auto_extract : true;
+  const enabled = (s: Stage) => {
+    const setting = STAGE_DESCRIPTORS[s].enabledBy;
+    return setting === null || project[setting];
+  };
   if (requested && requested.length) return STAGES.filter((s) => requested.includes(s));
   return STAGES.filter(enabled);
 }

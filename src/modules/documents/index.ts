@@ -13,6 +13,7 @@ import { createActivityService } from './activity.js';
 import { createActivityRepository } from './activity.repository.js';
 import { createBatchesRepository } from './batches.repository.js';
 import { createDocumentsRepository } from './documents.repository.js';
+import { createStageStateRepository } from './stage-state.repository.js';
 import { createDocumentsService } from './documents.service.js';
 import { createAttachmentDocuments } from './eml-attachments.js';
 import type { CommittedDocument, DocumentRow, Stage } from './documents.types.js';
@@ -69,6 +70,7 @@ export interface DocumentsModuleDeps {
 export function createDocumentsModule(deps: DocumentsModuleDeps, settings: DocumentsSettings) {
   const { db, queues, logger, blobs, projects, events } = deps;
   const docs = createDocumentsRepository(db);
+  const stages = createStageStateRepository(db);
   const batches = createBatchesRepository(db);
   const embedder = deps.embedder ?? createEmbedderLoader(settings.embedding);
   const classifier = createClassifierService({
@@ -128,6 +130,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
   const runner = createStageRunner({
     db,
     docs,
+    stages,
     batches,
     queues,
     logger,
@@ -165,6 +168,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
   const activityRepo = createActivityRepository(db);
   return {
     docs,
+    stages,
     batches,
     intake,
     service,

@@ -4,8 +4,10 @@ import type { Queues } from '../../jobs/queues.js';
 import { newId } from '../../lib/ids.js';
 import type { EventType } from '../events/events.types.js';
 import type { BatchesRepository } from './batches.repository.js';
-import type { DocumentsRepository, StageContext, StageProject } from './documents.repository.js';
+import type { DocumentsRepository } from './documents.repository.js';
+import type { StageContext, StageProject, StageStateRepository } from './stage-state.repository.js';
 import type { EventEmitter } from '../events/emitter.js';
+import { STAGE_DESCRIPTORS } from '../../pipeline/stages.js';
 import type { CommittedDocument, DocumentRow, DocumentStatus, Stage } from './documents.types.js';
 import { enqueueStage, nextStage, type StageJobData } from './flow.js';
 
@@ -39,19 +41,6 @@ export type StageCompute = (
   context: StageContext,
 ) => Promise<StageOutcome>;
 
-const STATUS_AFTER: Record<Stage, DocumentStatus> = {
-  parse: 'processing',
-  embed: 'processed',
-  classify: 'classified',
-  extract: 'extracted',
-};
-const EVENT_AFTER: Record<Stage, EventType | null> = {
-  parse: null,
-  embed: 'document.processed',
-  classify: 'document.classified',
-  extract: 'document.extracted',
-};
-
 export interface RunResult {
   outcome: 'done' | 'already-done' | 'stale';
   next: Stage | null;
@@ -65,6 +54,7 @@ export interface RunResult {
 export function createStageRunner(deps: {
   db: Db;
   docs: DocumentsRepository;
+  stages: StageStateRepository;
   batches: BatchesRepository;
   queues: Queues;
   logger: Logger;
@@ -93,7 +83,7 @@ export function createStageRunner(deps: {
 
   /** A re-delivered job for a stage that already committed: make sure the next one is queued. */
   async function settleRepeat(stage: Stage, job: StageJobData): Promise<RunResult> {
-    if (!(await deps.docs.stageRecorded(job.documentId, job.version, stage))) return { outcome: 'stale', next: null };
+    if (!(await deps.stages.stageRecorded(job.documentId, job.version, stage))) return { outcome: 'stale', next: null };
     const doc = await deps.docs.getById(job.documentId);
     const cur = doc && doc.version === job.version && doc.status !== 'failed' ? (doc.pipeline.current ?? null) : null;
     if (cur && doc) await enqueueStage(deps.queues, cur, doc);
@@ -102,7 +92,7 @@ export function createStageRunner(deps: {
 
   async function run(stage: Stage, job: StageJobData, compute: StageCompute): Promise<RunResult> {
     const startedAt = new Date();
-    const read = await deps.docs.getForStage(job.documentId, stage);
+    const read = await deps.stages.getForStage(job.documentId, stage);
     const doc = read?.doc;
     if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
     if (doc.pipeline.current !== stage) return settleRepeat(stage, job);
@@ -113,7 +103,11 @@ export function createStageRunner(deps: {
     // nothing. Only this stage's job moves `pipeline` on while it is current, so the state read
     // above is still the one being replaced when the guard matches.
     const next = out.needsReview ? null : nextStage(doc.pipeline.stages, stage);
-    const status: DocumentStatus = out.needsReview ? 'needs_review' : next === null ? 'completed' : STATUS_AFTER[stage];
+    const status: DocumentStatus = out.needsReview
+      ? 'needs_review'
+      : next === null
+        ? 'completed'
+        : STAGE_DESCRIPTORS[stage].statusAfter;
     const notes = { ...(doc.pipeline.notes ?? {}) };
     if (out.note) notes[stage] = out.note;
     else delete notes[stage];
@@ -122,7 +116,8 @@ export function createStageRunner(deps: {
     const cols: Record<string, unknown> = { ...out.cols, status, pipeline };
     if (status === 'completed') cols.completed_at = new Date();
     // document.processed marks parse+embed done; a run without embed reports it after parse.
-    let eventType = EVENT_AFTER[stage];
+    // The descriptor's event name must be a known EventType (this assignment checks it).
+    let eventType: EventType | null = STAGE_DESCRIPTORS[stage].eventAfter;
     if (stage === 'parse' && next !== 'embed') eventType = 'document.processed';
     const event = eventType ? { id: newId('evt'), type: eventType, extra: { stage } } : undefined;
 
@@ -130,7 +125,7 @@ export function createStageRunner(deps: {
     // comes back only when a hook wants it.
     const hook = deps.afterStage?.(stage);
     const commit = async (q: Queryable) => {
-      const updated = await deps.docs.commitStage(q, doc.id, cols, {
+      const updated = await deps.stages.commitStage(q, doc.id, cols, {
         guard: { version: job.version, stage },
         searchText: out.searchText,
         searchLanguage: out.searchLanguage,

@@ -1,5 +1,8 @@
 import type { Queryable } from '../../db/client.js';
-import type { Role, User } from './orgs.types.js';
+import { ROLES, type Role, type User } from './orgs.types.js';
+
+// Highest role first (owners, then admins, …), then by e-mail.
+const BY_ROLE = `CASE role ${ROLES.map((r, i) => `WHEN '${r}' THEN ${ROLES.length - 1 - i}`).join(' ')} END`;
 
 /** The people of one organization (users are org-level: the same in live and test mode). */
 export function createMembersRepository(db: Queryable) {
@@ -7,7 +10,7 @@ export function createMembersRepository(db: Queryable) {
     async list(orgId: string, limit: number, offset: number): Promise<{ rows: User[]; total: number }> {
       const { rows } = await db.query<User & { total_count: string | number }>(
         `SELECT *, count(*) OVER () AS total_count FROM users WHERE org_id = $1
-         ORDER BY CASE role WHEN 'owner' THEN 0 WHEN 'admin' THEN 1 WHEN 'member' THEN 2 ELSE 3 END, lower(email) LIMIT $2 OFFSET $3`,
+         ORDER BY ${BY_ROLE}, lower(email) LIMIT $2 OFFSET $3`,
         [orgId, limit, offset],
       );
       return { rows, total: rows.length ? Number(rows[0].total_count) : 0 };

@@ -1,8 +1,8 @@
 export { PLANS, type Plan } from '../../lib/plans.js';
 import type { Plan } from '../../lib/plans.js';
-export type Role = 'owner' | 'admin' | 'member' | 'viewer';
-
-export const ROLES: readonly Role[] = ['viewer', 'member', 'admin', 'owner'];
+/** The roles, lowest first: the member routes, the CLI and the users table's CHECK list the same. */
+export const ROLES = ['viewer', 'member', 'admin', 'owner'] as const;
+export type Role = (typeof ROLES)[number];
 
 /** viewer < member < admin < owner: a role may do everything the ones below it may. */
 export function roleAtLeast(role: Role, needed: Role): boolean {

@@ -6,6 +6,7 @@ import type { Queryable } from '../../db/client.js';
 import { documentValuesProblem } from '../../lib/limits.js';
 import type { Scope } from '../../lib/scope.js';
 import type { DocumentsRepository } from '../documents/documents.repository.js';
+import type { StageStateRepository } from '../documents/stage-state.repository.js';
 import type { DocumentRow, FieldValue } from '../documents/documents.types.js';
 import { StepError } from './nodes/types.js';
 
@@ -21,12 +22,13 @@ function withinBound(row: DocumentRow | null, node: string): DocumentRow | null 
 }
 
 export function createWorkflowDocuments(
-  docs: Pick<DocumentsRepository, 'get' | 'getForStage' | 'applyWorkflowChange' | 'update'>,
+  docs: Pick<DocumentsRepository, 'get' | 'applyWorkflowChange' | 'update'>,
+  stages: Pick<StageStateRepository, 'getForStage'>,
 ) {
   return {
     get: (scope: Scope, id: string, q?: Queryable) => docs.get(scope, id, q),
     /** The document as the classify / extract stage reads it, without marking anything. */
-    forCompute: (id: string, stage: 'classify' | 'extract') => docs.getForStage(id, stage, { mark: false }),
+    forCompute: (id: string, stage: 'classify' | 'extract') => stages.getForStage(id, stage, { mark: false }),
     /** Merges fields (as `method: workflow`) and metadata into the document. */
     setFields(q: Queryable, id: string, fields: Record<string, unknown>, metadata: Record<string, unknown>) {
       const f: Record<string, FieldValue> = {};

@@ -44,7 +44,7 @@ export interface WorkflowsModuleDeps {
     | 'WORKFLOW_MAX_ACTIVE_SCHEDULES'
     | 'WORKFLOW_EXPRESSION_BUDGET_MS'
   >;
-  documents: Pick<DocumentsModule, 'docs' | 'computes'>;
+  documents: Pick<DocumentsModule, 'docs' | 'stages' | 'computes'>;
   projects: Pick<ProjectsRepository, 'get'>;
   sheets?: WorkflowExport;
   deliveries?: DirectDeliveries;
@@ -91,7 +91,7 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
   const workflows = createWorkflowsRepository(deps.db);
   const runs = createRunsRepository(deps.db);
   const producer = createRunProducer(deps.queues);
-  const documents = createWorkflowDocuments(deps.documents.docs);
+  const documents = createWorkflowDocuments(deps.documents.docs, deps.documents.stages);
   // http_request has its own allow-list: a host allowed for webhook POSTs is not thereby
   // readable (GET/PUT/DELETE) by every member through step output.
   const allow = createAllowList(deps.config.WORKFLOW_ALLOWED_HOSTS);

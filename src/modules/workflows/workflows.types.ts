@@ -6,7 +6,9 @@ export type RunStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancell
 export const RUN_STATUSES: readonly RunStatus[] = ['queued', 'running', 'completed', 'failed', 'cancelled'];
 export type RunMode = 'execute' | 'dry_run';
 export type StepStatus = 'running' | 'retrying' | 'waiting' | 'completed' | 'failed' | 'skipped';
-export type OnError = 'stop' | 'continue';
+/** What a failing node does to its run: the settings' and nodes' `on_error` (route enums and the graph validator use this list). */
+export const ON_ERRORS = ['stop', 'continue'] as const;
+export type OnError = (typeof ON_ERRORS)[number];
 
 /** Per-node retry policy. */
 export interface RetryPolicy {

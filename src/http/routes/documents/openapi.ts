@@ -179,7 +179,7 @@ const docExample = {
   },
   duplicate_of: null,
   version: 1,
-  pipeline: { stages: ['parse', 'embed', 'classify', 'extract'], current_stage: null, notes: {}, skipped: {} },
+  pipeline: { stages: [...STAGES], current_stage: null, notes: {}, skipped: {} },
   models: {
     embedding_model: 'Xenova/all-MiniLM-L6-v2',
     classifier_version: 'builtin-3',

@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MembersService } from '../../../modules/orgs/members.service.js';
-import type { Role } from '../../../modules/orgs/orgs.types.js';
+import { ROLES, type Role } from '../../../modules/orgs/orgs.types.js';
 import { ok, schemas } from '../../envelope.js';
 import { listPaging, pagingQuery, type ListPaging } from '../../paging.js';
 
 const TAGS = ['members'];
 const PAGING: ListPaging = { canonical: 'offset', defaultSize: 50 };
-const role = { type: 'string', enum: ['viewer', 'member', 'admin', 'owner'] };
+const role = { type: 'string', enum: [...ROLES] };
 type Id = { Params: { id: string } };
 
 function actor(req: FastifyRequest) {

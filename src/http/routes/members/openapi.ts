@@ -1,11 +1,12 @@
 // The member routes in the OpenAPI document (presentMember).
+import { ROLES } from '../../../modules/orgs/orgs.types.js';
 import { component, t, type OperationDocs } from '../../openapi-shapes.js';
 
 const props = {
   id: t.str,
   email: t.str,
   name: t.nstr,
-  role: t.enum(['viewer', 'member', 'admin', 'owner']),
+  role: t.enum(ROLES),
   is_active: t.bool,
   created_at: t.time,
   updated_at: t.time,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { PipelineControl } from '../../../modules/pipeline-control/pipeline-control.service.js';
+import { STAGES, type Stage } from '../../../pipeline/stages.js';
 import { ok } from '../../envelope.js';
 
 const TAGS = ['pipeline'];
@@ -13,13 +14,13 @@ const stageParam = {
   type: 'object',
   required: ['stage'],
   additionalProperties: false,
-  properties: { stage: { type: 'string', enum: ['parse', 'embed', 'classify', 'extract'] } },
+  properties: { stage: { type: 'string', enum: [...STAGES] } },
 };
 
 export function registerPipelineRoutes(api: FastifyInstance, control: PipelineControl): void {
   const admin = { auth: true, role: 'admin' as const };
   type Name = { Params: { name: string } };
-  type StageP = { Params: { stage: string } };
+  type StageP = { Params: { stage: Stage } };
 
   api.get(
     '/pipeline',

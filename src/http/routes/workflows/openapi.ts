@@ -1,7 +1,7 @@
 // The workflow routes in the OpenAPI document (presentWorkflow, presentRun, presentStep). The
 // routes' own response schemas stay as they are (they give the compiled serializers); these
 // describe `data` in detail.
-import { RUN_STATUSES, WORKFLOW_STATUSES } from '../../../modules/workflows/workflows.types.js';
+import { ON_ERRORS, RUN_STATUSES, WORKFLOW_STATUSES } from '../../../modules/workflows/workflows.types.js';
 import { component, t, type OperationDocs } from '../../openapi-shapes.js';
 
 const workflowProps = {
@@ -12,7 +12,7 @@ const workflowProps = {
   version: t.int,
   nodes: t.arr(t.map()),
   edges: t.arr(t.map()),
-  settings: t.obj({ timeout_seconds: t.int, max_concurrent_runs: t.int, on_error: t.enum(['stop', 'continue']) }),
+  settings: t.obj({ timeout_seconds: t.int, max_concurrent_runs: t.int, on_error: t.enum(ON_ERRORS) }),
   variables: t.map(),
   trigger: t.nullable(t.map(t.any, 'The trigger node’s type and config')),
   paused: t.nullable(

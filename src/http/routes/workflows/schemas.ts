@@ -1,7 +1,12 @@
 // Request and response schemas of the /workflows routes. Node and edge internals are checked by
 // the graph validator (which names node ids and JSON paths); here only their outer shape.
 import { MAX_EDGES, MAX_NODES } from '../../../modules/workflows/graph/validate.js';
-import { RUN_STATUSES, WORKFLOW_STATUSES } from '../../../modules/workflows/workflows.types.js';
+import {
+  DEFAULT_SETTINGS,
+  ON_ERRORS,
+  RUN_STATUSES,
+  WORKFLOW_STATUSES,
+} from '../../../modules/workflows/workflows.types.js';
 import { paginationSchema, pagingQuery, type ListPaging } from '../../paging.js';
 
 export const TAGS = ['workflows'];
@@ -19,9 +24,19 @@ const settings = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    timeout_seconds: { type: 'integer', minimum: 1, maximum: 7 * 86_400, description: 'Default 3600' },
-    max_concurrent_runs: { type: 'integer', minimum: 1, maximum: 100, description: 'Default 10' },
-    on_error: { type: 'string', enum: ['stop', 'continue'], description: 'Default stop' },
+    timeout_seconds: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 7 * 86_400,
+      description: `Default ${DEFAULT_SETTINGS.timeout_seconds}`,
+    },
+    max_concurrent_runs: {
+      type: 'integer',
+      minimum: 1,
+      maximum: 100,
+      description: `Default ${DEFAULT_SETTINGS.max_concurrent_runs}`,
+    },
+    on_error: { type: 'string', enum: [...ON_ERRORS], description: `Default ${DEFAULT_SETTINGS.on_error}` },
   },
 };
 const variables = { type: 'object', additionalProperties: true, maxProperties: 100 };

@@ -11,7 +11,7 @@ export const EXTRACTOR_VERSION = 'extract-1';
 
 export function extractStage(): StageCompute {
   return async (doc, project, context) => {
-    // The stage read (DocumentsRepository.getForStage) brings the organisation's templates along.
+    // The stage read (StageStateRepository.getForStage) brings the organisation's templates along.
     const rows = context.templates ?? [];
     const templates = rows.map(definitionOf);
     const byId = new Map(rows.map((t) => [t.id, t]));

@@ -13,7 +13,7 @@ import {
 } from '../expressions/compile.js';
 import { customEventTypeProblem } from '../../events/events.types.js';
 import { NODE_TYPES, SPECS, type NodeSpec } from '../nodes/specs.js';
-import type { Graph, WorkflowEdge, WorkflowNode } from '../workflows.types.js';
+import { ON_ERRORS, type Graph, type WorkflowEdge, type WorkflowNode } from '../workflows.types.js';
 
 export interface GraphIssue {
   field: string;
@@ -280,8 +280,8 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
       issues.push({ field: `${base}.id`, message: `duplicates the id of another node`, ...tag });
     if (n.name !== undefined && (typeof n.name !== 'string' || n.name.length > 200))
       issues.push({ field: `${base}.name`, message: 'must be a string of at most 200 characters', ...tag });
-    if (n.on_error !== undefined && n.on_error !== 'stop' && n.on_error !== 'continue')
-      issues.push({ field: `${base}.on_error`, message: 'must be one of stop, continue', ...tag });
+    if (n.on_error !== undefined && !(ON_ERRORS as readonly unknown[]).includes(n.on_error))
+      issues.push({ field: `${base}.on_error`, message: `must be one of ${ON_ERRORS.join(', ')}`, ...tag });
     if (n.retry !== undefined && !retryValidator(n.retry))
       issues.push(...ajvIssues(retryValidator.errors, `${base}.retry`, nodeId));
     const spec = typeof n.type === 'string' ? SPECS.get(n.type) : undefined;
