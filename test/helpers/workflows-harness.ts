@@ -94,7 +94,8 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
     logger: createLogger({ level: 'silent', pretty: false }),
     migrate: false,
     sheets: { ...FAST_SHEETS, ...opts.sheets },
-    webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },
+    events: { relayIntervalMs: 250 },
+    webhooks: { jitter: noJitter, sweepIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },
     workflows: { ...FAST_WORKFLOWS, ...opts.module },
   });
   const app = await buildApp(appDepsFrom(deps));
@@ -102,7 +103,7 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
   const start = () =>
     startWorkers(deps, {
       concurrency: 2,
-      queues: ['export', 'webhooks', 'workflows'],
+      queues: ['export', 'webhooks', 'workflows', 'events'],
       schedulers: opts.schedulers ?? false,
       exportConcurrency: 4,
       webhooks: { concurrency: 10 },
