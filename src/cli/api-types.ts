@@ -1946,7 +1946,7 @@ export type components = {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
+            type: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
             /** Format: date-time */
             createdAt: string;
             /** @description The event’s payload (for document events: the document’s id, project, status, classification and fields) */
@@ -1956,7 +1956,7 @@ export type components = {
         };
         EventRecord: {
             id: string;
-            /** @description A platform event type (document.uploaded, document.processed, document.classified, document.extracted, document.deleted, workflow.started, workflow.step_completed, workflow.completed, workflow.failed, report.completed, webhook.test) or, with `source` set, a workflow's custom type (custom event types are workflow.event (the default), workflow.custom.<name>, or a name outside the platform's namespaces (document.*, workflow.*, report.*, webhook.*), such as invoice.approved) */
+            /** @description A platform event type (document.uploaded, document.processed, document.classified, document.extracted, document.deleted, document.failed, workflow.started, workflow.step_completed, workflow.completed, workflow.failed, report.completed, webhook.test) or, with `source` set, a workflow's custom type (custom event types are workflow.event (the default), workflow.custom.<name>, or a name outside the platform's namespaces (document.*, workflow.*, report.*, webhook.*), such as invoice.approved) */
             type: string;
             /** Format: date-time */
             createdAt: string;
@@ -4195,7 +4195,7 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
-                type?: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
+                type?: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
                 document_id?: string;
                 created_after?: string;
                 /** @description Alternative spelling (page/per_page): 1-based page number (default 1). */
@@ -6744,7 +6744,7 @@ export interface operations {
                     /** @description http or https URL that receives POST requests */
                     url: string;
                     /** @description Event types to receive; `*` for all of them */
-                    events: ("document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "*")[];
+                    events: ("document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "*")[];
                     /** @description Signing secret; generated (whsec_…) when absent */
                     secret?: string;
                     description?: string;
@@ -6819,7 +6819,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed" | "suspended" | "gone";
-                event_type?: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
+                event_type?: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
                 event_id?: string;
                 /** @description Alternative spelling (page/per_page): 1-based page number (default 1). */
                 page?: number;
@@ -7061,7 +7061,7 @@ export interface operations {
                     /** @description http or https URL that receives POST requests */
                     url?: string;
                     /** @description Event types to receive; `*` for all of them */
-                    events?: ("document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "*")[];
+                    events?: ("document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "*")[];
                     description?: string | null;
                     /**
                      * @description `disabled` stops deliveries; `active` re-enables (like POST …/enable)
