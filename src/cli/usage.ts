@@ -27,7 +27,7 @@ export const COMMANDS = {
   worker: {
     usage: 'worker [--queues a,b] [--concurrency N]',
     summary:
-      'pipeline workers only (needs REDIS_URL); --queues picks stage queues (parse, embed, classify, extract, …)',
+      'worker roles only (needs REDIS_URL); --queues picks roles (parse, embed, classify, extract, webhooks, workflows, events, …)',
     options: { queues: { type: 'string' }, concurrency: { type: 'string' } },
   },
   migrate: { usage: 'migrate', summary: 'apply database migrations', options: {} },

@@ -1,6 +1,6 @@
 // The real app with the workflow engine, the Sheets export (against the fake Google server) and
 // webhook delivery wired by the container, plus the workers of the `workflows`, `export` and
-// `webhooks` queues (the last with the outbox relay, which starts document-triggered runs).
+// `webhooks` queues and the `events` role (the outbox relay, which starts document-triggered runs).
 //
 // No static import of vitest here: the benchmark (plain Node, compiled) uses it too.
 import { randomBytes } from 'node:crypto';
