@@ -27,7 +27,7 @@ import {
 } from './modules/auth/refresh-tokens.repository.js';
 import { createDocumentsModule, type DocumentsModule } from './modules/documents/index.js';
 import { createSearchModule, type SearchModule } from './modules/search/index.js';
-import { createEventEmitter, type EventEmitter } from './modules/events/emitter.js';
+import { createEventsModule, type EventsModule, type EventsModuleOptions } from './modules/events/index.js';
 import { createEventsRepository, type EventsRepository } from './modules/events/events.repository.js';
 import {
   createInboundModule,
@@ -83,6 +83,8 @@ export interface CreateDepsOptions {
   inbound?: InboundModuleOptions;
   /** Sheets export tuning (tests shorten flush windows, inject clients). */
   sheets?: SheetsModuleOptions;
+  /** Outbox relay tuning (tests shorten its safety-net period). */
+  events?: EventsModuleOptions;
   /** Webhook delivery tuning (tests pass no jitter, short intervals). */
   webhooks?: WebhooksModuleOptions;
   /** Workflow engine tuning (tests shorten locks and sweeps). */
@@ -95,6 +97,7 @@ export interface CreateDepsOptions {
 export interface Deps {
   config: Readonly<Config>;
   logger: Logger;
+  /** The database; its commits that wrote outbox events nudge the relay (events module). */
   db: Db;
   /** The command connection (producers, rate limits, stamps); workers open their own. */
   redis: Redis;
@@ -106,8 +109,8 @@ export interface Deps {
   blobs: BlobStore;
   /** Report result files (a store of their own, swept against report executions only). */
   reportFiles: BlobStore;
-  /** The outbox: every event is written and announced through it. */
-  events: EventEmitter;
+  /** The outbox and its relay (worker role `events`); webhooks, workflows and Sheets exports consume it. */
+  events: EventsModule;
   /** This process's Prometheus metrics (served per METRICS_TOKEN / METRICS_PORT). */
   metrics: Metrics;
   repos: {
@@ -166,12 +169,16 @@ export async function openDatabase(config: Config, opts: { lockWaitMs?: number }
 
 export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptions = {}): Promise<Deps> {
   const logger = opts.logger ?? createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
-  const db = opts.db ?? (await openDatabase(config, { lockWaitMs: opts.dbLockWaitMs }));
-  if (opts.migrate !== false) await migrate(db);
+  const rawDb = opts.db ?? (await openDatabase(config, { lockWaitMs: opts.dbLockWaitMs }));
+  if (opts.migrate !== false) await migrate(rawDb);
   const redisUrl = opts.redisUrl ?? config.REDIS_URL;
   if (!redisUrl)
     throw new Error('No Redis URL: set REDIS_URL or use `docpipe start`, which runs a private redis-server');
   const redis: Redis = createCommandRedis(redisUrl);
+  // First: every module below gets the events module's database, whose commits that wrote to the
+  // outbox wake the relay (this process's, or the others' through Redis).
+  const events = createEventsModule({ db: rawDb, redis, config, logger }, opts.events);
+  const db = events.db;
   const prefix = effectivePrefix(redisUrl, config.REDIS_PREFIX);
   const keys = redisKeys(prefix);
   const stamps = createStamps(redis, keys);
@@ -191,8 +198,6 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
   };
 
   const webhooks = createWebhooksModule({ db, redis, queues, secretBox, config, logger }, opts.webhooks);
-  // Committed events wake the relays (this process's, or the others' through Redis).
-  const events = createEventEmitter(webhooks.relay.nudge);
   const modelsDir = join(config.dataDir, 'models');
   const documents = createDocumentsModule(
     {
@@ -201,7 +206,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       logger,
       blobs,
       projects: repos.projects,
-      events,
+      events: events.emitter,
       embedder: opts.embedder,
       onConfirmed: (scope) => queueRetrain(queues, logger, scope),
     },
@@ -237,7 +242,6 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     { db, queues, secretBox, logger, config, documents: documents.docs, projects: repos.projects },
     opts.sheets,
   );
-  documents.onAfterStage('extract', sheets.onExtracted);
   const workflows = createWorkflowsModule(
     {
       db,
@@ -251,13 +255,18 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       projects: repos.projects,
       sheets: sheets.workflowExport,
       deliveries: webhooks.deliveries,
-      onEvent: events.committed,
     },
     opts.workflows,
   );
-  // Document events start the workflows they trigger, in the relay's transaction.
-  webhooks.relay.addConsumer(workflows.fanOut);
-  const reports = createReportsModule({ db, redis, queues, files: reportFiles, events, logger, keys }, opts.reports);
+  // What an event causes, recorded in the relay's transaction: deliveries to the subscriptions it
+  // matches, runs of the workflows it triggers, rows buffered for the Sheets exports it feeds.
+  events.addConsumer(webhooks.fanOut);
+  events.addConsumer(workflows.fanOut);
+  events.addConsumer(sheets.fanOut);
+  const reports = createReportsModule(
+    { db, redis, queues, files: reportFiles, events: events.emitter, logger, keys },
+    opts.reports,
+  );
 
   const lastUsed = createLastUsedTracker(repos.apiKeys, 30_000, (err) =>
     logger.warn({ err }, 'could not record API key use'),
@@ -360,7 +369,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       redis.disconnect();
       await blobs.close?.();
       await reportFiles.close?.();
-      if (!opts.db) await db.close();
+      if (!opts.db) await rawDb.close();
     },
   };
 }

@@ -12,6 +12,7 @@ import { startSmtpWorker } from './smtp.js';
 import { startMaintenance, type MaintenanceOptions } from './maintenance.js';
 import { startStageWorker, type PipelineWorkerOptions } from './pipeline.js';
 import { startReportWorkers } from './reports.processor.js';
+import { startEventsWorker } from './events.js';
 import { startWebhookWorkers } from './webhook-delivery.js';
 import { startWorkflowWorkers } from './workflows.processor.js';
 
@@ -33,8 +34,8 @@ export interface StartWorkersOptions {
   pipeline?: PipelineWorkerOptions;
   /** Export jobs in parallel. Default 4 × concurrency, at least 8 (they wait on Google). */
   exportConcurrency?: number;
-  /** Deliveries in parallel (default 50: they wait on the network) and whether the outbox relay runs here (default true). */
-  webhooks?: { concurrency?: number; relay?: boolean };
+  /** Deliveries in parallel (default 50: they wait on the network). */
+  webhooks?: { concurrency?: number };
   /** Mail poller tuning over the container's. */
   mail?: MailPollerOptions;
   /** Watched-folder settings over the configuration's (tests: a folder, short waits). */
@@ -73,7 +74,6 @@ export const WORKERS = {
   webhooks: (deps, o) =>
     startWebhookWorkers(deps.webhooks.worker, {
       concurrency: o.webhooks?.concurrency ?? 50,
-      relay: o.webhooks?.relay,
       metrics: deps.metrics,
     }),
   // Runs mostly wait (HTTP steps, delays, slots): several per unit of concurrency.
@@ -85,6 +85,8 @@ export const WORKERS = {
   // An execution is one long database read streamed to a file: one per unit of concurrency.
   reports: (deps, o) =>
     startReportWorkers(deps.reports.worker, { concurrency: Math.max(1, o.concurrency), schedulers: o.schedulers }),
+  // The outbox relay: every committed event to its consumers (deliveries, workflow runs, Sheets rows).
+  events: async (deps) => startEventsWorker(deps.events.worker),
 } satisfies Record<string, Starter>;
 
 export type WorkerRole = keyof typeof WORKERS;

@@ -1,5 +1,6 @@
-// The `webhooks` worker role: the BullMQ worker of the `webhooks` queue and, beside it, the
-// outbox relay. A job is (delivery id, dispatch number); everything else — URL, secrets, payload,
+// The `webhooks` worker role: the BullMQ worker of the `webhooks` queue and, beside it, the sweep
+// that re-adds jobs of overdue deliveries. Deliveries are created by the outbox relay (the
+// `events` role) through the webhooks module's consumer. A job is (delivery id, dispatch number); everything else — URL, secrets, payload,
 // what happened before — is read from the database by the executor.
 import { DelayedError, Worker, type ConnectionOptions } from 'bullmq';
 import type { Logger } from '../src/lib/logger.js';
@@ -12,7 +13,6 @@ import { createEndpointGate } from '../src/modules/webhooks/endpoint-gate.js';
 import type { WebhookWorkerDeps } from '../src/modules/webhooks/index.js';
 import type { DeliveryJob } from '../src/modules/webhooks/webhooks.types.js';
 import { closeWorker } from './close.js';
-import { startOutboxRelay } from './outbox-relay.js';
 
 /** Options of {@link startDeliveryWorker}. */
 export interface DeliveryWorkerOptions {
@@ -70,18 +70,16 @@ export function startDeliveryWorker(executor: DeliveryExecutor, opts: DeliveryWo
 export interface StartWebhookWorkersOptions {
   /** Parallel deliveries in this process (IO-bound: ~50). */
   concurrency: number;
-  /** Also run the outbox relay in this process. Default true. */
-  relay?: boolean;
   metrics?: Pick<Metrics, 'webhookDeliveries'>;
 }
 
 /**
- * Starts the delivery worker (and the relay); `close` stops them, waiting up to `timeoutMs` for
+ * Starts the delivery worker and its sweep; `close` stops them, waiting up to `timeoutMs` for
  * attempts in flight.
  */
 export async function startWebhookWorkers(
   deps: WebhookWorkerDeps,
-  { concurrency, relay = true, metrics }: StartWebhookWorkersOptions,
+  { concurrency, metrics }: StartWebhookWorkersOptions,
 ): Promise<RunningWorker> {
   const opts = deps.options;
   const http = createSafeHttpClient({
@@ -122,27 +120,34 @@ export async function startWebhookWorkers(
     logger: deps.logger,
     metrics,
   });
-  const relayHandle = relay
-    ? await startOutboxRelay({
-        db: deps.db,
-        redis: deps.redis,
-        channel: deps.channel,
-        consumers: deps.consumers,
-        intervalMs: opts.relayIntervalMs,
-        batchSize: opts.relayBatchSize,
-        logger: deps.logger,
-        onTick: async () => {
-          await deps.sweep();
-        },
-      })
-    : undefined;
-  const detach = relayHandle ? deps.attachRelay(relayHandle) : undefined;
+  const sweep = startDeliverySweep(deps, opts.sweepIntervalMs ?? 2000);
   return {
     async close(timeoutMs?: number) {
-      detach?.();
-      await relayHandle?.close();
+      await sweep.stop();
       await worker.close(timeoutMs);
       http.close();
+    },
+  };
+}
+
+/** Runs `deps.sweep` every `intervalMs`, one pass at a time; `stop` waits for a pass in progress. */
+function startDeliverySweep(deps: WebhookWorkerDeps, intervalMs: number): { stop(): Promise<void> } {
+  let pass: Promise<void> | null = null;
+  const timer = setInterval(() => {
+    if (pass) return;
+    pass = deps
+      .sweep()
+      .then(() => undefined)
+      .catch((err: unknown) => deps.logger.error({ err }, 'webhook delivery sweep failed'))
+      .finally(() => {
+        pass = null;
+      });
+  }, intervalMs);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await pass;
     },
   };
 }

@@ -1813,6 +1813,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "document.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The document.failed event
+         * @description Sent to every active subscription whose `events` include `document.failed` (or `*`). Any answer other than 2xx, a timeout or a network error is retried after 1 min, 5 min, 30 min, 2 h and 12 h (the defaults of `WEBHOOK_RETRY_DELAYS`), each delay spread uniformly over ±20% (jitter). After the last retry the subscription becomes `failing`: later events are stored as `suspended` and delivered once it is enabled again (`POST /webhooks/{id}/enable`). `410 Gone` stops retrying that delivery. Redirects are not followed. Delivery is at least once: the same event (same `webhook-id`) can arrive more than once.
+         */
+        post: operations["deliverDocumentFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "workflow.started": {
         parameters: {
             query?: never;
@@ -2174,7 +2194,7 @@ export type components = {
         Event: {
             id: string;
             /** @enum {string} */
-            type: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
+            type: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
             /** Format: date-time */
             createdAt: string;
             /** @description The event’s payload (for document events: the document’s id, project, status, classification and fields) */
@@ -2184,7 +2204,7 @@ export type components = {
         };
         EventRecord: {
             id: string;
-            /** @description A platform event type (document.uploaded, document.processed, document.classified, document.extracted, document.deleted, workflow.started, workflow.step_completed, workflow.completed, workflow.failed, report.completed, webhook.test) or, with `source` set, a workflow's custom type (custom event types are workflow.event (the default), workflow.custom.<name>, or a name outside the platform's namespaces (document.*, workflow.*, report.*, webhook.*), such as invoice.approved) */
+            /** @description A platform event type (document.uploaded, document.processed, document.classified, document.extracted, document.deleted, document.failed, workflow.started, workflow.step_completed, workflow.completed, workflow.failed, report.completed, webhook.test) or, with `source` set, a workflow's custom type (custom event types are workflow.event (the default), workflow.custom.<name>, or a name outside the platform's namespaces (document.*, workflow.*, report.*, webhook.*), such as invoice.approved) */
             type: string;
             /** Format: date-time */
             createdAt: string;
@@ -4583,7 +4603,7 @@ export interface operations {
     getEvents: {
         parameters: {
             query?: {
-                type?: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
+                type?: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
                 document_id?: string;
                 created_after?: string;
                 /** @description Alternative spelling (page/per_page): 1-based page number (default 1). */
@@ -7505,7 +7525,7 @@ export interface operations {
                     /** @description http or https URL that receives POST requests */
                     url: string;
                     /** @description Event types to receive; `*` for all of them */
-                    events: ("document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "*")[];
+                    events: ("document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "*")[];
                     /** @description Signing secret; generated (whsec_…) when absent */
                     secret?: string;
                     description?: string;
@@ -7590,7 +7610,7 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "delivered" | "failed" | "suspended" | "gone";
-                event_type?: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
+                event_type?: "document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "webhook.test";
                 event_id?: string;
                 /** @description Alternative spelling (page/per_page): 1-based page number (default 1). */
                 page?: number;
@@ -7872,7 +7892,7 @@ export interface operations {
                     /** @description http or https URL that receives POST requests */
                     url?: string;
                     /** @description Event types to receive; `*` for all of them */
-                    events?: ("document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "*")[];
+                    events?: ("document.uploaded" | "document.processed" | "document.classified" | "document.extracted" | "document.deleted" | "document.failed" | "workflow.started" | "workflow.step_completed" | "workflow.completed" | "workflow.failed" | "report.completed" | "*")[];
                     description?: string | null;
                     /**
                      * @description `disabled` stops deliveries; `active` re-enables (like POST …/enable)
@@ -11897,6 +11917,76 @@ export interface operations {
                 "application/json": components["schemas"]["Event"] & {
                     /** @constant */
                     type?: "document.deleted";
+                };
+            };
+        };
+        responses: {
+            /** @description Delivered (any 2xx counts; the body is ignored). Answer quickly. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description The receiver is gone: this delivery is not retried */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not delivered: retried on the schedule above */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    deliverDocumentFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description `sha256=` and the hex HMAC-SHA256 of the raw body, keyed with the subscription’s current secret (`whsec_…`). Verify the raw bytes before parsing them.
+                 * @example sha256=5d41402abc4b2a76b9719d911017c592ae9f1f3b2f1c7a6a2b0f7f4d2c1e0a99
+                 */
+                "X-Service-Signature": string;
+                /**
+                 * @description The event’s id (the body’s `id`)
+                 * @example evt_01HZX4C2
+                 */
+                "X-Service-Event-Id": string;
+                /**
+                 * @description The event’s type (the body’s `type`)
+                 * @example document.extracted
+                 */
+                "X-Service-Event-Type": string;
+                /**
+                 * @description Standard Webhooks: the event’s id, the same on every retry
+                 * @example evt_01HZX4C2
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Standard Webhooks: the attempt’s time in Unix seconds
+                 * @example 1777885921
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description Standard Webhooks: `v1,` and the base64 HMAC-SHA256 of `id.timestamp.body`; while a rotated secret is still valid (24 h), one value per secret, space-separated, the current one first
+                 * @example v1,K5oZfzN95Z9UVu1EsfQmfVNQhnkZ2pj9o9NDN/H/pI4=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"] & {
+                    /** @constant */
+                    type?: "document.failed";
                 };
             };
         };

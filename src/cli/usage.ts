@@ -27,7 +27,7 @@ export const COMMANDS = {
   api: { usage: 'api', summary: 'HTTP API only (needs REDIS_URL)', options: {} },
   worker: {
     usage: 'worker [--queues a,b] [--concurrency N]',
-    summary: `pipeline workers only (needs REDIS_URL); --queues picks stage queues (${STAGES.join(', ')}, …)`,
+    summary: `worker roles only (needs REDIS_URL); --queues picks roles (${STAGES.join(', ')}, webhooks, workflows, events, …)`,
     options: { queues: { type: 'string' }, concurrency: { type: 'string' } },
   },
   migrate: { usage: 'migrate', summary: 'apply database migrations', options: {} },

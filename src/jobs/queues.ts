@@ -11,14 +11,16 @@ export const QUEUE_NAMES = [
   'workflows',
   'reports',
   'mail',
-  // not BullMQ queues: the SMTP receiver and the folder watcher are worker roles like mail
+  // not BullMQ queues: the SMTP receiver and the folder watcher are worker roles like mail, and
+  // `events` runs the outbox relay (it reads the events table, not a queue)
   'smtp',
   'watch',
+  'events',
   'maintenance',
 ] as const;
 export type QueueName = (typeof QUEUE_NAMES)[number];
 /** Worker roles that have no BullMQ queue behind them (nothing to count, pause or retry). */
-const NOT_QUEUES: readonly QueueName[] = ['smtp', 'watch'];
+const NOT_QUEUES: readonly QueueName[] = ['smtp', 'watch', 'events'];
 /** The names of the BullMQ queues: what the pipeline page and the metrics show. */
 export const BULLMQ_QUEUES: readonly QueueName[] = QUEUE_NAMES.filter((q) => !NOT_QUEUES.includes(q));
 

@@ -1,5 +1,6 @@
 // `npm run bench -- sheets [--docs N] [--paced PER_SECOND]`: N extracted documents (inserted
-// with SQL, as the pipeline would leave them, then handed to the after-extraction hook) exported
+// with SQL, as the pipeline would leave them, then announced by their document.extracted events,
+// which the outbox relay hands to the Sheets consumer) exported
 // in append mode to the fake Google server through the real export queue. Reports rows/s, Google API calls (counted by the fake) and rows
 // per call, for the batched export and, in the same run, an unbatched baseline (one append per
 // document, same machinery with maxRowsPerCall = 1).
@@ -7,6 +8,7 @@
 // PGlite by default; PostgreSQL when DATABASE_URL is set. A private redis-server unless REDIS_URL.
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { documentEventData } from '../../src/modules/documents/document-event.js';
 import type { DocumentRow } from '../../src/modules/documents/documents.types.js';
 import type { SheetsModuleOptions } from '../../src/modules/integrations/sheets/index.js';
 import { startFakeGoogle, type FakeGoogle } from '../helpers/fake-google.js';
@@ -113,7 +115,7 @@ async function runOnce(
     );
     const firstCall = google.calls.length;
     const started = Date.now();
-    // Each document goes through the after-extraction hook, as when an extract job commits;
+    // Each document's document.extracted event is committed, as when an extract job commits;
     // EXTRACT_WORKERS of them at a time, like that many extract workers finishing.
     let next = 0;
     const extractWorker = async () => {
@@ -123,7 +125,15 @@ async function runOnce(
           const due = started + (i / pacedPerSec) * 1000;
           if (due > Date.now()) await new Promise((r) => setTimeout(r, due - Date.now()));
         }
-        await stack.sheets.onExtracted(extracted[i]);
+        const d = extracted[i];
+        await stack.deps.db.tx((q) =>
+          stack.deps.events.emitter.insert(q, {
+            orgId: d.org_id,
+            environment: d.environment,
+            type: 'document.extracted',
+            data: documentEventData(d, { stage: 'extract' }),
+          }),
+        );
       }
     };
     await Promise.all(Array.from({ length: EXTRACT_WORKERS }, extractWorker));

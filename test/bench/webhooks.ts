@@ -25,13 +25,15 @@ import pg from 'pg';
 import { parseRetryDelays } from '../../src/config.js';
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
-import { createQueues } from '../../src/jobs/queues.js';
+import { createQueues, type Queues } from '../../src/jobs/queues.js';
 import { createSecretBox } from '../../src/lib/crypto.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createCommandRedis } from '../../src/lib/redis.js';
 import { newId } from '../../src/lib/ids.js';
 import { insertEvent } from '../../src/modules/events/events.repository.js';
-import { createWebhooksModule } from '../../src/modules/webhooks/index.js';
+import { createEventsModule } from '../../src/modules/events/index.js';
+import { createWebhooksModule, type WebhooksModuleOptions } from '../../src/modules/webhooks/index.js';
+import { startEventsWorker } from '../../workers/events.js';
 import { startWebhookWorkers } from '../../workers/webhook-delivery.js';
 import { startPrivateRedis } from '../helpers/redis-server.js';
 import { startDeadServer, startNoise } from './webhooks-noisy.js';
@@ -301,14 +303,31 @@ export async function main(args: string[]): Promise<void> {
   const logger = createLogger({ level: 'warn', pretty: false });
   const secretBox = createSecretBox(randomBytes(32).toString('hex'));
   const webhookConfig = {
-    REDIS_PREFIX: prefix,
     WEBHOOK_RETRY_DELAYS: parseRetryDelays(),
     WEBHOOK_TIMEOUT_MS: 10_000,
     WEBHOOK_CONNECT_TIMEOUT_MS: 3_000,
     WEBHOOK_ALLOWED_HOSTS: ['127.0.0.1'],
   };
-  const mod = createWebhooksModule({ db: database.db, redis, queues, secretBox, logger, config: webhookConfig });
-  const workers = await startWebhookWorkers(mod.worker, { concurrency: o.concurrency });
+  // The webhooks module as a consumer of its own events module and relay (the `events` role).
+  const startStack = async (q: Queues, redisPrefix: string, modOpts?: WebhooksModuleOptions) => {
+    const events = createEventsModule({ db: database.db, redis, logger, config: { REDIS_PREFIX: redisPrefix } });
+    const m = createWebhooksModule(
+      { db: events.db, redis, queues: q, secretBox, logger, config: webhookConfig },
+      modOpts,
+    );
+    events.addConsumer(m.fanOut);
+    const relay = await startEventsWorker(events.worker);
+    const delivery = await startWebhookWorkers(m.worker, { concurrency: o.concurrency });
+    return {
+      service: m.service,
+      nudge: events.relay.nudge,
+      async close(timeoutMs: number) {
+        await relay.close();
+        await delivery.close(timeoutMs);
+      },
+    };
+  };
+  const mod = await startStack(queues, prefix);
   let closed = false;
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
@@ -324,19 +343,19 @@ export async function main(args: string[]): Promise<void> {
         `node ${process.version}, ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)}`,
     );
     // Warm-up: connections, JIT, statement plans.
-    await runEvents(database.db, rx, mod.relay.nudge, orgId, 300, o.batch, null);
+    await runEvents(database.db, rx, mod.nudge, orgId, 300, o.batch, null);
     const base = await baseline(rx.url, o.events, o.concurrency);
     console.log(
       `baseline  raw keep-alive POSTs: ${base.toFixed(0)} req/s (${o.events} requests, ${o.concurrency} in flight)`,
     );
 
-    const thr = await runEvents(database.db, rx, mod.relay.nudge, orgId, o.events, o.batch, null);
+    const thr = await runEvents(database.db, rx, mod.nudge, orgId, o.events, o.batch, null);
     console.log(
       `throughput ${o.events} events (${o.batch}/tx, as fast as possible): ${thr.deliveriesPerSec.toFixed(0)} deliveries/s in ${thr.seconds.toFixed(2)} s; ` +
         `commit→receiver p50 ${thr.p50.toFixed(1)} ms, p99 ${thr.p99.toFixed(1)} ms (includes queueing); ratio to baseline ${(thr.deliveriesPerSec / base).toFixed(2)}`,
     );
 
-    const lat = await runEvents(database.db, rx, mod.relay.nudge, orgId, o.paced, 1, o.rate);
+    const lat = await runEvents(database.db, rx, mod.nudge, orgId, o.paced, 1, o.rate);
     console.log(
       `paced      ${o.paced} events at ${o.rate}/s (1/tx): commit→receiver p50 ${lat.p50.toFixed(1)} ms, p95 ${lat.p95.toFixed(1)} ms, p99 ${lat.p99.toFixed(1)} ms, max ${lat.max.toFixed(1)} ms`,
     );
@@ -355,9 +374,9 @@ export async function main(args: string[]): Promise<void> {
         null,
       );
     const noisyRow = async (label: string, m: typeof mod, n: number) => {
-      const noise = startNoise(database.db, nr[0].id, 20, m.relay.nudge);
+      const noise = startNoise(database.db, nr[0].id, 20, m.nudge);
       await sleep(1000); // the dead server holds its connections before the measured events start
-      const res = await runEvents(database.db, rx, m.relay.nudge, orgId, n, 1, o.rate);
+      const res = await runEvents(database.db, rx, m.nudge, orgId, n, 1, o.rate);
       const written = await noise.stop();
       console.log(
         `noisy      ${label}: ${n} events at ${o.rate}/s beside ${written} events to 3 dead subscriptions: commit→receiver p50 ${res.p50.toFixed(1)} ms, ` +
@@ -368,7 +387,7 @@ export async function main(args: string[]): Promise<void> {
     await noisyRow('per-endpoint limits on', mod, o.noisy);
     if (o.unfair) {
       // The same with the limits off: a fresh module (own queue prefix) takes over the relay.
-      await workers.close(2000);
+      await mod.close(2000);
       closed = true;
       const prefix2 = `${prefix}u`;
       const queues2 = createQueues({ redis, redisUrl, prefix: prefix2 });
@@ -379,19 +398,8 @@ export async function main(args: string[]): Promise<void> {
           .catch(() => undefined);
         await queues2.close();
       });
-      const mod2 = createWebhooksModule(
-        {
-          db: database.db,
-          redis,
-          queues: queues2,
-          secretBox,
-          logger,
-          config: { ...webhookConfig, REDIS_PREFIX: prefix2 },
-        },
-        { fairness: false },
-      );
-      const workers2 = await startWebhookWorkers(mod2.worker, { concurrency: o.concurrency });
-      cleanups.push(() => workers2.close(2000));
+      const mod2 = await startStack(queues2, prefix2, { fairness: false });
+      cleanups.push(() => mod2.close(2000));
       await noisyRow('limits off (earlier behaviour)', mod2, o.unfair);
     }
 
@@ -412,7 +420,7 @@ export async function main(args: string[]): Promise<void> {
       `delivery rows (all organizations; the dead subscriptions' stay pending): ${st.map((r) => `${r.status} ${r.n}`).join(', ')}`,
     );
   } finally {
-    if (!closed) await workers.close(5000);
+    if (!closed) await mod.close(5000);
     for (const c of cleanups.reverse()) await c().catch(() => undefined);
     await queues
       .get('webhooks')

@@ -125,7 +125,8 @@ export async function startDashboardStack(): Promise<DashboardStack> {
     migrate: false,
     mail: { poller: TEST_POLLER_OPTIONS },
     sheets: FAST_SHEETS,
-    webhooks: { jitter: noJitter, relayIntervalMs: 200 },
+    events: { relayIntervalMs: 200 },
+    webhooks: { jitter: noJitter, sweepIntervalMs: 200 },
   });
   const app = await buildApp(appDepsFrom(deps));
   await app.listen({ port: 0, host: '127.0.0.1' });

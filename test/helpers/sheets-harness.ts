@@ -97,7 +97,7 @@ export async function createSheetsStack(opts: SheetsStackOptions): Promise<Sheet
   const testDb: TestDb = opts.db
     ? { db: opts.db, kind: opts.kind ?? 'pglite', close: async () => undefined }
     : await createTestDb(opts.kind ?? 'pglite');
-  // The container wires the Sheets module (routes and the after-extraction hook); tests tune it.
+  // The container wires the Sheets module (routes and its outbox consumer); tests tune it.
   const deps = await createDeps(config, {
     db: testDb.db,
     redisUrl: opts.redisUrl,
@@ -108,7 +108,8 @@ export async function createSheetsStack(opts: SheetsStackOptions): Promise<Sheet
   const sheets = deps.sheets;
   const app = await buildApp(appDepsFrom(deps));
   await app.ready();
-  const queues = opts.pipeline ? [...STAGES, 'maintenance', 'export'] : ['export'];
+  // `events`: the outbox relay hands document.extracted events to the Sheets consumer.
+  const queues = opts.pipeline ? [...STAGES, 'maintenance', 'export', 'events'] : ['export', 'events'];
   const start = () =>
     startWorkers(deps, { concurrency: 2, queues, schedulers: false, exportConcurrency: opts.exportConcurrency ?? 8 });
   let workers: WorkerHandle | null = opts.workers === false ? null : await start();

@@ -1,4 +1,5 @@
-// The real app plus the webhooks module (routes, relay, delivery worker) for integration tests:
+// The real app plus the webhooks module (routes, delivery worker) and the outbox relay (the events
+// role) for integration tests:
 // real Redis, real database, millisecond retry schedule, no jitter.
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,8 +13,10 @@ import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import type { Environment } from '../../src/lib/scope.js';
 import { insertEvent } from '../../src/modules/events/events.repository.js';
+import type { EventsModule } from '../../src/modules/events/index.js';
 import type { EventType } from '../../src/modules/events/events.types.js';
 import type { WebhooksModule, WebhooksModuleOptions } from '../../src/modules/webhooks/index.js';
+import { startEventsWorker } from '../../workers/events.js';
 import { startWebhookWorkers } from '../../workers/webhook-delivery.js';
 import { noJitter } from '../../src/modules/webhooks/schedule.js';
 import { testConfig, type TestApp } from './app.js';
@@ -21,9 +24,14 @@ import { createTestDb, type DbKind, type TestDb } from './db.js';
 
 export interface WebhooksTestApp extends TestApp {
   mod: WebhooksModule;
-  /** Starts the delivery worker and relay (stopped by close). */
+  /** The outbox relay's controls (nudge, runOnce). */
+  relay: EventsModule['relay'];
+  /** Starts the delivery worker and, unless `relay: false`, the relay (stopped by close). */
   startWorkers(opts?: { concurrency?: number; relay?: boolean }): Promise<{ close(timeoutMs?: number): Promise<void> }>;
-  /** Inserts an event in its own transaction, then nudges the relay (unless `nudge: false`). */
+  /**
+   * Inserts an event in its own transaction; its commit nudges the relay, unless `nudge: false`
+   * (written past the announcing database: as if the nudge were lost).
+   */
   emit(
     orgId: string,
     type: EventType,
@@ -37,6 +45,8 @@ export interface WebhooksHarnessOptions {
   /** Config overrides (strings, as in the environment). */
   env?: Record<string, string>;
   module?: WebhooksModuleOptions;
+  /** Relay safety-net period, ms (default 250). */
+  relayIntervalMs?: number;
   /** Start workers right away with this concurrency (default: start them, concurrency 10). */
   workers?: false | { concurrency?: number };
   /** Redis to use; default the suite's shared one. */
@@ -135,14 +145,22 @@ export async function createWebhooksTestApp(opts: WebhooksHarnessOptions = {}): 
     redisUrl: opts.redisUrl ?? inject('redisUrl'),
     logger,
     migrate: false,
-    webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, ...opts.module },
+    events: { relayIntervalMs: opts.relayIntervalMs ?? 250 },
+    webhooks: { jitter: noJitter, sweepIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, ...opts.module },
   });
   const mod = deps.webhooks;
   const app = await buildApp(appDepsFrom(deps));
   await app.ready();
   const running: { close(timeoutMs?: number): Promise<void> }[] = [];
   const startWorkers = async (w: { concurrency?: number; relay?: boolean } = {}) => {
-    const handle = await startWebhookWorkers(mod.worker, { concurrency: w.concurrency ?? 10, relay: w.relay });
+    const delivery = await startWebhookWorkers(mod.worker, { concurrency: w.concurrency ?? 10 });
+    const relay = w.relay === false ? undefined : await startEventsWorker(deps.events.worker);
+    const handle = {
+      async close(timeoutMs?: number) {
+        await relay?.close();
+        await delivery.close(timeoutMs);
+      },
+    };
     running.push(handle);
     return handle;
   };
@@ -154,11 +172,11 @@ export async function createWebhooksTestApp(opts: WebhooksHarnessOptions = {}): 
     config,
     testDb,
     mod,
+    relay: deps.events.relay,
     startWorkers,
     async emit(orgId, type, data = {}, o = {}) {
-      const id = await deps.db.tx((q) => insertEvent(q, { orgId, environment: o.environment ?? 'live', type, data }));
-      if (o.nudge !== false) mod.relay.nudge();
-      return id;
+      const db = o.nudge === false ? deps.events.worker.db : deps.db;
+      return db.tx((q) => insertEvent(q, { orgId, environment: o.environment ?? 'live', type, data }));
     },
     async close() {
       for (const r of running.splice(0)) await r.close(1000);

@@ -1,6 +1,6 @@
 // The real app with the workflow engine, the Sheets export (against the fake Google server) and
 // webhook delivery wired by the container, plus the workers of the `workflows`, `export` and
-// `webhooks` queues (the last with the outbox relay, which starts document-triggered runs).
+// `webhooks` queues and the `events` role (the outbox relay, which starts document-triggered runs).
 //
 // No static import of vitest here: the benchmark (plain Node, compiled) uses it too.
 import { randomBytes } from 'node:crypto';
@@ -94,7 +94,8 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
     logger: createLogger({ level: 'silent', pretty: false }),
     migrate: false,
     sheets: { ...FAST_SHEETS, ...opts.sheets },
-    webhooks: { jitter: noJitter, relayIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },
+    events: { relayIntervalMs: 250 },
+    webhooks: { jitter: noJitter, sweepIntervalMs: 250, sweepGraceMs: 2000, stalledIntervalMs: 500, fairness: false },
     workflows: { ...FAST_WORKFLOWS, ...opts.module },
   });
   const app = await buildApp(appDepsFrom(deps));
@@ -102,7 +103,7 @@ export async function createWorkflowStack(opts: WorkflowStackOptions): Promise<W
   const start = () =>
     startWorkers(deps, {
       concurrency: 2,
-      queues: ['export', 'webhooks', 'workflows'],
+      queues: ['export', 'webhooks', 'workflows', 'events'],
       schedulers: opts.schedulers ?? false,
       exportConcurrency: 4,
       webhooks: { concurrency: 10 },

@@ -274,7 +274,6 @@ describe('input limits', () => {
       queues: t.deps.queues,
       logger: t.deps.logger,
       maxUploadBytes: 1_000_000,
-      events: t.deps.events,
     });
     const scope = { orgId: owner.orgId, environment: 'live' as const };
     const before = blobFiles(t);

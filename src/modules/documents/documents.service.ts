@@ -224,10 +224,7 @@ export function createDocumentsService(deps: {
         }
         return updated;
       });
-      if (input.classification) {
-        deps.events.committed();
-        deps.onConfirmed?.(scope);
-      }
+      if (input.classification) deps.onConfirmed?.(scope);
       if (resume) await enqueueRuns([resume]);
       return presentDocument(result);
     },
@@ -238,7 +235,6 @@ export function createDocumentsService(deps: {
         await deleteOne(q, d);
         return d;
       });
-      deps.events.committed();
       await removeFileIfUnused(doc.storage_key);
       return { id, deleted: true };
     },
@@ -251,7 +247,6 @@ export function createDocumentsService(deps: {
         await removeFileIfUnused(d.storage_key);
         n++;
       }
-      if (n) deps.events.committed();
       return n;
     },
 

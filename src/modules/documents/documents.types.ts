@@ -74,12 +74,6 @@ export interface DocumentRow {
   updated_at: Date;
 }
 
-/** A document row as a stage commit returns it to after-stage hooks: without text and vector. */
-export type CommittedDocument = Omit<
-  DocumentRow,
-  'text_content' | 'embedding' | 'parser_version' | 'extractor_version'
->;
-
 /** Where a document is in its current run, kept on the row so a sweeper can resume it. */
 export interface PipelineState {
   /** Stages of this run, in order. */

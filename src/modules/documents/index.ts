@@ -16,7 +16,7 @@ import { createDocumentsRepository } from './documents.repository.js';
 import { createStageStateRepository } from './stage-state.repository.js';
 import { createDocumentsService } from './documents.service.js';
 import { createAttachmentDocuments } from './eml-attachments.js';
-import type { CommittedDocument, DocumentRow, Stage } from './documents.types.js';
+import type { DocumentRow, Stage } from './documents.types.js';
 import { createIntake } from './intake.js';
 import { createNearDuplicates, withNearDuplicates } from './near-duplicates.js';
 import { createStageRunner, type StageCompute } from './stage-runner.js';
@@ -81,7 +81,6 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
   });
   const failedHooks: ((doc: DocumentRow, error: { stage: Stage; code: string; message: string }) => Promise<void>)[] =
     [];
-  const afterStageHooks = new Map<Stage, ((doc: CommittedDocument) => Promise<void>)[]>();
 
   // Both are started on first use and shared by every parse job of the process. Parsing runs in
   // child processes with a memory cap: one hostile file can otherwise take the process down.
@@ -108,7 +107,6 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     queues,
     logger,
     maxUploadBytes: settings.maxUploadBytes,
-    events,
   });
   const service = createDocumentsService({
     db,
@@ -135,14 +133,6 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     queues,
     logger,
     events,
-    afterStage: (stage) => {
-      const hooks = afterStageHooks.get(stage);
-      return hooks
-        ? async (doc) => {
-            for (const h of hooks) await h(doc);
-          }
-        : undefined;
-    },
     onFailed: async (doc, error) => {
       for (const h of failedHooks) await h(doc, error);
     },
@@ -178,13 +168,9 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     embedder,
     activity: createActivityService(activityRepo),
     activityRepo,
-    /** `h` runs after `stage` commits, with the document row as written (the container wires the Sheets export here). */
     /** `h` runs once after a document is marked failed (the container tells senders of mailed documents). */
     onFailed(h: (doc: DocumentRow, error: { stage: Stage; code: string; message: string }) => Promise<void>) {
       failedHooks.push(h);
-    },
-    onAfterStage(stage: Stage, h: (doc: CommittedDocument) => Promise<void>) {
-      afterStageHooks.set(stage, [...(afterStageHooks.get(stage) ?? []), h]);
     },
     /**
      * Loads the embedding model now; when it cannot be loaded, logs one warning naming the fix

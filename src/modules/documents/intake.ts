@@ -10,7 +10,6 @@ import { BlobTooLargeError, type BlobStore, type StoredBlob } from '../../storag
 import type { Scope } from '../../lib/scope.js';
 import type { ProjectsRepository } from '../projects/projects.repository.js';
 import type { DocumentsRepository } from './documents.repository.js';
-import type { EventEmitter } from '../events/emitter.js';
 import type { DocumentRow } from './documents.types.js';
 import { enqueueStage, planStages } from './flow.js';
 
@@ -45,7 +44,6 @@ export function createIntake(deps: {
   queues: Queues;
   logger: Logger;
   maxUploadBytes: number;
-  events: EventEmitter;
 }) {
   const keysInUse = (keys: string[]) => deps.docs.storageKeysInUse(keys);
 
@@ -122,7 +120,6 @@ export function createIntake(deps: {
     // Before the parse job can run: the file is certainly in place from here on.
     await deps.blobs.release(blob);
     if (result.kind === 'duplicate') return result;
-    deps.events.committed();
     const doc = result.document;
     const first = doc.pipeline.current;
     try {

@@ -8,7 +8,8 @@ import type { DocumentsRepository } from './documents.repository.js';
 import type { StageContext, StageProject, StageStateRepository } from './stage-state.repository.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { STAGE_DESCRIPTORS } from '../../pipeline/stages.js';
-import type { CommittedDocument, DocumentRow, DocumentStatus, Stage } from './documents.types.js';
+import { documentEventData } from './document-event.js';
+import type { DocumentRow, DocumentStatus, Stage } from './documents.types.js';
 import { enqueueStage, nextStage, type StageJobData } from './flow.js';
 
 /** What a stage computed; written in one transaction with its event. */
@@ -59,11 +60,6 @@ export function createStageRunner(deps: {
   queues: Queues;
   logger: Logger;
   events: EventEmitter;
-  /**
-   * Called after the given stage committed, with the row as written (e.g. queue a Sheets export
-   * after extraction). Errors are logged, not thrown.
-   */
-  afterStage?: (stage: Stage) => ((doc: CommittedDocument) => Promise<void>) | undefined;
   /** Called once after a document is marked failed (e.g. tell the sender of mailed documents). Errors are logged. */
   onFailed?: (doc: DocumentRow, error: { stage: Stage; code: string; message: string }) => Promise<void>;
 }) {
@@ -121,9 +117,8 @@ export function createStageRunner(deps: {
     if (stage === 'parse' && next !== 'embed') eventType = 'document.processed';
     const event = eventType ? { id: newId('evt'), type: eventType, extra: { stage } } : undefined;
 
-    // One autocommitted statement; closing a batch needs a transaction around it. The whole row
-    // comes back only when a hook wants it.
-    const hook = deps.afterStage?.(stage);
+    // One autocommitted statement; closing a batch needs a transaction around it. What the
+    // stage's event causes (deliveries, workflow runs, Sheets exports) is the relay's work.
     const commit = async (q: Queryable) => {
       const updated = await deps.stages.commitStage(q, doc.id, cols, {
         guard: { version: job.version, stage },
@@ -131,7 +126,6 @@ export function createStageRunner(deps: {
         searchLanguage: out.searchLanguage,
         event,
         cte: out.cte,
-        row: hook !== undefined,
         startedAt,
       });
       if (!updated) return null;
@@ -140,19 +134,15 @@ export function createStageRunner(deps: {
     };
     const needsTx = next === null && !!doc.pipeline.batch_id;
     const committed = needsTx ? await deps.db.tx(commit) : await commit(deps.db);
-    const emitted = committed !== null && event !== undefined;
     if (!committed) return settleRepeat(stage, job);
-    if (emitted) deps.events.committed();
     if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
-    if (hook) {
-      await hook(committed.doc as CommittedDocument).catch((err) =>
-        deps.logger.warn({ err, documentId: job.documentId, stage }, 'after-stage hook failed'),
-      );
-    }
     return { outcome: 'done', next: committed.next };
   }
 
-  /** Marks the document failed with the stage's reason (permanent error or retries exhausted). */
+  /**
+   * Marks the document failed with the stage's reason (permanent error or retries exhausted),
+   * with its document.failed event in the same transaction.
+   */
   async function fail(stage: Stage, job: StageJobData, code: string, message: string): Promise<void> {
     const error = { stage, code, message: message.slice(0, 2000) };
     const failed = await deps.db.tx(async (q) => {
@@ -164,6 +154,12 @@ export function createStageRunner(deps: {
         pipeline: { ...d.pipeline, current: null },
       });
       await finishBatch(q, updated, 'failed', error);
+      await deps.events.insert(q, {
+        orgId: updated.org_id,
+        environment: updated.environment,
+        type: 'document.failed',
+        data: documentEventData(updated, { error }),
+      });
       return updated;
     });
     deps.logger.warn({ documentId: job.documentId, stage, code }, `document failed: ${message}`);

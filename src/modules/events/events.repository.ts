@@ -11,24 +11,32 @@ export interface NewEvent {
 }
 
 /**
+ * Marks a statement that writes unrelayed events to the outbox: the process's database announces
+ * its commit to the relay (announce.ts). Every such statement comes from this file.
+ */
+export const OUTBOX_WRITE = '/* outbox write */';
+
+/** Whether `sql` writes unrelayed outbox events (carries {@link OUTBOX_WRITE}). */
+export function writesOutbox(sql: string): boolean {
+  return sql.includes(OUTBOX_WRITE);
+}
+
+/**
  * An INSERT of one outbox event per row of `from` (a CTE alias of the row that changed), for
  * statements that write a row and its event together; `id`, `type` and `data` are SQL
  * expressions (placeholders, or a payload built from the row).
  */
 export function insertEventFromRowSql(from: string, e: { id: string; type: string; data: string }): string {
-  return `INSERT INTO events (id, org_id, environment, type, data) SELECT ${e.id}, ${from}.org_id, ${from}.environment, ${e.type}, ${e.data} FROM ${from}`;
+  return `${OUTBOX_WRITE} INSERT INTO events (id, org_id, environment, type, data) SELECT ${e.id}, ${from}.org_id, ${from}.environment, ${e.type}, ${e.data} FROM ${from}`;
 }
 
-/** Inserts an outbox event; call it with the transaction that made the change (through the EventEmitter). */
+/** Inserts an outbox event; call it with the transaction that made the change. */
 export async function insertEvent(q: Queryable, e: NewEvent): Promise<string> {
   const id = newId('evt');
-  await q.query('INSERT INTO events (id, org_id, environment, type, data) VALUES ($1, $2, $3, $4, $5)', [
-    id,
-    e.orgId,
-    e.environment,
-    e.type,
-    JSON.stringify(e.data),
-  ]);
+  await q.query(
+    `${OUTBOX_WRITE} INSERT INTO events (id, org_id, environment, type, data) VALUES ($1, $2, $3, $4, $5)`,
+    [id, e.orgId, e.environment, e.type, JSON.stringify(e.data)],
+  );
   return id;
 }
 

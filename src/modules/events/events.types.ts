@@ -1,11 +1,18 @@
 import type { Environment } from '../../lib/scope.js';
 
+/**
+ * The platform's event types: the one list the webhook subscription and event enums, the
+ * OpenAPI document and the workflow document trigger derive from. Adding one: see "An event
+ * type" in docs/ARCHITECTURE.md.
+ */
 export const EVENT_TYPES = [
   'document.uploaded',
   'document.processed',
   'document.classified',
   'document.extracted',
   'document.deleted',
+  // A document that ended in status `failed`; its data adds `error: {stage, code, message}`.
+  'document.failed',
   'workflow.started',
   'workflow.step_completed',
   'workflow.completed',
@@ -14,6 +21,13 @@ export const EVENT_TYPES = [
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number] | 'webhook.test';
+
+type DocumentEventType = Extract<(typeof EVENT_TYPES)[number], `document.${string}`>;
+/** Document events a workflow's `trigger.document` can listen to: all but document.deleted (a run would have no document). */
+export type DocumentTriggerEvent = Exclude<DocumentEventType, 'document.deleted'>;
+export const DOCUMENT_TRIGGER_EVENTS: readonly DocumentTriggerEvent[] = EVENT_TYPES.filter(
+  (t): t is DocumentTriggerEvent => t.startsWith('document.') && t !== 'document.deleted',
+);
 
 /**
  * The platform's namespaces (the first segment of its event types): a workflow's custom event

@@ -1,5 +1,6 @@
 // Transactional-outbox relay. Events are written in the same transaction as the change that
-// caused them; this relay later hands each one to its consumers (webhook fan-out) and marks it
+// caused them; this relay later hands each one to its consumers (webhook deliveries, workflow
+// triggers, Sheets exports: see events/index.ts) and marks it
 // relayed in the transaction that stored the consumers' effects, so a crash at any point either
 // leaves the event unrelayed (it is picked up again) or leaves its effects committed.
 // Delivery is at-least-once: consumers must be idempotent (unique keys, ON CONFLICT DO NOTHING).

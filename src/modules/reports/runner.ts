@@ -99,7 +99,6 @@ export function createReportRunner(deps: RunnerDeps) {
       return row;
     });
     if (!failed) return 'skipped';
-    deps.events.committed();
     deps.logger.warn(
       { executionId: id, reportId: failed.report_id, code: error.code },
       `report execution failed: ${error.message}`,
@@ -151,7 +150,6 @@ export function createReportRunner(deps: RunnerDeps) {
         return 'skipped';
       }
       await deps.files.release(blob);
-      deps.events.committed();
       return 'completed';
     },
     finishFailed,

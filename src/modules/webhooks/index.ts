@@ -1,7 +1,7 @@
-// Wiring of the webhooks capability: the subscriptions service, the outbox relay's fan-out
-// (events → deliveries) and what the delivery worker needs. The container calls
-// createWebhooksModule once per process; routes and workers are registered elsewhere (the route
-// index, the worker table), this only builds.
+// Wiring of the webhooks capability: the subscriptions service, the outbox consumer that turns
+// events into deliveries (registered on the events module by the container) and what the
+// delivery worker needs. The container calls createWebhooksModule once per process; routes and
+// workers are registered elsewhere (the route index, the worker table), this only builds.
 import type { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Db } from '../../db/client.js';
@@ -9,7 +9,7 @@ import type { Queues } from '../../jobs/queues.js';
 import type { SecretBox } from '../../lib/crypto.js';
 import type { Logger } from '../../lib/logger.js';
 import { createAllowList, type AllowList, type Resolver } from '../../lib/http-client/index.js';
-import { relayBatch, type OutboxConsumer } from '../events/relay.js';
+import type { OutboxConsumer } from '../events/relay.js';
 import { createDeliveriesRepository } from './deliveries.repository.js';
 import { createDirectDeliveries, type DirectDeliveries } from './direct-delivery.js';
 import { createQueueDispatcher, type DeliveryDispatcher } from './dispatcher.js';
@@ -30,11 +30,7 @@ export interface WebhooksModuleDeps {
   secretBox: SecretBox;
   config: Pick<
     Config,
-    | 'WEBHOOK_RETRY_DELAYS'
-    | 'WEBHOOK_TIMEOUT_MS'
-    | 'WEBHOOK_CONNECT_TIMEOUT_MS'
-    | 'WEBHOOK_ALLOWED_HOSTS'
-    | 'REDIS_PREFIX'
+    'WEBHOOK_RETRY_DELAYS' | 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_CONNECT_TIMEOUT_MS' | 'WEBHOOK_ALLOWED_HOSTS'
   >;
   logger: Logger;
 }
@@ -45,10 +41,8 @@ export interface WebhooksModuleOptions {
   jitter?: Jitter;
   /** Name resolution for outbound requests. Default: the system resolver. */
   resolver?: Resolver;
-  /** Relay safety-net period, ms. Default 2000. */
-  relayIntervalMs?: number;
-  /** Events per relay transaction. Default 500. */
-  relayBatchSize?: number;
+  /** How often the delivery worker looks for overdue deliveries whose job was lost, ms. Default 2000. */
+  sweepIntervalMs?: number;
   /** How overdue a pending delivery must be before the sweep re-adds its job, ms. Default 15000. */
   sweepGraceMs?: number;
   /** Delivery job lock, ms (bounds how late a crashed attempt is retried). Default max(30000, 2 × timeout). */
@@ -66,12 +60,7 @@ export interface WebhooksModuleOptions {
   fairness?: false | Partial<Omit<EndpointGateOptions, 'timeoutMs'>>;
 }
 
-/** A relay running in this process (workers/outbox-relay.ts). */
-export interface LocalRelay {
-  nudge(): void;
-}
-
-/** What the delivery worker and the outbox relay need; workers/webhook-delivery.ts starts them. */
+/** What the delivery worker and its sweep need; workers/webhook-delivery.ts starts them. */
 export interface WebhookWorkerDeps {
   db: Db;
   redis: Redis;
@@ -84,40 +73,25 @@ export interface WebhookWorkerDeps {
   retryDelaysMs: readonly number[];
   timeoutMs: number;
   connectTimeoutMs: number;
-  /** Pub/sub channel of the relay nudges. */
-  channel: string;
-  consumers: readonly OutboxConsumer[];
-  /** The safety-net sweep of overdue deliveries, run on each relay tick. */
+  /** The safety-net sweep of overdue deliveries (jobs lost after their rows committed). */
   sweep(): Promise<unknown>;
   options: WebhooksModuleOptions;
-  /** Makes `relay.nudge` reach a relay started in this process directly; returns the undo. */
-  attachRelay(relay: LocalRelay): () => void;
 }
 
 export interface WebhooksModule {
   service: WebhooksService;
-  relay: {
-    /** Tells the relays (this process and others, via Redis) that events were committed. Never throws. */
-    nudge(): void;
-    /** Relays one batch in the caller (tests, CLI); returns how many events were relayed. */
-    runOnce(): Promise<number>;
-    /** Adds another consumer of relayed events (workflow triggers), run in the same relay transaction. */
-    addConsumer(c: OutboxConsumer): void;
-  };
+  /** The outbox consumer: one delivery row per matching subscription, in the relay transaction. */
+  fanOut: OutboxConsumer;
   /** Deliveries to a workflow step's own URL (send_webhook_event). */
   deliveries: DirectDeliveries;
   worker: WebhookWorkerDeps;
 }
 
 export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksModuleOptions = {}): WebhooksModule {
-  const channel = `${deps.config.REDIS_PREFIX}:events:nudge`;
   const allow = createAllowList(deps.config.WEBHOOK_ALLOWED_HOSTS);
   const dispatcher = createQueueDispatcher(deps.queues, deps.redis);
   const subs = createSubscriptionsRepository(deps.db);
   const deliveries = createDeliveriesRepository(deps.db);
-  const fanOut = createWebhookFanOut(dispatcher);
-  // One list, read by every relay pass: consumers added later (workflows) take part at once.
-  const consumers: OutboxConsumer[] = [fanOut];
   const service = createWebhooksService({
     db: deps.db,
     subs,
@@ -127,25 +101,10 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
     allow,
     now: opts.now,
   });
-  let localRelay: LocalRelay | undefined;
-
-  const nudge = (): void => {
-    // A relay in this process takes the events at once; publishing too would only wake it twice.
-    if (localRelay) return localRelay.nudge();
-    deps.redis
-      .publish(channel, '1')
-      .catch((err: unknown) => deps.logger.warn({ err }, 'could not publish the outbox nudge'));
-  };
 
   return {
     service,
-    relay: {
-      nudge,
-      runOnce: () => relayBatch(deps.db, consumers, { batchSize: opts.relayBatchSize }),
-      addConsumer: (c) => {
-        consumers.push(c);
-      },
-    },
+    fanOut: createWebhookFanOut(dispatcher),
     deliveries: createDirectDeliveries({ dispatcher, allow }),
     worker: {
       db: deps.db,
@@ -158,16 +117,8 @@ export function createWebhooksModule(deps: WebhooksModuleDeps, opts: WebhooksMod
       retryDelaysMs: deps.config.WEBHOOK_RETRY_DELAYS,
       timeoutMs: deps.config.WEBHOOK_TIMEOUT_MS,
       connectTimeoutMs: deps.config.WEBHOOK_CONNECT_TIMEOUT_MS,
-      channel,
-      consumers,
       options: opts,
       sweep: () => sweepOverdueDeliveries(deps.db, dispatcher, { graceMs: opts.sweepGraceMs }),
-      attachRelay(relay) {
-        localRelay = relay;
-        return () => {
-          if (localRelay === relay) localRelay = undefined;
-        };
-      },
     },
   };
 }

@@ -6,7 +6,7 @@
 import type { Queryable } from '../../db/client.js';
 import type { EventRow } from '../events/events.types.js';
 import type { AfterCommit, OutboxConsumer } from '../events/relay.js';
-import { DOCUMENT_TRIGGER_EVENTS } from './nodes/specs.js';
+import { DOCUMENT_TRIGGER_EVENTS } from '../events/events.types.js';
 import type { RunsRepository } from './runs.repository.js';
 import type { WorkflowsRepository } from './workflows.repository.js';
 

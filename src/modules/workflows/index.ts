@@ -48,8 +48,6 @@ export interface WorkflowsModuleDeps {
   projects: Pick<ProjectsRepository, 'get'>;
   sheets?: WorkflowExport;
   deliveries?: DirectDeliveries;
-  /** Wakes the outbox relay after commits that wrote events. */
-  onEvent: () => void;
 }
 
 /** Tuning and test hooks; every field is optional. */
@@ -142,7 +140,6 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     documents,
     evaluator: lazyEvaluator,
     executors,
-    onEvent: deps.onEvent,
     logger: deps.logger,
     slotWaitMs: opts.slotWaitMs,
     inlineRetryMaxMs: opts.inlineRetryMaxMs,
@@ -156,7 +153,6 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     workflows,
     runs,
     secretBox: deps.secretBox,
-    onEvent: deps.onEvent,
     enqueueRun: (id) => producer.enqueue(id),
     dropRun: (id) => producer.drop(id),
     onScheduleChange: (w) => schedules.apply(w),

@@ -36,7 +36,6 @@ export interface WorkflowsServiceDeps {
   dropRun?(runId: string): Promise<void>;
   /** A workflow's schedule changed (activated, edited, deactivated, deleted). */
   onScheduleChange?(w: WorkflowRow | { id: string; status: 'deleted' }): Promise<void>;
-  onEvent?: () => void;
   /** Parses long expressions away from the caller's event loop (the evaluator's processes). */
   checkExpressions?(items: readonly CheckItem[], orgId: string): Promise<(string | null)[]>;
   /** Active scheduled workflows one organization may have per environment. Default 50. */
@@ -282,7 +281,6 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
         data: runEventData(run, 'cancelled', undefined, { error }),
       });
       if (!done) throw errors.conflict(`The run has already ended (${run.status})`);
-      deps.onEvent?.();
       await deps.dropRun?.(run.id).catch(() => undefined);
       return presentRun(done, await deps.runs.steps(run.id));
     },

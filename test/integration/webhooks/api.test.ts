@@ -179,7 +179,7 @@ describe('webhooks API', () => {
     const sub = await createSub(t, a, { url: rx.url });
     expect(body(await call(a, 'PUT', `/webhooks/${sub.id}`, { status: 'disabled' })).data.status).toBe('disabled');
     await t.emit(a.orgId, 'document.processed', {});
-    await t.mod.relay.runOnce();
+    await t.relay.runOnce();
     expect(await deliveriesOf(t, sub.id)).toEqual([]);
     expect(body(await call(a, 'PUT', `/webhooks/${sub.id}`, { status: 'active' })).data.status).toBe('active');
     const ev = await t.emit(a.orgId, 'document.classified', {});

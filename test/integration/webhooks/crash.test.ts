@@ -44,7 +44,11 @@ afterEach(async () => {
 describe('outbox relay crash safety', () => {
   let t: WebhooksTestApp;
   beforeAll(async () => {
-    t = await createWebhooksTestApp({ workers: false, module: { sweepGraceMs: 0, relayIntervalMs: 100 } });
+    t = await createWebhooksTestApp({
+      workers: false,
+      relayIntervalMs: 100,
+      module: { sweepGraceMs: 0, sweepIntervalMs: 100 },
+    });
     warmOwners(t, 3);
   });
   afterAll(async () => {
@@ -115,7 +119,7 @@ describe('outbox relay crash safety', () => {
     await eventually(async () => (await deliveriesOf(t, sub.id)).every((d) => d.status === 'delivered'), 'delivered');
     // At-least-once relay: pretend the relay died after fan-out but before its commit was seen.
     await t.deps.db.query('UPDATE events SET relayed_at = NULL WHERE id = ANY($1::text[])', [ids]);
-    t.mod.relay.nudge();
+    t.relay.nudge();
     await eventually(async () => {
       const { rows } = await t.deps.db.query<{ n: number }>(
         'SELECT count(*) AS n FROM events WHERE id = ANY($1::text[]) AND relayed_at IS NULL',
@@ -238,9 +242,14 @@ describe.each(dbKinds())('delivery worker killed mid-delivery (%s)', (kind: DbKi
       redisUrl,
       logger,
       migrate: false,
-      webhooks: { jitter: noJitter, stalledIntervalMs: 300, relayIntervalMs: 200 },
+      events: { relayIntervalMs: 200 },
+      webhooks: { jitter: noJitter, stalledIntervalMs: 300, sweepIntervalMs: 200 },
     });
-    const workers = await startWorkers(deps, { queues: ['webhooks'], concurrency: 1, webhooks: { concurrency: 2 } });
+    const workers = await startWorkers(deps, {
+      queues: ['webhooks', 'events'],
+      concurrency: 1,
+      webhooks: { concurrency: 2 },
+    });
     try {
       await rx.waitFor(2, 20_000);
       const rows = await eventually(

@@ -100,7 +100,7 @@ describe.each(dbKinds())('document triggers (%s)', (kind: DbKind) => {
     for (const d of [lowConf, receipt, elsewhere, mailed]) await emit('document.extracted', d.id);
     await emit('document.classified', good.id);
     await emit('document.uploaded', receipt.id);
-    while ((await t.deps.webhooks.relay.runOnce()) > 0) {
+    while ((await t.deps.events.relay.runOnce()) > 0) {
       /* drain */
     }
     const runs = await runsOf(w);

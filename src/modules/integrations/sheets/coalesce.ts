@@ -1,4 +1,4 @@
-// Group commit for the after-extraction hook: calls that arrive while one statement is running
+// Group commit for buffering extracted documents (the `document` job): calls that arrive while one statement is running
 // are buffered together by the next statement. Nothing waits on a timer, so a lone call costs
 // what it did before, and under load one INSERT carries many documents (PGlite runs one
 // statement at a time, so statements per document is what limits throughput there).

@@ -229,30 +229,6 @@ export function createDocumentExportsRepository(db: Queryable) {
       );
       return rows.map((r) => r.export_id);
     },
-
-    /**
-     * Document versions whose extraction finished between `lookbackMs` and `graceMs` ago (after
-     * an active after-extraction export of their project was created) but never reached that
-     * export's buffer.
-     */
-    async extractionsNotBuffered(
-      graceMs: number,
-      lookbackMs: number,
-      limit: number,
-    ): Promise<{ id: string; version: number }[]> {
-      const { rows } = await db.query<{ id: string; version: number }>(
-        `SELECT DISTINCT d.id, d.version FROM stage_runs s
-         JOIN documents d ON d.id = s.document_id AND d.version = s.version
-         JOIN sheets_exports e ON e.project_id = d.project_id AND e.is_active AND e.trigger = 'after_extraction' AND e.created_at < s.finished_at
-       WHERE s.stage = 'extract'
-         AND s.finished_at < now() - make_interval(secs => $1::double precision / 1000)
-         AND s.finished_at > now() - make_interval(secs => $2::double precision / 1000)
-         AND NOT EXISTS (SELECT 1 FROM document_exports x WHERE x.export_id = e.id AND x.document_id = d.id AND x.document_version = d.version)
-       LIMIT $3`,
-        [graceMs, lookbackMs, limit],
-      );
-      return rows;
-    },
   };
 }
 

@@ -106,6 +106,14 @@ export function createExportsRepository(db: Queryable) {
       return rows[0] ?? null;
     },
     /** Active exports of a project, optionally only those with a given trigger. */
+    /** Which of `projectIds` have an active after-extraction export. */
+    async projectsExportingExtractions(q: Queryable, projectIds: readonly string[]): Promise<Set<string>> {
+      const { rows } = await q.query<{ project_id: string }>(
+        `SELECT DISTINCT project_id FROM sheets_exports WHERE project_id = ANY($1::text[]) AND is_active AND trigger = 'after_extraction'`,
+        [projectIds],
+      );
+      return new Set(rows.map((r) => r.project_id));
+    },
     async activeForProject(projectId: string, trigger?: ExportRow['trigger'], q: Queryable = db): Promise<ExportRow[]> {
       const { rows } = await q.query<ExportRow>(
         `SELECT * FROM sheets_exports WHERE project_id = $1 AND is_active${trigger ? ' AND trigger = $2' : ''} ORDER BY created_at`,

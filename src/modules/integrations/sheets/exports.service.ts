@@ -65,7 +65,7 @@ export function createExportsService(deps: ExportsServiceDeps) {
       if (r.outcome === 'queued' || r.outcome === 'requeued') await deps.producer.scheduleFlush(r.export.id);
   }
 
-  // Concurrent hooks share one INSERT (see coalesce.ts).
+  // Concurrent `document` jobs share one INSERT (see coalesce.ts).
   const buffer = createCoalescer(
     (items: { projectId: string; documentId: string; version: number; context: SnapshotContext }[]) =>
       deps.rows.queueForProjects(deps.db, items),
@@ -156,13 +156,13 @@ export function createExportsService(deps: ExportsServiceDeps) {
     },
 
     /**
-     * The after-extraction hook: buffers the version just extracted for the project's
-     * after-extraction exports (one statement) and makes sure their flushes are queued.
-     * Returns how many exports got a row.
+     * Buffers an extracted version for the project's after-extraction exports (one statement)
+     * and makes sure their flushes are queued; returns how many exports got a row. The outbox
+     * consumer (consumer.ts) does the same for document.extracted events, in the relay's transaction.
      */
     bufferExtracted,
 
-    /** The `document` job (queued by the sweep): like bufferExtracted, from the stored document. */
+    /** The `document` job (ExportProducer.addDocuments): like bufferExtracted, from the stored document. */
     async queueExtracted(documentId: string, version: number): Promise<number> {
       const doc = await deps.documents.getSummaryById(documentId);
       // Deleted, or reprocessed since: the newer version is exported after its own extraction.

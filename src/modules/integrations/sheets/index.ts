@@ -1,6 +1,7 @@
-// Wiring of the Google Sheets export: the configuration services, the after-extraction hook, and
-// what the `export` queue worker (buffering + batched flushes) and its safety-net sweep need.
-// The container wires the hook to the documents module; the worker table starts the worker.
+// Wiring of the Google Sheets export: the configuration services, the outbox consumer that
+// buffers extracted documents for after-extraction exports, and what the `export` queue worker
+// (batched flushes) and its safety-net sweep need. The container registers the consumer on the
+// events module; the worker table starts the worker.
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
 import type { Queues } from '../../../jobs/queues.js';
@@ -8,12 +9,12 @@ import type { SecretBox } from '../../../lib/crypto.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { Scope } from '../../../lib/scope.js';
 import type { DocumentsRepository } from '../../documents/documents.repository.js';
-import type { CommittedDocument } from '../../documents/documents.types.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { SheetsApi, SheetsClientOptions, SheetsCredentials } from './client/types.js';
 import { createClientCache } from './clients.js';
 import { createConnectionsRepository } from './connections.repository.js';
 import { createConnectionsService } from './connections.service.js';
+import { createSheetsConsumer } from './consumer.js';
 import { createDocumentExportsRepository } from './document-exports.repository.js';
 import { createExportsRepository } from './exports.repository.js';
 import { createExportsService } from './exports.service.js';
@@ -118,14 +119,6 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
     opts.flush,
   );
 
-  // Runs in the extract worker after the stage committed (the container hooks it up). Buffering
-  // is one INSERT, so it is done there rather than through a job per document; if it fails (or
-  // the process dies first), the sweep finds the extraction without a buffered row and queues a
-  // `document` job for it.
-  const onExtracted = async (doc: CommittedDocument) => {
-    await exports.bufferExtracted(doc);
-  };
-
   const sweep = () => sweepExports(rowsRepo, producer, opts.sweep);
 
   return {
@@ -134,8 +127,8 @@ export function createSheetsModule(deps: SheetsModuleDeps, opts: SheetsModuleOpt
     producer,
     /** The export_sheets workflow step's plan and buffer. */
     workflowExport: createWorkflowExport({ repo: exportsRepo, rows: rowsRepo, producer }),
-    /** The after-extraction hook (the container runs it after each extraction; benchmarks drive it directly). */
-    onExtracted,
+    /** The outbox consumer: document.extracted buffers the version for the project's after-extraction exports. */
+    fanOut: createSheetsConsumer({ exports: exportsRepo, rows: rowsRepo, documents: deps.documents, producer }),
     /** Export status per target of a document, for GET /documents/{id}. */
     exportsForDocument: (scope: Scope, documentId: string) => exports.forDocument(scope, documentId),
     /** Writes an export's buffer now, in the caller (tests, CLI). */

@@ -37,7 +37,7 @@ export function createExportProducer(queues: Queues, opts: ExportProducerOptions
   const documentJob = (d: { id: string; version: number }) => ({
     name: 'document',
     data: { kind: 'document', documentId: d.id, version: d.version } satisfies ExportJob,
-    // One job per document version; kept briefly so a failed one can be re-added by the sweep.
+    // One job per document version; a failed one is kept an hour for diagnosis.
     opts: { jobId: `exp-doc-${d.id}-v${d.version}`, ...retry, removeOnComplete: true, removeOnFail: { age: 3600 } },
   });
   return {

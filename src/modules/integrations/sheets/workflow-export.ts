@@ -1,6 +1,6 @@
 // The export_sheets workflow step: the row one document would add to one export target (all a
-// dry run computes), and buffering it through the same document_exports queue the after-
-// extraction hook uses. The buffer's key (export, document, version) makes a repeated step a no-op.
+// dry run computes), and buffering it through the same document_exports queue the outbox
+// consumer of document.extracted uses. The buffer's key (export, document, version) makes a repeated step a no-op.
 import type { Queryable } from '../../../db/client.js';
 import type { Scope } from '../../../lib/scope.js';
 import type { DocumentExportsRepository, QueueOutcome } from './document-exports.repository.js';

@@ -30,8 +30,6 @@ export interface EngineDeps {
   documents: Pick<WorkflowDocuments, 'get'>;
   evaluator: ExpressionEvaluator;
   executors: Record<string, NodeExecutor>;
-  /** Called after a commit that wrote events (wakes the outbox relay). */
-  onEvent: () => void;
   logger: Logger;
   /** Clock, ms. Default Date.now. */
   now?: () => number;
@@ -93,11 +91,10 @@ export function createRunner(deps: EngineDeps) {
 
   async function failRun(run: RunRow, code: string, message: string, nodeId?: string): Promise<AdvanceResult> {
     const error = { code, message, ...(nodeId ? { node_id: nodeId } : {}) };
-    const done = await deps.runs.finish(deps.db, run.id, 'failed', error, ['queued', 'running'], {
+    await deps.runs.finish(deps.db, run.id, 'failed', error, ['queued', 'running'], {
       type: 'workflow.failed',
       data: runEventData(run, 'failed', undefined, { error }),
     });
-    if (done) deps.onEvent();
     return { kind: 'done', status: 'failed' };
   }
 
@@ -194,10 +191,7 @@ export function createRunner(deps: EngineDeps) {
 
   /** After an admission attempt of a queued run: the running run, or what to do instead. */
   async function admitted(run: RunRow, started: RunRow | null): Promise<RunRow | AdvanceResult> {
-    if (started) {
-      deps.onEvent();
-      return started;
-    }
+    if (started) return started;
     const now = await deps.runs.getById(run.id);
     if (!now) return { kind: 'gone' };
     if (now.status !== 'queued') return now.status === 'running' ? now : { kind: 'done', status: now.status };
@@ -288,7 +282,6 @@ export function createRunner(deps: EngineDeps) {
         if (!ok) return settled(r.id);
         status.set(node.id, 'skipped');
         ended = node === last;
-        if (ended) deps.onEvent();
         continue;
       }
       if (
@@ -328,7 +321,6 @@ export function createRunner(deps: EngineDeps) {
       data: runEventData(r, 'completed'),
     });
     if (!done) return settled(r.id);
-    deps.onEvent();
     return { kind: 'done', status: 'completed' };
   }
 
@@ -540,7 +532,6 @@ export function createRunner(deps: EngineDeps) {
               })
           : await finish(deps.db);
         if (!ok) return { kind: 'stopped' };
-        deps.onEvent();
         if (effects?.after)
           await effects
             .after()
@@ -611,7 +602,6 @@ export function createRunner(deps: EngineDeps) {
         if (onError === 'continue') {
           if (!(await deps.runs.commitStep(deps.db, { ...rec, endsRun: env.ending?.() ?? null })))
             return { kind: 'stopped' };
-          deps.onEvent();
           return {
             kind: 'ok',
             status: 'failed',
@@ -630,7 +620,6 @@ export function createRunner(deps: EngineDeps) {
           return true;
         });
         if (!ok) return { kind: 'stopped' };
-        deps.onEvent();
         return { kind: 'ok', status: 'failed', output, branch: null, ended: false, fatal };
       }
     }

@@ -2,13 +2,8 @@
 // or templates (checked on save), which ids it refers to (checked against the organization),
 // the outputs it can branch on and whether it changes anything outside the run.
 
-/** Document events a `trigger.document` node can listen to. */
-export const DOCUMENT_TRIGGER_EVENTS = [
-  'document.uploaded',
-  'document.processed',
-  'document.classified',
-  'document.extracted',
-] as const;
+// Document events a `trigger.document` node can listen to: derived from EVENT_TYPES.
+import { DOCUMENT_TRIGGER_EVENTS } from '../../events/events.types.js';
 
 export type RefKind = 'project' | 'export' | 'template';
 
