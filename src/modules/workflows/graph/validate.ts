@@ -12,7 +12,8 @@ import {
   templateProblem,
 } from '../expressions/compile.js';
 import { customEventTypeProblem } from '../../events/events.types.js';
-import { NODE_TYPES, SPECS, type NodeSpec } from '../nodes/specs.js';
+import { NODE_TYPES, SPECS } from '../nodes/catalogue.js';
+import type { NodeSpec } from '../nodes/specs.js';
 import type { Graph, WorkflowEdge, WorkflowNode } from '../workflows.types.js';
 
 export interface GraphIssue {
