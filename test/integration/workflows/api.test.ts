@@ -246,7 +246,7 @@ describe('workflows API', () => {
         });
     }
     const byType = new Map(types.map((x) => [x.type, x]));
-    expect(byType.get('condition')).toMatchObject({ branches: ['true', 'false'], category: 'logic' });
+    expect(byType.get('condition')).toMatchObject({ branches: ['true', 'false'], category: 'flow' });
     expect(byType.get('send_webhook_event').fields).toEqual([
       { path: 'url', label: 'URL', kind: 'template', type: 'string', required: true, help: expect.any(String) },
       { path: 'event', label: 'Event name', kind: 'text', type: 'string', required: false, default: 'workflow.event' },

@@ -78,7 +78,7 @@ describe('workflow node catalogue', () => {
 
   it('groups the catalogue by category, triggers first', () => {
     const categories = NODE_CATALOGUE.map((e) => e.category);
-    expect(categories.filter((c, i) => c !== categories[i - 1])).toEqual(['trigger', 'document', 'logic', 'outbound']);
+    expect(categories.filter((c, i) => c !== categories[i - 1])).toEqual(['trigger', 'flow', 'document', 'outbound']);
     expect(NODE_CATALOGUE.filter((e) => e.kind === 'trigger').every((e) => e.category === 'trigger')).toBe(true);
   });
 });

@@ -16,8 +16,8 @@ export interface NodeDeps {
 /** Palette groups, in the order the dashboard shows them. */
 export const NODE_CATEGORIES = {
   trigger: 'Triggers',
+  flow: 'Flow',
   document: 'Document',
-  logic: 'Logic',
   outbound: 'Other systems',
 } as const;
 export type NodeCategory = keyof typeof NODE_CATEGORIES;

@@ -6,7 +6,7 @@ export const condition = defineNode({
   type: 'condition',
   kind: 'action',
   label: 'Condition',
-  category: 'logic',
+  category: 'flow',
   description: 'Follows the true or the false branch.',
   config: obj({ expression: expr }, ['expression']),
   branches: ['true', 'false'],

@@ -6,7 +6,7 @@ export const delay = defineNode({
   type: 'delay',
   kind: 'action',
   label: 'Delay',
-  category: 'logic',
+  category: 'flow',
   description: 'Waits; no worker is held.',
   config: obj({ seconds: { type: 'integer', minimum: 1, maximum: 7 * 86_400 }, until: expr }, [], {
     minProperties: 1,
