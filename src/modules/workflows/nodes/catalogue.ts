@@ -6,7 +6,6 @@ import { NODE_CATEGORIES, type FieldUi, type NodeDefinition, type NodeDeps } fro
 import { classify } from './definitions/classify.js';
 import { condition } from './definitions/condition.js';
 import { delay } from './definitions/delay.js';
-import { dummyEcho } from './definitions/dummy-echo.js';
 import { exportSheets } from './definitions/export-sheets.js';
 import { extract } from './definitions/extract.js';
 import { httpRequest } from './definitions/http-request.js';
@@ -26,7 +25,6 @@ export const NODE_DEFINITIONS = [
   scheduleTrigger,
   delay,
   condition,
-  dummyEcho,
   setFields,
   moveToProject,
   markForReview,
