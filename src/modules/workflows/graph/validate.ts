@@ -4,14 +4,12 @@
 // (known types, valid config, edges between existing nodes, acyclic); a graph that is activated
 // or run must also have exactly one trigger from which every node can be reached.
 import { Ajv, type ErrorObject } from 'ajv';
-import { CronExpressionParser } from 'cron-parser';
 import {
   expressionProblem,
   INLINE_CHECK_MAX,
   MAX_GRAPH_EXPRESSION_CHARS,
   templateProblem,
 } from '../expressions/compile.js';
-import { customEventTypeProblem } from '../../events/events.types.js';
 import { NODE_TYPES, SPECS } from '../nodes/catalogue.js';
 import type { NodeSpec } from '../nodes/specs.js';
 import type { Graph, WorkflowEdge, WorkflowNode } from '../workflows.types.js';
@@ -121,61 +119,9 @@ function expressionIssues(
   return out;
 }
 
-export function validTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Checks that go beyond the schema for particular node types. */
-function semanticIssues(n: WorkflowNode, base: string): GraphIssue[] {
-  const out: GraphIssue[] = [];
-  const c = n.config;
-  if (n.type === 'trigger.schedule' && typeof c.cron === 'string') {
-    const tz = typeof c.timezone === 'string' ? c.timezone : 'UTC';
-    if (!validTimeZone(tz))
-      out.push({
-        field: `${base}.timezone`,
-        message: `is not an IANA time zone (such as Europe/Berlin)`,
-        node_id: n.id,
-      });
-    const fields = c.cron.trim().split(/\s+/);
-    if (fields.length !== 5) {
-      out.push({
-        field: `${base}.cron`,
-        message: 'must have 5 fields: minute hour day-of-month month day-of-week',
-        node_id: n.id,
-      });
-    } else {
-      try {
-        CronExpressionParser.parse(`0 ${c.cron.trim()}`, { tz: validTimeZone(tz) ? tz : 'UTC' });
-      } catch (err) {
-        out.push({
-          field: `${base}.cron`,
-          message: `is not a valid cron expression: ${(err as Error).message}`,
-          node_id: n.id,
-        });
-      }
-    }
-  }
-  if (n.type === 'send_webhook_event' && typeof c.event === 'string') {
-    const forged = customEventTypeProblem(c.event);
-    if (forged) out.push({ field: `${base}.event`, message: forged, node_id: n.id });
-  }
-  if (n.type === 'trigger.document') {
-    const f = (c.filters ?? {}) as { min_confidence?: number; max_confidence?: number };
-    if (
-      typeof f.min_confidence === 'number' &&
-      typeof f.max_confidence === 'number' &&
-      f.min_confidence > f.max_confidence
-    ) {
-      out.push({ field: `${base}.filters.min_confidence`, message: 'must not exceed max_confidence', node_id: n.id });
-    }
-  }
-  return out;
+/** Checks of a node type beyond its schema (its definition's `check`). */
+function semanticIssues(spec: NodeSpec, n: WorkflowNode, base: string): GraphIssue[] {
+  return (spec.check?.(n.config) ?? []).map((p) => ({ field: `${base}.${p.path}`, message: p.message, node_id: n.id }));
 }
 
 /** Finds one cycle (as node ids, first repeated last) among the valid edges, or null. */
@@ -220,8 +166,6 @@ export interface ValidateOptions {
   checkUrl?: (nodeType: string, url: string) => string | null;
 }
 
-/** Nodes whose `url` config is an outbound target. */
-const URL_NODES = new Set(['http_request', 'send_webhook_event']);
 // Scheme and host written out and closed by /, ? or #: what must precede any {{ … }}.
 const LITERAL_ORIGIN = /^https?:\/\/[^/?#{}]+[/?#]/i;
 
@@ -230,9 +174,9 @@ const LITERAL_ORIGIN = /^https?:\/\/[^/?#{}]+[/?#]/i;
  * template may fill the path and query, never the host, so a document cannot pick the target)
  * and the URL, with each {{ … }} as a placeholder, must pass the node's allow-list.
  */
-function urlIssues(n: WorkflowNode, base: string, checkUrl: ValidateOptions['checkUrl']): GraphIssue[] {
+function urlIssues(spec: NodeSpec, n: WorkflowNode, base: string, checkUrl: ValidateOptions['checkUrl']): GraphIssue[] {
   const url = n.config.url;
-  if (!URL_NODES.has(n.type) || typeof url !== 'string') return [];
+  if (!spec.outboundUrl || typeof url !== 'string') return [];
   const at = url.indexOf('{{');
   if (at !== -1 && !LITERAL_ORIGIN.test(url.slice(0, at)))
     return [
@@ -307,8 +251,8 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
           ...expressionIssues(spec, config as Record<string, unknown>, `${base}.config`, nodeId, opts, total),
         );
         const typed = { ...(n as unknown as WorkflowNode), config: config as Record<string, unknown> };
-        issues.push(...semanticIssues(typed, `${base}.config`));
-        issues.push(...urlIssues(typed, `${base}.config`, opts.checkUrl));
+        issues.push(...semanticIssues(spec, typed, `${base}.config`));
+        issues.push(...urlIssues(spec, typed, `${base}.config`, opts.checkUrl));
       }
     }
     if (nodeId && NODE_ID.test(nodeId) && !nodes.has(nodeId)) {

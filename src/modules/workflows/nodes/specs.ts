@@ -29,6 +29,16 @@ export interface NodeSpec {
   refs?: readonly { path: string; kind: RefKind }[];
   /** Changes something outside the run (dry_run only reports what it would do). */
   sideEffects: boolean;
+  /** `config.url` is an outbound target: judged on save (written-out origin, allow-list). */
+  outboundUrl?: boolean;
+  /** Checks the schema cannot express, on a config that passed it: problems by config path. */
+  check?(config: Record<string, unknown>): ConfigProblem[];
+}
+
+export interface ConfigProblem {
+  /** Dotted path within `config`. */
+  path: string;
+  message: string;
 }
 
 /** Shorthands for the config schemas of the definitions. */

@@ -22,6 +22,7 @@ export const httpRequest = defineNode({
   templateMaps: ['headers'],
   expressions: ['body'],
   sideEffects: true,
+  outboundUrl: true,
   fields: [
     { path: 'method', label: 'Method' },
     { path: 'url', label: 'URL', help: TEMPLATE_HELP },

@@ -1,3 +1,4 @@
+import { customEventTypeProblem } from '../../../events/events.types.js';
 import { defineNode, EXPRESSION_HELP, TEMPLATE_HELP } from '../definition.js';
 import { sendWebhookEventNode } from '../outbound-nodes.js';
 import { expr, obj } from '../specs.js';
@@ -25,6 +26,11 @@ export const sendWebhookEvent = defineNode({
   templates: ['url'],
   expressions: ['payload'],
   sideEffects: true,
+  outboundUrl: true,
+  check(c) {
+    const forged = typeof c.event === 'string' ? customEventTypeProblem(c.event) : null;
+    return forged ? [{ path: 'event', message: forged }] : [];
+  },
   fields: [
     { path: 'url', label: 'URL', help: TEMPLATE_HELP },
     { path: 'event', label: 'Event name' },

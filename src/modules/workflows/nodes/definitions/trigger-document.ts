@@ -27,6 +27,14 @@ export const documentTrigger = defineNode({
   ),
   refs: [{ path: 'filters.project_ids', kind: 'project' }],
   sideEffects: false,
+  check(c) {
+    const f = (c.filters ?? {}) as { min_confidence?: number; max_confidence?: number };
+    return typeof f.min_confidence === 'number' &&
+      typeof f.max_confidence === 'number' &&
+      f.min_confidence > f.max_confidence
+      ? [{ path: 'filters.min_confidence', message: 'must not exceed max_confidence' }]
+      : [];
+  },
   fields: [
     { path: 'events', label: 'Events' },
     { path: 'filters.project_ids', label: 'Only these projects' },
