@@ -26,6 +26,11 @@ const NODE_ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const NODE_KEYS = new Set(['id', 'type', 'name', 'config', 'retry', 'on_error']);
 const EDGE_KEYS = new Set(['source', 'target', 'when']);
 
+/** "trigger.manual, trigger.document or trigger.schedule" */
+const TRIGGER_TYPES = NODE_TYPES.filter((t) => SPECS.get(t)?.kind === 'trigger')
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
+
 const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false });
 const configValidators = new Map([...SPECS.values()].map((s) => [s.type, ajv.compile(s.config)]));
 const retryValidator = ajv.compile({
@@ -348,7 +353,7 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
     if (triggers.length === 0)
       issues.push({
         field: 'nodes',
-        message: 'needs exactly one trigger node (trigger.manual, trigger.document or trigger.schedule); it has none',
+        message: `needs exactly one trigger node (${TRIGGER_TYPES}); it has none`,
       });
     for (const t of triggers.slice(1))
       issues.push({
