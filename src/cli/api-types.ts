@@ -1261,6 +1261,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/workflows/node-types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The node types a graph may use: config fields, branches and help, as the editor shows them
+         * @description Requires the viewer role or higher.
+         */
+        get: operations["getWorkflowsNodeTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/workflows/runs": {
         parameters: {
             query?: never;
@@ -2683,6 +2703,47 @@ export type components = {
                 finished_at: string | null;
                 duration_ms: number | null;
             }[];
+        };
+        WorkflowNodeType: {
+            type: string;
+            /** @enum {string} */
+            kind: "trigger" | "action";
+            label: string;
+            category: string;
+            category_label: string;
+            description: string;
+            /**
+             * @description Incoming edges: 0 for triggers, else 1 (from any steps)
+             * @enum {integer}
+             */
+            inputs: 0 | 1;
+            /** @description Outputs an edge’s `when` must name (besides `error`); empty: edges leaving it carry no `when` */
+            branches: string[];
+            side_effects: boolean;
+            /** @description Config a new step of this type starts with */
+            initial_config: {
+                [key: string]: unknown;
+            };
+            fields: {
+                path: string;
+                label: string;
+                /** @enum {string} */
+                kind: "text" | "expression" | "template" | "integer" | "number" | "select" | "checkboxes" | "list" | "map" | "project" | "projects" | "template_ref" | "export_ref";
+                /** @enum {string} */
+                type: "string" | "integer" | "number" | "array" | "object";
+                required: boolean;
+                options?: string[];
+                default?: unknown;
+                minimum?: number;
+                maximum?: number;
+                /** @enum {string} */
+                values?: "expression" | "template";
+                help?: string;
+            }[];
+            /** @description JSON schema the node’s `config` must satisfy (save also checks expressions and references) */
+            config_schema: {
+                [key: string]: unknown;
+            };
         };
     };
     responses: {
@@ -9455,6 +9516,44 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getWorkflowsNodeTypes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every node type, grouped by category in the editor’s palette order */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: components["schemas"]["WorkflowNodeType"][];
+                        message: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
         };
     };

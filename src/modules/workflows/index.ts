@@ -19,9 +19,7 @@ import { createRunner } from './engine/runner.js';
 import { createExpressionEvaluator, type EvaluatorOptions, type ExpressionEvaluator } from './expressions/evaluator.js';
 import { createWorkflowFanOut } from './fanout.js';
 import { createRunProducer } from './jobs.js';
-import { documentNodes } from './nodes/document-nodes.js';
-import { conditionNode, delayNode, triggerNode } from './nodes/flow-nodes.js';
-import { outboundNodes } from './nodes/outbound-nodes.js';
+import { createExecutors } from './nodes/catalogue.js';
 import { createRunsRepository } from './runs.repository.js';
 import { createWorkflowSchedules } from './schedules.js';
 import { sweepRuns } from './sweep.js';
@@ -115,14 +113,9 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
     },
   };
 
-  const executors = {
-    'trigger.manual': triggerNode,
-    'trigger.document': triggerNode,
-    'trigger.schedule': triggerNode,
-    condition: conditionNode,
-    delay: delayNode,
-    ...documentNodes({ documents, computes: deps.documents.computes, projects: deps.projects }),
-    ...outboundNodes({
+  const executors = createExecutors({
+    documents: { documents, computes: deps.documents.computes, projects: deps.projects },
+    outbound: {
       sheets: deps.sheets,
       deliveries: deps.deliveries,
       checkUrl: httpCheckUrl,
@@ -132,8 +125,8 @@ export function createWorkflowsModule(deps: WorkflowsModuleDeps, opts: Workflows
         if (!w) throw new Error('the workflow no longer exists');
         return deps.secretBox.decrypt(w.secret_sealed);
       },
-    }),
-  };
+    },
+  });
   const runner = createRunner({
     db: deps.db,
     runs,

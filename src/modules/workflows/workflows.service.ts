@@ -8,7 +8,8 @@ import { generateWebhookSecret } from '../webhooks/signature.js';
 import type { CheckItem } from './expressions/evaluator.js';
 import { triggerOf, validateGraph, type DeferredCheck, type GraphIssue } from './graph/validate.js';
 import { runEventData } from './engine/events.js';
-import { SPECS, type RefKind } from './nodes/specs.js';
+import { SPECS } from './nodes/catalogue.js';
+import type { RefKind } from './nodes/specs.js';
 import type { RunsRepository } from './runs.repository.js';
 import type { WorkflowsRepository } from './workflows.repository.js';
 import {

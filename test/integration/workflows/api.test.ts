@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { body, createActor, createKey, bearer, type Actor, type TestApp } from '../../helpers/app.js';
 import { createWorkflowTestApp, type WorkflowStack } from '../../helpers/workflows-harness.js';
+import { NODE_TYPES } from '../../../src/modules/workflows/nodes/catalogue.js';
 
 const simple = {
   nodes: [
@@ -223,6 +224,60 @@ describe('workflows API', () => {
     expect(body(await call(owner, 'GET', '/workflows')).data.map((x: any) => x.id)).not.toContain(tw.id);
   });
 
+  it('serves the node catalogue to every role and mode: each type once, with its fields, branches and help', async () => {
+    const viewer = await createActor(t as unknown as TestApp, { role: 'viewer' });
+    const res = await call(viewer, 'GET', '/workflows/node-types');
+    expect(res.statusCode, res.body).toBe(200);
+    const types = body(res).data as any[];
+    expect(types.map((x) => x.type).sort()).toEqual([...NODE_TYPES].sort());
+    for (const x of types) {
+      expect(x, x.type).toMatchObject({
+        label: expect.any(String),
+        kind: expect.stringMatching(/^(trigger|action)$/),
+        category: expect.any(String),
+        category_label: expect.any(String),
+        description: expect.any(String),
+        inputs: x.kind === 'trigger' ? 0 : 1,
+        branches: expect.any(Array),
+        side_effects: expect.any(Boolean),
+        initial_config: expect.any(Object),
+        config_schema: expect.objectContaining({ type: 'object' }),
+      });
+      for (const f of x.fields)
+        expect(f, `${x.type} ${f.path}`).toMatchObject({
+          path: expect.any(String),
+          label: expect.any(String),
+          kind: expect.any(String),
+          type: expect.any(String),
+          required: expect.any(Boolean),
+        });
+    }
+    const byType = new Map(types.map((x) => [x.type, x]));
+    expect(byType.get('condition')).toMatchObject({ branches: ['true', 'false'], category: 'flow' });
+    expect(byType.get('send_webhook_event').fields).toEqual([
+      { path: 'url', label: 'URL', kind: 'template', type: 'string', required: true, help: expect.any(String) },
+      { path: 'event', label: 'Event name', kind: 'text', type: 'string', required: false, default: 'workflow.event' },
+      {
+        path: 'payload',
+        label: 'Payload',
+        kind: 'expression',
+        type: 'string',
+        required: false,
+        help: expect.any(String),
+      },
+    ]);
+    // The same catalogue in test mode, for an API key and for another organization.
+    const test = await call(owner, 'GET', '/workflows/node-types', undefined, { 'x-environment': 'test' });
+    expect(test.statusCode).toBe(200);
+    expect(body(test).data).toEqual(types);
+    expect(body(await call(other, 'GET', '/workflows/node-types')).data).toEqual(types);
+    const key = await createKey(t as unknown as TestApp, owner);
+    expect((await call({ auth: bearer(key.key) }, 'GET', '/workflows/node-types')).statusCode).toBe(200);
+    const anonymous = await call({ auth: {} }, 'GET', '/workflows/node-types');
+    expect(anonymous.statusCode).toBe(401);
+    expect(body(anonymous).error!.code).toBe('UNAUTHORIZED');
+  });
+
   it('documents every route in the OpenAPI document with its real success status and error responses', async () => {
     const doc = (await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' })).json();
     const op = (path: string, method: string) => doc.paths[`/api/v1${path}`]?.[method];
@@ -243,6 +298,8 @@ describe('workflows API', () => {
       expect(o, `${method} ${path}`).toBeDefined();
       expect(Object.keys(o.responses)).toEqual(expect.arrayContaining([status, '400', '401', '403', '429']));
     }
+    // Takes no input: no 400.
+    expect(Object.keys(op('/workflows/node-types', 'get').responses).sort()).toEqual(['200', '401', '403', '429']);
     expect(Object.keys(op('/workflows/runs/{runId}/cancel', 'post').responses)).toEqual(
       expect.arrayContaining(['404', '409']),
     );

@@ -154,6 +154,21 @@ const cases: Case[] = [
     expect: [{ field: 'nodes[0].config.cron', node_id: 's', message: expect.stringMatching(/5 fields/) }],
   },
   {
+    name: 'a document trigger whose minimum confidence exceeds its maximum',
+    graph: {
+      nodes: [
+        {
+          id: 'd',
+          type: 'trigger.document',
+          config: { events: ['document.extracted'], filters: { min_confidence: 0.9, max_confidence: 0.5 } },
+        },
+      ],
+    },
+    expect: [
+      { field: 'nodes[0].config.filters.min_confidence', node_id: 'd', message: 'must not exceed max_confidence' },
+    ],
+  },
+  {
     name: 'duplicate node ids',
     graph: { nodes: [trigger, set, { ...set }] },
     expect: [{ field: 'nodes[2].id', node_id: 'flag', message: expect.stringMatching(/duplicates/) }],

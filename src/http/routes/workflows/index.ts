@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { NODE_CATALOGUE } from '../../../modules/workflows/nodes/catalogue.js';
 import type { WorkflowsService } from '../../../modules/workflows/workflows.service.js';
 import type {
   CreateWorkflowInput,
@@ -82,6 +83,20 @@ export function registerWorkflowRoutes(api: FastifyInstance, workflows: Workflow
   );
 
   // Static paths before /workflows/:id (the router prefers them anyway; the order documents it).
+  api.get(
+    '/workflows/node-types',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'The node types a graph may use: config fields, branches and help, as the editor shows them',
+        response: responses.nodeTypes,
+      },
+    },
+    // The same for every organization and environment: derived from the node definitions.
+    async () => ok(NODE_CATALOGUE),
+  );
+
   api.get<{ Querystring: ListRunsQuery }>(
     '/workflows/runs',
     {

@@ -66,6 +66,61 @@ const runProps = {
 const run = component('WorkflowRun', t.obj({ ...runProps, steps: t.arr(step) }, ['steps']));
 const issues = t.arr(t.obj({ field: t.str, node_id: t.str, message: t.str }, ['field', 'node_id']));
 
+const field = t.obj(
+  {
+    path: t.str,
+    label: t.str,
+    kind: t.enum([
+      'text',
+      'expression',
+      'template',
+      'integer',
+      'number',
+      'select',
+      'checkboxes',
+      'list',
+      'map',
+      'project',
+      'projects',
+      'template_ref',
+      'export_ref',
+    ]),
+    type: t.enum(['string', 'integer', 'number', 'array', 'object']),
+    required: t.bool,
+    options: t.arr(t.str),
+    default: t.any,
+    minimum: t.num,
+    maximum: t.num,
+    values: t.enum(['expression', 'template']),
+    help: t.str,
+  },
+  ['options', 'default', 'minimum', 'maximum', 'values', 'help'],
+  'One config entry: `path` is dotted within `config`; `kind` says how it is edited (an expression, a template, a reference to a project, template or Sheets export, a map of name → expression or template); `options` lists allowed values',
+);
+const nodeType = component(
+  'WorkflowNodeType',
+  t.obj({
+    type: t.str,
+    kind: t.enum(['trigger', 'action']),
+    label: t.str,
+    category: t.str,
+    category_label: t.str,
+    description: t.str,
+    inputs: { type: 'integer', enum: [0, 1], description: 'Incoming edges: 0 for triggers, else 1 (from any steps)' },
+    branches: {
+      ...t.arr(t.str),
+      description: 'Outputs an edge’s `when` must name (besides `error`); empty: edges leaving it carry no `when`',
+    },
+    side_effects: t.bool,
+    initial_config: t.map(t.any, 'Config a new step of this type starts with'),
+    fields: t.arr(field),
+    config_schema: t.map(
+      t.any,
+      'JSON schema the node’s `config` must satisfy (save also checks expressions and references)',
+    ),
+  }),
+);
+
 const workflowExample = {
   id: 'wf_01HZX7B2',
   name: 'Approve big invoices',
@@ -100,6 +155,10 @@ export const workflowsDocs: OperationDocs = {
   'POST /workflows/validate': {
     data: t.obj({ valid: t.bool, issues }),
     requestExample: { nodes: [], edges: [], status: 'draft' },
+  },
+  'GET /workflows/node-types': {
+    description: 'Every node type, grouped by category in the editor’s palette order',
+    data: t.arr(nodeType),
   },
   'GET /workflows/runs': { list: true, data: t.obj({ ...runProps, step_counts: t.map(t.int) }) },
   'GET /workflows/runs/:runId': { data: run },

@@ -143,6 +143,7 @@ export const responses = {
   workflow: (code: number) => ({ [code]: envelope(obj), ...errors(400, 401, 403, 404, 429) }),
   list: { 200: pageEnvelope, ...errors(400, 401, 403, 429) },
   run: (code: number) => ({ [code]: envelope(obj), ...errors(400, 401, 403, 404, 409, 429) }),
+  nodeTypes: { 200: envelope({ type: 'array', items: obj }), ...errors(401, 403, 429) },
   validate: {
     200: envelope({
       type: 'object',

@@ -11,7 +11,7 @@ import type { WorkflowDocuments } from '../documents.port.js';
 import { ExpressionError, type ExpressionEvaluator } from '../expressions/evaluator.js';
 import { isTemplated, templateToExpression } from '../expressions/compile.js';
 import { executionOrder, incomingEdges } from '../graph/order.js';
-import { SPECS } from '../nodes/specs.js';
+import { SPECS, type NodeType } from '../nodes/catalogue.js';
 import { StepError, type NodeContext, type NodeExecutor, type NodeOutcome } from '../nodes/types.js';
 import type { RunsRepository, StepRecord } from '../runs.repository.js';
 import {
@@ -29,7 +29,8 @@ export interface EngineDeps {
   runs: RunsRepository;
   documents: Pick<WorkflowDocuments, 'get'>;
   evaluator: ExpressionEvaluator;
-  executors: Record<string, NodeExecutor>;
+  /** One executor per node type (nodes/catalogue.ts builds it from the definitions). */
+  executors: Record<NodeType, NodeExecutor>;
   logger: Logger;
   /** Clock, ms. Default Date.now. */
   now?: () => number;
@@ -427,7 +428,8 @@ export function createRunner(deps: EngineDeps) {
     position: number,
     env: NodeEnv,
   ): Promise<NodeResult> {
-    const executor = deps.executors[node.type];
+    // A saved graph names its types as text; one the catalogue no longer has finds no executor.
+    const executor = (deps.executors as Partial<Record<string, NodeExecutor>>)[node.type];
     const maxTries = node.retry?.max_tries ?? 1;
     const backoff = node.retry?.backoff ?? { type: 'exponential' as const, delay_ms: 1000 };
     let attempts = prev?.attempts ?? 0;

@@ -4,7 +4,6 @@
 // (known types, valid config, edges between existing nodes, acyclic); a graph that is activated
 // or run must also have exactly one trigger from which every node can be reached.
 import { Ajv, type ErrorObject } from 'ajv';
-import { CronExpressionParser } from 'cron-parser';
 import {
   expressionProblem,
   INLINE_CHECK_MAX,
@@ -12,7 +11,8 @@ import {
   templateProblem,
 } from '../expressions/compile.js';
 import { customEventTypeProblem } from '../../events/events.types.js';
-import { NODE_TYPES, SPECS, type NodeSpec } from '../nodes/specs.js';
+import { NODE_TYPES, SPECS } from '../nodes/catalogue.js';
+import type { NodeSpec } from '../nodes/specs.js';
 import { ON_ERRORS, type Graph, type WorkflowEdge, type WorkflowNode } from '../workflows.types.js';
 
 export interface GraphIssue {
@@ -26,6 +26,11 @@ export const MAX_EDGES = 300;
 const NODE_ID = /^[A-Za-z][A-Za-z0-9_-]{0,63}$/;
 const NODE_KEYS = new Set(['id', 'type', 'name', 'config', 'retry', 'on_error']);
 const EDGE_KEYS = new Set(['source', 'target', 'when']);
+
+/** "trigger.manual, trigger.document or trigger.schedule" */
+const TRIGGER_TYPES = NODE_TYPES.filter((t) => SPECS.get(t)?.kind === 'trigger')
+  .join(', ')
+  .replace(/, ([^,]*)$/, ' or $1');
 
 const ajv = new Ajv({ allErrors: true, coerceTypes: false, strict: false });
 const configValidators = new Map([...SPECS.values()].map((s) => [s.type, ajv.compile(s.config)]));
@@ -120,61 +125,9 @@ function expressionIssues(
   return out;
 }
 
-export function validTimeZone(tz: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Checks that go beyond the schema for particular node types. */
-function semanticIssues(n: WorkflowNode, base: string): GraphIssue[] {
-  const out: GraphIssue[] = [];
-  const c = n.config;
-  if (n.type === 'trigger.schedule' && typeof c.cron === 'string') {
-    const tz = typeof c.timezone === 'string' ? c.timezone : 'UTC';
-    if (!validTimeZone(tz))
-      out.push({
-        field: `${base}.timezone`,
-        message: `is not an IANA time zone (such as Europe/Berlin)`,
-        node_id: n.id,
-      });
-    const fields = c.cron.trim().split(/\s+/);
-    if (fields.length !== 5) {
-      out.push({
-        field: `${base}.cron`,
-        message: 'must have 5 fields: minute hour day-of-month month day-of-week',
-        node_id: n.id,
-      });
-    } else {
-      try {
-        CronExpressionParser.parse(`0 ${c.cron.trim()}`, { tz: validTimeZone(tz) ? tz : 'UTC' });
-      } catch (err) {
-        out.push({
-          field: `${base}.cron`,
-          message: `is not a valid cron expression: ${(err as Error).message}`,
-          node_id: n.id,
-        });
-      }
-    }
-  }
-  if (n.type === 'send_webhook_event' && typeof c.event === 'string') {
-    const forged = customEventTypeProblem(c.event);
-    if (forged) out.push({ field: `${base}.event`, message: forged, node_id: n.id });
-  }
-  if (n.type === 'trigger.document') {
-    const f = (c.filters ?? {}) as { min_confidence?: number; max_confidence?: number };
-    if (
-      typeof f.min_confidence === 'number' &&
-      typeof f.max_confidence === 'number' &&
-      f.min_confidence > f.max_confidence
-    ) {
-      out.push({ field: `${base}.filters.min_confidence`, message: 'must not exceed max_confidence', node_id: n.id });
-    }
-  }
-  return out;
+/** Checks of a node type beyond its schema (its definition's `check`). */
+function semanticIssues(spec: NodeSpec, n: WorkflowNode, base: string): GraphIssue[] {
+  return (spec.check?.(n.config) ?? []).map((p) => ({ field: `${base}.${p.path}`, message: p.message, node_id: n.id }));
 }
 
 /** Finds one cycle (as node ids, first repeated last) among the valid edges, or null. */
@@ -219,8 +172,6 @@ export interface ValidateOptions {
   checkUrl?: (nodeType: string, url: string) => string | null;
 }
 
-/** Nodes whose `url` config is an outbound target. */
-const URL_NODES = new Set(['http_request', 'send_webhook_event']);
 // Scheme and host written out and closed by /, ? or #: what must precede any {{ … }}.
 const LITERAL_ORIGIN = /^https?:\/\/[^/?#{}]+[/?#]/i;
 
@@ -229,9 +180,9 @@ const LITERAL_ORIGIN = /^https?:\/\/[^/?#{}]+[/?#]/i;
  * template may fill the path and query, never the host, so a document cannot pick the target)
  * and the URL, with each {{ … }} as a placeholder, must pass the node's allow-list.
  */
-function urlIssues(n: WorkflowNode, base: string, checkUrl: ValidateOptions['checkUrl']): GraphIssue[] {
+function urlIssues(spec: NodeSpec, n: WorkflowNode, base: string, checkUrl: ValidateOptions['checkUrl']): GraphIssue[] {
   const url = n.config.url;
-  if (!URL_NODES.has(n.type) || typeof url !== 'string') return [];
+  if (!spec.outboundUrl || typeof url !== 'string') return [];
   const at = url.indexOf('{{');
   if (at !== -1 && !LITERAL_ORIGIN.test(url.slice(0, at)))
     return [
@@ -306,8 +257,8 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
           ...expressionIssues(spec, config as Record<string, unknown>, `${base}.config`, nodeId, opts, total),
         );
         const typed = { ...(n as unknown as WorkflowNode), config: config as Record<string, unknown> };
-        issues.push(...semanticIssues(typed, `${base}.config`));
-        issues.push(...urlIssues(typed, `${base}.config`, opts.checkUrl));
+        issues.push(...semanticIssues(spec, typed, `${base}.config`));
+        issues.push(...urlIssues(spec, typed, `${base}.config`, opts.checkUrl));
       }
     }
     if (nodeId && NODE_ID.test(nodeId) && !nodes.has(nodeId)) {
@@ -403,7 +354,7 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
     if (triggers.length === 0)
       issues.push({
         field: 'nodes',
-        message: 'needs exactly one trigger node (trigger.manual, trigger.document or trigger.schedule); it has none',
+        message: `needs exactly one trigger node (${TRIGGER_TYPES}); it has none`,
       });
     for (const t of triggers.slice(1))
       issues.push({

@@ -1,10 +1,12 @@
-// A node's config as a form generated from its type's fields (see types.ts), or as JSON. Problems
+// A node's config as a form generated from its type's fields (served by the API, see
+// nodeTypes.ts), or as JSON. Problems
 // the API reported for a config path are shown under the field they concern.
 import { useEffect, useId, useState } from 'react';
 import { useApiPage } from '../../lib/queries';
 import type { Project, SheetsExport, Template } from '../../lib/types';
 import { Field } from '../../components/ui';
-import { getPath, setPath, type ConfigField, type GraphIssue } from './types';
+import type { ConfigField } from './nodeTypes';
+import { getPath, setPath, type GraphIssue } from './types';
 
 type Config = Record<string, unknown>;
 
@@ -141,6 +143,8 @@ function FieldInput({
           id={id}
           type="number"
           step={f.kind === 'integer' ? 1 : 'any'}
+          min={f.minimum}
+          max={f.maximum}
           value={str}
           disabled={disabled}
           onChange={(e) => set(e.target.value === '' ? undefined : Number(e.target.value))}
@@ -149,7 +153,7 @@ function FieldInput({
     case 'select':
       return (
         <select id={id} value={str} disabled={disabled} onChange={(e) => set(e.target.value || undefined)}>
-          <option value="">(default)</option>
+          <option value="">{f.default !== undefined ? `(default: ${String(f.default)})` : '(default)'}</option>
           {f.options?.map((o) => (
             <option key={o} value={o}>
               {o}
@@ -269,6 +273,13 @@ function FieldInput({
   }
 }
 
+/** The field's help, with the value the step uses when the field is left empty. */
+function hintOf(f: ConfigField): string | undefined {
+  const shown = typeof f.default === 'string' ? f.default : JSON.stringify(f.default);
+  const dflt = f.default !== undefined && f.kind !== 'select' ? `Default: ${shown}.` : '';
+  return [f.help, dflt].filter(Boolean).join(' ') || undefined;
+}
+
 /** Config problems, keyed by the config path they name (relative to `config`). */
 export function configIssues(issues: GraphIssue[]): { path: string; message: string }[] {
   return issues.flatMap((i) => {
@@ -310,7 +321,7 @@ export function ConfigForm({
                 {f.required ? <span aria-hidden="true"> *</span> : null}
               </>
             }
-            hint={f.hint}
+            hint={hintOf(f)}
             error={errs.join('; ') || undefined}>
             <FieldInput
               f={f}

@@ -26,18 +26,22 @@ import {
 import '@xyflow/react/dist/style.css';
 import { useTheme } from '../../lib/theme';
 import { humanize } from '../../lib/format';
-import { edgeId, NODE_INFO, typeLabel, type Selection, type WorkflowEdge, type WorkflowNode } from './types';
+import type { NodeCatalogue } from './nodeTypes';
+import { edgeId, type Selection, type WorkflowEdge, type WorkflowNode } from './types';
 
 type Pos = { x: number; y: number };
 
 /** A step's named outputs: its branches, and `error` when it continues on errors or already has an error edge. */
-function outputsOf(node: WorkflowNode | undefined, edges: WorkflowEdge[]): string[] {
+function outputsOf(types: NodeCatalogue, node: WorkflowNode | undefined, edges: WorkflowEdge[]): string[] {
   if (!node) return [];
   const error = node.on_error === 'continue' || edges.some((e) => e.source === node.id && e.when === 'error');
-  return [...(NODE_INFO.get(node.type)?.branches ?? []), ...(error ? ['error'] : [])];
+  return [...(types.branches(node.type) ?? []), ...(error ? ['error'] : [])];
 }
 interface NodeData extends Record<string, unknown> {
   node: WorkflowNode;
+  /** The type's label from the catalogue. */
+  label: string;
+  trigger: boolean;
   issues: string[];
   step?: string;
   outs: string[];
@@ -75,20 +79,18 @@ const STEP_TONE: Record<string, string> = {
 };
 
 const WfNodeView = memo(function WfNodeView({ data, selected }: NodeProps<WfNode>) {
-  const { node, issues, step, outs } = data;
+  const { node, label, trigger, issues, step, outs } = data;
   // Handles appear and go with the outputs: React Flow re-measures them for edges to attach.
   const updateInternals = useUpdateNodeInternals();
   const outKey = outs.join(',');
   useEffect(() => updateInternals(node.id), [outKey, node.id, updateInternals]);
-  const info = NODE_INFO.get(node.type);
-  const trigger = info?.kind === 'trigger' || node.type.startsWith('trigger.');
   return (
     <div
       className={`wf-node${trigger ? ' is-trigger' : ''}${issues.length ? ' has-issues' : ''}${selected ? ' is-selected' : ''}`}
       data-node-id={node.id}>
       {!trigger ? <Handle type="target" position={Position.Top} /> : null}
       <div className="wf-node-type">
-        <span>{typeLabel(node.type)}</span>
+        <span>{label}</span>
         {step ? <span className={`badge badge-${STEP_TONE[step] ?? 'neutral'}`}>{humanize(step)}</span> : null}
       </div>
       <div className="wf-node-name">{node.name || node.id}</div>
@@ -170,6 +172,8 @@ function RevealSelected({ id }: { id?: string }) {
 }
 
 export interface GraphEditorProps {
+  /** The node types as the API describes them. */
+  types: NodeCatalogue;
   storageKey: string;
   nodes: WorkflowNode[];
   edges: WorkflowEdge[];
@@ -193,6 +197,7 @@ function loadPositions(key: string): Record<string, Pos> {
 
 export default function GraphEditor(p: GraphEditorProps) {
   const { dark } = useTheme();
+  const types = p.types;
   // Positions are a view preference (the API's graph has none): kept per workflow in this browser.
   const positions = useRef<Record<string, Pos>>(loadPositions(p.storageKey));
   const [rfNodes, setRfNodes] = useState<WfNode[]>([]);
@@ -220,12 +225,19 @@ export default function GraphEditor(p: GraphEditorProps) {
           type: 'wf' as const,
           position,
           selected: p.selection?.kind === 'node' && p.selection.id === n.id,
-          data: { node: n, issues, step, outs: outputsOf(n, p.edges) },
-          ariaLabel: `${typeLabel(n.type)} step ${n.name || n.id}${step ? `, last run ${step}` : ''}${issues.length ? `, ${issues.length} problem${issues.length > 1 ? 's' : ''}: ${issues.join('; ')}` : ''}`,
+          data: {
+            node: n,
+            label: types.label(n.type),
+            trigger: types.isTrigger(n.type),
+            issues,
+            step,
+            outs: outputsOf(types, n, p.edges),
+          },
+          ariaLabel: `${types.label(n.type)} step ${n.name || n.id}${step ? `, last run ${step}` : ''}${issues.length ? `, ${issues.length} problem${issues.length > 1 ? 's' : ''}: ${issues.join('; ')}` : ''}`,
         };
       });
     });
-  }, [p.nodes, p.edges, p.issuesByNode, p.stepStatus, p.selection]);
+  }, [p.nodes, p.edges, p.issuesByNode, p.stepStatus, p.selection, types]);
 
   // The palette asks where to put a new node.
   useEffect(() => {
@@ -246,7 +258,7 @@ export default function GraphEditor(p: GraphEditorProps) {
     () =>
       p.edges.map((e) => {
         const src = p.nodes.find((n) => n.id === e.source);
-        const handles = outputsOf(src, p.edges);
+        const handles = outputsOf(types, src, p.edges);
         return {
           id: edgeId(e),
           source: e.source,
@@ -259,7 +271,7 @@ export default function GraphEditor(p: GraphEditorProps) {
           ariaLabel: `Connection from ${e.source} to ${e.target}${e.when ? ` when ${e.when}` : ''}`,
         };
       }),
-    [p.edges, p.nodes, p.selection],
+    [p.edges, p.nodes, p.selection, types],
   );
 
   const onNodesChange = useCallback(
@@ -321,9 +333,9 @@ export default function GraphEditor(p: GraphEditorProps) {
   const isValidConnection = useCallback(
     (c: Connection | Edge) => {
       const target = p.nodes.find((n) => n.id === c.target);
-      return !!target && c.source !== c.target && NODE_INFO.get(target.type)?.kind !== 'trigger';
+      return !!target && c.source !== c.target && !types.isTrigger(target.type);
     },
-    [p.nodes],
+    [p.nodes, types],
   );
 
   return (

@@ -4,18 +4,12 @@
 import { useState } from 'react';
 import { Button, Field, Tabs, TabPanel } from '../../components/ui';
 import { ConfigForm, ConfigJson } from './ConfigForm';
-import {
-  edgeId,
-  NODE_ID_RULE,
-  NODE_INFO,
-  typeLabel,
-  type GraphIssue,
-  type Selection,
-  type WorkflowEdge,
-  type WorkflowNode,
-} from './types';
+import type { NodeCatalogue } from './nodeTypes';
+import { edgeId, NODE_ID_RULE, type GraphIssue, type Selection, type WorkflowEdge, type WorkflowNode } from './types';
 
 interface Props {
+  /** The node types as the API describes them. */
+  types: NodeCatalogue;
   selection: Selection;
   nodes: WorkflowNode[];
   edges: WorkflowEdge[];
@@ -26,14 +20,14 @@ interface Props {
 }
 
 /** The `when` values an edge leaving this node may take ('' = none). */
-export function whenOptions(n: WorkflowNode | undefined): string[] {
-  const branches = n ? NODE_INFO.get(n.type)?.branches : undefined;
+export function whenOptions(types: NodeCatalogue, n: WorkflowNode | undefined): string[] {
+  const branches = n ? types.branches(n.type) : undefined;
   return branches ? [...branches, 'error'] : ['', 'error'];
 }
 
 function Connections({ node, p }: { node: WorkflowNode; p: Props }) {
-  const targets = p.nodes.filter((n) => n.id !== node.id && NODE_INFO.get(n.type)?.kind !== 'trigger');
-  const opts = whenOptions(node);
+  const targets = p.nodes.filter((n) => n.id !== node.id && !p.types.isTrigger(n.type));
+  const opts = whenOptions(p.types, node);
   const [target, setTarget] = useState('');
   const [when, setWhen] = useState(opts[0]);
   const out = p.edges.filter((e) => e.source === node.id);
@@ -114,7 +108,7 @@ function Connections({ node, p }: { node: WorkflowNode; p: Props }) {
 }
 
 function NodeSettings({ node, p }: { node: WorkflowNode; p: Props }) {
-  const info = NODE_INFO.get(node.type);
+  const info = p.types.get(node.type);
   const mine = p.issues.filter(
     (i) =>
       i.node_id === node.id ||
@@ -175,10 +169,10 @@ function NodeSettings({ node, p }: { node: WorkflowNode; p: Props }) {
   return (
     <div className="wf-panel-body">
       <h2 className="wf-panel-title">
-        {typeLabel(node.type)}: {node.name || node.id}
+        {p.types.label(node.type)}: {node.name || node.id}
       </h2>
       {info ? (
-        <p className="small muted">{info.summary}</p>
+        <p className="small muted">{info.description}</p>
       ) : (
         <p className="warn-box small">
           Unknown step type <code>{node.type}</code>.
@@ -265,7 +259,7 @@ function NodeSettings({ node, p }: { node: WorkflowNode; p: Props }) {
           />
         )}
       </TabPanel>
-      {info?.kind !== 'trigger' ? (
+      {!p.types.isTrigger(node.type) ? (
         <details className="wf-panel-section">
           <summary>Retries and errors</summary>
           <div className="form-grid mt">
@@ -337,7 +331,7 @@ function NodeSettings({ node, p }: { node: WorkflowNode; p: Props }) {
 
 function EdgeSettings({ edge, p }: { edge: WorkflowEdge; p: Props }) {
   const source = p.nodes.find((n) => n.id === edge.source);
-  const opts = whenOptions(source);
+  const opts = whenOptions(p.types, source);
   const set = (when: string) => {
     const next = { source: edge.source, target: edge.target, ...(when ? { when } : {}) };
     if (p.edges.some((x) => edgeId(x) === edgeId(next))) return;
@@ -357,7 +351,7 @@ function EdgeSettings({ edge, p }: { edge: WorkflowEdge; p: Props }) {
         label="Follow it"
         htmlFor="wf-edge-when"
         hint={
-          source && NODE_INFO.get(source.type)?.branches
+          source && p.types.branches(source.type)
             ? 'Edges leaving a branching step need a branch.'
             : '“When error” is followed when the step fails and the run continues.'
         }>
@@ -411,7 +405,7 @@ export function SidePanel(p: Props) {
             <option value="">Choose a step…</option>
             {p.nodes.map((n) => (
               <option key={n.id} value={n.id}>
-                {n.name ? `${n.name} (${n.id})` : n.id} — {typeLabel(n.type)}
+                {n.name ? `${n.name} (${n.id})` : n.id} — {p.types.label(n.type)}
               </option>
             ))}
           </select>

@@ -20,12 +20,10 @@ import {
 import { SidePanel } from './SidePanel';
 import { RunDialog } from './RunDialog';
 import { RunDetail, RunsTable } from './Runs';
+import { useNodeTypes, type NodeCatalogue, type NodeTypeInfo } from './nodeTypes';
 import {
   issueNode,
   newNodeId,
-  NODE_INFO,
-  NODE_TYPES,
-  typeLabel,
   type GraphIssue,
   type Run,
   type Selection,
@@ -43,12 +41,25 @@ interface Draft {
   edges: WorkflowEdge[];
 }
 
+/** The catalogue's types by category, in the order the API lists them. */
+function byCategory(types: readonly NodeTypeInfo[]): { label: string; types: NodeTypeInfo[] }[] {
+  const groups = new Map<string, { label: string; types: NodeTypeInfo[] }>();
+  for (const t of types) {
+    const g = groups.get(t.category) ?? { label: t.category_label, types: [] };
+    g.types.push(t);
+    groups.set(t.category, g);
+  }
+  return [...groups.values()];
+}
+
 function Palette({
+  types,
   disabled,
   reason,
   onAdd,
   selected,
 }: {
+  types: NodeCatalogue;
   disabled: boolean;
   reason?: string;
   onAdd(type: string, connect: boolean): void;
@@ -78,17 +89,17 @@ function Palette({
           )}
         </span>
       </label>
-      {(['trigger', 'action'] as const).map((kind) => (
-        <div key={kind}>
-          <h3 className="wf-palette-h">{kind === 'trigger' ? 'Triggers' : 'Actions'}</h3>
+      {byCategory(types.types).map((group) => (
+        <div key={group.label}>
+          <h3 className="wf-palette-h">{group.label}</h3>
           <ul className="wf-palette-list">
-            {NODE_TYPES.filter((t) => t.kind === kind).map((t) => (
+            {group.types.map((t) => (
               <li key={t.type}>
                 <button
                   type="button"
                   className="wf-palette-btn"
                   disabled={disabled}
-                  title={t.summary}
+                  title={t.description}
                   onClick={() => onAdd(t.type, connect && !!selected)}
                   aria-label={`Add ${t.label}`}>
                   <span aria-hidden="true" className="wf-plus">
@@ -141,11 +152,13 @@ function Problems({
 }
 
 function StepsList({
+  types,
   nodes,
   edges,
   issuesByNode,
   onPick,
 }: {
+  types: NodeCatalogue;
   nodes: WorkflowNode[];
   edges: WorkflowEdge[];
   issuesByNode: Map<string, string[]>;
@@ -174,7 +187,7 @@ function StepsList({
                     </button>
                     {n.name ? <div className="small muted mono">{n.id}</div> : null}
                   </td>
-                  <td className="small">{typeLabel(n.type)}</td>
+                  <td className="small">{types.label(n.type)}</td>
                   <td className="small">
                     {edges
                       .filter((e) => e.source === n.id)
@@ -197,6 +210,8 @@ function StepsList({
 export function WorkflowPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
   const wf = useApi<Workflow>(`/workflows/${id}`);
+  const nodeTypes = useNodeTypes();
+  const types = nodeTypes.catalogue;
   const perm = usePermission('member');
   const toast = useToast();
   const invalidate = useInvalidate();
@@ -307,20 +322,13 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
   const add = (type: string, connect: boolean) => {
     const taken = new Set(nodes.map((n) => n.id));
     const nid = newNodeId(type, taken);
-    const info = NODE_INFO.get(type)!;
+    const info = types.get(type);
+    if (!info) return;
     const from = connect && selection?.kind === 'node' ? nodes.find((n) => n.id === selection.id) : undefined;
-    const edge =
-      from && info.kind !== 'trigger'
-        ? [
-            {
-              source: from.id,
-              target: nid,
-              ...(NODE_INFO.get(from.type)?.branches ? { when: NODE_INFO.get(from.type)!.branches![0] } : {}),
-            },
-          ]
-        : [];
+    const when = from ? types.branches(from.type)?.[0] : undefined;
+    const edge = from && info.kind !== 'trigger' ? [{ source: from.id, target: nid, ...(when ? { when } : {}) }] : [];
     placeRef.current?.(nid, from?.id);
-    change([...nodes, { id: nid, type, config: structuredClone(info.initial) }], [...edges, ...edge]);
+    change([...nodes, { id: nid, type, config: structuredClone(info.initial_config) }], [...edges, ...edge]);
     setSelection({ kind: 'node', id: nid });
   };
   const remove = async () => {
@@ -359,7 +367,7 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
         subtitle={
           <>
             {w.description ? <>{w.description} · </> : null}version {w.version} ·{' '}
-            {w.trigger ? typeLabel(`trigger.${w.trigger.type}`) : 'no trigger yet'}
+            {w.trigger ? types.label(`trigger.${w.trigger.type}`) : 'no trigger yet'}
           </>
         }
         actions={
@@ -430,46 +438,57 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
       />
       {tab === 'editor' ? (
         <TabPanel id="editor">
-          <Problems issues={issues} nodes={nodes} onPick={pick} />
-          <div className="wf-editor">
-            <Palette
-              disabled={!perm.allowed}
-              reason={perm.allowed ? undefined : perm.reason}
-              onAdd={add}
-              selected={selection?.kind === 'node' ? selection.id : undefined}
-            />
-            <section className="wf-canvas-wrap" aria-label="Workflow graph">
-              <Suspense fallback={<Spinner label="Loading the editor…" />}>
-                <GraphEditor
-                  storageKey={`docpipe.workflow-layout.${id}`}
+          {nodeTypes.isPending ? (
+            <Spinner label="Loading the step types…" />
+          ) : nodeTypes.error ? (
+            <ErrorBox error={nodeTypes.error} retry={() => void nodeTypes.refetch()} />
+          ) : (
+            <>
+              <Problems issues={issues} nodes={nodes} onPick={pick} />
+              <div className="wf-editor">
+                <Palette
+                  types={types}
+                  disabled={!perm.allowed}
+                  reason={perm.allowed ? undefined : perm.reason}
+                  onAdd={add}
+                  selected={selection?.kind === 'node' ? selection.id : undefined}
+                />
+                <section className="wf-canvas-wrap" aria-label="Workflow graph">
+                  <Suspense fallback={<Spinner label="Loading the editor…" />}>
+                    <GraphEditor
+                      types={types}
+                      storageKey={`docpipe.workflow-layout.${id}`}
+                      nodes={nodes}
+                      edges={edges}
+                      issuesByNode={issuesByNode}
+                      stepStatus={stepStatus}
+                      selection={selection}
+                      readOnly={!perm.allowed}
+                      onSelect={setSelection}
+                      onChange={change}
+                      placeRef={placeRef}
+                    />
+                  </Suspense>
+                  <p className="small muted wf-legend">
+                    Tab to a step and press Enter to select it; arrow keys move it, Delete removes it. Drag from a
+                    step’s bottom handle to another step’s top handle to connect.
+                    {stepStatus.size ? ' Badges show each step’s status in the run below.' : ''}
+                  </p>
+                </section>
+                <SidePanel
+                  types={types}
+                  selection={selection}
                   nodes={nodes}
                   edges={edges}
-                  issuesByNode={issuesByNode}
-                  stepStatus={stepStatus}
-                  selection={selection}
+                  issues={issues}
                   readOnly={!perm.allowed}
-                  onSelect={setSelection}
                   onChange={change}
-                  placeRef={placeRef}
+                  onSelect={setSelection}
                 />
-              </Suspense>
-              <p className="small muted wf-legend">
-                Tab to a step and press Enter to select it; arrow keys move it, Delete removes it. Drag from a step’s
-                bottom handle to another step’s top handle to connect.
-                {stepStatus.size ? ' Badges show each step’s status in the run below.' : ''}
-              </p>
-            </section>
-            <SidePanel
-              selection={selection}
-              nodes={nodes}
-              edges={edges}
-              issues={issues}
-              readOnly={!perm.allowed}
-              onChange={change}
-              onSelect={setSelection}
-            />
-          </div>
-          <StepsList nodes={nodes} edges={edges} issuesByNode={issuesByNode} onPick={pick} />
+              </div>
+              <StepsList types={types} nodes={nodes} edges={edges} issuesByNode={issuesByNode} onPick={pick} />
+            </>
+          )}
           {watched ? (
             <Card className="mt" title={launched ? 'This run' : 'Latest run'}>
               <RunDetail runId={watched} compact />

@@ -17,12 +17,14 @@ import {
   Spinner,
   StatusBadge,
 } from '../../components/ui';
-import { typeLabel, WORKFLOW_STATUSES, type Workflow } from './types';
+import { useNodeTypes } from './nodeTypes';
+import { WORKFLOW_STATUSES, type Workflow } from './types';
 import './workflows.css';
 
 const PER_PAGE = 20;
 
 function CreateWorkflow({ onDone, onClose }: { onDone(w: Workflow): void; onClose(): void }) {
+  const { catalogue: types } = useNodeTypes();
   const [name, setName] = useState('');
   const [description, setDescription] = useState('');
   const [start, setStart] = useState<'manual' | 'document' | 'empty'>('manual');
@@ -45,12 +47,9 @@ function CreateWorkflow({ onDone, onClose }: { onDone(w: Workflow): void; onClos
     if (varsError) return;
     setBusy(true);
     setError(null);
+    const trigger = `trigger.${start}`;
     const nodes =
-      start === 'manual'
-        ? [{ id: 'start', type: 'trigger.manual', config: {} }]
-        : start === 'document'
-          ? [{ id: 'start', type: 'trigger.document', config: { events: ['document.extracted'] } }]
-          : [];
+      start === 'empty' ? [] : [{ id: 'start', type: trigger, config: types.get(trigger)?.initial_config ?? {} }];
     try {
       onDone(
         await api.post<Workflow>('/workflows', {
@@ -82,8 +81,8 @@ function CreateWorkflow({ onDone, onClose }: { onDone(w: Workflow): void; onClos
           htmlFor="wf-start"
           hint="A workflow has exactly one trigger; you can change it in the editor.">
           <select id="wf-start" value={start} onChange={(e) => setStart(e.target.value as typeof start)}>
-            <option value="manual">{typeLabel('trigger.manual')}</option>
-            <option value="document">{typeLabel('trigger.document')}</option>
+            <option value="manual">{types.label('trigger.manual')}</option>
+            <option value="document">{types.label('trigger.document')}</option>
             <option value="empty">An empty canvas</option>
           </select>
         </Field>
@@ -148,6 +147,7 @@ function CreateWorkflow({ onDone, onClose }: { onDone(w: Workflow): void; onClos
 }
 
 export function WorkflowsPage() {
+  const { catalogue: types } = useNodeTypes();
   const [s, set] = useSearchState();
   const page = Number(s.get('page') ?? 1);
   const status = s.get('status') ?? '';
@@ -248,7 +248,7 @@ export function WorkflowsPage() {
                     ) : null}
                   </td>
                   <td className="small">
-                    {w.trigger ? typeLabel(`trigger.${w.trigger.type}`) : <span className="muted">none</span>}
+                    {w.trigger ? types.label(`trigger.${w.trigger.type}`) : <span className="muted">none</span>}
                   </td>
                   <td className="num">{w.nodes.length}</td>
                   <td className="num">{w.version}</td>
