@@ -10,7 +10,6 @@ import {
   MAX_GRAPH_EXPRESSION_CHARS,
   templateProblem,
 } from '../expressions/compile.js';
-import { customEventTypeProblem } from '../../events/events.types.js';
 import { NODE_TYPES, SPECS } from '../nodes/catalogue.js';
 import type { NodeSpec } from '../nodes/specs.js';
 import { ON_ERRORS, type Graph, type WorkflowEdge, type WorkflowNode } from '../workflows.types.js';
