@@ -9,6 +9,7 @@ import { normaliseCurrency } from './currency.js';
 import { templateConverter } from './template-convert.js';
 import { readLines, type EngineContext } from './template-lines.js';
 import { prepareText } from './template-prepare.js';
+import { figureByTaxRate } from './tax-rate.js';
 import { PreparedTexts, ruledOut } from './template-select.js';
 import { readRegexField, type RegexFieldPlan } from './template-regex.js';
 import {
@@ -290,11 +291,13 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
           reason: 'no block between start and end, or no line matched',
         });
     } else {
+      const source = textFor(spec.area);
       runRegex(
         name,
         { regexes: Array.isArray(spec.regex) ? spec.regex : [spec.regex], type: spec.type, group: spec.group },
-        textFor(spec.area),
+        source,
       );
+      if (fields[name] === undefined && spec.tax_rate !== undefined) byTaxRate(name, spec.tax_rate, source);
     }
   }
   if (options.currency) stated('currency', normaliseCurrency(options.currency));
@@ -338,6 +341,18 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
       set(name, r.value as FieldValue, regexConfidence(r.distinct, plan.group !== undefined));
       trace.push({ field: name, parser: 'regex', status: 'ok' });
     } else trace.push({ field: name, parser: 'regex', status: r.status, reason: r.reason });
+  }
+
+  /** The pattern found nothing: the figure that is a net amount plus the issuer's tax. */
+  function byTaxRate(name: string, rate: number, source: string): void {
+    const value = figureByTaxRate(source, rate, options.decimal_separator);
+    if (value === null) return;
+    // Less certain than a labelled match: the figure is chosen by arithmetic alone.
+    set(name, value, 0.85);
+    const last = [...trace].reverse().find((t) => t.field === name);
+    const reason = `pattern found nothing; read as the figure that is a net amount plus ${+(rate * 100).toFixed(1)}% tax`;
+    if (last) Object.assign(last, { status: 'ok', reason });
+    else trace.push({ field: name, parser: 'regex', status: 'ok', reason });
   }
 }
 
