@@ -329,7 +329,12 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
       });
       return;
     }
-    for (const [k, v] of Object.entries(cols)) set(k, v as FieldValue, 0.9);
+    for (const [k, v] of Object.entries(cols)) {
+      set(k, v as FieldValue, 0.9);
+      // A column summed or joined over the table's rows is not printed anywhere as such.
+      const g = table.fields?.[k]?.group;
+      if (g === 'sum' || g === 'join') fields[k].computed = true;
+    }
     trace.push({ field: `tables[${i}]`, parser: 'tables', status: 'ok' });
   });
   stated('desc', `Invoice from ${template.issuer}`);
@@ -339,6 +344,8 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
     const r = readRegexField(plan, source, ctx, `fields.${name}`);
     if (r.status === 'ok') {
       set(name, r.value as FieldValue, regexConfidence(r.distinct, plan.group !== undefined));
+      // Several matches summed or joined: a value worked out, not printed (no position).
+      if ((plan.group === 'sum' || plan.group === 'join') && r.matches > 1) fields[name].computed = true;
       trace.push({ field: name, parser: 'regex', status: 'ok' });
     } else trace.push({ field: name, parser: 'regex', status: r.status, reason: r.reason });
   }
