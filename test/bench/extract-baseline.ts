@@ -78,7 +78,9 @@ export async function loadBaselineExtraction(ref: string): Promise<BaselineExtra
       );
     } catch (e) {
       if (!existsSync(join(dir, 'out', 'src', 'pipeline', 'extract', 'index.js')))
-        throw new Error(`compiling ${commit}'s extraction failed: ${String((e as { stdout?: Buffer }).stdout ?? e)}`);
+        throw new Error(`compiling ${commit}'s extraction failed: ${String((e as { stdout?: Buffer }).stdout ?? e)}`, {
+          cause: e,
+        });
     }
     const extract = await import(pathToFileURL(join(dir, 'out', 'src', 'pipeline', 'extract', 'index.js')).href);
     const layout = await import(pathToFileURL(join(dir, 'out', 'src', 'pipeline', 'parse', 'pdf-layout.js')).href);

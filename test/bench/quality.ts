@@ -35,7 +35,6 @@ import {
   loadGoldenInvoices,
   loadSroie,
   score,
-  type LabelledDoc,
   type Outcome,
 } from '../helpers/extraction-dev.js';
 import { bundledTemplateFiles, compareGolden, loadGolden, type GoldenCase } from '../helpers/invoice2data-golden.js';
