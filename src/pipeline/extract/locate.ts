@@ -45,6 +45,7 @@ let memo: {
   text: string;
   numbers?: Array<{ start: number; end: number; readings: Array<number | null> }>;
   dates?: Array<{ start: number; end: number; iso: string }>;
+  folded?: string;
 } = { text: '' };
 
 function memoFor(text: string): typeof memo {
@@ -151,8 +152,11 @@ function textSpans(text: string, value: string, from: number): TextSpan[] {
     const spaced = spansOf(text, [...words[0]].map(escapeRe).join('[^\\S\\n]?'), from);
     if (spaced.length > 0) return spaced;
   }
-  // Accents removed by the template's options (or typed without them).
-  const folded = fold(text);
+  // Accents removed by the template's options (or typed without them). Plain ASCII has none.
+  if (!/[^\x00-\x7f]/.test(text)) return [];
+  const m = memoFor(text);
+  m.folded ??= fold(text);
+  const folded = m.folded;
   if (folded.length !== text.length) return [];
   return spansOf(folded, fold(words.join(' ')).split(' ').map(escapeRe).join('\\s+'), from);
 }
