@@ -169,4 +169,23 @@ describe('learnTemplate', () => {
     // Without a rate-consistent pair the field stays unread (the generic extractors may fill it).
     expect(runTemplate(r.template, next.replace('8.00\n', '7.00\n')).fields.total).toBeUndefined();
   });
+
+  it('refuses a tax_rate that is not a fraction or sits on a field that is not a float', () => {
+    const tpl = (field: Record<string, unknown>) =>
+      validateTemplate(
+        { issuer: 'X', keywords: ['X'], fields: { total: { parser: 'regex', regex: 'T (\\d+)', ...field } } },
+        { strict: true },
+      );
+    expect(tpl({ type: 'float', tax_rate: 0.2 }).ok).toBe(true);
+    for (const bad of [
+      { type: 'float', tax_rate: 0 },
+      { type: 'float', tax_rate: 6 },
+      { type: 'float', tax_rate: '6%' },
+      { tax_rate: 0.06 },
+    ]) {
+      const r = tpl(bad);
+      expect(r.ok).toBe(false);
+      if (!r.ok) expect(r.errors.map((e) => e.path)).toContain('fields.total.tax_rate');
+    }
+  });
 });
