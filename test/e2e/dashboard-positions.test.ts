@@ -193,6 +193,27 @@ describe('field positions in the dashboard', () => {
       await expect.poll(() => number.inputValue()).toBe(own);
       await screenshot(page, '23-field-reviewed-by-keyboard');
 
+      // Text selected in the Text tab fills the selected field too, and keeps its offsets.
+      const printed = first === 'north-a.pdf' ? 'NA-1001' : 'NB-2002';
+      await page.getByRole('tab', { name: 'Text' }).click();
+      const pre = page.getByLabel('Extracted text');
+      await pre.waitFor();
+      await pre.evaluate((el, word) => {
+        const node = el.firstChild!;
+        const at = node.textContent!.indexOf(word);
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + word.length);
+        window.getSelection()!.removeAllRanges();
+        window.getSelection()!.addRange(range);
+        el.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+      }, printed);
+      await expect.poll(() => number.inputValue()).toBe(printed);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => numberRow.innerText()).toMatch(/confirmed/);
+      await number.focus();
+      await expect.poll(() => page.getByTestId('field-span').innerText()).toBe(printed);
+
       // Ctrl+Enter confirms every field and opens the next document.
       await page.keyboard.press('Control+Enter');
       await page.getByRole('heading', { level: 1, name: second }).waitFor({ timeout: 30_000 });
