@@ -2116,6 +2116,11 @@ export type components = {
                     cells?: {
                         [key: string]: components["schemas"]["FieldPosition"];
                     }[];
+                    /**
+                     * @description The value was not read from the document (a template’s static value, a sum of several values read, a figure or date worked out from others), so it has no position
+                     * @enum {boolean}
+                     */
+                    computed?: true;
                 };
             } | null;
             duplicate_of: {

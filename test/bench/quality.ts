@@ -3,13 +3,15 @@
 // in-process extraction time. Prints every figure of the quality table and the calibration of
 // each field's confidence.
 //
-//   npm run bench -- quality [DIR] [--limit N] [--skip-classification]
+//   npm run bench -- quality [DIR] [--limit N] [--skip-classification] [--baseline REF] [--rounds N]
 //
 // DIR (default ../shared/corpora/dev) holds sroie/, invoice2data/ and classify/ as described in
-// its README. --limit caps every document set (a quick sanity run). Template-free extraction runs
+// its README. --limit caps every document set (a quick sanity run). --baseline names the commit
+// whose extraction code the extraction time is compared with in the same run (default: the last
+// commit before positions and learned templates); --rounds the timed rounds (default 5). Template-free extraction runs
 // in the live environment, which has no templates; invoice2data's templates are imported into
 // the test environment of the same organisation.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   attachPositions,
@@ -17,7 +19,14 @@ import {
   parseTemplateYaml,
   type TemplateDef,
 } from '../../src/pipeline/extract/index.js';
-import { createPdfEngine, positionIndex } from '../../src/pipeline/parse/index.js';
+import {
+  createPdfEngine,
+  layoutText,
+  packLayout,
+  parseDocument,
+  positionIndex,
+  type StoredLayout,
+} from '../../src/pipeline/parse/index.js';
 import { loadEInvoices } from '../helpers/einvoice-dev.js';
 import {
   accuracy,
@@ -26,11 +35,11 @@ import {
   loadGoldenInvoices,
   loadSroie,
   score,
-  type LabelledDoc,
   type Outcome,
 } from '../helpers/extraction-dev.js';
 import { bundledTemplateFiles, compareGolden, loadGolden, type GoldenCase } from '../helpers/invoice2data-golden.js';
 import { SECRETS, benchRedis, benchTmpDir, seed, startDocpipe, table } from './harness.js';
+import { loadBaselineExtraction, type BaselineExtraction } from './extract-baseline.js';
 import { classificationFigures } from './quality-classify.js';
 
 const TERMINAL = ['completed', 'failed', 'needs_review'];
@@ -113,9 +122,10 @@ function goldenScore(cases: GoldenCase[], docs: any[]): { right: number; total: 
 }
 
 /**
- * Share of field values that carry a position (a box on a page or offsets into the text). Values
- * a template states or the extractors compute (currency codes, a template's static fields) have
- * none by design; the names of the values without one are counted for the notes.
+ * Share of field values read from the document that carry a position (a box on a page or
+ * offsets into the text). Values the API marks `computed` (a template's static fields, sums,
+ * figures worked out from others) have none by design and are not counted; the names of the
+ * values without one are counted for the notes.
  */
 function positionShare(docs: any[]): { n: number; placed: number; without: Map<string, number> } {
   let n = 0;
@@ -124,9 +134,7 @@ function positionShare(docs: any[]): { n: number; placed: number; without: Map<s
   for (const d of docs)
     for (const [k, f] of Object.entries(d.fields ?? {}) as Array<[string, any]>) {
       if (f.value === null || f.value === undefined || f.method === 'manual') continue;
-      // A template's stated values (issuer, desc, static fields, currency) come at confidence 1
-      // and are not read from the document: they have no position by design.
-      if (f.method === 'template' && f.confidence === 1) continue;
+      if (f.computed) continue;
       n++;
       if (f.position || f.cells) placed++;
       else without.set(k, (without.get(k) ?? 0) + 1);
@@ -144,27 +152,74 @@ function precisionRecall(outcomes: Outcome[], field: Outcome['field']): string {
 
 const issuerKey = (s: string | undefined) => (s ?? '').toUpperCase().replace(/[^A-Z0-9]/g, '');
 
-/** Extraction time per document in this process (warm), without templates and with `templates`. */
-function timing(docs: LabelledDoc[], templates: TemplateDef[], positions = false): { mean: number; p95: number } {
-  const run = (): number[] =>
-    docs.map((d) => {
-      const t = performance.now();
-      const r = extractFields({ text: d.text, type: d.name.startsWith('sroie') ? 'receipt' : 'invoice', templates });
-      // What the extract stage adds: each value's position.
-      if (positions) attachPositions(r.fields, positionIndex(d.text, null));
-      return performance.now() - t;
-    });
-  run();
-  const ms = run().sort((a, b) => a - b);
-  return { mean: ms.reduce((a, b) => a + b, 0) / Math.max(1, ms.length), p95: ms[Math.floor(ms.length * 0.95)] ?? 0 };
+/** A document as the extract stage gets it: text, and for PDFs the layout the parser stored. */
+interface TimedDoc {
+  text: string;
+  type: string;
+  /** The parser's positioned words (PDFs). */
+  layout?: StoredLayout | null;
+  /** The parser's pages, for the baseline to pack in its own stored form. */
+  pages?: unknown[];
+  baseLayout?: unknown;
 }
+
+interface Timed {
+  name: string;
+  run: (d: TimedDoc) => unknown;
+}
+
+/**
+ * Extraction time per document in this process: the modes run one after another on each
+ * document, round after round, so the machine's drift hits every mode alike. Returns the mean
+ * and the 95th percentile of each mode (ms), after one untimed round (patterns compiled,
+ * template plans built).
+ */
+function timeModes(docs: TimedDoc[], modes: Timed[], rounds: number): Array<{ mean: number; p95: number }> {
+  for (const d of docs) for (const m of modes) m.run(d);
+  const ms = modes.map(() => [] as number[]);
+  for (let r = 0; r < rounds; r++)
+    for (const d of docs)
+      modes.forEach((m, i) => {
+        const t = performance.now();
+        m.run(d);
+        ms[i].push(performance.now() - t);
+      });
+  return ms.map((xs) => {
+    const sorted = xs.sort((a, b) => a - b);
+    return {
+      mean: sorted.reduce((a, b) => a + b, 0) / Math.max(1, sorted.length),
+      p95: sorted[Math.floor(sorted.length * 0.95)] ?? 0,
+    };
+  });
+}
+
+/** What the extract stage does now for one document: template choice, extraction, positions. */
+function currentStage(d: TimedDoc, templates: TemplateDef[]): unknown {
+  const r = extractFields({
+    text: d.text,
+    type: d.type,
+    templates,
+    ...(d.layout ? { templateText: layoutText(d.layout, d.text) } : {}),
+  });
+  return attachPositions(r.fields, positionIndex(d.text, d.layout ?? null));
+}
+
+/**
+ * The commit the extraction time is compared with by default: the last one before the work of
+ * issue 24 (positions, template mechanisms, learned templates). `--baseline REF` names another.
+ */
+const DEFAULT_BASELINE = '1593ac7';
 
 export async function main(args: string[]): Promise<void> {
   const limitAt = args.indexOf('--limit');
   const limit = limitAt >= 0 ? Number(args[limitAt + 1]) : Infinity;
   const skipClassification = args.includes('--skip-classification');
+  const baselineAt = args.indexOf('--baseline');
+  const baselineRef = baselineAt >= 0 ? args[baselineAt + 1] : DEFAULT_BASELINE;
+  const roundsAt = args.indexOf('--rounds');
+  const rounds = roundsAt >= 0 ? Number(args[roundsAt + 1]) : 5;
   const dir =
-    args.find((a, i) => !a.startsWith('--') && args[i - 1] !== '--limit') ??
+    args.find((a, i) => !a.startsWith('--') && !['--limit', '--baseline', '--rounds'].includes(args[i - 1] ?? '')) ??
     join(process.cwd(), '..', 'shared', 'corpora', 'dev');
   if (!existsSync(dir)) throw new Error(`no corpus at ${dir}`);
   const cap = <T>(xs: T[]): T[] => xs.slice(0, limit);
@@ -256,22 +311,57 @@ export async function main(args: string[]): Promise<void> {
         ),
     );
 
-    const positioned: Array<[string, any[]]> = [
-      ['SROIE receipts (text)', sroieDocs],
-      ["invoice2data's golden invoices (text)", freeDocs],
+    // Each set of documents whose values' positions are counted, and whether it was a PDF.
+    const positioned: Array<[string, any[], 'pdf' | 'text']> = [
+      ['SROIE receipts (text)', sroieDocs, 'text'],
+      ["invoice2data's golden invoices (text)", freeDocs, 'text'],
     ];
 
-    // ZUGFeRD/Factur-X e-invoices, uploaded as PDFs, labelled by their embedded XML.
+    // ZUGFeRD/Factur-X e-invoices, uploaded as PDFs, labelled by their embedded XML. Every
+    // invoice PDF is also parsed here (text and layout) for the extraction time below.
     const pdf = createPdfEngine();
     const dropped: string[] = [];
-    const einvoices = cap(await loadEInvoices(dir, pdf, dropped).finally(() => pdf.close()));
+    const invoiceDir = join(dir, 'classify', 'invoice');
+    const invoicePdfs = existsSync(invoiceDir)
+      ? cap(
+          readdirSync(invoiceDir)
+            .filter((f) => f.toLowerCase().endsWith('.pdf'))
+            .sort(),
+        )
+      : [];
+    const parsedPdfs: TimedDoc[] = [];
+    const einvoices = cap(
+      await loadEInvoices(dir, pdf, dropped)
+        .then(async (e) => {
+          for (const f of invoicePdfs) {
+            const r = await parseDocument(
+              { bytes: readFileSync(join(invoiceDir, f)), filename: f, maxPages: 50 },
+              { pdf },
+            );
+            const layout = r.layout || r.ocrWords ? packLayout(r.layout ?? [], r.ocrWords) : null;
+            parsedPdfs.push({ text: r.text, type: 'invoice', layout, pages: r.layout ?? [] });
+          }
+          return e;
+        })
+        .finally(() => pdf.close()),
+    );
+    // The invoice PDFs without an embedded XML count for positions only.
+    const plainPdfs = invoicePdfs.filter((f) => !einvoices.some((e) => e.filename === f));
+    if (plainPdfs.length > 0) {
+      const docs = await runDocs(
+        live,
+        freeProject,
+        plainPdfs.map((f) => ({ filename: f, text: '', bytes: readFileSync(join(invoiceDir, f)) })),
+      );
+      positioned.push(['other invoice PDFs (no labels)', docs, 'pdf']);
+    }
     if (einvoices.length > 0) {
       const eDocs = await runDocs(
         live,
         freeProject,
         einvoices.map((d) => ({ ...d, bytes: readFileSync(join(dir, 'classify', 'invoice', d.filename)) })),
       );
-      positioned.push(['ZUGFeRD/Factur-X invoices (PDF)', eDocs]);
+      positioned.push(['ZUGFeRD/Factur-X invoices (PDF)', eDocs, 'pdf']);
       const eOut = einvoices.flatMap((d, i) => score(d, eDocs[i].fields ?? {}));
       outcomes.push(...eOut);
       for (const f of ['total', 'date', 'invoice_number', 'vendor'] as const) {
@@ -333,18 +423,31 @@ export async function main(args: string[]): Promise<void> {
       value: `${pct(extraScore.right / Math.max(1, extraScore.total))} (${extraScore.right}/${extraScore.total})`,
     });
     notes.push(...[...customScore.misses, ...extraScore.misses].map((m) => `golden miss: ${m}`));
-    positioned.push(["invoice2data's golden invoices with their templates (text)", [...customDocs, ...extraDocs]]);
+    positioned.push([
+      "invoice2data's golden invoices with their templates (text)",
+      [...customDocs, ...extraDocs],
+      'text',
+    ]);
 
     for (const f of ['total', 'date', 'vendor', 'invoice_number'] as const)
       rows.push({ figure: `template-free ${f}, all labelled documents`, value: precisionRecall(outcomes, f) });
-    for (const [set, docs] of positioned) {
-      const p = positionShare(docs);
+    for (const [kind, target, ok] of [
+      ['PDFs', '≥ 95%', (r: number) => r >= 0.95],
+      ['text', 'every value', (r: number) => r === 1],
+    ] as const) {
+      const sets = positioned.filter((p) => p[2] === (kind === 'PDFs' ? 'pdf' : 'text'));
+      const all = positionShare(sets.flatMap((p) => p[1]));
+      const r = all.placed / Math.max(1, all.n);
       rows.push({
-        figure: `values with a position: ${set}`,
-        value: `${pct(p.placed / Math.max(1, p.n))} (${p.placed}/${p.n})`,
+        figure: `values read from ${kind} with a position (target ${target})`,
+        value: `${pct(r)} (${all.placed}/${all.n}) ${all.n > 0 && ok(r) ? '✓' : '✗'}`,
       });
-      if (p.without.size > 0)
-        notes.push(`values without a position in ${set}: ${[...p.without].map(([k, c]) => `${k} ${c}`).join(', ')}`);
+      for (const [set, docs] of sets) {
+        const p = positionShare(docs);
+        rows.push({ figure: `  ${set}`, value: `${pct(p.placed / Math.max(1, p.n))} (${p.placed}/${p.n})` });
+        if (p.without.size > 0)
+          notes.push(`values without a position in ${set}: ${[...p.without].map(([k, c]) => `${k} ${c}`).join(', ')}`);
+      }
     }
 
     // invoice2data's bundled templates, imported one file at a time into the test environment.
@@ -422,11 +525,15 @@ export async function main(args: string[]): Promise<void> {
       figure: 'learn-then-apply (SROIE issuers with ≥ 3 receipts): templates learned',
       value: `${learnedCount} / ${eligible.length} issuers; ${byLearned}/${appliedDocs} later receipts read by the learned template`,
     });
-    for (const f of ['total', 'date', 'vendor'] as const) {
+    for (const [f, target] of [
+      ['total', 0.98],
+      ['date', 0.98],
+      ['vendor', 0.97],
+    ] as const) {
       const a = accuracy(applied, f);
       rows.push({
-        figure: `  later receipts: ${f === 'vendor' ? 'merchant' : f} exact`,
-        value: `${pct(a.rate)} (${a.right}/${a.n})`,
+        figure: `  later receipts: ${f === 'vendor' ? 'merchant' : f} exact (target ≥ ${target * 100}%)`,
+        value: `${pct(a.rate)} (${a.right}/${a.n}) ${a.n > 0 && a.rate >= target ? '✓' : '✗'}`,
       });
     }
     notes.push(...learnFailures.map((m) => `learn failed: ${m}`));
@@ -439,26 +546,81 @@ export async function main(args: string[]): Promise<void> {
         ),
     );
 
-    // Extraction time in this process.
+    // Extraction time per document in this process, the extract stage's work as it is now
+    // (template choice among the bundled templates, extraction, each value's position; PDFs from
+    // their layout) against the same work by the baseline commit's code, interleaved per document.
     const local = bundled.flatMap((f) => {
       const r = parseTemplateYaml(f.content, { name: f.name });
       return r.ok ? r.templates : [];
     });
-    const plain = timing([...sroie, ...goldenFree], []);
-    const withTemplates = timing([...sroie, ...goldenFree], local);
-    rows.push({
-      figure: 'extraction per text document in-process (no templates)',
-      value: `${plain.mean.toFixed(2)} ms mean, ${plain.p95.toFixed(2)} ms p95`,
-    });
-    const placedTiming = timing([...sroie, ...goldenFree], local, true);
-    rows.push({
-      figure: `  with the ${local.length} bundled templates and each value's position (what the extract stage does now)`,
-      value: `${placedTiming.mean.toFixed(2)} ms mean, ${placedTiming.p95.toFixed(2)} ms p95 (${(placedTiming.mean / Math.max(0.001, withTemplates.mean)).toFixed(2)}× without positions)`,
-    });
-    rows.push({
-      figure: `  with the ${local.length} bundled templates to choose from`,
-      value: `${withTemplates.mean.toFixed(2)} ms mean, ${withTemplates.p95.toFixed(2)} ms p95 (${(withTemplates.mean / Math.max(0.001, plain.mean)).toFixed(1)}× the template-free baseline)`,
-    });
+    const timedText: TimedDoc[] = [...sroie, ...goldenFree].map((d) => ({
+      text: d.text,
+      type: d.name.startsWith('sroie') ? 'receipt' : 'invoice',
+    }));
+    const modes: Timed[] = [
+      {
+        name: 'now: no templates, no positions (features off)',
+        run: (d) => extractFields({ text: d.text, type: d.type }),
+      },
+      {
+        name: `now: ${local.length} bundled templates, no positions`,
+        run: (d) =>
+          extractFields({
+            text: d.text,
+            type: d.type,
+            templates: local,
+            ...(d.layout ? { templateText: layoutText(d.layout, d.text) } : {}),
+          }),
+      },
+      {
+        name: `now: ${local.length} bundled templates + positions (the extract stage)`,
+        run: (d) => currentStage(d, local),
+      },
+    ];
+    let base: BaselineExtraction | null = null;
+    try {
+      base = await loadBaselineExtraction(baselineRef);
+      const b = base;
+      const baseTemplates = bundled.flatMap((f) => {
+        const r = b.parseTemplateYaml(f.content, { name: f.name });
+        return r.ok ? r.templates : [];
+      });
+      for (const d of parsedPdfs) d.baseLayout = b.packLayout(d.pages ?? []);
+      modes.push({
+        name: `baseline ${b.commit}: ${baseTemplates.length} bundled templates (its extract stage)`,
+        run: (d) =>
+          b.extractFields({
+            text: d.text,
+            type: d.type,
+            templates: baseTemplates,
+            ...(d.baseLayout ? { templateText: b.layoutText(d.baseLayout, d.text) } : {}),
+          }),
+      });
+    } catch (e) {
+      notes.push(`extraction time baseline ${baselineRef} not measured: ${(e as Error).message}`);
+    }
+    for (const [set, docs] of [
+      ['text document', timedText],
+      ['PDF (layout text for templates)', parsedPdfs],
+    ] as const) {
+      if (docs.length === 0) continue;
+      const t = timeModes(docs, modes, rounds);
+      const stage = t[2];
+      const baseT = base ? t[3] : null;
+      modes.forEach((m, i) => {
+        const ratio = baseT && i !== 3 ? ` (${(t[i].mean / Math.max(0.001, baseT.mean)).toFixed(2)}× baseline)` : '';
+        rows.push({
+          figure: `extraction per ${set} in process, ${docs.length} docs × ${rounds} rounds: ${m.name}`,
+          value: `${t[i].mean.toFixed(2)} ms mean, ${t[i].p95.toFixed(2)} ms p95${ratio}`,
+        });
+      });
+      if (baseT)
+        rows.push({
+          figure: `  ${set}: the extract stage now vs baseline (target within 20%)`,
+          value: `${((stage.mean / Math.max(0.001, baseT.mean) - 1) * 100).toFixed(1)}% ${stage.mean <= baseT.mean * 1.2 ? '✓' : '✗'}`,
+        });
+    }
+    base?.dispose();
 
     console.log(
       `quality through the API (${dir}; ${((performance.now() - t0) / 1000).toFixed(0)} s)${Number.isFinite(limit) ? `, at most ${limit} documents per set` : ''}:`,

@@ -1,6 +1,7 @@
 // Field positions in the dashboard (issue 24): focusing a field outlines its value on the
 // rendered PDF page; with confirmed fields the document offers "Create template from this
-// document". Leaves screenshots in test/artifacts/dashboard.
+// document"; clicking a word on the page fills the selected field, and fields are reviewed from
+// the keyboard through to the next document. Leaves screenshots in test/artifacts/dashboard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
@@ -94,4 +95,129 @@ describe('field positions in the dashboard', () => {
     await screenshot(page, '21-template-learned');
     expect(problems).toEqual([]);
   });
+
+  it(
+    'fills the selected field by clicking a word on the page and reviews fields from the keyboard',
+    { timeout: 240_000 },
+    async () => {
+      const upload = async (name: string, lines: string[]) => {
+        const pdf = await makeTextPdf({ pages: [lines] });
+        const dt = await page.evaluateHandle(
+          ([data, file]) => {
+            const t = new DataTransfer();
+            t.items.add(
+              new File([Uint8Array.from(atob(data), (c) => c.charCodeAt(0))], file, { type: 'application/pdf' }),
+            );
+            return t;
+          },
+          [pdf.toString('base64'), name] as const,
+        );
+        await page.dispatchEvent('[data-testid=dropzone]', 'dragover', { dataTransfer: dt });
+        await page.dispatchEvent('[data-testid=dropzone]', 'drop', { dataTransfer: dt });
+      };
+      const invoice = (no: string, ref: string, total: string) => [
+        'Northwind Traders Ltd',
+        'INVOICE',
+        `Invoice No: ${no}`,
+        `Order reference: ${ref}`,
+        'Invoice Date: 12.04.2024',
+        'Description\tQty\tAmount',
+        `Tea\t1\t${total}`,
+        `Total ${total} EUR`,
+      ];
+      await page.goto(`${s.base}/documents`);
+      await page.waitForSelector('main h1');
+      await upload('north-a.pdf', invoice('NA-1001', 'PO-88412', '20.00'));
+      await upload('north-b.pdf', invoice('NB-2002', 'PO-99520', '31.50'));
+      for (const name of ['north-a.pdf', 'north-b.pdf']) {
+        const row = page.getByRole('row').filter({ has: page.getByRole('link', { name }) });
+        await expect.poll(() => row.innerText(), { timeout: 90_000, intervals: [1000] }).toMatch(/Completed/);
+      }
+      // Reviewed in the list's order: the first of the two, then the one after it.
+      // (A row may link its file more than once.)
+      const listed = [
+        ...new Set((await page.getByRole('link', { name: /\.pdf$/ }).allInnerTexts()).map((t) => t.trim())),
+      ];
+      expect(listed.filter((t) => t.startsWith('north-')).sort()).toEqual(['north-a.pdf', 'north-b.pdf']);
+      const first = listed.find((t) => t.startsWith('north-'))!;
+      const second = listed[listed.indexOf(first) + 1];
+      const own = first === 'north-a.pdf' ? 'PO-88412' : 'PO-99520';
+      await page.getByRole('link', { name: first }).first().click();
+      await page.locator('[data-testid=pdf-viewer] canvas[data-page="1"]').waitFor({ timeout: 30_000 });
+
+      // A person types a wrong value, then clicks the right word on the page instead.
+      const number = page.getByLabel('Invoice number');
+      await number.fill('typo');
+      await page
+        .getByTestId('page-word')
+        .filter({ hasText: new RegExp(`^${own}$`) })
+        .first()
+        .click();
+      await expect.poll(() => number.inputValue()).toBe(own);
+      expect(await number.evaluate((el) => el === document.activeElement)).toBe(true);
+      await screenshot(page, '22-field-filled-by-click');
+
+      // Enter accepts the field and moves on to the next one.
+      const names = await page.locator('.fields-table tbody input').evaluateAll((els) => els.map((e) => e.id));
+      await page.keyboard.press('Enter');
+      await page.getByText('Fields saved and confirmed').waitFor();
+      const numberRow = page.getByRole('row').filter({ has: number });
+      await expect.poll(() => numberRow.innerText()).toMatch(/confirmed/);
+      const at = names.indexOf('field-invoice_number');
+      const focused = () => page.evaluate(() => document.activeElement?.id);
+      expect(at).toBeGreaterThan(0);
+      // The next field (the last one stays where it is).
+      expect(await focused()).toBe(names[at + 1] ?? names[at]);
+      // ↑ and ↓ move between fields; back on the invoice number the accepted value kept the place
+      // it was picked from, outlined on the page.
+      if (at === names.length - 1) {
+        await page.keyboard.press('ArrowUp');
+        expect(await focused()).toBe(names[at - 1]);
+        await page.keyboard.press('ArrowDown');
+      } else await page.keyboard.press('ArrowUp');
+      expect(await focused()).toBe('field-invoice_number');
+      await expect.poll(() => number.inputValue()).toBe(own);
+      const outline = page.getByTestId('field-box');
+      await outline.waitFor();
+      const word = (await page
+        .getByTestId('page-word')
+        .filter({ hasText: new RegExp(`^${own}$`) })
+        .first()
+        .boundingBox())!;
+      const b = (await outline.boundingBox())!;
+      expect(Math.abs(b.x + 2 - word.x)).toBeLessThan(3);
+      expect(Math.abs(b.y + 2 - word.y)).toBeLessThan(3);
+      // Esc undoes a correction not yet accepted.
+      await page.keyboard.type('x');
+      await page.keyboard.press('Escape');
+      await expect.poll(() => number.inputValue()).toBe(own);
+      await screenshot(page, '23-field-reviewed-by-keyboard');
+
+      // Text selected in the Text tab fills the selected field too, and keeps its offsets.
+      const printed = first === 'north-a.pdf' ? 'NA-1001' : 'NB-2002';
+      await page.getByRole('tab', { name: 'Text' }).click();
+      const pre = page.getByLabel('Extracted text');
+      await pre.waitFor();
+      await pre.evaluate((el, word) => {
+        const node = el.firstChild!;
+        const at = node.textContent!.indexOf(word);
+        const range = document.createRange();
+        range.setStart(node, at);
+        range.setEnd(node, at + word.length);
+        window.getSelection()!.removeAllRanges();
+        window.getSelection()!.addRange(range);
+        el.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
+      }, printed);
+      await expect.poll(() => number.inputValue()).toBe(printed);
+      await page.keyboard.press('Enter');
+      await expect.poll(() => numberRow.innerText()).toMatch(/confirmed/);
+      await number.focus();
+      await expect.poll(() => page.getByTestId('field-span').innerText()).toBe(printed);
+
+      // Ctrl+Enter confirms every field and opens the next document.
+      await page.keyboard.press('Control+Enter');
+      await page.getByRole('heading', { level: 1, name: second }).waitFor({ timeout: 30_000 });
+      expect(problems).toEqual([]);
+    },
+  );
 });

@@ -17,6 +17,8 @@ export interface FieldValue {
   position?: FieldPosition;
   /** Table values: each row's cell positions by column. */
   cells?: Array<Record<string, FieldPosition>>;
+  /** Not read from the document (static, summed or worked out from other values): no position. */
+  computed?: true;
 }
 
 export interface Classification {

@@ -27,12 +27,13 @@ export function applyConsistency(fields: ExtractedFields): void {
       for (const k of ['total', 'subtotal', 'tax']) adjust(fields[k], -0.15);
     }
   } else if (total !== null && subtotal !== null && tax === null) {
-    if (total > subtotal) fields.tax = field(roundMoney(total - subtotal), 0.5, 'heuristic');
+    // Values worked out from the others are not read from the page: no position for them.
+    if (total > subtotal) fields.tax = { ...field(roundMoney(total - subtotal), 0.5, 'heuristic'), computed: true };
     else if (amountsAgree(total, subtotal)) adjust(fields.total, 0.03);
   } else if (total === null && subtotal !== null && tax !== null) {
-    fields.total = field(roundMoney(subtotal + tax), 0.55, 'heuristic');
+    fields.total = { ...field(roundMoney(subtotal + tax), 0.55, 'heuristic'), computed: true };
   } else if (total !== null && subtotal === null && tax !== null && tax < total) {
-    fields.subtotal = field(roundMoney(total - tax), 0.5, 'heuristic');
+    fields.subtotal = { ...field(roundMoney(total - tax), 0.5, 'heuristic'), computed: true };
   }
 
   const rate = num(fields.tax_rate);

@@ -156,3 +156,18 @@ export function normaliseCurrency(input: string): string {
   if (/^[A-Za-z]{3}$/.test(t)) return t.toUpperCase();
   return detectCurrency(t) ?? t;
 }
+
+/**
+ * Where a currency is written: its code as a word, else a symbol that stands for it (the
+ * position of a currency detected from "$" or "€"). Null when neither is in the text.
+ */
+export function currencyMark(text: string, code: string): { start: number; end: number } | null {
+  const word = new RegExp(`(?<![\\p{L}])${code.replace(/[^A-Za-z]/g, '')}(?![\\p{L}])`, 'u').exec(text);
+  if (word) return { start: word.index, end: word.index + word[0].length };
+  for (const [re, c] of SYMBOLS) {
+    if (c !== code) continue;
+    const m = new RegExp(re.source, re.flags.replace('g', '')).exec(text);
+    if (m) return { start: m.index, end: m.index + m[0].length };
+  }
+  return null;
+}

@@ -170,7 +170,8 @@ export function dueDate(doc: Doc, issueIso: string | null): ExtractedField | nul
     const [y, mo, d] = issueIso.split('-').map(Number);
     const due = new Date(Date.UTC(y, mo - 1, d + days));
     const iso = isoDate(due.getUTCFullYear(), due.getUTCMonth() + 1, due.getUTCDate());
-    if (iso && days > 0) return field(iso, 0.6, 'heuristic');
+    // Worked out from the terms, not printed: no position.
+    if (iso && days > 0) return { ...field(iso, 0.6, 'heuristic'), computed: true };
   }
   return null;
 }
@@ -231,7 +232,7 @@ export function totals(doc: Doc): ExtractedFields {
     if (rates.length >= 2) {
       // Several VAT rates (19 % and 7 %): the tax is their sum.
       const sum = rates.reduce((acc, r) => acc + (byRate.get(r)?.value ?? 0), 0);
-      out.tax = field(Math.round(sum * 100) / 100, 0.8, 'label');
+      out.tax = { ...field(Math.round(sum * 100) / 100, 0.8, 'label'), computed: true };
     } else {
       const h = taxHits[taxHits.length - 1];
       out.tax = field(h.value, hitConfidence(h, 0.85), 'label');

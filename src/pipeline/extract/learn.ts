@@ -15,6 +15,7 @@
 import { compileUserRegex } from '../../lib/user-regex/index.js';
 import { findDates } from './dates.js';
 import { locateValue } from './locate.js';
+import { learnTaxRate } from './tax-rate.js';
 import { runTemplate } from './template.js';
 import type { TemplateDef, TemplateFieldSpec } from './template-schema.js';
 
@@ -38,6 +39,8 @@ const NAME_FIELDS = ['issuer', 'vendor', 'merchant', 'company', 'seller', 'suppl
 const ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 const ID_LINE =
   /(?<![\p{L}])(?:gst|vat|tax|abn|nip|uid|ust|mwst|btw|tva|iva|siret|siren|reg(?:istration)?|company|co\.?)(?![\p{L}])[^\n]*\d{4,}|\(\d{4,}[\p{L}\d-]*\)/iu;
+/** Fields that name a document's grand total (not a subtotal or a tax). */
+const TOTAL_NAME = /^(?:total|amount|grand_total|total_amount|amount_total|amount_due|total_due)$/;
 const MONTHS = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 
 const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\/#&~-]/g, '\\$&');
@@ -140,22 +143,29 @@ function numberPattern(raw: string): { regex: string; decimal: ',' | '.' } {
   return { regex: "(-?\\d(?:[\\d.,']*\\d)?)", decimal };
 }
 
-/** Keywords: the line with the issuer's name and a line with a tax or company id (not dates, not amounts). */
+/** A registration or tax number on an id line: letters allowed around at least four digits. */
+const ID_TOKEN = /(?<![\p{L}\p{N}])[\p{L}\p{N}]*\d{4,}[\p{L}\p{N}]*(?:[-./][\p{L}\p{N}]+)*/gu;
+
+/**
+ * Keywords: the line with the issuer's name and the issuer's longest registration or tax number
+ * (not dates, not amounts). The number alone, with any punctuation between its parts: the words
+ * around it are typed differently from one receipt to the next ("CO-REG :", "(CO. REG :", "CO.REG:").
+ */
 function keywordsOf(text: string, name: string | null): string[] {
   const out: string[] = [];
   if (name) {
     const at = locateValue(text, 'name', name);
     if (at) out.push(literal(text.slice(at.start, at.end)));
   }
-  const head = text.split('\n').slice(0, 40);
-  for (const line of head) {
+  let best: string | null = null;
+  const digits = (t: string) => t.replace(/\D/g, '').length;
+  for (const line of text.split('\n').slice(0, 40)) {
     const l = line.trim();
     if (l.length < 4 || l.length > 60 || !ID_LINE.test(l)) continue;
     if (findDates(l).length > 0 || /\d[.,]\d{2}(?!\d)/.test(l)) continue;
-    const lit = literal(l.split(/\s{2,}/).find((p) => ID_LINE.test(p)) ?? l);
-    if (!out.includes(lit)) out.push(lit);
-    break;
+    for (const tok of l.match(ID_TOKEN) ?? []) if (!best || digits(tok) > digits(best)) best = tok;
   }
+  if (best) out.push(`\\b${best.split(/[-./]/).map(esc).join('[\\s.\\-/]?')}\\b`);
   return out;
 }
 
@@ -193,7 +203,15 @@ export function learnTemplate(input: LearnInput): LearnResult {
       }
       const p = numberPattern(raw);
       decimal ??= p.decimal;
-      fields[name] = { parser: 'regex', regex: `${label}${p.regex}`, type: 'float' };
+      // A total also records the issuer's tax rate: its other documents may print the figure
+      // where no label-anchored pattern finds it (OCR reading order), but the arithmetic stays.
+      const rate = TOTAL_NAME.test(name) ? learnTaxRate(text, v, p.decimal) : null;
+      fields[name] = {
+        parser: 'regex',
+        regex: `${label}${p.regex}`,
+        type: 'float',
+        ...(rate ? { tax_rate: rate } : {}),
+      };
     } else if (ISO_DAY.test(v) && !/^\d{4}-\d{2}-\d{2}$/.test(raw.trim())) {
       const shape = dateShape(raw, v);
       if (!shape) {
@@ -201,8 +219,13 @@ export function learnTemplate(input: LearnInput): LearnResult {
         continue;
       }
       if (!dateFormats.includes(shape.format)) dateFormats.push(shape.format);
-      // Without a label, the first date written this way (checked below on this document).
-      fields[name] = { parser: 'regex', regex: `${label ?? ''}(${shape.regex})`, type: 'date' };
+      // Without a label, the first date written this way (checked below on this document) that
+      // stands alone: not the tail of a code such as "UH14-21-32".
+      fields[name] = {
+        parser: 'regex',
+        regex: label ? `${label}(${shape.regex})` : `\\b(${shape.regex})\\b`,
+        type: 'date',
+      };
     } else if (ISO_DAY.test(v)) {
       fields[name] = { parser: 'regex', regex: `${label ?? ''}(\\d{4}-\\d{2}-\\d{2})`, type: 'date' };
     } else if (NAME_FIELDS.includes(name) || !label) {

@@ -5,6 +5,7 @@
  * any notation, dates by the day they name, text by its words (case and spacing aside).
  */
 import { parseAmount } from './amounts.js';
+import { currencyMark } from './currency.js';
 import { findDates } from './dates.js';
 
 export interface TextSpan {
@@ -44,6 +45,7 @@ let memo: {
   text: string;
   numbers?: Array<{ start: number; end: number; readings: Array<number | null> }>;
   dates?: Array<{ start: number; end: number; iso: string }>;
+  folded?: string;
 } = { text: '' };
 
 function memoFor(text: string): typeof memo {
@@ -114,10 +116,7 @@ function dateSpans(text: string, iso: string, from: number): TextSpan[] {
   return out;
 }
 
-function textSpans(text: string, value: string, from: number): TextSpan[] {
-  const words = value.trim().split(/\s+/).filter(Boolean);
-  if (words.length === 0 || value.length > 500) return [];
-  const src = words.map((w) => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('\\s+');
+function spansOf(text: string, src: string, from: number): TextSpan[] {
   const re = new RegExp(src, 'giu');
   re.lastIndex = from;
   const out: TextSpan[] = [];
@@ -126,6 +125,40 @@ function textSpans(text: string, value: string, from: number): TextSpan[] {
     if (m[0].length === 0) re.lastIndex++;
   }
   return out;
+}
+
+const escapeRe = (w: string): string => w.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+
+/**
+ * Letters without their accents, one character for one (so offsets stay those of the text):
+ * templates with `remove_accents` give "Tschuss" for the printed "Tschüss".
+ */
+function fold(s: string): string {
+  let out = '';
+  for (const ch of s) {
+    const base = ch.normalize('NFD').replace(/\p{M}+/gu, '');
+    out += base.length === 1 && ch.length === 1 ? base : ch === 'ß' ? 's' : ch;
+  }
+  return out;
+}
+
+function textSpans(text: string, value: string, from: number): TextSpan[] {
+  const words = value.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0 || value.length > 500) return [];
+  const exact = spansOf(text, words.map(escapeRe).join('\\s+'), from);
+  if (exact.length > 0) return exact;
+  // An identifier printed in groups ("DE12 1234 5678 …" for DE121234…): spaces between its characters.
+  if (words.length === 1 && /^[\p{L}\p{N}]{8,64}$/u.test(words[0]) && /\d/.test(words[0])) {
+    const spaced = spansOf(text, [...words[0]].map(escapeRe).join('[^\\S\\n]?'), from);
+    if (spaced.length > 0) return spaced;
+  }
+  // Accents removed by the template's options (or typed without them). Plain ASCII has none.
+  if (!/[^\x00-\x7f]/.test(text)) return [];
+  const m = memoFor(text);
+  m.folded ??= fold(text);
+  const folded = m.folded;
+  if (folded.length !== text.length) return [];
+  return spansOf(folded, fold(words.join(' ')).split(' ').map(escapeRe).join('\\s+'), from);
 }
 
 /**
@@ -147,6 +180,11 @@ export function findValue(text: string, value: unknown, from = 0): TextSpan[] {
  * total follows subtotals), for dates the one on a date line, otherwise the first.
  */
 export function locateValue(text: string, name: string, value: unknown, from = 0): TextSpan | null {
+  // A currency is written as its code or as a symbol standing for it.
+  if (name === 'currency' && typeof value === 'string' && /^[A-Z]{3}$/.test(value)) {
+    const at = currencyMark(text.slice(from), value);
+    return at ? { start: at.start + from, end: at.end + from } : null;
+  }
   const spans = findValue(text, value, from);
   if (spans.length <= 1) return spans[0] ?? null;
   if (typeof value === 'number' && TOTAL_NAME.test(name)) {

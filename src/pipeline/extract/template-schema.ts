@@ -48,6 +48,12 @@ export interface TemplateRegexField {
   /** How several matches combine. Default: none (a list of the distinct matches, or the one match). */
   group?: TemplateGroup;
   area?: TemplateArea;
+  /**
+   * docpipe's addition (learned templates write it; invoice2data ignores it): the tax rate the
+   * issuer charges, as a fraction (0.06). When the regex finds nothing, the value is the printed
+   * figure that is a printed net amount plus its tax at this rate (see tax-rate.ts).
+   */
+  tax_rate?: number;
 }
 
 export interface TemplateStaticField {

@@ -292,11 +292,15 @@ class Checker {
     const area = v.area !== undefined ? this.area(`${path}.area`, v.area) : undefined;
     if (parser === 'regex') {
       for (const k of Object.keys(v))
-        if (!['parser', 'regex', 'type', 'group', 'area'].includes(k))
+        if (!['parser', 'regex', 'type', 'group', 'area', 'tax_rate'].includes(k))
           this.unknown(`${path}.${k}`, 'unknown key for the regex parser');
       const regex = this.regexList(`${path}.regex`, v.regex, true);
       const type = this.type(`${path}.type`, v.type);
       const group = this.group(`${path}.group`, v.group);
+      const taxRate = v.tax_rate;
+      const rateOk = typeof taxRate === 'number' && Number.isFinite(taxRate) && taxRate > 0 && taxRate <= 1;
+      if (taxRate !== undefined && !rateOk) this.err(`${path}.tax_rate`, 'must be a fraction above 0 and at most 1');
+      else if (taxRate !== undefined && type !== 'float') this.err(`${path}.tax_rate`, 'needs type: float');
       if (!regex) return null;
       return {
         parser: 'regex',
@@ -304,6 +308,7 @@ class Checker {
         ...(type ? { type } : {}),
         ...(group ? { group } : {}),
         ...(area ? { area } : {}),
+        ...(rateOk && type === 'float' ? { tax_rate: taxRate } : {}),
       };
     }
     if (parser === 'static') {

@@ -9,6 +9,7 @@ import { normaliseCurrency } from './currency.js';
 import { templateConverter } from './template-convert.js';
 import { readLines, type EngineContext } from './template-lines.js';
 import { prepareText } from './template-prepare.js';
+import { figureByTaxRate } from './tax-rate.js';
 import { PreparedTexts, ruledOut } from './template-select.js';
 import { readRegexField, type RegexFieldPlan } from './template-regex.js';
 import {
@@ -290,11 +291,13 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
           reason: 'no block between start and end, or no line matched',
         });
     } else {
+      const source = textFor(spec.area);
       runRegex(
         name,
         { regexes: Array.isArray(spec.regex) ? spec.regex : [spec.regex], type: spec.type, group: spec.group },
-        textFor(spec.area),
+        source,
       );
+      if (fields[name] === undefined && spec.tax_rate !== undefined) byTaxRate(name, spec.tax_rate, source);
     }
   }
   if (options.currency) stated('currency', normaliseCurrency(options.currency));
@@ -326,7 +329,12 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
       });
       return;
     }
-    for (const [k, v] of Object.entries(cols)) set(k, v as FieldValue, 0.9);
+    for (const [k, v] of Object.entries(cols)) {
+      set(k, v as FieldValue, 0.9);
+      // A column summed or joined over the table's rows is not printed anywhere as such.
+      const g = table.fields?.[k]?.group;
+      if (g === 'sum' || g === 'join') fields[k].computed = true;
+    }
     trace.push({ field: `tables[${i}]`, parser: 'tables', status: 'ok' });
   });
   stated('desc', `Invoice from ${template.issuer}`);
@@ -336,8 +344,22 @@ export function runTemplate(template: TemplateDef, text: string, opts: ApplyTemp
     const r = readRegexField(plan, source, ctx, `fields.${name}`);
     if (r.status === 'ok') {
       set(name, r.value as FieldValue, regexConfidence(r.distinct, plan.group !== undefined));
+      // Several matches summed or joined: a value worked out, not printed (no position).
+      if ((plan.group === 'sum' || plan.group === 'join') && r.matches > 1) fields[name].computed = true;
       trace.push({ field: name, parser: 'regex', status: 'ok' });
     } else trace.push({ field: name, parser: 'regex', status: r.status, reason: r.reason });
+  }
+
+  /** The pattern found nothing: the figure that is a net amount plus the issuer's tax. */
+  function byTaxRate(name: string, rate: number, source: string): void {
+    const value = figureByTaxRate(source, rate, options.decimal_separator);
+    if (value === null) return;
+    // Less certain than a labelled match: the figure is chosen by arithmetic alone.
+    set(name, value, 0.85);
+    const last = [...trace].reverse().find((t) => t.field === name);
+    const reason = `pattern found nothing; read as the figure that is a net amount plus ${+(rate * 100).toFixed(1)}% tax`;
+    if (last) Object.assign(last, { status: 'ok', reason });
+    else trace.push({ field: name, parser: 'regex', status: 'ok', reason });
   }
 }
 

@@ -296,6 +296,22 @@ export function packLayout(
   };
 }
 
+/**
+ * A stored page rendered once, with its words' spans: the extract stage reads the layout text
+ * (templates) and the positions of the values (the same rendering with spans) from the same
+ * stored page object, which would otherwise be unpacked and laid out twice per document.
+ */
+const rendered = new WeakMap<object, { text: string; spans: WordSpan[] }>();
+
+export function renderStoredPage(p: { w: PackedWord[]; o?: string[] }): { text: string; spans: WordSpan[] } {
+  const hit = rendered.get(p);
+  if (hit) return hit;
+  const spans: WordSpan[] = [];
+  const out = { text: renderLayout(unpackPage(p), spans), spans };
+  rendered.set(p, out);
+  return out;
+}
+
 export function unpackPage(p: { w: PackedWord[]; o?: string[] }): LayoutPage {
   return {
     words: p.w.map(([x0, x1, base, size, text, sp]) =>
@@ -316,7 +332,7 @@ export function layoutText(stored: StoredLayout, readingText: string): string {
   let out = '';
   for (let i = 0; i < count; i++) {
     const page = stored.pages[i];
-    const text = page ? renderLayout(unpackPage(page)) : (reading[i] ?? '');
+    const text = page ? renderStoredPage(page).text : (reading[i] ?? '');
     out += (text ? `${text}\n` : '') + '\f';
   }
   return out;

@@ -5,7 +5,7 @@
  * found in that text then maps to the union of the boxes of the words it covers. Documents
  * without a layout (text, e-mail, office files) answer with character offsets into their text.
  */
-import { renderLayout, unpackPage, type StoredLayout, type WordSpan } from './pdf-layout.js';
+import { renderStoredPage, type StoredLayout } from './pdf-layout.js';
 
 import type { FieldPosition } from '../extract/types.js';
 
@@ -32,7 +32,7 @@ const DESCENT = 0.2;
 
 const r1 = (n: number): number => Math.round(n * 10) / 10;
 
-function pdfBox(w: WordSpan['word']): [number, number, number, number] {
+function pdfBox(w: { x0: number; x1: number; base: number; size: number }): [number, number, number, number] {
   return [r1(w.x0), r1(w.base - ASCENT * w.size), r1(w.x1), r1(w.base + DESCENT * w.size)];
 }
 
@@ -53,9 +53,9 @@ export function positionIndex(text: string, layout: StoredLayout | null | undefi
     const page = layout.pages[i];
     const ocr = layout.ocr?.[i];
     if (page) {
-      const ws: WordSpan[] = [];
-      out += renderLayout(unpackPage(page), ws);
-      for (const s of ws)
+      const r = renderStoredPage(page);
+      out += r.text;
+      for (const s of r.spans)
         spans.push({ start: base + s.start, end: base + s.end, page: i + 1, box: pdfBox(s.word), unit: 'pt' });
     } else if (ocr && ocr.length > 0) {
       for (const [x0, y0, x1, y1, word, nl] of ocr) {

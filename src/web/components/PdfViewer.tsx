@@ -15,10 +15,52 @@ export interface PageBox {
   bbox: [number, number, number, number];
 }
 
-function Page({ doc, n, total, box }: { doc: pdfjs.PDFDocumentProxy; n: number; total: number; box?: PageBox | null }) {
+/** A word of the page's text layer, in PDF points from the page's top left. */
+export interface PageWord extends PageBox {
+  text: string;
+}
+
+/**
+ * The words of a page from its text layer: each text run's box (from its transform and width at
+ * scale 1), split into words in proportion to their characters (runs are set in one font, so
+ * this is close enough to click on).
+ */
+async function pageWords(page: pdfjs.PDFPageProxy, n: number): Promise<PageWord[]> {
+  const viewport = page.getViewport({ scale: 1 });
+  const content = await page.getTextContent();
+  const out: PageWord[] = [];
+  for (const item of content.items) {
+    if (!('str' in item) || item.str.trim() === '' || item.width <= 0) continue;
+    const t = pdfjs.Util.transform(viewport.transform, item.transform) as number[];
+    const height = Math.hypot(t[2], t[3]) || item.height;
+    const x0 = t[4];
+    const y1 = t[5];
+    const perChar = item.width / Math.max(1, item.str.length);
+    for (const m of item.str.matchAll(/\S+/g)) {
+      const start = x0 + (m.index ?? 0) * perChar;
+      out.push({ page: n, text: m[0], bbox: [start, y1 - height, start + m[0].length * perChar, y1] });
+    }
+  }
+  return out;
+}
+
+function Page({
+  doc,
+  n,
+  total,
+  box,
+  onPick,
+}: {
+  doc: pdfjs.PDFDocumentProxy;
+  n: number;
+  total: number;
+  box?: PageBox | null;
+  onPick?: (w: PageWord) => void;
+}) {
   const ref = useRef<HTMLCanvasElement>(null);
   // CSS pixels per PDF point, once the page is laid out (the outline is drawn in CSS pixels).
   const [cssScale, setCssScale] = useState(0);
+  const [words, setWords] = useState<PageWord[]>([]);
   useEffect(() => {
     let task: pdfjs.RenderTask | undefined;
     let cancelled = false;
@@ -38,6 +80,9 @@ function Page({ doc, n, total, box }: { doc: pdfjs.PDFDocumentProxy; n: number; 
       setCssScale(Math.floor(viewport.width / (window.devicePixelRatio || 1)) / base.width);
       task = page.render({ canvas, viewport });
       await task.promise.catch(() => undefined);
+      // The words to click on come from the same page's text layer.
+      const ws = await pageWords(page, n).catch(() => []);
+      if (!cancelled) setWords(ws);
     })();
     return () => {
       cancelled = true;
@@ -48,6 +93,26 @@ function Page({ doc, n, total, box }: { doc: pdfjs.PDFDocumentProxy; n: number; 
   return (
     <div className="page-wrap">
       <canvas ref={ref} role="img" aria-label={`Page ${n} of ${total}`} data-page={n} />
+      {onPick && cssScale > 0
+        ? words.map((w, i) => (
+            <span
+              key={i}
+              className="page-word"
+              data-testid="page-word"
+              title={`Fill the selected field with “${w.text}”`}
+              // A word is picked with the mouse; the keyboard fills fields by typing or from the Text tab.
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => onPick(w)}
+              style={{
+                left: w.bbox[0] * cssScale,
+                top: w.bbox[1] * cssScale,
+                width: (w.bbox[2] - w.bbox[0]) * cssScale,
+                height: (w.bbox[3] - w.bbox[1]) * cssScale,
+              }}>
+              {w.text}
+            </span>
+          ))
+        : null}
       {mine ? (
         <div
           className="field-box"
@@ -64,7 +129,16 @@ function Page({ doc, n, total, box }: { doc: pdfjs.PDFDocumentProxy; n: number; 
   );
 }
 
-export default function PdfViewer({ data, box }: { data: ArrayBuffer; box?: PageBox | null }) {
+export default function PdfViewer({
+  data,
+  box,
+  onPick,
+}: {
+  data: ArrayBuffer;
+  box?: PageBox | null;
+  /** Clicking a word of the page hands it here (filling the selected field); without it words are not clickable. */
+  onPick?: (w: PageWord) => void;
+}) {
   const [doc, setDoc] = useState<pdfjs.PDFDocumentProxy | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState(BATCH);
@@ -107,7 +181,7 @@ export default function PdfViewer({ data, box }: { data: ArrayBuffer; box?: Page
         {doc.numPages} {doc.numPages === 1 ? 'page' : 'pages'}
       </p>
       {pages.map((n) => (
-        <Page key={n} doc={doc} n={n} total={doc.numPages} box={box} />
+        <Page key={n} doc={doc} n={n} total={doc.numPages} box={box} onPick={onPick} />
       ))}
       {shown < doc.numPages ? <Button onClick={() => setShown(shown + BATCH)}>Show more pages</Button> : null}
     </div>

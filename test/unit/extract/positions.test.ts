@@ -98,6 +98,49 @@ describe('positionIndex', () => {
 });
 
 describe('attachPositions', () => {
+  it('places a currency read from its symbol, an IBAN printed in groups and a value its template stripped of accents; sums get none', () => {
+    const r = parseTemplateYaml(
+      [
+        'issuer: Stadtwerke Süd',
+        'keywords: [Stadtwerke]',
+        'fields:',
+        '  greeting:',
+        '    parser: regex',
+        '    regex: Gruss:\\s+(\\S+)',
+        '  fees:',
+        '    parser: regex',
+        '    regex: Gebuhr\\s+([\\d.]+)',
+        '    type: float',
+        '    group: sum',
+        'options:',
+        '  remove_accents: true',
+      ].join('\n'),
+    );
+    if (!r.ok) throw new Error('template');
+    const text =
+      'Stadtwerke Süd\nGruß: Tschüss\nGebühr 2.50\nGebühr 1.25\nIBAN DE89 3704 0044 0532 0130 00\nTotal € 3.75';
+    const x = extractFields({ text, type: 'invoice', templates: r.templates });
+    expect(x.fields.greeting.value).toBe('Tschuss');
+    const f = attachPositions(
+      {
+        ...x.fields,
+        iban: { value: 'DE89370400440532013000', confidence: 0.9, method: 'regex' },
+        currency: { value: 'EUR', confidence: 0.9, method: 'regex' },
+      },
+      positionIndex(text, null),
+    );
+    const at = (p: unknown) => {
+      const { start, end } = p as { start: number; end: number };
+      return text.slice(start, end);
+    };
+    expect(at(f.greeting.position)).toBe('Tschüss');
+    expect(at(f.iban.position)).toBe('DE89 3704 0044 0532 0130 00');
+    expect(at(f.currency.position)).toBe('€');
+    // 2.50 + 1.25 is printed nowhere as such.
+    expect(f.fees).toMatchObject({ value: 3.75, computed: true });
+    expect(f.fees.position).toBeUndefined();
+  });
+
   it('gives no position to static and computed template values, and positions table cells row by row', () => {
     const r = parseTemplateYaml(
       [

@@ -66,8 +66,14 @@ export const documentSchema = component(
                 ...t.arr(t.map(positionSchema)),
                 description: 'Table values: per row, the position of each cell read from the page, by column',
               },
+              computed: {
+                type: 'boolean',
+                enum: [true],
+                description:
+                  'The value was not read from the document (a template’s static value, a sum of several values read, a figure or date worked out from others), so it has no position',
+              },
             },
-            ['confirmed', 'position', 'cells'],
+            ['confirmed', 'position', 'cells', 'computed'],
           ),
           'Extracted fields by name',
         ),

@@ -41,6 +41,7 @@ export function extractStage(): StageCompute {
         method: v.method,
         ...(v.position ? { position: v.position } : {}),
         ...(v.cells ? { cells: v.cells } : {}),
+        ...(v.computed ? { computed: true as const } : {}),
       };
     for (const [k, v] of Object.entries(doc.fields ?? {})) if (v.confirmed) fields[k] = v;
     const dropped = boundFields(fields, doc.metadata);

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import * as api from '../../lib/api';
 import { useAction, useApi, useApiPage } from '../../lib/queries';
 import { Link, navigate, useSearchState } from '../../lib/router';
@@ -17,9 +17,9 @@ import {
   TabPanel,
   Tabs,
 } from '../../components/ui';
-import type { DocumentRow, EventRow, Project } from '../../lib/types';
+import type { DocumentRow, EventRow, FieldPosition, Project } from '../../lib/types';
 import { Original } from './Original';
-import { FieldsEditor } from './FieldsEditor';
+import { FieldsEditor, type FieldPick } from './FieldsEditor';
 import { Classification } from './Classification';
 import { ReprocessDialog } from './ReprocessDialog';
 
@@ -50,13 +50,49 @@ function Timeline({ id }: { id: string }) {
   );
 }
 
-function TextView({ id, span }: { id: string; span?: { start: number; end: number } | null }) {
+/** Offsets of the selection inside `root`'s text, or null when nothing in it is selected. */
+function selectedSpan(root: HTMLElement): { text: string; start: number; end: number } | null {
+  const sel = window.getSelection();
+  if (!sel || sel.rangeCount === 0 || sel.isCollapsed) return null;
+  const range = sel.getRangeAt(0);
+  if (!root.contains(range.startContainer) || !root.contains(range.endContainer)) return null;
+  const before = document.createRange();
+  before.setStart(root, 0);
+  before.setEnd(range.startContainer, range.startOffset);
+  const raw = range.toString();
+  const lead = raw.length - raw.trimStart().length;
+  const text = raw.trim();
+  if (!text) return null;
+  const start = before.toString().length + lead;
+  return { text, start, end: start + text.length };
+}
+
+function TextView({
+  id,
+  span,
+  onPick,
+}: {
+  id: string;
+  span?: { start: number; end: number } | null;
+  /** Text selected (mouse or Shift+arrows) fills the selected field. */
+  onPick?: (text: string, position: FieldPosition) => void;
+}) {
   const text = useApi<{ text: string | null }>(`/documents/${id}/text`);
   if (text.isPending) return <Spinner />;
   if (text.error) return <ErrorBox error={text.error} />;
   const t = text.data.text;
+  const picked = (e: { currentTarget: HTMLElement }) => {
+    const s = onPick ? selectedSpan(e.currentTarget) : null;
+    if (s) onPick?.(s.text, { start: s.start, end: s.end });
+  };
   return t ? (
-    <pre tabIndex={0} aria-label="Extracted text">
+    <pre
+      tabIndex={0}
+      aria-label="Extracted text"
+      onMouseUp={picked}
+      onKeyUp={(e) => {
+        if (e.shiftKey) picked(e);
+      }}>
       {span && span.end <= t.length ? (
         <>
           {t.slice(0, span.start)}
@@ -85,6 +121,24 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
   const [reprocess, setReprocess] = useState(false);
   // The field whose value is outlined on the page (or marked in the text).
   const [selected, setSelected] = useState<string | null>(null);
+  // Text picked on the page or in the text for the selected field.
+  const [pick, setPick] = useState<FieldPick | null>(null);
+  const onPick = (text: string, position: FieldPosition) => {
+    if (selected) setPick({ name: selected, text, position, seq: (pick?.seq ?? 0) + 1 });
+  };
+  // Another document opened in this page: nothing of the last one stays selected.
+  useEffect(() => {
+    setSelected(null);
+    setPick(null);
+  }, [id]);
+  // The next document of the list (as the documents page orders it), for reviewing one after another.
+  const list = useApiPage<DocumentRow>('/documents', { per_page: 100 });
+  const nextDoc = () => {
+    const rows = list.data?.data ?? [];
+    const at = rows.findIndex((r) => r.id === id);
+    const next = at >= 0 ? rows[at + 1] : undefined;
+    navigate(next ? `/documents/${next.id}` : '/documents');
+  };
   const learn = useAction(() => api.post<{ id: string }>('/templates/learn', { document_id: id }), {
     invalidate: ['/templates'],
     success: 'Template created from this document',
@@ -162,10 +216,15 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
           />
           <TabPanel id={tab}>
             {tab === 'original' ? (
-              <Original doc={d} position={selected ? d.fields?.[selected]?.position : null} />
+              <Original
+                doc={d}
+                position={selected ? d.fields?.[selected]?.position : null}
+                onPick={selected ? onPick : undefined}
+              />
             ) : (
               <TextView
                 id={d.id}
+                onPick={selected ? onPick : undefined}
                 span={(() => {
                   const p = selected ? d.fields?.[selected]?.position : undefined;
                   return p && 'start' in p ? p : null;
@@ -183,7 +242,7 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
             />
           </Card>
           <Card title="Fields">
-            <FieldsEditor key={d.updated_at} doc={d} onSelect={setSelected} selected={selected} />
+            <FieldsEditor key={d.id} doc={d} onSelect={setSelected} selected={selected} pick={pick} onDone={nextDoc} />
           </Card>
           <Card title="Exports">
             {!d.exports?.length ? (

@@ -1,25 +1,55 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import * as api from '../../lib/api';
 import { useAction } from '../../lib/queries';
 import { usePermission } from '../../lib/session';
 import { humanize, valueText } from '../../lib/format';
 import { Badge, Button, Confidence, Empty } from '../../components/ui';
-import type { DocumentRow } from '../../lib/types';
+import type { DocumentRow, FieldPosition } from '../../lib/types';
 
-/** Extracted fields with confidence and method; a person corrects a value or confirms it as is. */
+/** Text picked on the page or in the Text tab for a field, with where it was picked. */
+export interface FieldPick {
+  name: string;
+  text: string;
+  position: FieldPosition;
+  /** Changes with every pick (the same word picked twice fills twice). */
+  seq: number;
+}
+
+/**
+ * Extracted fields with confidence and method; a person corrects a value or confirms it as is.
+ * From the keyboard, in a field: ↓/↑ next or previous field, Enter accepts the field (as
+ * corrected) and moves on, Esc undoes the correction, Ctrl+Enter confirms every field and calls
+ * `onDone` (the next document). Text picked on the page (`pick`) fills the field it was picked for.
+ */
 export function FieldsEditor({
   doc,
   onSelect,
   selected,
+  pick,
+  onDone,
 }: {
   doc: DocumentRow;
   /** A field was focused: its value's place is shown on the page. */
   onSelect?: (name: string) => void;
   selected?: string | null;
+  pick?: FieldPick | null;
+  onDone?: () => void;
 }) {
   const fields = Object.entries(doc.fields ?? {});
   const perm = usePermission('member');
   const [edits, setEdits] = useState<Record<string, string>>({});
+  // Where each picked correction was read, sent along so the value keeps its place on the page.
+  const [picked, setPicked] = useState<Record<string, { text: string; position: FieldPosition }>>({});
+  const table = useRef<HTMLTableElement>(null);
+  const inputOf = (name: string) => table.current?.querySelector<HTMLInputElement>(`#${CSS.escape(`field-${name}`)}`);
+  useEffect(() => {
+    if (!pick || !perm.allowed || !doc.fields?.[pick.name]) return;
+    setEdits((e) => ({ ...e, [pick.name]: pick.text }));
+    setPicked((p) => ({ ...p, [pick.name]: { text: pick.text, position: pick.position } }));
+    inputOf(pick.name)?.focus();
+    // Only a new pick fills; re-renders of the same pick do not.
+  }, [pick?.seq]);
+
   const [newName, setNewName] = useState('');
   const save = useAction(
     (body: Record<string, unknown>) => api.patch<DocumentRow>(`/documents/${doc.id}`, { fields: body }),
@@ -40,17 +70,59 @@ export function FieldsEditor({
     return text;
   };
   const changed = Object.keys(edits).filter((k) => edits[k] !== valueText(doc.fields?.[k]?.value));
-  const confirmAll = () =>
-    save.mutate(Object.fromEntries(fields.map(([k, f]) => [k, k in edits ? parse(f.value, edits[k]) : f.value])), {
-      onSuccess: () => setEdits({}),
+  /** A field's value as it would be saved: with the place it was picked from, while unchanged since. */
+  const bodyOf = (k: string, orig: unknown): unknown => {
+    if (!(k in edits)) return orig;
+    const value = parse(orig, edits[k]);
+    const p = picked[k];
+    return p && p.text === edits[k] ? { value, position: p.position } : value;
+  };
+  const confirmAll = (then?: () => void) =>
+    save.mutate(Object.fromEntries(fields.map(([k, f]) => [k, bodyOf(k, f.value)])), {
+      onSuccess: () => {
+        setEdits({});
+        setPicked({});
+        then?.();
+      },
     });
+  const names = fields.map(([k]) => k);
+  const move = (from: string, by: number) => {
+    const next = names[names.indexOf(from) + by];
+    if (next !== undefined) inputOf(next)?.focus();
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>, name: string, orig: unknown) => {
+    if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
+      e.preventDefault();
+      move(name, e.key === 'ArrowDown' ? 1 : -1);
+    } else if (e.key === 'Escape' && name in edits) {
+      e.preventDefault();
+      setEdits(({ [name]: _dropped, ...rest }) => rest);
+    } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+      e.preventDefault();
+      if (perm.allowed && !save.isPending) confirmAll(onDone);
+    } else if (e.key === 'Enter') {
+      e.preventDefault();
+      if (!perm.allowed || save.isPending) return;
+      // Accept this field (as corrected), then go on to the next one; other corrections stay.
+      save.mutate(
+        { [name]: bodyOf(name, orig) },
+        {
+          onSuccess: () => {
+            setEdits(({ [name]: _saved, ...rest }) => rest);
+            setPicked(({ [name]: _done, ...rest }) => rest);
+          },
+        },
+      );
+      move(name, 1);
+    }
+  };
   return (
     <div className="stack">
       {fields.length === 0 ? (
         <Empty>No fields were extracted.</Empty>
       ) : (
         <div className="table-wrap">
-          <table className="fields-table">
+          <table className="fields-table" ref={table}>
             <thead>
               <tr>
                 <th>Field</th>
@@ -73,6 +145,8 @@ export function FieldsEditor({
                         value={edits[name] ?? valueText(f.value)}
                         readOnly={!perm.allowed}
                         onFocus={() => onSelect?.(name)}
+                        onKeyDown={(e) => onKey(e, name, f.value)}
+                        aria-describedby="field-keys"
                         title={f.position ? 'Focus to see where it was read' : undefined}
                         onChange={(e) => setEdits({ ...edits, [name]: e.target.value })}
                       />
@@ -81,7 +155,13 @@ export function FieldsEditor({
                       <Confidence value={f.confidence} />
                     </td>
                     <td className="small">
-                      {f.confirmed || f.method === 'manual' ? <Badge tone="good">confirmed</Badge> : f.method}
+                      {f.confirmed || f.method === 'manual' ? (
+                        <Badge tone="good">confirmed</Badge>
+                      ) : name in picked && picked[name].text === edits[name] ? (
+                        'picked on the page'
+                      ) : (
+                        f.method
+                      )}
                     </td>
                   </tr>
                 );
@@ -90,9 +170,14 @@ export function FieldsEditor({
           </table>
         </div>
       )}
+      <p className="small muted" id="field-keys">
+        In a field: <kbd>↓</kbd>/<kbd>↑</kbd> next / previous · <kbd>Enter</kbd> accept and go on · <kbd>Esc</kbd> undo
+        · <kbd>Ctrl</kbd>+<kbd>Enter</kbd> confirm all{onDone ? ' and open the next document' : ''}. Click a word on the
+        page, or select text in the Text tab, to fill the selected field.
+      </p>
       {perm.allowed ? (
         <div className="row">
-          <Button variant="primary" busy={save.isPending} disabled={!fields.length} onClick={confirmAll}>
+          <Button variant="primary" busy={save.isPending} disabled={!fields.length} onClick={() => confirmAll()}>
             {changed.length
               ? `Save ${changed.length} correction${changed.length > 1 ? 's' : ''} and confirm`
               : 'Confirm all fields'}

@@ -7,8 +7,19 @@ import type { DocumentRow, FieldPosition } from '../../lib/types';
 const PdfViewer = lazy(() => import('../../components/PdfViewer'));
 const MAX_PREVIEW = 40 * 1024 * 1024;
 
-/** The uploaded file as it came in: PDFs rendered with pdf.js, images shown, others downloadable. */
-export function Original({ doc, position }: { doc: DocumentRow; position?: FieldPosition | null }) {
+/**
+ * The uploaded file as it came in: PDFs rendered with pdf.js, images shown, others downloadable.
+ * With `onPick`, clicking a word of a rendered PDF page hands its text and box to the caller.
+ */
+export function Original({
+  doc,
+  position,
+  onPick,
+}: {
+  doc: DocumentRow;
+  position?: FieldPosition | null;
+  onPick?: (text: string, position: FieldPosition) => void;
+}) {
   const box = position && 'page' in position ? position : null;
   const [img, setImg] = useState<{ scale: number } | null>(null);
   const kind =
@@ -66,7 +77,20 @@ export function Original({ doc, position }: { doc: DocumentRow; position?: Field
         <Spinner label="Loading the original…" />
       ) : kind === 'pdf' ? (
         <Suspense fallback={<Spinner label="Loading the PDF viewer…" />}>
-          <PdfViewer data={data.buf} box={box && box.unit === 'pt' ? box : null} />
+          <PdfViewer
+            data={data.buf}
+            box={box && box.unit === 'pt' ? box : null}
+            onPick={
+              onPick
+                ? (w) =>
+                    onPick(w.text, {
+                      page: w.page,
+                      bbox: w.bbox.map((v) => Math.round(v * 100) / 100) as [number, number, number, number],
+                      unit: 'pt',
+                    })
+                : undefined
+            }
+          />
         </Suspense>
       ) : (
         <div className="viewer" tabIndex={0} role="region" aria-label="Original document">
