@@ -68,16 +68,27 @@ function loadDev(): DevDoc[] {
   const classify = join(DEV_CORPUS, 'classify');
   if (existsSync(classify))
     for (const type of readdirSync(classify, { withFileTypes: true }).filter((d) => d.isDirectory()))
-      for (const f of readdirSync(join(classify, type.name)).filter((f) => f.endsWith('.txt')).sort())
-        out.push({ id: `${type.name}/${f}`, text: readFileSync(join(classify, type.name, f), 'utf8'), group: type.name });
+      for (const f of readdirSync(join(classify, type.name))
+        .filter((f) => f.endsWith('.txt'))
+        .sort())
+        out.push({
+          id: `${type.name}/${f}`,
+          text: readFileSync(join(classify, type.name, f), 'utf8'),
+          group: type.name,
+        });
   const sroie = join(DEV_CORPUS, 'sroie');
   if (existsSync(sroie))
-    for (const f of readdirSync(sroie).filter((f) => f.endsWith('.txt')).sort()) {
+    for (const f of readdirSync(sroie)
+      .filter((f) => f.endsWith('.txt'))
+      .sort()) {
       const meta = JSON.parse(readFileSync(join(sroie, f.replace(/\.txt$/, '.json')), 'utf8')) as { company: string };
       out.push({
         id: `sroie/${f}`,
         text: readFileSync(join(sroie, f), 'utf8'),
-        group: `merchant:${meta.company.toUpperCase().replace(/[^A-Z]/g, '').slice(0, 12)}`,
+        group: `merchant:${meta.company
+          .toUpperCase()
+          .replace(/[^A-Z]/g, '')
+          .slice(0, 12)}`,
       });
     }
   return out;
@@ -313,9 +324,7 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
     for (const q of queries) ms.push((await timed(() => fn(q)))[1]);
     lat.push({ query: name, p50_ms: round(pct(ms, 50)), p95_ms: round(pct(ms, 95)), max_ms: round(Math.max(...ms)) });
   };
-  await measure('baseline: GET /documents?q= (list filter)', (q) =>
-    docsRepo.list(SCOPE, { q, page: 1, per_page: 20 }),
-  );
+  await measure('baseline: GET /documents?q= (list filter)', (q) => docsRepo.list(SCOPE, { q, page: 1, per_page: 20 }));
   await measure('keyword (ranked, highlights)', (q) =>
     service(false).search(SCOPE, { q, mode: 'keyword', limit: 20, offset: 0 }),
   );
@@ -341,7 +350,9 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
     }
     recall = found / qv.length;
   }
-  console.log(`\nLatency over ${QUERIES} two-word queries, limit 20 (query embedding alone p50 ${round(pct(embedMs, 50))} ms):`);
+  console.log(
+    `\nLatency over ${QUERIES} two-word queries, limit 20 (query embedding alone p50 ${round(pct(embedMs, 50))} ms):`,
+  );
   table(lat);
   if (recall !== null) console.log(`HNSW recall@10 against the exact scan: ${round(recall, 3)}`);
 
@@ -356,7 +367,13 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
   for (const [i, r] of receipts.entries()) {
     for (const [variant, text] of [
       ['ocr-noise', ocrNoisy(r.text, i + 1)],
-      ['re-encoded', r.text.replace(/\s+/g, ' ').replace(/(.{60}) /g, '$1\n').toUpperCase()],
+      [
+        're-encoded',
+        r.text
+          .replace(/\s+/g, ' ')
+          .replace(/(.{60}) /g, '$1\n')
+          .toUpperCase(),
+      ],
     ] as const) {
       const { match } = await nd.check({ id: `copy_${i}`, org_id: ORG, environment: 'live' }, text);
       const ok = match?.id === r.docId;
@@ -392,7 +409,14 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
     }
     if (match && !same.some((o) => o.docId === match.id)) {
       fp++;
-      pairs.push({ kind: 'other', a: r.id, b: match.id, flagged: 'yes', similarity: match.similarity, verdict: 'FALSE POSITIVE' });
+      pairs.push({
+        kind: 'other',
+        a: r.id,
+        b: match.id,
+        flagged: 'yes',
+        similarity: match.similarity,
+        verdict: 'FALSE POSITIVE',
+      });
     }
   }
   console.log(`\nNear-duplicate pairs (${pairs.length}):`);
@@ -443,16 +467,21 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
       cpu_ms_per_doc: '',
     },
   ]);
-  if (kind === 'pglite') console.log('(PGlite runs in this process: its CPU is in the check\'s CPU column.)');
+  if (kind === 'pglite') console.log("(PGlite runs in this process: its CPU is in the check's CPU column.)");
 }
 
 export async function main(args: string[]): Promise<void> {
   const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 20_000);
   const dev = loadDev();
-  if (dev.length === 0) console.log(`dev corpus not found at ${DEV_CORPUS}: known-item and near-duplicate parts are empty`);
+  if (dev.length === 0)
+    console.log(`dev corpus not found at ${DEV_CORPUS}: known-item and near-duplicate parts are empty`);
   const modelRoot = benchTmpDir('search-model');
   const tiny = await generateTinyModel(modelRoot, 'docpipe-bench/tiny-384', { hidden: DIMS });
-  const embedder = await createTransformersEmbedder({ modelId: tiny.modelId, modelDir: modelRoot, allowDownload: false });
+  const embedder = await createTransformersEmbedder({
+    modelId: tiny.modelId,
+    modelDir: modelRoot,
+    allowDownload: false,
+  });
   console.log(`query embeddings: generated tiny model (${tiny.dims} dims, random weights: no meaning)`);
 
   if (!args.includes('--postgres-only')) {
