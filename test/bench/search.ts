@@ -262,22 +262,19 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
   });
   console.log(`loaded in ${round(loadMs / 1000)} s`);
 
-  let buildMs = 0;
-  let indexMb = 0;
   if (vectors.status().backend === 'hnsw') {
-    [, buildMs] = await timed(() => vectors.ensure(DIMS));
+    const [, buildMs] = await timed(() => vectors.ensure(DIMS));
     const names = indexNames(DIMS);
     const { rows } = await db.query<{ bytes: number }>(
       `SELECT pg_relation_size($1::regclass) + pg_relation_size($2::regclass) AS bytes`,
       [names.chunks, names.documents],
     );
-    indexMb = rows[0].bytes / 1e6;
+    const indexMb = rows[0].bytes / 1e6;
     const ftsSize = await db.query<{ bytes: number }>(`SELECT pg_relation_size('documents_search_idx') AS bytes`);
     console.log(
       `HNSW build (chunks + documents, ${DIMS} dims): ${round(buildMs / 1000)} s, ${round(indexMb)} MB; GIN full-text index ${round(ftsSize.rows[0].bytes / 1e6)} MB`,
     );
   }
-  // The dev documents' own index entries exist now too (same model dims only if DIMS matches).
 
   // 1. Known-item search on the dev corpus.
   const df = new Map<string, number>();
