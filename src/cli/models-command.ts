@@ -155,8 +155,9 @@ async function install(config: Config, args: string[], print: (s: string) => voi
       print('It is the configured model: restart docpipe (or wait a minute) to use it.');
     else print(`To use it, set EMBEDDING_MODEL=${id} and restart docpipe.`);
     print(
-      'Documents embedded before (with another model, or none) keep their vectors until reprocessed:\n' +
-        '  docpipe reprocess --project ID --stage embed --all',
+      'Documents keep the vectors they have until reprocessed:\n' +
+        '  docpipe reprocess --project ID --stage embed --missing   (documents without vectors)\n' +
+        '  docpipe reprocess --project ID --stage embed --all       (documents embedded by another model)',
     );
     return 0;
   } finally {
