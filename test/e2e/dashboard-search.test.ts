@@ -122,4 +122,20 @@ describe('dashboard: search', () => {
     expect(await page.getByTestId('duplicate-of').count()).toBe(0);
     expect(problems).toEqual([]);
   });
+
+  it('shows the possible duplicate in the review queue (on_near_duplicate=review)', async () => {
+    const strict = await createProject(t, actor, { name: 'Checked receipts', on_near_duplicate: 'review' });
+    const id = dataOf(
+      await upload(t, actor, strict, 'receipt-2-again.txt', Buffer.from(ocrNoise(bakeryReceipt(2), 0.02))),
+      201,
+    ).id as string;
+    expect((await waitForDocument(t, id)).status).toBe('needs_review');
+    await page.goto(`${base}/review`);
+    const notice = page.getByTestId('duplicate-of');
+    await notice.waitFor();
+    await expect(notice.getByRole('link').textContent()).resolves.toBe('receipt-2.txt');
+    await expect(page.getByRole('link', { name: 'receipt-2-again.txt' }).count()).resolves.toBe(1);
+    await screenshot(page, 'review-duplicate');
+    expect(problems).toEqual([]);
+  });
 });
