@@ -27,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
   }
   if (wantsHelp(rest)) {
     const sub =
-      (cmd === 'admin' || cmd === 'templates') && rest[0] && `${cmd} ${rest[0]}` in COMMANDS
+      (cmd === 'admin' || cmd === 'templates' || cmd === 'models') && rest[0] && `${cmd} ${rest[0]}` in COMMANDS
         ? `${cmd} ${rest[0]}`
         : cmd;
     console.log(`Usage:\n${usageLines(sub)}`);
@@ -45,6 +45,16 @@ async function main(argv: string[]): Promise<number> {
   if (cmd === 'templates') {
     const { runTemplatesCommand } = await import('./cli/templates-command.js');
     return runTemplatesCommand(rest);
+  }
+  if (cmd === 'models') {
+    const { runModelsCommand } = await import('./cli/models-command.js');
+    try {
+      return await runModelsCommand(loadConfig(), rest);
+    } catch (err) {
+      if (isParseError(err)) return usageError(`models ${rest[0] ?? ''}`.trim(), err);
+      console.error((err as Error).message);
+      return 1;
+    }
   }
   if (cmd === 'admin') {
     const { runAdmin } = await import('./cli/admin.js');

@@ -226,7 +226,13 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       knn: config.CLASSIFY_KNN,
     },
   );
-  const search = createSearchModule({ db, embedder: documents.embedder });
+  const search = createSearchModule({
+    db,
+    embedder: documents.embedder,
+    log: (msg, fields) => logger.info(fields ?? {}, `search: ${msg}`),
+  });
+  // Chooses HNSW (pgvector present) or the exact scan; /ready reports which.
+  await search.vectors.init();
   const mail = createMailModule(
     { db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects },
     opts.mail,

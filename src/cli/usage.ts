@@ -97,6 +97,18 @@ export const COMMANDS = {
     options: { 'dry-run': { type: 'boolean' }, verbose: { type: 'boolean' }, ...CLIENT },
     positionals: true,
   },
+  'models list': {
+    usage: 'models list',
+    summary: 'embedding models in the model folder (EMBEDDING_MODEL_DIR) and the one in use',
+    options: {},
+  },
+  'models install': {
+    usage: 'models install PATH|ID [--id ID]',
+    summary:
+      'install a transformers.js model folder (or download model ID) into the model folder,\nafter checking that it loads and embeds',
+    options: { id: { type: 'string' } },
+    positionals: true,
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof COMMANDS;

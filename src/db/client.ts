@@ -162,12 +162,15 @@ export async function createDb(opts: DbOptions): Promise<Db> {
     return wrap(pool, 'postgres', undefined, undefined, opts.prepare ?? true);
   }
   const { PGlite } = await import('@electric-sql/pglite');
+  // pgvector ships as a PGlite extension package: loaded always, so `CREATE EXTENSION vector`
+  // (search's HNSW index, see modules/search/vector-index.ts) works on the embedded database.
+  const { vector } = await import('@electric-sql/pglite-pgvector');
   const dataDir = opts.pgliteDir ?? 'memory://';
   // One process per data directory (see data-dir-lock.ts); in-memory databases are private anyway.
   const lock = dataDir.startsWith('memory://') ? undefined : await lockDataDir(dataDir, { waitMs: opts.lockWaitMs });
   let pglite: InstanceType<typeof PGlite>;
   try {
-    pglite = new PGlite({ dataDir, loadDataDir: opts.pgliteLoad });
+    pglite = new PGlite({ dataDir, loadDataDir: opts.pgliteLoad, extensions: { vector } });
     await pglite.waitReady;
   } catch (err) {
     lock?.release();

@@ -85,9 +85,17 @@ export function appDepsFrom(deps: Deps): AppDeps {
             model: e.modelId,
             ...(e.reason ? { reason: e.reason } : {}),
           },
-          // How semantic search and similar documents find vectors (an exact scan of the
-          // organization's vectors; see docs/documents.md, "Search and near-duplicates").
-          search: { status: 'ok', vector_index: 'exact' },
+          // How semantic search and similar documents find vectors: pgvector's HNSW index, or
+          // an exact scan of the organization's vectors (see docs/documents.md, "Search and near-duplicates").
+          search: (() => {
+            const v = deps.search.vectors.status();
+            return {
+              status: 'ok',
+              vector_index: v.backend,
+              ...(v.backend === 'hnsw' ? { dimensions: v.dimensions } : {}),
+              ...(v.reason ? { reason: v.reason } : {}),
+            };
+          })(),
         };
       },
     },

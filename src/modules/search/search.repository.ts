@@ -1,7 +1,7 @@
-// All of search's SQL: keyword (full-text), semantic (exact scan of chunk vectors), similar
-// documents (document vectors, else MinHash signatures). Every query is scoped by organization
-// and environment.
-import type { Queryable } from '../../db/client.js';
+// All of search's SQL: keyword (full-text), semantic (chunk vectors: HNSW or an exact scan),
+// similar documents (document vectors, else MinHash signatures). Every query is scoped by
+// organization and environment.
+import type { Db, Queryable } from '../../db/client.js';
 import type { Scope } from '../../lib/scope.js';
 import { SEARCH_CHARS } from '../../lib/text-search.js';
 import { HEADLINE_OPTIONS, HEADLINE_STRIP } from './highlight.js';
@@ -41,7 +41,23 @@ function scopeWhere(scope: Scope, f: SearchFilters) {
   return { params, where, param };
 }
 
-export function createSearchRepository(db: Queryable) {
+/** pgvector's text form of a vector ('[0.1,0.2]'): one parameter instead of a float array. */
+const vectorLiteral = (v: number[]) => `[${v.join(',')}]`;
+
+/**
+ * HNSW candidates are read with pgvector's iterative scan: the organization and filters are
+ * checked as the index yields rows, and the scan goes on (up to hnsw.max_scan_tuples) until
+ * enough pass. `ef` is how many candidates each step keeps.
+ */
+async function withIterativeScan<T>(db: Db, ef: number, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  return db.tx(async (q) => {
+    await q.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
+    await q.query(`SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, Math.trunc(ef)))}`);
+    return fn(q);
+  });
+}
+
+export function createSearchRepository(db: Db) {
   return {
     /** Full-text matches, best first, with ts_headline of the top ones. */
     async keyword(
@@ -107,13 +123,65 @@ export function createSearchRepository(db: Queryable) {
       return rows.map((r) => ({ ...r, score: Number(r.score) }));
     },
 
+    /**
+     * As {@link semantic}, through the HNSW index of `vector.length` dimensions: the nearest
+     * chunks of the organization, then each document's best. Approximate (the index's recall);
+     * fewer documents than asked means the scan ran out and the caller falls back to the exact scan.
+     */
+    async semanticHnsw(
+      scope: Scope,
+      f: SearchFilters,
+      vector: number[],
+      modelId: string,
+      limit: number,
+      offset: number,
+    ): Promise<(FoundDocument & { score: number; content: string })[]> {
+      const dims = vector.length;
+      const { params, where, param } = scopeWhere(scope, f);
+      const v = param(vectorLiteral(vector));
+      const m = param(modelId);
+      // Several chunks of one document can be near: read more chunks than documents wanted.
+      const chunks = (offset + limit) * 4 + 20;
+      const k = param(chunks);
+      const lim = param(limit);
+      const off = param(offset);
+      const expr = `(c.embedding::vector(${dims}))`;
+      return withIterativeScan(db, chunks, async (q) => {
+        const { rows } = await q.query<FoundDocument & { score: number; content: string }>(
+          `WITH near AS MATERIALIZED (
+             SELECT c.document_id, c.content, ${expr} <=> ${v}::vector(${dims}) AS distance
+               FROM document_chunks c JOIN documents d ON d.id = c.document_id
+              WHERE ${where.join(' AND ')} AND c.model_id = ${m}::text AND array_length(c.embedding, 1) = ${dims}
+              ORDER BY ${expr} <=> ${v}::vector(${dims}) LIMIT ${k}::int),
+           best AS (SELECT DISTINCT ON (document_id) document_id, content, 1 - distance AS score
+                      FROM near ORDER BY document_id, distance)
+           SELECT ${DOC_COLUMNS}, best.score, best.content
+             FROM best JOIN documents d ON d.id = best.document_id
+            ORDER BY best.score DESC, d.id LIMIT ${lim}::int OFFSET ${off}::int`,
+          params,
+        );
+        return rows.map((r) => ({ ...r, score: Number(r.score) }));
+      });
+    },
+
     /** The document's own vector and fingerprint (null: not this organization's document). */
     async source(
       scope: Scope,
       id: string,
-    ): Promise<{ has_vector: boolean; signature: number[] | null; band_keys: string[] | null } | null> {
-      const { rows } = await db.query<{ has_vector: boolean; signature: number[] | null; band_keys: string[] | null }>(
-        `SELECT d.embedding IS NOT NULL AND d.embedding_model IS NOT NULL AS has_vector, m.signature, m.band_keys
+    ): Promise<{
+      has_vector: boolean;
+      dims: number | null;
+      signature: number[] | null;
+      band_keys: string[] | null;
+    } | null> {
+      const { rows } = await db.query<{
+        has_vector: boolean;
+        dims: number | null;
+        signature: number[] | null;
+        band_keys: string[] | null;
+      }>(
+        `SELECT d.embedding IS NOT NULL AND d.embedding_model IS NOT NULL AS has_vector,
+                array_length(d.embedding, 1) AS dims, m.signature, m.band_keys
            FROM documents d LEFT JOIN document_minhash m ON m.document_id = d.id
           WHERE d.id = $1 AND d.org_id = $2 AND d.environment = $3`,
         [id, scope.orgId, scope.environment],
@@ -132,6 +200,39 @@ export function createSearchRepository(db: Queryable) {
         [scope.orgId, scope.environment, id, limit],
       );
       return rows.map((r) => ({ ...r, score: Number(r.score) }));
+    },
+
+    /** As {@link similarByVector}, through the HNSW index of the document vectors' dimension. */
+    async similarByVectorHnsw(
+      scope: Scope,
+      id: string,
+      dims: number,
+      limit: number,
+    ): Promise<(FoundDocument & { score: number })[]> {
+      const expr = `(d.embedding::vector(${dims}))`;
+      return withIterativeScan(db, limit * 2, async (q) => {
+        const src = await q.query<{ embedding: number[]; embedding_model: string }>(
+          `SELECT embedding, embedding_model FROM documents WHERE id = $1`,
+          [id],
+        );
+        if (!src.rows[0]) return [];
+        const { rows } = await q.query<FoundDocument & { score: number }>(
+          `SELECT ${DOC_COLUMNS}, 1 - (${expr} <=> $4::vector(${dims})) AS score
+             FROM documents d
+            WHERE d.org_id = $1 AND d.environment = $2 AND d.id <> $3 AND d.embedding_model = $5
+              AND array_length(d.embedding, 1) = ${dims}
+            ORDER BY ${expr} <=> $4::vector(${dims}) LIMIT $6`,
+          [
+            scope.orgId,
+            scope.environment,
+            id,
+            vectorLiteral(src.rows[0].embedding),
+            src.rows[0].embedding_model,
+            limit,
+          ],
+        );
+        return rows.map((r) => ({ ...r, score: Number(r.score) }));
+      });
     },
 
     /** Documents sharing an LSH band with the given keys, with their signatures (a GIN lookup). */

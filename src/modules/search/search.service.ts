@@ -6,6 +6,7 @@ import type { Embedder } from '../../pipeline/embed/index.js';
 import { signatureSimilarity } from '../../pipeline/dedup/index.js';
 import { excerpt, headlineToHighlights, type Highlight } from './highlight.js';
 import type { FoundDocument, SearchFilters, SearchRepository } from './search.repository.js';
+import type { VectorIndex } from './vector-index.js';
 
 export const SEARCH_MODES = ['keyword', 'semantic', 'hybrid'] as const;
 export type SearchMode = (typeof SEARCH_MODES)[number];
@@ -38,7 +39,11 @@ export function createSearchService(deps: {
   embedder: () => Promise<Embedder | null>;
   /** Whether a model is loaded now (the default mode), without loading one. */
   modelReady: () => boolean;
+  /** HNSW where the database has pgvector; absent or unusable: exact scans. */
+  vectors?: Pick<VectorIndex, 'usable'>;
 }) {
+  const hnsw = (dims: number) => deps.vectors?.usable(dims) ?? false;
+
   async function queryVector(q: string): Promise<{ vector: number[]; modelId: string }> {
     const e = await deps.embedder();
     if (!e) throw errors.invalidField('mode', 'semantic and hybrid search need an embedding model; none is loaded');
@@ -57,7 +62,10 @@ export function createSearchService(deps: {
 
   async function semantic(scope: Scope, input: SearchInput, limit: number, offset: number): Promise<SearchResult[]> {
     const { vector, modelId } = await queryVector(input.q);
-    const rows = await deps.repo.semantic(scope, input, vector, modelId, limit, offset);
+    // The index is approximate and its scan bounded: a short answer (a small organization, a
+    // narrow filter) is asked again of the exact scan, which is then cheap.
+    let rows = hnsw(vector.length) ? await deps.repo.semanticHnsw(scope, input, vector, modelId, limit, offset) : [];
+    if (rows.length < limit) rows = await deps.repo.semantic(scope, input, vector, modelId, limit, offset);
     return rows.map(({ score, content, ...document }) => ({
       document,
       score: round(score),
@@ -105,7 +113,8 @@ export function createSearchService(deps: {
       const src = await deps.repo.source(scope, id);
       if (!src) throw errors.notFound('Document');
       if (src.has_vector) {
-        const rows = await deps.repo.similarByVector(scope, id, limit);
+        let rows = src.dims && hnsw(src.dims) ? await deps.repo.similarByVectorHnsw(scope, id, src.dims, limit) : [];
+        if (rows.length < limit) rows = await deps.repo.similarByVector(scope, id, limit);
         return {
           method: 'embedding',
           results: rows.map(({ score, ...document }) => ({ document, similarity: round(score) })),

@@ -1,5 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Link, useLocation } from '../lib/router';
+import { Link, navigate, useLocation } from '../lib/router';
 import { useMe, useSession } from '../lib/session';
 import { useTheme, type ThemeChoice } from '../lib/theme';
 import { useApiPage } from '../lib/queries';
@@ -49,6 +49,36 @@ function ReviewCount() {
   ) : null;
 }
 
+/** The header's search box: opens the search page with the words typed. */
+function HeaderSearch() {
+  const { path, search } = useLocation();
+  const current = path === '/search' ? (search.get('q') ?? '') : '';
+  const [q, setQ] = useState(current);
+  useEffect(() => setQ(current), [current]);
+  return (
+    <form
+      className="header-search"
+      role="search"
+      aria-label="Search documents (header)"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const text = q.trim();
+        if (text) navigate(`/search?q=${encodeURIComponent(text)}`);
+      }}>
+      <label>
+        <span className="sr-only">Search documents</span>
+        <input
+          type="search"
+          value={q}
+          maxLength={500}
+          placeholder="Search documents…"
+          onChange={(e) => setQ(e.target.value)}
+        />
+      </label>
+    </form>
+  );
+}
+
 export function Shell({ children }: { children: ReactNode }) {
   const me = useMe();
   const { environment, setEnvironment, signOut } = useSession();
@@ -83,6 +113,7 @@ export function Shell({ children }: { children: ReactNode }) {
         <Link to="/" className="brand">
           docpipe
         </Link>
+        <HeaderSearch />
         <div className="topbar-right">
           <EnvironmentSwitch />
           <div className="who">

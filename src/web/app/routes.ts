@@ -15,6 +15,7 @@ const projects = p(() => import('../pages/projects/ProjectsPage'), 'ProjectsPage
 const project = p(() => import('../pages/projects/ProjectPage'), 'ProjectPage');
 const documents = p(() => import('../pages/documents/DocumentsPage'), 'DocumentsPage');
 const document = p(() => import('../pages/documents/DocumentPage'), 'DocumentPage');
+const search = p(() => import('../pages/search/SearchPage'), 'SearchPage');
 const review = p(() => import('../pages/review/ReviewPage'), 'ReviewPage');
 const templates = p(() => import('../pages/templates/TemplatesPage'), 'TemplatesPage');
 const template = p(() => import('../pages/templates/TemplatePage'), 'TemplatePage');
@@ -38,6 +39,7 @@ export const ROUTES: RouteDef[] = [
   { path: '/projects/:id', page: project },
   { path: '/documents', page: documents },
   { path: '/documents/:id', page: document },
+  { path: '/search', page: search },
   { path: '/review', page: review },
   { path: '/templates', page: templates },
   { path: '/templates/:id', page: template },

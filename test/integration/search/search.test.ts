@@ -148,6 +148,62 @@ describe.each(dbKinds())('search (%s)', (kind) => {
     expect(hybrid.results[0].highlights[0].snippet).toContain('<mark>');
   });
 
+  it('uses pgvector HNSW where the database has it (PGlite), the exact scan where not, with the same answers', async () => {
+    const ready = dataOf(await t.app.inject({ method: 'GET', url: '/api/v1/ready' }));
+    const expected = kind === 'pglite' ? 'hnsw' : 'exact';
+    expect(ready.components.search.vector_index).toBe(expected);
+    const vectors = t.deps.search.vectors;
+    const { rows } = await t.deps.db.query<{ dims: number; model: string }>(
+      `SELECT array_length(embedding, 1) AS dims, model_id AS model FROM document_chunks LIMIT 1`,
+    );
+    const { dims, model } = rows[0];
+    expect(await vectors.ensure(dims)).toBe(kind === 'pglite');
+    const indexes = await t.deps.db.query<{ name: string }>(
+      `SELECT indexname AS name FROM pg_indexes WHERE indexname LIKE '%hnsw%' ORDER BY 1`,
+    );
+    if (kind === 'pglite') {
+      expect(indexes.rows.map((r) => r.name)).toEqual([
+        `document_chunks_hnsw_${dims}`,
+        `documents_embedding_hnsw_${dims}`,
+      ]);
+      const after = dataOf(await t.app.inject({ method: 'GET', url: '/api/v1/ready' }));
+      expect(after.components.search).toMatchObject({ vector_index: 'hnsw', dimensions: [dims] });
+    } else {
+      expect(indexes.rows).toEqual([]);
+      expect(ready.components.search.reason).toContain('pgvector');
+    }
+    // The index answers what the exact scan answers (a handful of vectors: HNSW is exact here),
+    // scoped the same way: the other organization's copy of the contract never comes back.
+    const scope = { orgId: actor.orgId, environment: 'live' as const };
+    const probe = (
+      await t.deps.db.query<{ embedding: number[] }>(
+        `SELECT embedding FROM document_chunks WHERE document_id = $1 LIMIT 1`,
+        [ids.contract],
+      )
+    ).rows[0].embedding;
+    const exact = await t.deps.search.repo.semantic(scope, {}, probe, model, 5, 0);
+    expect(exact[0].id).toBe(ids.contract);
+    if (kind === 'pglite') {
+      const viaIndex = await t.deps.search.repo.semanticHnsw(scope, {}, probe, model, 5, 0);
+      expect(viaIndex.map((r) => r.id)).toEqual(exact.map((r) => r.id));
+      expect(viaIndex.map((r) => r.id)).not.toContain(ids.otherOrg);
+      expect(viaIndex[0].score).toBeCloseTo(exact[0].score, 4);
+      // (A table this small is read faster whole: the planner is told not to, to show the index fits.)
+      const plan = await t.deps.db.tx(async (q) => {
+        await q.query('SET LOCAL enable_seqscan = off');
+        return q.query<{ 'QUERY PLAN': string }>(
+          `EXPLAIN SELECT document_id FROM document_chunks c WHERE array_length(c.embedding, 1) = ${dims}
+            ORDER BY (c.embedding::vector(${dims})) <=> $1::vector(${dims}) LIMIT 5`,
+          [`[${probe.join(',')}]`],
+        );
+      });
+      expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain(`document_chunks_hnsw_${dims}`);
+    }
+    // Through the API, whichever path: the contract first, nothing of the other organization.
+    const found = await foundIds('q=termination clause agreement&mode=semantic');
+    expect(found).not.toContain(ids.otherOrg);
+  });
+
   it('answers bad input with 400 naming the field', async () => {
     for (const [qs, field] of [
       ['q=', 'q'],

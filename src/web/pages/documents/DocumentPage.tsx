@@ -22,6 +22,7 @@ import { Original } from './Original';
 import { FieldsEditor, type FieldPick } from './FieldsEditor';
 import { Classification } from './Classification';
 import { ReprocessDialog } from './ReprocessDialog';
+import { DuplicateNotice, SimilarPanel, type DuplicateOf } from './SimilarPanel';
 
 const DONE = ['completed', 'failed', 'needs_review'];
 
@@ -151,6 +152,8 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
   if (doc.isPending) return <Spinner />;
   if (doc.error) return <ErrorBox error={doc.error} />;
   const d = doc.data;
+  // (Not in the dashboard's DocumentRow type yet: read as the API documents it.)
+  const duplicateOf = (d as { duplicate_of?: DuplicateOf | null }).duplicate_of ?? null;
   return (
     <>
       <PageHeader
@@ -203,6 +206,7 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
           {project.data?.classification_threshold ?? '…'}). Confirm or correct the type to continue.
         </div>
       ) : null}
+      {duplicateOf ? <DuplicateNotice dup={duplicateOf} /> : null}
       <div className="doc-layout">
         <Card>
           <Tabs
@@ -240,6 +244,9 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
               doc={d}
               threshold={project.data?.classification_threshold}
             />
+          </Card>
+          <Card title="Similar documents">
+            <SimilarPanel key={d.version} id={d.id} />
           </Card>
           <Card title="Fields">
             <FieldsEditor key={d.id} doc={d} onSelect={setSelected} selected={selected} pick={pick} onDone={nextDoc} />

@@ -7,6 +7,7 @@ import { Button, Card, Confidence, Empty, ErrorBox, PageHeader, Spinner } from '
 import type { DocumentRow } from '../../lib/types';
 import { Original } from '../documents/Original';
 import { useConfirmType } from '../documents/Classification';
+import { DuplicateNotice, type DuplicateOf } from '../documents/SimilarPanel';
 import { KNOWN_TYPES } from '../../lib/types';
 
 /**
@@ -62,64 +63,74 @@ export function ReviewPage() {
       ) : !doc ? (
         <Empty>Nothing to review. Well done.</Empty>
       ) : (
-        <div className="review-layout">
-          <Card title={<Link to={`/documents/${doc.id}`}>{doc.filename}</Link>}>
-            <Original key={doc.id} doc={doc} />
-          </Card>
-          <div>
-            <Card title="Suggested type">
-              {doc.classification ? (
-                <div className="stack" style={{ gap: '0.5rem' }}>
-                  <div className="row">
-                    <strong>{humanize(doc.classification.type)}</strong>
-                    <Confidence value={doc.classification.confidence} />
+        <>
+          {/* A project with on_near_duplicate=review stops near-duplicates here. */}
+          {(doc as { duplicate_of?: DuplicateOf | null }).duplicate_of ? (
+            <DuplicateNotice key={doc.id} dup={(doc as unknown as { duplicate_of: DuplicateOf }).duplicate_of} />
+          ) : null}
+          <div className="review-layout">
+            <Card title={<Link to={`/documents/${doc.id}`}>{doc.filename}</Link>}>
+              <Original key={doc.id} doc={doc} />
+            </Card>
+            <div>
+              <Card title="Suggested type">
+                {doc.classification ? (
+                  <div className="stack" style={{ gap: '0.5rem' }}>
+                    <div className="row">
+                      <strong>{humanize(doc.classification.type)}</strong>
+                      <Confidence value={doc.classification.confidence} />
+                    </div>
+                    <Button
+                      variant="primary"
+                      busy={confirm.isPending}
+                      disabled={!perm.allowed}
+                      onClick={() => choose(doc.classification!.type)}
+                      aria-keyshortcuts="Enter">
+                      Confirm {humanize(doc.classification.type)}
+                    </Button>
                   </div>
+                ) : (
+                  <p className="muted">No suggestion.</p>
+                )}
+              </Card>
+              <Card title="Or choose">
+                <div className="type-choices" role="group" aria-label="Document types">
+                  {KNOWN_TYPES.map((t, i) => (
+                    <Button
+                      key={t}
+                      disabled={!perm.allowed || confirm.isPending}
+                      onClick={() => choose(t)}
+                      aria-keyshortcuts={String(i + 1)}>
+                      <span>{humanize(t)}</span>
+                      <kbd aria-hidden="true">{i + 1}</kbd>
+                    </Button>
+                  ))}
+                </div>
+              </Card>
+              <Card>
+                <div className="row" style={{ justifyContent: 'space-between' }}>
                   <Button
-                    variant="primary"
-                    busy={confirm.isPending}
-                    disabled={!perm.allowed}
-                    onClick={() => choose(doc.classification!.type)}
-                    aria-keyshortcuts="Enter">
-                    Confirm {humanize(doc.classification.type)}
+                    variant="ghost"
+                    disabled={index <= 0}
+                    onClick={() => setIndex(index - 1)}
+                    aria-keyshortcuts="K">
+                    ← Previous
+                  </Button>
+                  <span className="small muted">
+                    {Math.min(index, rows.length - 1) + 1} of {rows.length}
+                  </span>
+                  <Button
+                    variant="ghost"
+                    disabled={index >= rows.length - 1}
+                    onClick={() => setIndex(index + 1)}
+                    aria-keyshortcuts="J">
+                    Next →
                   </Button>
                 </div>
-              ) : (
-                <p className="muted">No suggestion.</p>
-              )}
-            </Card>
-            <Card title="Or choose">
-              <div className="type-choices" role="group" aria-label="Document types">
-                {KNOWN_TYPES.map((t, i) => (
-                  <Button
-                    key={t}
-                    disabled={!perm.allowed || confirm.isPending}
-                    onClick={() => choose(t)}
-                    aria-keyshortcuts={String(i + 1)}>
-                    <span>{humanize(t)}</span>
-                    <kbd aria-hidden="true">{i + 1}</kbd>
-                  </Button>
-                ))}
-              </div>
-            </Card>
-            <Card>
-              <div className="row" style={{ justifyContent: 'space-between' }}>
-                <Button variant="ghost" disabled={index <= 0} onClick={() => setIndex(index - 1)} aria-keyshortcuts="K">
-                  ← Previous
-                </Button>
-                <span className="small muted">
-                  {Math.min(index, rows.length - 1) + 1} of {rows.length}
-                </span>
-                <Button
-                  variant="ghost"
-                  disabled={index >= rows.length - 1}
-                  onClick={() => setIndex(index + 1)}
-                  aria-keyshortcuts="J">
-                  Next →
-                </Button>
-              </div>
-            </Card>
+              </Card>
+            </div>
           </div>
-        </div>
+        </>
       )}
     </>
   );

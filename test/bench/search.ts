@@ -1,0 +1,518 @@
+// `npm run bench -- search [documents] [--pglite-only|--postgres-only]`: search quality and cost.
+//
+// 1. Known-item search on the dev corpus (../shared/corpora/dev: contracts, e-mails, invoices,
+//    papers, résumés, receipts): the query is a document's most distinctive three-word window
+//    (highest summed IDF), typed as plain words; the rank of that document is read for keyword,
+//    semantic and hybrid search. MRR, hit@1 and recall@10.
+// 2. Latency p50/p95 at N generated documents (default 20,000; one chunk each, 384-dimension
+//    vectors): keyword search, the old `GET /documents?q=` filter as the baseline, semantic by
+//    exact scan and by HNSW (where pgvector exists), hybrid; recall@10 of HNSW against the exact
+//    scan; the index's build time and size.
+// 3. Near-duplicates on constructed pairs: every dev receipt with an OCR-noisy and a re-encoded
+//    copy (positives) and every pair of distinct receipts of one merchant (negatives), through the
+//    intake check (band lookup in the database + weighted comparison). Every pair is printed.
+// 4. Intake cost: the near-duplicate check per document at N documents against the document
+//    insert (intake without it).
+//
+// The stored vectors of the generated documents are random unit vectors (no pretrained model can
+// be fetched here; random vectors are the hard case for HNSW recall). Query vectors come from the
+// generated tiny model (real tokenizer + ONNX path, 384 dims): its vectors carry no meaning, so
+// semantic and hybrid *quality* numbers are printed but only a real model makes them telling.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createDb, type Db } from '../../src/db/client.js';
+import { migrate } from '../../src/db/migrate.js';
+import { createDocumentsRepository } from '../../src/modules/documents/documents.repository.js';
+import { createNearDuplicates } from '../../src/modules/documents/near-duplicates.js';
+import { createSearchRepository } from '../../src/modules/search/search.repository.js';
+import { createSearchService, type SearchMode } from '../../src/modules/search/search.service.js';
+import { createVectorIndex, indexNames } from '../../src/modules/search/vector-index.js';
+import { searchVectorSql, searchConfigFor } from '../../src/lib/text-search.js';
+import { createTransformersEmbedder, type Embedder } from '../../src/pipeline/embed/index.js';
+import { fingerprint } from '../../src/pipeline/dedup/index.js';
+import { DEV_CORPUS } from '../helpers/classify-dev.js';
+import { ocrNoisy } from '../helpers/dedup-dev.js';
+import { generateTinyModel } from '../helpers/tiny-model.js';
+import { benchPostgres, benchTmpDir, table } from './harness.js';
+
+const DIMS = 384;
+const QUERIES = 100;
+const ORG = 'org_bench';
+const OTHER = 'org_other';
+const SCOPE = { orgId: ORG, environment: 'live' as const };
+
+const round = (x: number, d = 1) => Math.round(x * 10 ** d) / 10 ** d;
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+};
+let seed = 42;
+const rnd = () => {
+  seed = (Math.imul(seed, 1103515245) + 12345) & 0x7fffffff;
+  return seed / 0x7fffffff;
+};
+const unit = (v: number[]) => {
+  const n = Math.hypot(...v) || 1;
+  return v.map((x) => x / n);
+};
+const randomVector = () => unit(Array.from({ length: DIMS }, () => rnd() * 2 - 1));
+
+interface DevDoc {
+  id: string;
+  text: string;
+  group: string;
+}
+
+function loadDev(): DevDoc[] {
+  const out: DevDoc[] = [];
+  const classify = join(DEV_CORPUS, 'classify');
+  if (existsSync(classify))
+    for (const type of readdirSync(classify, { withFileTypes: true }).filter((d) => d.isDirectory()))
+      for (const f of readdirSync(join(classify, type.name))
+        .filter((f) => f.endsWith('.txt'))
+        .sort())
+        out.push({
+          id: `${type.name}/${f}`,
+          text: readFileSync(join(classify, type.name, f), 'utf8'),
+          group: type.name,
+        });
+  const sroie = join(DEV_CORPUS, 'sroie');
+  if (existsSync(sroie))
+    for (const f of readdirSync(sroie)
+      .filter((f) => f.endsWith('.txt'))
+      .sort()) {
+      const meta = JSON.parse(readFileSync(join(sroie, f.replace(/\.txt$/, '.json')), 'utf8')) as { company: string };
+      out.push({
+        id: `sroie/${f}`,
+        text: readFileSync(join(sroie, f), 'utf8'),
+        group: `merchant:${meta.company
+          .toUpperCase()
+          .replace(/[^A-Z]/g, '')
+          .slice(0, 12)}`,
+      });
+    }
+  return out;
+}
+
+/**
+ * The words a person would type: whitespace-separated tokens of letters only (punctuation at the
+ * ends dropped). Host names, message ids and codes are left out: the full-text parser keeps them
+ * whole, and nobody types a fragment of one.
+ */
+const words = (t: string) =>
+  t
+    .toLowerCase()
+    .split(/\s+/)
+    .map((w) => w.replace(/^[("'[]+|[)"'\].,;:!?]+$/g, ''))
+    .filter((w) => /^\p{L}{3,}$/u.test(w));
+
+/**
+ * The three-word window with the highest summed IDF (words of the corpus, not numbers) that no
+ * other document holds (receipts of one shop repeat whole lines: such a phrase names no single
+ * document). Null when every window is shared.
+ */
+function distinctivePhrase(doc: DevDoc, df: Map<string, number>, n: number, others: string[]): string | null {
+  const w = words(doc.text.slice(0, 20_000));
+  const windows: { phrase: string; score: number }[] = [];
+  for (let i = 0; i + 3 <= w.length; i++) {
+    const win = w.slice(i, i + 3);
+    windows.push({ phrase: win.join(' '), score: win.reduce((a, x) => a + Math.log(n / (df.get(x) ?? 1)), 0) });
+  }
+  windows.sort((a, b) => b.score - a.score);
+  for (const c of windows.slice(0, 200)) if (!others.some((o) => ` ${o} `.includes(` ${c.phrase} `))) return c.phrase;
+  return null;
+}
+
+// --- generated documents ----------------------------------------------------------------------
+const VOCAB = (() => {
+  const base =
+    'invoice payment contract agreement receipt total amount due date customer supplier party term notice clause delivery order item quantity price tax account bank transfer reference project report meeting schedule review approval budget cost service product warranty liability insurance policy claim period annual monthly quarter revenue expense balance credit debit statement address phone email office manager director employee salary benefit leave training research paper method result analysis data model figure table section chapter appendix summary conclusion introduction abstract'.split(
+      ' ',
+    );
+  const out = [...base];
+  // Made-up words stand for the long tail (names, products, places).
+  for (let i = 0; out.length < 6000; i++) {
+    let s = '';
+    const len = 4 + (i % 6);
+    for (let j = 0; j < len; j++) s += 'bcdfghklmnprstvz'[Math.floor(rnd() * 16)] + 'aeiou'[Math.floor(rnd() * 5)];
+    out.push(s.slice(0, len));
+  }
+  return out;
+})();
+const zipf = () => VOCAB[Math.min(VOCAB.length - 1, Math.floor(Math.exp(rnd() * Math.log(VOCAB.length))) - 1)];
+function generatedText(i: number): string {
+  const n = 80 + Math.floor(rnd() * 220);
+  const ws: string[] = [];
+  for (let k = 0; k < n; k++) ws.push(zipf());
+  return `Document ${i}. ${ws.join(' ')}. Total ${(rnd() * 10000).toFixed(2)} EUR.`;
+}
+
+// --- database set-up ----------------------------------------------------------------------------
+async function setUp(db: Db): Promise<void> {
+  await migrate(db);
+  for (const org of [ORG, OTHER]) {
+    await db.query(`INSERT INTO organizations (id, name, plan) VALUES ($1, $1, 'enterprise')`, [org]);
+    await db.query(`INSERT INTO projects (id, org_id, environment, name) VALUES ($1, $2, 'live', 'Bench')`, [
+      `prj_${org}`,
+      org,
+    ]);
+  }
+}
+
+interface NewDoc {
+  id: string;
+  org: string;
+  text: string;
+  vector?: number[];
+  language?: string;
+  minhash?: boolean;
+}
+
+/** Inserts documents as the pipeline leaves them (text, tsvector, chunk vector, fingerprint). */
+async function insertDocs(db: Db, docs: NewDoc[], modelId: string): Promise<void> {
+  const rows = docs.map((d) => ({
+    id: d.id,
+    org: d.org,
+    text: d.text,
+    config: searchConfigFor(d.language),
+    vector: d.vector ?? null,
+  }));
+  await db.query(
+    `WITH r AS (SELECT * FROM json_to_recordset($1::json) AS r(id text, org text, text text, config text, vector real[]))
+     INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key,
+        status, text_content, search_config, search, embedding, embedding_model)
+     SELECT r.id, r.org, 'live', 'prj_' || r.org, r.id || '.txt', 'text/plain', length(r.text), md5(r.id), r.id,
+        'completed', r.text, r.config, ${searchVectorSql('r.text', 'r.config')}, r.vector,
+        CASE WHEN r.vector IS NULL THEN NULL ELSE $2 END
+       FROM r`,
+    [JSON.stringify(rows.map((r) => ({ ...r, vector: r.vector ? `{${r.vector.join(',')}}` : null }))), modelId],
+  );
+  const chunks = rows.filter((r) => r.vector);
+  if (chunks.length)
+    await db.query(
+      `INSERT INTO document_chunks (document_id, chunk_index, content, embedding, model_id)
+       SELECT r.id, 0, left(r.text, 500), r.vector, $2
+         FROM json_to_recordset($1::json) AS r(id text, text text, vector real[])`,
+      [JSON.stringify(chunks.map((r) => ({ id: r.id, text: r.text, vector: `{${r.vector!.join(',')}}` }))), modelId],
+    );
+  const prints = docs
+    .filter((d) => d.minhash !== false)
+    .map((d) => ({ d, fp: fingerprint(d.text, `${d.org}/live`) }))
+    .filter((x) => x.fp);
+  if (prints.length)
+    await db.query(
+      `INSERT INTO document_minhash (document_id, org_id, environment, signature, sketch, shingles, band_keys)
+       SELECT r.id, r.org, 'live', r.signature, r.sketch, r.shingles, r.band_keys
+         FROM json_to_recordset($1::json) AS r(id text, org text, signature int[], sketch int[], shingles int, band_keys bigint[])`,
+      [
+        JSON.stringify(
+          prints.map(({ d, fp }) => ({
+            id: d.id,
+            org: d.org,
+            signature: `{${fp!.signature.join(',')}}`,
+            sketch: `{${fp!.sample.join(',')}}`,
+            shingles: fp!.shingles,
+            band_keys: `{${fp!.bandKeys.join(',')}}`,
+          })),
+        ),
+      ],
+    );
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const t = performance.now();
+  const r = await fn();
+  return [r, performance.now() - t];
+}
+
+// --- the run on one database --------------------------------------------------------------------
+async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: Embedder, dev: DevDoc[]) {
+  console.log(`\n=== ${kind}: ${n.toLocaleString('en')} generated documents + ${dev.length} dev documents ===`);
+  await setUp(db);
+  const vectors = createVectorIndex(db);
+  await vectors.init();
+  console.log(`vector index: ${JSON.stringify(vectors.status())}`);
+  const repo = createSearchRepository(db);
+  const docsRepo = createDocumentsRepository(db);
+  const service = (useHnsw: boolean) =>
+    createSearchService({
+      repo,
+      embedder: async () => embedder,
+      modelReady: () => true,
+      vectors: { usable: (d) => useHnsw && vectors.usable(d) },
+    });
+
+  // Dev corpus: embedded with the tiny model (the real path), in the measured organization.
+  const devVectors = await embedder.embed(dev.map((d) => d.text.slice(0, 2000)));
+  await insertDocs(
+    db,
+    dev.map((d, i) => ({ id: `dev_${i}`, org: ORG, text: d.text, vector: devVectors[i], language: 'en' })),
+    embedder.modelId,
+  );
+
+  // Generated documents (and a tenth as many in another organization), in batches.
+  const [, loadMs] = await timed(async () => {
+    const batch = 1000;
+    for (let i = 0; i < n; i += batch) {
+      const docs: NewDoc[] = [];
+      for (let j = i; j < Math.min(n, i + batch); j++)
+        docs.push({ id: `gen_${j}`, org: j % 10 === 9 ? OTHER : ORG, text: generatedText(j), vector: randomVector() });
+      await insertDocs(db, docs, embedder.modelId);
+    }
+    await db.query('ANALYZE');
+  });
+  console.log(`loaded in ${round(loadMs / 1000)} s`);
+
+  if (vectors.status().backend === 'hnsw') {
+    const [, buildMs] = await timed(() => vectors.ensure(DIMS));
+    const names = indexNames(DIMS);
+    const { rows } = await db.query<{ bytes: number }>(
+      `SELECT pg_relation_size($1::regclass) + pg_relation_size($2::regclass) AS bytes`,
+      [names.chunks, names.documents],
+    );
+    const indexMb = rows[0].bytes / 1e6;
+    const ftsSize = await db.query<{ bytes: number }>(`SELECT pg_relation_size('documents_search_idx') AS bytes`);
+    console.log(
+      `HNSW build (chunks + documents, ${DIMS} dims): ${round(buildMs / 1000)} s, ${round(indexMb)} MB; GIN full-text index ${round(ftsSize.rows[0].bytes / 1e6)} MB`,
+    );
+  }
+
+  // 1. Known-item search on the dev corpus.
+  const df = new Map<string, number>();
+  for (const d of dev) for (const w of new Set(words(d.text))) df.set(w, (df.get(w) ?? 0) + 1);
+  const quality: Record<string, string | number>[] = [];
+  const joined = dev.map((d) => words(d.text.slice(0, 20_000)).join(' '));
+  const candidates = dev.map((d, i) => ({
+    id: `dev_${i}`,
+    name: d.id,
+    q: distinctivePhrase(
+      d,
+      df,
+      dev.length,
+      joined.filter((_, j) => j !== i),
+    ),
+  }));
+  const knownItems = candidates.filter((k): k is typeof k & { q: string } => k.q !== null);
+  const shared = candidates.filter((k) => k.q === null).map((k) => k.name);
+  if (shared.length) console.log(`no phrase of their own (left out): ${shared.join(', ')}`);
+  const perItem: Record<string, string | number>[] = [];
+  for (const mode of ['keyword', 'semantic', 'hybrid'] as SearchMode[]) {
+    let rr = 0;
+    let hit1 = 0;
+    let hit10 = 0;
+    for (const k of knownItems) {
+      const { results } = await service(true).search(SCOPE, { q: k.q, mode, limit: 10, offset: 0 });
+      const rank = results.findIndex((r) => r.document.id === k.id) + 1;
+      if (rank > 0) rr += 1 / rank;
+      if (rank === 1) hit1++;
+      if (rank > 0) hit10++;
+      if (mode === 'keyword') perItem.push({ document: k.name.slice(0, 60), query: k.q, keyword_rank: rank || '>10' });
+    }
+    quality.push({
+      mode,
+      queries: knownItems.length,
+      MRR: round(rr / knownItems.length, 3),
+      'hit@1': round(hit1 / knownItems.length, 3),
+      'recall@10': round(hit10 / knownItems.length, 3),
+    });
+  }
+  console.log('\nKnown-item search (dev corpus; query = the most distinctive three-word window):');
+  table(quality);
+  const misses = perItem.filter((r) => r.keyword_rank !== 1);
+  console.log(`keyword: not first for ${misses.length} of ${perItem.length}:`);
+  if (misses.length) table(misses);
+
+  // 2. Latency at N documents.
+  const queries = Array.from({ length: QUERIES }, (_, i) => {
+    const t = generatedText(n + i).split(' ');
+    const at = 2 + Math.floor(rnd() * (t.length - 6));
+    return t.slice(at, at + 2).join(' ');
+  });
+  const lat: Record<string, string | number>[] = [];
+  const measure = async (name: string, fn: (q: string) => Promise<unknown>) => {
+    for (const q of queries.slice(0, 5)) await fn(q); // warm-up: plans, caches
+    const ms: number[] = [];
+    for (const q of queries) ms.push((await timed(() => fn(q)))[1]);
+    lat.push({ query: name, p50_ms: round(pct(ms, 50)), p95_ms: round(pct(ms, 95)), max_ms: round(Math.max(...ms)) });
+  };
+  await measure('baseline: GET /documents?q= (list filter)', (q) => docsRepo.list(SCOPE, { q, page: 1, per_page: 20 }));
+  await measure('keyword (ranked, highlights)', (q) =>
+    service(false).search(SCOPE, { q, mode: 'keyword', limit: 20, offset: 0 }),
+  );
+  const qv = await embedder.embed(queries);
+  const embedMs: number[] = [];
+  for (const q of queries.slice(0, 20)) embedMs.push((await timed(() => embedder.embed([q])))[1]);
+  await measure('semantic, exact scan (incl. query embedding)', (q) =>
+    service(false).search(SCOPE, { q, mode: 'semantic', limit: 20, offset: 0 }),
+  );
+  await measure('hybrid, exact scan', (q) => service(false).search(SCOPE, { q, mode: 'hybrid', limit: 20, offset: 0 }));
+  let recall: number | null = null;
+  if (vectors.usable(DIMS)) {
+    await measure('semantic, HNSW (incl. query embedding)', (q) =>
+      service(true).search(SCOPE, { q, mode: 'semantic', limit: 20, offset: 0 }),
+    );
+    await measure('hybrid, HNSW', (q) => service(true).search(SCOPE, { q, mode: 'hybrid', limit: 20, offset: 0 }));
+    let found = 0;
+    for (const v of qv) {
+      const exact = await repo.semantic(SCOPE, {}, v, embedder.modelId, 10, 0);
+      const approx = await repo.semanticHnsw(SCOPE, {}, v, embedder.modelId, 10, 0);
+      const want = new Set(exact.map((r) => r.id));
+      found += approx.filter((r) => want.has(r.id)).length / Math.max(1, want.size);
+    }
+    recall = found / qv.length;
+  }
+  console.log(
+    `\nLatency over ${QUERIES} two-word queries, limit 20 (query embedding alone p50 ${round(pct(embedMs, 50))} ms):`,
+  );
+  table(lat);
+  if (recall !== null) console.log(`HNSW recall@10 against the exact scan: ${round(recall, 3)}`);
+
+  // 3. Near-duplicates on constructed pairs, through the intake check.
+  const nd = createNearDuplicates(db);
+  const receipts = dev.map((d, i) => ({ ...d, docId: `dev_${i}` })).filter((d) => d.id.startsWith('sroie/'));
+  const pairs: Record<string, string | number>[] = [];
+  let tp = 0;
+  let fn = 0;
+  let fp = 0;
+  let tn = 0;
+  for (const [i, r] of receipts.entries()) {
+    for (const [variant, text] of [
+      ['ocr-noise', ocrNoisy(r.text, i + 1)],
+      [
+        're-encoded',
+        r.text
+          .replace(/\s+/g, ' ')
+          .replace(/(.{60}) /g, '$1\n')
+          .toUpperCase(),
+      ],
+    ] as const) {
+      const { match } = await nd.check({ id: `copy_${i}`, org_id: ORG, environment: 'live' }, text);
+      const ok = match?.id === r.docId;
+      if (ok) tp++;
+      else fn++;
+      pairs.push({
+        kind: 'copy',
+        a: r.id,
+        b: variant,
+        flagged: ok ? 'yes' : match ? `wrong: ${match.id}` : 'no',
+        similarity: match?.similarity ?? '',
+        verdict: ok ? 'ok' : 'MISSED',
+      });
+    }
+  }
+  const byMerchant = new Map<string, typeof receipts>();
+  for (const r of receipts) byMerchant.set(r.group, [...(byMerchant.get(r.group) ?? []), r]);
+  for (const r of receipts) {
+    const { match } = await nd.check({ id: r.docId, org_id: ORG, environment: 'live' }, r.text);
+    const same = (byMerchant.get(r.group) ?? []).filter((o) => o.docId !== r.docId);
+    for (const o of same) {
+      const flagged = match?.id === o.docId;
+      if (flagged) fp++;
+      else tn++;
+      pairs.push({
+        kind: 'same merchant',
+        a: r.id,
+        b: o.id,
+        flagged: flagged ? 'yes' : 'no',
+        similarity: flagged ? match!.similarity : '',
+        verdict: flagged ? 'FALSE POSITIVE' : 'ok',
+      });
+    }
+    if (match && !same.some((o) => o.docId === match.id)) {
+      fp++;
+      pairs.push({
+        kind: 'other',
+        a: r.id,
+        b: match.id,
+        flagged: 'yes',
+        similarity: match.similarity,
+        verdict: 'FALSE POSITIVE',
+      });
+    }
+  }
+  console.log(`\nNear-duplicate pairs (${pairs.length}):`);
+  table(pairs);
+  console.log(
+    `near-duplicates: copies found ${tp}/${tp + fn} (recall ${round(tp / Math.max(1, tp + fn), 3)}), ` +
+      `distinct same-merchant pairs flagged ${fp}/${fp + tn} (precision ${round(tp / Math.max(1, tp + fp), 3)})`,
+  );
+
+  // 4. Intake cost at N documents: the check per document against the document insert.
+  const fresh = Array.from({ length: 200 }, (_, i) => ({ id: `new_${i}`, org: ORG, text: generatedText(10 * n + i) }));
+  const checkMs: number[] = [];
+  const cpuUs: number[] = [];
+  for (const d of fresh) {
+    const cpu = process.cpuUsage();
+    checkMs.push((await timed(() => nd.check({ id: d.id, org_id: ORG, environment: 'live' }, d.text)))[1]);
+    const used = process.cpuUsage(cpu);
+    cpuUs.push(used.user + used.system);
+  }
+  const fpCpu: number[] = [];
+  for (const d of fresh) {
+    const cpu = process.cpuUsage();
+    fingerprint(d.text, `${ORG}/live`);
+    const used = process.cpuUsage(cpu);
+    fpCpu.push(used.user + used.system);
+  }
+  const insertMs: number[] = [];
+  for (const d of fresh)
+    insertMs.push((await timed(() => insertDocs(db, [{ ...d, minhash: false }], embedder.modelId)))[1]);
+  console.log(`\nIntake cost at ${n.toLocaleString('en')} documents (200 new documents):`);
+  table([
+    {
+      step: 'near-duplicate check (fingerprint + band lookup + compare)',
+      p50_ms: round(pct(checkMs, 50), 2),
+      p95_ms: round(pct(checkMs, 95), 2),
+      cpu_ms_per_doc: round(cpuUs.reduce((a, b) => a + b, 0) / cpuUs.length / 1000, 3),
+    },
+    {
+      step: 'fingerprint alone (CPU)',
+      p50_ms: round(pct(fpCpu, 50) / 1000, 3),
+      p95_ms: round(pct(fpCpu, 95) / 1000, 3),
+      cpu_ms_per_doc: round(fpCpu.reduce((a, b) => a + b, 0) / fpCpu.length / 1000, 3),
+    },
+    {
+      step: 'document insert with text + tsvector (intake without the check)',
+      p50_ms: round(pct(insertMs, 50), 2),
+      p95_ms: round(pct(insertMs, 95), 2),
+      cpu_ms_per_doc: '',
+    },
+  ]);
+  if (kind === 'pglite') console.log("(PGlite runs in this process: its CPU is in the check's CPU column.)");
+}
+
+export async function main(args: string[]): Promise<void> {
+  const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 20_000);
+  const dev = loadDev();
+  if (dev.length === 0)
+    console.log(`dev corpus not found at ${DEV_CORPUS}: known-item and near-duplicate parts are empty`);
+  const modelRoot = benchTmpDir('search-model');
+  const tiny = await generateTinyModel(modelRoot, 'docpipe-bench/tiny-384', { hidden: DIMS });
+  const embedder = await createTransformersEmbedder({
+    modelId: tiny.modelId,
+    modelDir: modelRoot,
+    allowDownload: false,
+  });
+  console.log(`query embeddings: generated tiny model (${tiny.dims} dims, random weights: no meaning)`);
+
+  if (!args.includes('--postgres-only')) {
+    const pglite = await createDb({ pgliteDir: 'memory://' });
+    try {
+      await runOn('pglite', pglite, n, embedder, dev);
+    } finally {
+      await pglite.close();
+    }
+  }
+  if (args.includes('--pglite-only')) return;
+  const pgDb = await benchPostgres();
+  if (pgDb) {
+    const db = await createDb({ url: pgDb.url, poolSize: 2 });
+    try {
+      await runOn('postgres', db, n, embedder, dev);
+    } finally {
+      await db.close();
+      await pgDb.drop();
+    }
+  }
+  await embedder.dispose?.();
+}

@@ -1,0 +1,77 @@
+// Which vector path the search service takes: HNSW when the index for the query's dimension is
+// usable, the exact scan otherwise, and the exact scan again when the index answers short.
+// And the dashboard's reading of highlights: only the two mark tokens are markup.
+import { describe, expect, it } from 'vitest';
+import type { SearchRepository } from '../../../src/modules/search/search.repository.js';
+import { createSearchService } from '../../../src/modules/search/search.service.js';
+import { snippetParts } from '../../../src/web/pages/search/Snippet.js';
+
+const doc = (id: string) => ({ id, filename: `${id}.txt`, project_id: 'p', classification: null, status: 'completed' });
+const scope = { orgId: 'o', environment: 'live' as const };
+
+function setUp(opts: { usable: boolean; hnsw: string[]; exact: string[] }) {
+  const calls: string[] = [];
+  const repo = {
+    semanticHnsw: async (_s: unknown, _f: unknown, v: number[]) => {
+      calls.push(`hnsw:${v.length}`);
+      return opts.hnsw.map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
+    },
+    semantic: async () => {
+      calls.push('exact');
+      return opts.exact.map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
+    },
+  } as unknown as SearchRepository;
+  const asked: number[] = [];
+  const service = createSearchService({
+    repo,
+    embedder: async () => ({ modelId: 'm', dims: 3, embed: async () => [[1, 0, 0]], dispose: async () => undefined }),
+    modelReady: () => true,
+    vectors: {
+      usable: (d) => {
+        asked.push(d);
+        return opts.usable;
+      },
+    },
+  });
+  const ids = async (limit: number) =>
+    (await service.search(scope, { q: 'x', mode: 'semantic', limit, offset: 0 })).results.map((r) => r.document.id);
+  return { calls, asked, ids };
+}
+
+describe('semantic search: index or exact scan', () => {
+  it('uses the index when it is usable for the query dimension and it answers in full', async () => {
+    const s = setUp({ usable: true, hnsw: ['a', 'b'], exact: ['z'] });
+    expect(await s.ids(2)).toEqual(['a', 'b']);
+    expect(s.asked).toEqual([3]);
+    expect(s.calls).toEqual(['hnsw:3']);
+  });
+
+  it('asks the exact scan when the index answers fewer than asked', async () => {
+    const s = setUp({ usable: true, hnsw: ['a'], exact: ['a', 'b', 'c'] });
+    expect(await s.ids(3)).toEqual(['a', 'b', 'c']);
+    expect(s.calls).toEqual(['hnsw:3', 'exact']);
+  });
+
+  it('goes straight to the exact scan without a usable index', async () => {
+    const s = setUp({ usable: false, hnsw: ['a', 'b'], exact: ['z'] });
+    expect(await s.ids(1)).toEqual(['z']);
+    expect(s.calls).toEqual(['exact']);
+  });
+});
+
+describe('dashboard highlight parts', () => {
+  it('reads only <mark> and </mark> as markup and decodes the escaped rest to text', () => {
+    expect(snippetParts('a &lt;b&gt; <mark>word</mark> &amp; &quot;q&quot; &#39;s')).toEqual([
+      { text: 'a <b> ', marked: false },
+      { text: 'word', marked: true },
+      { text: ' & "q" \'s', marked: false },
+    ]);
+    // Markup that slipped through unescaped stays text too; an unclosed mark runs to the end.
+    expect(snippetParts('<img src=x onerror=1><mark>x')).toEqual([
+      { text: '<img src=x onerror=1>', marked: false },
+      { text: 'x', marked: true },
+    ]);
+    // Entities are decoded once: "&amp;lt;" is the text "&lt;", not "<".
+    expect(snippetParts('&amp;lt;')).toEqual([{ text: '&lt;', marked: false }]);
+  });
+});
