@@ -19,9 +19,12 @@ function Page({ doc, n, total, box }: { doc: pdfjs.PDFDocumentProxy; n: number; 
   const ref = useRef<HTMLCanvasElement>(null);
   // CSS pixels per PDF point, once the page is laid out (the outline is drawn in CSS pixels).
   const [cssScale, setCssScale] = useState(0);
+  // Set once pdf.js has finished drawing the page (tests and screenshots wait for it).
+  const [painted, setPainted] = useState(false);
   useEffect(() => {
     let task: pdfjs.RenderTask | undefined;
     let cancelled = false;
+    setPainted(false);
     // Fire and forget (an effect cannot await): a failed render is caught below, and the page of
     // a document destroyed on unmount has nothing to draw.
     void (async () => {
@@ -37,7 +40,12 @@ function Page({ doc, n, total, box }: { doc: pdfjs.PDFDocumentProxy; n: number; 
       canvas.style.width = `${Math.floor(viewport.width / (window.devicePixelRatio || 1))}px`;
       setCssScale(Math.floor(viewport.width / (window.devicePixelRatio || 1)) / base.width);
       task = page.render({ canvas, viewport });
-      await task.promise.catch(() => undefined);
+      await task.promise.then(
+        () => {
+          if (!cancelled) setPainted(true);
+        },
+        () => undefined,
+      );
     })();
     return () => {
       cancelled = true;
@@ -47,7 +55,13 @@ function Page({ doc, n, total, box }: { doc: pdfjs.PDFDocumentProxy; n: number; 
   const mine = box && box.page === n && cssScale > 0 ? box.bbox : null;
   return (
     <div className="page-wrap">
-      <canvas ref={ref} role="img" aria-label={`Page ${n} of ${total}`} data-page={n} />
+      <canvas
+        ref={ref}
+        role="img"
+        aria-label={`Page ${n} of ${total}`}
+        data-page={n}
+        data-painted={painted ? 'true' : undefined}
+      />
       {mine ? (
         <div
           className="field-box"
