@@ -42,8 +42,7 @@ describe.each(dbKinds())('Redis data lost mid-run (%s)', (kind) => {
     expect(await schedulers()).toEqual({ sweep: true, retention: true });
     const projectId = await createProject(t, actor, { classification_threshold: 0 });
     const ids: string[] = [];
-    // Eight are enough to have some waiting and some mid-stage at the flush (two stage workers).
-    for (let i = 0; i < 8; i++) {
+    for (let i = 0; i < 16; i++) {
       const text = i % 4 === 3 ? `${RECEIPT_TEXT}\nReceipt copy ${i}` : invoiceText(`f${i}`);
       ids.push(dataOf(await upload(t, actor, projectId, `doc-${i}.txt`, Buffer.from(text)), 201).id);
     }
