@@ -2,8 +2,6 @@ import type { Environment } from '../../../lib/scope.js';
 import type { ImapSecurity } from './imap/index.js';
 import type { ConsumeMode, PartOutcome } from '../../documents/message-parts/index.js';
 
-export type { PartOutcome };
-
 /** Shown when the sealed IMAP password no longer decrypts (ENCRYPTION_KEY changed). */
 export const UNREADABLE_PASSWORD =
   'the stored password cannot be decrypted (was ENCRYPTION_KEY changed?); set the password again';
