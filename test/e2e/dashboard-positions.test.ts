@@ -64,7 +64,7 @@ describe('field positions in the dashboard', () => {
     await page.dispatchEvent('[data-testid=dropzone]', 'dragover', { dataTransfer: dt });
     await page.dispatchEvent('[data-testid=dropzone]', 'drop', { dataTransfer: dt });
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'harbor.pdf' }) });
-    await expect.poll(() => row.innerText(), { timeout: 90_000, intervals: [1000] }).toMatch(/Completed/);
+    await expect.poll(() => row.innerText(), { timeout: 90_000, intervals: [100, 250] }).toMatch(/Completed/);
     await row.getByRole('link').click();
     await page.locator('[data-testid=pdf-viewer] canvas[data-page="1"]').waitFor({ timeout: 30_000 });
     await page.getByLabel('Invoice number').focus();

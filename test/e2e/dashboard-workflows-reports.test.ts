@@ -453,7 +453,7 @@ describe('dashboard: workflows and reports in a browser', () => {
 
     await page.getByRole('button', { name: 'Run now' }).click();
     const executions = page.getByRole('table', { name: 'Executions' });
-    await expect.poll(() => executions.innerText(), { timeout: 60_000, intervals: [1000] }).toMatch(/Completed/);
+    await expect.poll(() => executions.innerText(), { timeout: 60_000, intervals: [100, 250] }).toMatch(/Completed/);
     const result = page.getByTestId('execution-result');
     await result.getByRole('img', { name: /Documents per day by status/ }).waitFor({ timeout: 20_000 });
     expect(await result.innerText()).toMatch(/Documents\s+2/);

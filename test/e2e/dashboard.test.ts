@@ -122,7 +122,7 @@ describe('dashboard in a browser', () => {
     await expect
       .poll(
         async () => (await row('invoice-wilson.pdf').innerText()) + (await row('receipt-shannon.pdf').innerText()),
-        { timeout: 60_000, intervals: [1000] },
+        { timeout: 60_000, intervals: [100, 250] },
       )
       .toMatch(/Completed[\s\S]*Invoice[\s\S]*\d+%[\s\S]*Completed[\s\S]*Receipt[\s\S]*\d+%/);
     await screenshot(page, '02-documents-classified');
@@ -133,9 +133,11 @@ describe('dashboard in a browser', () => {
 
   it('opens the invoice (PDF rendered in the page), corrects a field and confirms it', async () => {
     await go(`/documents/${state.invoiceId}`);
-    await page.locator('[data-testid=pdf-viewer] canvas[data-page="1"]').waitFor({ timeout: 30_000 });
-    // The canvas has been painted (not blank): some pixel differs from white.
-    const painted = await page.locator('canvas[data-page="1"]').evaluate((c: HTMLCanvasElement) => {
+    // Wait for pdf.js to finish drawing (reading the pixels before that sees a blank canvas on
+    // a loaded machine), then check it drew something: some pixel differs from white.
+    const canvas = page.locator('[data-testid=pdf-viewer] canvas[data-page="1"][data-painted="true"]');
+    await canvas.waitFor({ timeout: 30_000 });
+    const painted = await canvas.evaluate((c: HTMLCanvasElement) => {
       const d = c.getContext('2d')!.getImageData(0, 0, c.width, c.height).data;
       for (let i = 0; i < d.length; i += 4) if (d[i] < 200) return true;
       return false;

@@ -1,21 +1,18 @@
 // An uploaded e-mail (.eml) is handled like mail intake: its attachments become documents of
-// their own, chosen by the same part selection a mailbox uses (inline images, signatures,
-// fragments and empty parts skipped; uuencoded files decoded; names sanitised and made unique)
-// and handed to the same intake (type, size and duplicate checks). The message stays a document
+// their own through the same ingestMessageParts a mailbox uses (inline images, signatures,
+// fragments, empty parts and TNEF skipped; uuencoded files decoded; names sanitised and made
+// unique; the same intake type, size and duplicate checks). The message stays a document
 // whose text is the message itself; every attachment document names it in its source metadata.
-import { simpleParser } from 'mailparser';
-import {
-  ConflictError,
-  NotFoundError,
-  PayloadTooLargeError,
-  UnsupportedMediaTypeError,
-  ValidationError,
-} from '../../lib/errors.js';
 import { MIME, sniffType } from '../../pipeline/parse/sniff.js';
-import { selectParts, senderOf, type AcceptedPart } from '../integrations/mailbox/rules/index.js';
-import type { PartOutcome } from '../integrations/mailbox/mailbox.types.js';
 import type { DocumentRow } from './documents.types.js';
 import type { Intake } from './intake.js';
+import {
+  ingestMessageParts,
+  parseMessage,
+  senderOf,
+  type AcceptedPart,
+  type PartOutcome,
+} from './message-parts/index.js';
 
 /**
  * Messages inside messages inside messages: an attached .eml is itself a message whose
@@ -32,17 +29,6 @@ export const MAX_ATTACHMENT_DEPTH = 3;
  * parts again.
  */
 export const ATTACHMENT_BUDGET = 100;
-
-const PARSE_OPTIONS = {
-  skipHtmlToText: true,
-  skipTextToHtml: true,
-  skipImageLinks: true,
-  skipTextLinks: true,
-} as const;
-
-function isTnef(p: AcceptedPart): boolean {
-  return p.contentType === 'application/ms-tnef' || /^winmail\.dat$/i.test(p.filename);
-}
 
 /**
  * A header value as stored: control characters dropped (an encoded word can decode to NUL,
@@ -84,19 +70,11 @@ export async function createAttachmentDocuments(
   parent: Parent,
   raw: Buffer,
 ): Promise<PartOutcome[]> {
-  let parsed;
-  try {
-    parsed = await simpleParser(raw, PARSE_OPTIONS);
-  } catch {
-    // The message text was read by the parser already; attachments it cannot reach are none.
-    return [];
-  }
+  const { parsed } = await parseMessage(raw);
+  // The message text was read by the parser already; attachments it cannot reach are none.
+  if (!parsed) return [];
   const depth = attachmentDepth(parent) + 1;
   const budget = attachmentBudget(parent);
-  const selection = selectParts(parsed, { consume: 'attachments', includeInline: false, maxPartsPerMessage: budget });
-  const taken = depth > MAX_ATTACHMENT_DEPTH ? [] : selection.accepted.filter((p) => !isTnef(p));
-  const messages = taken.filter((p) => sniffType(p.content, p.filename)?.mime === MIME.eml).length;
-  const share = messages > 0 ? Math.floor((budget - taken.length) / messages) : 0;
   const sourceMetadata = {
     parent_document_id: parent.id,
     attachment_depth: depth,
@@ -107,53 +85,25 @@ export async function createAttachmentDocuments(
     date: parsed.date && !Number.isNaN(parsed.date.getTime()) ? parsed.date.toISOString() : null,
     part: 'attachment',
   };
-  const out: PartOutcome[] = [];
-  for (const part of selection.accepted) {
-    const base = { filename: part.filename, content_type: part.contentType, size_bytes: part.size };
-    if (depth > MAX_ATTACHMENT_DEPTH) {
-      out.push({ ...base, outcome: 'skipped', reason: 'nested_too_deep' });
-      continue;
-    }
-    if (isTnef(part)) {
-      out.push({ ...base, outcome: 'skipped', reason: 'tnef_not_supported' });
-      continue;
-    }
-    const isMessage = sniffType(part.content, part.filename)?.mime === MIME.eml;
-    try {
-      const res = await deps.intake.fromBuffer(part.content, {
-        scope: { orgId: parent.org_id, environment: parent.environment },
-        projectId: parent.project_id,
-        filename: part.filename,
-        source: parent.source,
-        sourceMetadata: isMessage ? { ...sourceMetadata, attachment_budget: share } : sourceMetadata,
-        uploadedBy: parent.uploaded_by ?? null,
-      });
-      // A duplicate made from this very parent is our own earlier, interrupted attempt.
-      const ours = res.kind === 'created' || res.document.source_metadata?.parent_document_id === parent.id;
-      out.push({ ...base, outcome: ours ? 'created' : 'duplicate', document_id: res.document.id });
-    } catch (err) {
-      const reason =
-        err instanceof UnsupportedMediaTypeError
-          ? 'type_not_allowed'
-          : err instanceof PayloadTooLargeError
-            ? 'too_large'
-            : err instanceof ValidationError
-              ? 'empty'
-              : // The project went away or was archived while the message was parsed.
-                err instanceof NotFoundError || err instanceof ConflictError
-                ? 'project_unavailable'
-                : null;
-      if (!reason) throw err;
-      out.push({ ...base, outcome: 'skipped', reason });
-    }
-  }
-  for (const s of selection.skipped)
-    out.push({
-      filename: s.filename,
-      content_type: s.contentType,
-      size_bytes: s.size,
-      outcome: 'skipped',
-      reason: s.reason,
-    });
-  return out;
+  let share: number | undefined;
+  const isMessage = (p: AcceptedPart): boolean => sniffType(p.content, p.filename)?.mime === MIME.eml;
+  return ingestMessageParts(deps.intake, {
+    parsed,
+    rules: { consume: 'attachments', includeInline: false, maxPartsPerMessage: budget },
+    scope: { orgId: parent.org_id, environment: parent.environment },
+    projectId: parent.project_id,
+    source: parent.source,
+    uploadedBy: parent.uploaded_by ?? null,
+    refuseAll: depth > MAX_ATTACHMENT_DEPTH ? 'nested_too_deep' : undefined,
+    // A nested message gets an equal share of what the budget leaves after this message's parts.
+    metadataFor: (part, taken) => {
+      if (!isMessage(part)) return sourceMetadata;
+      share ??= Math.floor((budget - taken.length) / taken.filter(isMessage).length);
+      return { ...sourceMetadata, attachment_budget: share };
+    },
+    // A duplicate made from this very parent is our own earlier, interrupted attempt.
+    isOurs: (doc) => doc.source_metadata?.parent_document_id === parent.id,
+    // The project went away or was archived while the message was parsed.
+    projectGone: 'skip',
+  });
 }

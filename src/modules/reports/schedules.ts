@@ -21,6 +21,7 @@ import { schedulerId, type ReportJob, type ReportJobs } from './jobs.js';
 import type { ReportRow, ScheduleRow } from './reports.types.js';
 import { latestOccurrence, nextOccurrence, WEEKDAYS, type ScheduleSpec } from './schedule-math.js';
 import type { SchedulesRepository } from './schedules.repository.js';
+import { removeStaleSchedulers } from '../../jobs/open-records.js';
 import { keepAsserted as keepSchedulersAsserted } from '../../lib/keep-asserted.js';
 
 const PREFIX = schedulerId('');
@@ -172,13 +173,7 @@ export function createReportSchedules(deps: {
       if (page.length < 500) break;
       after = page[page.length - 1].report_id;
     }
-    let removed = 0;
-    for (const s of await queue().getJobSchedulers(0, -1)) {
-      if (s.key.startsWith(PREFIX) && !keep.has(s.key)) {
-        await queue().removeJobScheduler(s.key);
-        removed++;
-      }
-    }
+    const removed = await removeStaleSchedulers(queue(), PREFIX, keep);
     return { upserted: keep.size, removed };
   }
 

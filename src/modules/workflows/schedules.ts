@@ -11,6 +11,7 @@ import { schedulerId, type RunProducer, type WorkflowJob } from './jobs.js';
 import type { RunsRepository } from './runs.repository.js';
 import type { WorkflowsRepository } from './workflows.repository.js';
 import type { WorkflowRow } from './workflows.types.js';
+import { removeStaleSchedulers } from '../../jobs/open-records.js';
 import { keepAsserted as keepSchedulersAsserted } from '../../lib/keep-asserted.js';
 
 const PREFIX = schedulerId('');
@@ -60,14 +61,7 @@ export function createWorkflowSchedules(deps: {
     const active = await deps.workflows.scheduled(deps.db);
     for (const w of active) await upsert(w.id, w.trigger_config);
     const keep = new Set(active.map((w) => schedulerId(w.id)));
-    let removed = 0;
-    const existing = await queue().getJobSchedulers(0, -1);
-    for (const s of existing) {
-      if (s.key.startsWith(PREFIX) && !keep.has(s.key)) {
-        await queue().removeJobScheduler(s.key);
-        removed++;
-      }
-    }
+    const removed = await removeStaleSchedulers(queue(), PREFIX, keep);
     return { upserted: active.length, removed };
   }
 

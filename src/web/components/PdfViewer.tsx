@@ -61,9 +61,12 @@ function Page({
   // CSS pixels per PDF point, once the page is laid out (the outline is drawn in CSS pixels).
   const [cssScale, setCssScale] = useState(0);
   const [words, setWords] = useState<PageWord[]>([]);
+  // Set once pdf.js has finished drawing the page (tests and screenshots wait for it).
+  const [painted, setPainted] = useState(false);
   useEffect(() => {
     let task: pdfjs.RenderTask | undefined;
     let cancelled = false;
+    setPainted(false);
     // Fire and forget (an effect cannot await): a failed render is caught below, and the page of
     // a document destroyed on unmount has nothing to draw.
     void (async () => {
@@ -79,7 +82,12 @@ function Page({
       canvas.style.width = `${Math.floor(viewport.width / (window.devicePixelRatio || 1))}px`;
       setCssScale(Math.floor(viewport.width / (window.devicePixelRatio || 1)) / base.width);
       task = page.render({ canvas, viewport });
-      await task.promise.catch(() => undefined);
+      await task.promise.then(
+        () => {
+          if (!cancelled) setPainted(true);
+        },
+        () => undefined,
+      );
       // The words to click on come from the same page's text layer.
       const ws = await pageWords(page, n).catch(() => []);
       if (!cancelled) setWords(ws);
@@ -92,7 +100,13 @@ function Page({
   const mine = box && box.page === n && cssScale > 0 ? box.bbox : null;
   return (
     <div className="page-wrap">
-      <canvas ref={ref} role="img" aria-label={`Page ${n} of ${total}`} data-page={n} />
+      <canvas
+        ref={ref}
+        role="img"
+        aria-label={`Page ${n} of ${total}`}
+        data-page={n}
+        data-painted={painted ? 'true' : undefined}
+      />
       {onPick && cssScale > 0
         ? words.map((w, i) => (
             <span

@@ -14,7 +14,7 @@ import {
   type ImapMailboxSession,
   type NewMailEvent,
 } from '../../../src/modules/integrations/mailbox/imap/index.js';
-import { selectParts } from '../../../src/modules/integrations/mailbox/rules/index.js';
+import { selectParts } from '../../../src/modules/documents/message-parts/index.js';
 
 const USERS = ['flow', 'move', 'flags', 'since', 'age', 'gone', 'idle', 'uidv', 'restart', 'errors', 'big'];
 let dovecot: PrivateDovecot;

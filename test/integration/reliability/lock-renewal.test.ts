@@ -6,7 +6,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Worker } from 'bullmq';
 import { STAGES } from '../../../src/modules/documents/documents.types.js';
-import { startStageWorker, STAGE_LOCK_MS, STAGE_STALLED_CHECK_MS } from '../../../workers/pipeline.js';
+import { startStageWorker } from '../../../workers/pipeline.js';
 import { createActor } from '../../helpers/app.js';
 import { createDocsApp, stageRunCounts, type DocsApp } from '../../helpers/docs-app.js';
 import { makeLongTextPdf } from '../../helpers/long-pdf.js';
@@ -35,10 +35,6 @@ describe('stage job locks under long jobs', () => {
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.close()));
     await t?.close();
-  });
-
-  it("production defaults recover a dead worker's job within 30 s", () => {
-    expect(STAGE_LOCK_MS + STAGE_STALLED_CHECK_MS).toBeLessThan(30_000);
   });
 
   it('long parse jobs keep their lock and run once', { timeout: 180_000 }, async () => {

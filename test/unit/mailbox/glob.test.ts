@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { globMatch, matchesAnyGlob, parsePatternList } from '../../../src/modules/integrations/mailbox/rules/index.js';
+import { globMatch, matchesAnyGlob, parsePatternList } from '../../../src/modules/documents/message-parts/index.js';
 
 describe('globMatch', () => {
   it.each([

@@ -8,9 +8,9 @@ import {
   matchesSender,
   matchesSubject,
   messageTooOld,
-  senderOf,
   sinceDate,
 } from '../../../src/modules/integrations/mailbox/rules/index.js';
+import { senderOf } from '../../../src/modules/documents/message-parts/index.js';
 import { invoiceMessage } from '../../helpers/mail-fixtures.js';
 
 describe('matchesSender', () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { simpleParser } from 'mailparser';
 import { describe, expect, it } from 'vitest';
-import { selectParts, type PartSelection } from '../../../src/modules/integrations/mailbox/rules/index.js';
+import { selectParts, type PartSelection } from '../../../src/modules/documents/message-parts/index.js';
 
 // <repo>/../shared/corpora, located from this file so the working directory does not matter.
 const dir = fileURLToPath(new URL('../../../../shared/corpora/robustness/eml', import.meta.url));

@@ -1,10 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
-import {
-  emlFilename,
-  selectParts,
-  type MailRuleConfig,
-} from '../../../src/modules/integrations/mailbox/rules/index.js';
+import { emlFilename, selectParts, type PartRules } from '../../../src/modules/documents/message-parts/index.js';
 import {
   attachmentPart,
   buildMessage,
@@ -21,7 +17,7 @@ import {
   TINY_PNG,
 } from '../../helpers/mail-fixtures.js';
 
-async function select(raw: Buffer, cfg: MailRuleConfig = {}) {
+async function select(raw: Buffer, cfg: PartRules = {}) {
   return selectParts(await simpleParser(raw), cfg, { raw });
 }
 const names = (xs: { filename: string }[]): string[] => xs.map((x) => x.filename);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { simpleParser } from 'mailparser';
-import { selectParts, uudecode } from '../../../src/modules/integrations/mailbox/rules/index.js';
+import { selectParts, uudecode } from '../../../src/modules/documents/message-parts/index.js';
 import { buildMessage, multipart, pseudoRandomBytes, textPart, TINY_PNG } from '../../helpers/mail-fixtures.js';
 
 // Reference encoder (test-only) so decoding is checked against independent output.

@@ -1,7 +1,7 @@
 import type { BlobStore } from '../../../storage/blob-store.js';
 import { packLayout, parseDocument, ParseError, type Ocr, type PdfEngine } from '../../../pipeline/parse/index.js';
 import { PermanentError } from '../../../lib/errors.js';
-import type { PartOutcome } from '../../integrations/mailbox/mailbox.types.js';
+import type { PartOutcome } from '../message-parts/index.js';
 import type { DocumentRow } from '../documents.types.js';
 import type { StageCompute } from '../stage-runner.js';
 

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../../db/client.js';
 import { newId } from '../../../lib/ids.js';
 import type { Scope } from '../../../lib/scope.js';
-import type { PartOutcome } from '../mailbox/mailbox.types.js';
+import type { PartOutcome } from '../../documents/message-parts/index.js';
 import type { SmtpVerdicts } from './authentication.js';
 
 export interface InboundMessageRow {

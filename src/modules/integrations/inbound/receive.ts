@@ -1,5 +1,5 @@
 // One message received over SMTP for one project, from bytes to committed documents. It goes
-// through the same path as IMAP mail (deliverParts: part selection, intake, duplicates), and its
+// through the same path as IMAP mail (ingestMessageParts: part selection, intake, duplicates), and its
 // record is written last: when this returns `accepted`, everything is committed and 250 may be
 // answered. A process dying earlier leaves at most complete documents of an unrecorded message,
 // which the sender's retry finds again as its own (same message key) instead of duplicating.
@@ -7,8 +7,13 @@ import type { Logger } from '../../../lib/logger.js';
 import { ConflictError, NotFoundError } from '../../../lib/errors.js';
 import type { Intake } from '../../documents/intake.js';
 import type { ProjectRow } from '../../projects/projects.types.js';
-import { deliverParts, documentIdsOf, factsOf, parseMessage } from '../mailbox/deliver.js';
-import type { PartOutcome } from '../mailbox/mailbox.types.js';
+import {
+  documentIdsOf,
+  ingestMessageParts,
+  parseMessage,
+  type PartOutcome,
+} from '../../documents/message-parts/index.js';
+import { factsOf, messageMetadata } from '../mailbox/facts.js';
 import { extractAddress, matchesSender } from '../mailbox/rules/index.js';
 import { authenticationFailure, verifySender, type DnsResolver, type Envelope } from './authentication.js';
 import type { InboundMessagesRepository } from './messages.repository.js';
@@ -80,22 +85,20 @@ export async function receiveMessage(
   };
   let parts: PartOutcome[];
   try {
-    parts = await deliverParts(deps.intake, {
+    parts = await ingestMessageParts(deps.intake, {
       parsed,
       raw,
-      facts,
       rules: { consume: project.inbound_consume },
       scope: { orgId: project.org_id, environment: project.environment },
       projectId: project.id,
-      sourceMetadata: {
-        sender: facts.sender,
-        sender_name: parsed.from?.value?.[0]?.name || null,
-        subject: facts.subject,
-        message_id: facts.messageId,
-        date: facts.sentAt?.toISOString() ?? null,
+      source: 'email',
+      uploadedBy: null,
+      metadataFor: (part) => ({
+        ...messageMetadata(parsed, facts),
         inbound_message_key: facts.messageKey,
         smtp,
-      },
+        part: part.kind,
+      }),
       isOurs: (doc) => doc.source_metadata?.inbound_message_key === facts.messageKey,
     });
   } catch (err) {

@@ -7,9 +7,15 @@ import { PermanentError } from '../../../lib/errors.js';
 import type { Logger } from '../../../lib/logger.js';
 import type { Intake } from '../../documents/intake.js';
 import { ImapConnectorError, MessageUnavailableError, type ImapMailboxSession } from './imap/index.js';
-import type { MailboxRow, MailMessageRow, PartOutcome } from './mailbox.types.js';
+import {
+  documentIdsOf,
+  ingestMessageParts,
+  parseMessage,
+  type PartOutcome,
+} from '../../documents/message-parts/index.js';
+import { factsOf, messageMetadata } from './facts.js';
+import type { MailboxRow, MailMessageRow } from './mailbox.types.js';
 import type { MessageFacts, MessagesRepository } from './messages.repository.js';
-import { deliverParts, documentIdsOf, factsOf, parseMessage } from './deliver.js';
 import { checkMessage, type MailRuleConfig } from './rules/index.js';
 
 export interface IngestDeps {
@@ -86,22 +92,20 @@ function deliver(
   row: MailMessageRow,
 ): Promise<PartOutcome[]> {
   const m = ctx.row;
-  return deliverParts(deps.intake, {
+  return ingestMessageParts(deps.intake, {
     parsed,
     raw,
-    facts,
     rules: ctx.rules,
     scope: { orgId: m.org_id, environment: m.environment },
     projectId: m.project_id,
-    sourceMetadata: {
-      sender: facts.sender,
-      sender_name: parsed.from?.value?.[0]?.name || null,
-      subject: facts.subject,
-      message_id: facts.messageId,
-      date: facts.sentAt?.toISOString() ?? null,
+    source: 'email',
+    uploadedBy: null,
+    metadataFor: (part) => ({
+      ...messageMetadata(parsed, facts),
       mailbox_id: m.id,
       mailbox_message_id: row.id,
-    },
+      part: part.kind,
+    }),
     // A duplicate made from this very record is our own earlier, interrupted attempt.
     isOurs: (doc) => doc.source_metadata?.mailbox_message_id === row.id,
   });

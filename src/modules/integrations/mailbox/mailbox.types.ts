@@ -1,6 +1,6 @@
 import type { Environment } from '../../../lib/scope.js';
 import type { ImapSecurity } from './imap/index.js';
-import type { ConsumeMode } from './rules/index.js';
+import type { ConsumeMode, PartOutcome } from '../../documents/message-parts/index.js';
 
 /** Shown when the sealed IMAP password no longer decrypts (ENCRYPTION_KEY changed). */
 export const UNREADABLE_PASSWORD =
@@ -80,17 +80,6 @@ export interface ListMessagesQuery {
   status?: MessageStatus;
   limit: number;
   offset: number;
-}
-
-/** What happened to one file of a message. */
-export interface PartOutcome {
-  filename: string;
-  content_type: string;
-  size_bytes: number;
-  /** created: a new document; duplicate: the project already had these bytes; skipped: see reason. */
-  outcome: 'created' | 'duplicate' | 'skipped';
-  reason?: string;
-  document_id?: string;
 }
 
 export interface MailMessageRow {

@@ -1,6 +1,7 @@
 import type { Db, Queryable } from '../../../db/client.js';
 import { newId } from '../../../lib/ids.js';
-import type { ListMessagesQuery, MailMessageRow, PartOutcome } from './mailbox.types.js';
+import type { PartOutcome } from '../../documents/message-parts/index.js';
+import type { ListMessagesQuery, MailMessageRow } from './mailbox.types.js';
 
 /** Where IMAP says a message is. */
 export interface MessageLocation {

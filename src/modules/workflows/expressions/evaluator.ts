@@ -119,7 +119,11 @@ function fairQueue() {
   };
 }
 
-export function createExpressionEvaluator(opts: EvaluatorOptions = {}): ExpressionEvaluator {
+export function createExpressionEvaluator(
+  opts: EvaluatorOptions = {},
+): ExpressionEvaluator & {
+  /** Calls handed to a process so far (tests see the fast path passed over this way). */ readonly processCalls: number;
+} {
   const timeoutMs = opts.timeoutMs ?? 1000;
   const maxInput = opts.maxInputChars ?? 1_000_000;
   const maxOutput = opts.maxOutputChars ?? 1_000_000;
@@ -136,6 +140,7 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   const queue = fairQueue();
   let nextId = 1;
   let started = 0;
+  let processCalls = 0;
   let closed = false;
   const fastMs = Math.min(opts.fastPathTimeoutMs ?? 50, timeoutMs);
   const fast = fastMs > 0 ? createFastPath(fastMs) : null;
@@ -261,6 +266,7 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
     key: string,
   ): Promise<T> =>
     new Promise<T>((resolve, reject) => {
+      processCalls++;
       queue.push({ key, req, resolve: resolve as Pending['resolve'], reject });
       pump();
     });
@@ -268,6 +274,9 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   return {
     get processesStarted() {
       return started;
+    },
+    get processCalls() {
+      return processCalls;
     },
     async evaluate(exprs, input, o = {}) {
       if (exprs.length === 0) return [];

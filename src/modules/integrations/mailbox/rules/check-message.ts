@@ -1,15 +1,11 @@
 import type { ParsedMail } from 'mailparser';
+import { senderOf } from '../../../documents/message-parts/index.js';
 import { messageTooOld } from './age.js';
 import { matchesSender } from './sender.js';
 import { compileSubjectFilter, InvalidSubjectFilterError } from './subject.js';
 import type { MailRuleConfig } from './types.js';
 
 export type MessageRejection = 'sender_not_allowed' | 'subject_not_matched' | 'too_old';
-
-/** First sender address of a parsed message ('' when there is none). */
-export function senderOf(parsed: Pick<ParsedMail, 'from'>): string {
-  return parsed.from?.value?.find((v) => v.address)?.address ?? '';
-}
 
 /**
  * Message-level filters, in the order a user would reason about them. `date` defaults to the

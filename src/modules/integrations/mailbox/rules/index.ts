@@ -1,9 +1,7 @@
-export { globMatch, matchesAnyGlob, parsePatternList } from './glob.js';
+// Which messages a mailbox takes (sender, subject, age); which of their parts become documents
+// is decided by documents/message-parts, shared with the SMTP receiver and .eml upload.
 export { extractAddress, matchesSender } from './sender.js';
 export { compileSubjectFilter, matchesSubject, InvalidSubjectFilterError, SUBJECT_MATCH_MAX_CHARS } from './subject.js';
 export { messageTooOld, sinceDate } from './age.js';
-export { sanitizeFilename, extensionFor, uniqueName } from './filenames.js';
-export { selectParts, emlFilename, DEFAULT_MAX_PARTS_PER_MESSAGE, type SelectPartsInput } from './select-parts.js';
-export { checkMessage, senderOf, type MessageRejection } from './check-message.js';
-export type { ConsumeMode, MailRuleConfig, AcceptedPart, SkippedPart, SkipReason, PartSelection } from './types.js';
-export { uudecode, isUuencodedTransfer } from './uudecode.js';
+export { checkMessage, type MessageRejection } from './check-message.js';
+export type { MailRuleConfig } from './types.js';

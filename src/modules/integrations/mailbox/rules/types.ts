@@ -1,68 +1,15 @@
-/** What a mailbox turns into documents. */
-export type ConsumeMode = 'attachments' | 'eml' | 'both';
+import type { PartRules } from '../../../documents/message-parts/index.js';
 
 /**
- * The filtering part of a mailbox's settings (product field names in brackets).
- * Everything is optional; a missing field means "no restriction" unless a default is given.
+ * The filtering part of a mailbox's settings (product field names in brackets): which messages
+ * are taken, plus the part selection every message source shares. A missing field means
+ * "no restriction".
  */
-export interface MailRuleConfig {
+export interface MailRuleConfig extends PartRules {
   /** [allowed_senders] Addresses or `@domain` entries. Default: empty = everyone. */
   allowedSenders?: readonly string[] | null;
   /** [subject_filter] Case-insensitive substring, or `/regex/flags`. Default: none. */
   subjectFilter?: string | null;
-  /** [attachment_include] Filename globs (`*`, `?`); a file must match one. Default: none = all. */
-  attachmentInclude?: string | readonly string[] | null;
-  /** [attachment_exclude] Filename globs; a matching file is skipped. Default: none. */
-  attachmentExclude?: string | readonly string[] | null;
-  /** [consume] Default `attachments`. */
-  consume?: ConsumeMode;
-  /** [include_inline] Also take images embedded in the HTML body (logos, signatures). Default false. */
-  includeInline?: boolean;
   /** [max_age_days] Ignore mail older than this. Default: no limit. */
   maxAgeDays?: number | null;
-  /** Skip attachments larger than this many bytes (`too_large`). Default: no limit. */
-  maxAttachmentBytes?: number | null;
-  /** Take at most this many files per message; the rest are skipped `too_many`. Default 100. */
-  maxPartsPerMessage?: number;
-}
-
-/** A file to hand to document intake. Content is passed through untouched (types are sniffed later). */
-export interface AcceptedPart {
-  filename: string;
-  content: Buffer;
-  /** Content type as declared by the sender (not trusted; informational). */
-  contentType: string;
-  size: number;
-  /** `eml` for the whole message, `attachment` for a MIME part. */
-  kind: 'attachment' | 'eml';
-}
-
-export type SkipReason =
-  /** embedded in the HTML body (multipart/related, cid) while include_inline is off */
-  | 'inline'
-  /** matched attachment_exclude */
-  | 'excluded_by_filter'
-  /** attachment_include is set and nothing matched */
-  | 'not_included_by_filter'
-  /** zero bytes */
-  | 'empty'
-  /** detached S/MIME or PGP signature, never a document */
-  | 'signature'
-  /** over maxAttachmentBytes */
-  | 'too_large'
-  /** over maxPartsPerMessage */
-  | 'too_many'
-  /** message/partial fragment (split messages are not reassembled) */
-  | 'partial_message';
-
-export interface SkippedPart {
-  filename: string;
-  reason: SkipReason;
-  contentType: string;
-  size: number;
-}
-
-export interface PartSelection {
-  accepted: AcceptedPart[];
-  skipped: SkippedPart[];
 }

@@ -1,10 +1,10 @@
 import type { Attachment, ParsedMail } from 'mailparser';
 import { matchesAnyGlob, parsePatternList } from './glob.js';
 import { extensionFor, sanitizeFilename, uniqueName } from './filenames.js';
-import type { AcceptedPart, MailRuleConfig, PartSelection, SkipReason } from './types.js';
+import type { AcceptedPart, PartRules, PartSelection, SkipReason } from './types.js';
 import { isUuencodedTransfer, uudecode } from './uudecode.js';
 
-/** Default for {@link MailRuleConfig.maxPartsPerMessage}. */
+/** Default for {@link PartRules.maxPartsPerMessage}. */
 export const DEFAULT_MAX_PARTS_PER_MESSAGE = 100;
 
 const SIGNATURE_TYPES = new Set([
@@ -52,7 +52,7 @@ export function emlFilename(parsed: Pick<ParsedMail, 'subject' | 'messageId'>): 
  * clients send real PDFs and photos with `Content-Disposition: inline`.
  * Attachment filters apply to attachments only, never to the `.eml` of the whole message.
  */
-export function selectParts(parsed: ParsedMail, cfg: MailRuleConfig, input: SelectPartsInput = {}): PartSelection {
+export function selectParts(parsed: ParsedMail, cfg: PartRules, input: SelectPartsInput = {}): PartSelection {
   const consume = cfg.consume ?? 'attachments';
   const include = parsePatternList(cfg.attachmentInclude);
   const exclude = parsePatternList(cfg.attachmentExclude);
