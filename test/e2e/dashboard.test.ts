@@ -377,7 +377,7 @@ describe('dashboard in a browser', () => {
     await dlg.waitFor({ state: 'detached' });
     await page.getByRole('link', { name: 'wilson-martin' }).click();
     await page.getByLabel('Template as JSON').waitFor();
-    await page.getByLabel('Document').selectOption({ label: 'invoice-wilson.pdf' });
+    await page.getByLabel('Document', { exact: true }).selectOption({ label: 'invoice-wilson.pdf' });
     await page.getByRole('button', { name: 'Run template' }).click();
     const result = page.getByTestId('template-test-result');
     await result.waitFor();
