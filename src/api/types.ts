@@ -5784,7 +5784,9 @@ export interface operations {
                 "application/json": {
                     document_id: string;
                     template_id?: string;
-                    template?: Record<string, never>;
+                    template?: {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -5800,9 +5802,45 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         success: true;
-                        /** @description Per template: keyword hits and misses, why it did not match; for the one that applies, each field’s outcome and value */
                         data: {
-                            [key: string]: unknown;
+                            document_id: string;
+                            template: {
+                                id: string | null;
+                                name?: string;
+                                issuer?: string;
+                            };
+                            /**
+                             * @description null while the document has no text yet
+                             * @enum {string|null}
+                             */
+                            text_source: "layout" | "text" | null;
+                            note?: string;
+                            matched: boolean;
+                            /** @description Why the keywords do not match */
+                            reason?: string;
+                            keywords?: {
+                                pattern: string;
+                                hit: boolean;
+                            }[];
+                            exclude_keywords?: {
+                                pattern: string;
+                                hit: boolean;
+                            }[];
+                            fields: {
+                                field: string;
+                                /** @enum {string} */
+                                parser: "regex" | "static" | "lines" | "tables";
+                                /** @enum {string} */
+                                status: "ok" | "no_match" | "failed" | "empty" | "skipped";
+                                reason?: string;
+                            }[];
+                            /** @description Per field, the value it would extract */
+                            values: {
+                                [key: string]: unknown;
+                            };
+                            missing_required: string[];
+                            /** @description Values that did not convert, regexes that could not run */
+                            warnings: string[];
                         };
                         message: string;
                     };
@@ -7666,11 +7704,17 @@ export interface operations {
                         /** @constant */
                         success: true;
                         data: {
-                            ok: boolean;
+                            /** @constant */
+                            ok: true;
                             connection_id: string;
                             spreadsheet_id: string;
-                            sheets?: string[];
-                            error?: {
+                            sheets: string[];
+                        } | {
+                            /** @constant */
+                            ok: false;
+                            connection_id: string;
+                            spreadsheet_id: string;
+                            error: {
                                 status: number;
                                 code: string | null;
                                 reason: string;

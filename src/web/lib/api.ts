@@ -199,14 +199,18 @@ export async function logout(): Promise<void> {
 
 export type Query = Record<string, string | number | boolean | undefined | null | string[]>;
 
-export function withQuery(path: string, query?: Query): string {
-  if (!query) return path;
+/** The query string the API reads: empty values left out, a list as one comma-separated value. */
+export function queryString(query?: Query): string {
   const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
+  for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined || v === null || v === '') continue;
     p.set(k, Array.isArray(v) ? v.join(',') : String(v));
   }
-  const s = p.toString();
+  return p.toString();
+}
+
+export function withQuery(path: string, query?: Query): string {
+  const s = queryString(query);
   return s ? `${path}?${s}` : path;
 }
 
@@ -217,22 +221,32 @@ function headers(extra?: HeadersInit): Headers {
   return h;
 }
 
-/** Sends a request; a 401 gets one refresh and one retry, then the session ends. */
-export async function send(
+/**
+ * The `fetch` of the typed client (client.ts): the request gets the session's token and
+ * environment; a 401 gets one refresh and one retry, then the session ends; an answer that is
+ * not 2xx throws ApiError, so the client only ever returns documented success bodies.
+ */
+export function authedFetch(req: Request): Promise<Response> {
+  // A copy per attempt: a request's body can be read once.
+  return authed(() => fetch(new Request(req.clone(), { headers: headers(req.headers), credentials: 'same-origin' })));
+}
+
+/** Sends a request that is not JSON in and out (downloads); same session handling as the client. */
+export function send(
   method: string,
   path: string,
-  init: { body?: unknown; query?: Query; raw?: BodyInit; signal?: AbortSignal; headers?: Record<string, string> } = {},
+  init: { query?: Query; signal?: AbortSignal; body?: unknown } = {},
 ): Promise<Response> {
   const url = `${API}${withQuery(path, init.query)}`;
-  const attempt = () => {
-    const h = headers(init.headers);
-    let body: BodyInit | undefined = init.raw;
-    if (init.body !== undefined) {
-      h.set('Content-Type', 'application/json');
-      body = JSON.stringify(init.body);
-    }
+  return authed(() => {
+    const h = headers();
+    if (init.body !== undefined) h.set('Content-Type', 'application/json');
+    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
     return fetch(url, { method, headers: h, body, signal: init.signal, credentials: 'same-origin' });
-  };
+  });
+}
+
+async function authed(attempt: () => Promise<Response>): Promise<Response> {
   if (access && access.expiresAt - Date.now() < 10_000) await refresh();
   let res = await attempt();
   if (res.status === 401) {
@@ -273,12 +287,12 @@ export async function blob(path: string, signal?: AbortSignal): Promise<Blob> {
  * Multipart upload with progress (fetch cannot report upload progress). Same credentials and
  * environment as every other call; one refresh and retry on 401.
  */
-export function upload<T>(
+export function upload(
   path: string,
   form: FormData,
   onProgress: (loaded: number, total: number) => void,
   signal?: AbortSignal,
-): Promise<T> {
+): Promise<unknown> {
   const once = () =>
     new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
@@ -297,7 +311,8 @@ export function upload<T>(
   return (async () => {
     let r = await once();
     if (r.status === 401 && (await refresh())) r = await once();
-    let json: { data?: T; error?: { code: string; message: string; details?: unknown; request_id?: string } } = {};
+    let json: { data?: unknown; error?: { code: string; message: string; details?: unknown; request_id?: string } } =
+      {};
     try {
       json = JSON.parse(r.text);
     } catch {
@@ -314,6 +329,6 @@ export function upload<T>(
         Number(r.retryAfter) || undefined,
       );
     }
-    return json.data as T;
+    return json.data;
   })();
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import * as api from './api';
+import { concretePath, getBody, type Data, type GetPath, type Operation, type Page, type Params } from './client';
 import { useSession } from './session';
 import { useToast } from '../components/Toast';
 
@@ -24,6 +25,46 @@ export function useApiPage<T>(path: string | null, query?: api.Query, opts: Opts
     enabled: path !== null && (opts.enabled ?? true),
     placeholderData: (prev) => prev,
     ...opts,
+  });
+}
+
+/**
+ * GET of one resource by its documented path, typed from the OpenAPI document; `params` null
+ * leaves the read off (e.g. until an id is known). Cached per environment under the concrete
+ * path, which `useAction`'s `invalidate` prefixes match.
+ */
+export function useGet<P extends GetPath>(
+  path: P,
+  params: Params<Operation<P, 'get'>> | null,
+  opts: Opts<Data<P>> = {},
+) {
+  const { environment } = useSession();
+  const p = params as { query?: unknown } | null;
+  return useQuery<Data<P>, api.ApiError>({
+    queryKey: [environment, concretePath(path, params ?? undefined), p?.query ?? {}],
+    queryFn: async ({ signal }) => ((await getBody(path, params!, signal)) as { data: Data<P> }).data,
+    ...opts,
+    enabled: params !== null && (opts.enabled ?? true),
+  });
+}
+
+/** GET of a list by its documented path: its items and pagination; the previous page shows meanwhile. */
+export function useGetPage<P extends GetPath>(
+  path: P,
+  params: Params<Operation<P, 'get'>> | null,
+  opts: Opts<Page<P>> = {},
+) {
+  const { environment } = useSession();
+  const p = params as { query?: unknown } | null;
+  return useQuery<Page<P>, api.ApiError>({
+    queryKey: [environment, concretePath(path, params ?? undefined), p?.query ?? {}, 'page'],
+    queryFn: async ({ signal }) => {
+      const body = (await getBody(path, params!, signal)) as Page<P>;
+      return { data: body.data, pagination: body.pagination };
+    },
+    placeholderData: (prev) => prev,
+    ...opts,
+    enabled: params !== null && (opts.enabled ?? true),
   });
 }
 

@@ -121,7 +121,9 @@ export function registerTemplateRoutes(api: FastifyInstance, templates: Template
           properties: {
             document_id: { type: 'string', minLength: 1, maxLength: 64 },
             template_id: { type: 'string', minLength: 1, maxLength: 64 },
-            template: { type: 'object' },
+            // Any object (validated by the template validator); spelled out so the generated
+            // type is an open object, not an empty one.
+            template: { type: 'object', additionalProperties: true },
           },
         },
       },
