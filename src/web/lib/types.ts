@@ -45,6 +45,14 @@ export const SOURCES = ['upload', 'email', 'api'] as const satisfies Exactly<
   DocumentRow['source'],
   readonly DocumentRow['source'][]
 >;
+export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'suspended', 'gone'] as const satisfies Exactly<
+  Delivery['status'],
+  readonly Delivery['status'][]
+>;
+export const MESSAGE_STATUSES = ['processing', 'consumed', 'skipped', 'failed'] as const satisfies Exactly<
+  MailMessage['status'],
+  readonly MailMessage['status'][]
+>;
 /** The built-in classifier's types (an organization's own corrections can add more). */
 export const KNOWN_TYPES = [
   'invoice',

@@ -1,14 +1,13 @@
-import { useApiPage } from '../../../lib/queries';
+import { useGetPage } from '../../../lib/queries';
 import { usePermission } from '../../../lib/session';
 import { PageHeader } from '../../../components/ui';
-import type { Project } from '../../../lib/types';
 import { InboundSection } from './InboundSection';
 import { MailboxesSection } from './MailboxesSection';
 import { SheetsSection } from './SheetsSection';
 
 export function IntegrationsPage() {
   const perm = usePermission('admin');
-  const projects = useApiPage<Project>('/projects', { limit: 100, sort: 'name', order: 'asc' });
+  const projects = useGetPage('/api/v1/projects', { query: { limit: 100, sort: 'name', order: 'asc' } });
   const list = projects.data?.data ?? [];
   return (
     <>
