@@ -2089,7 +2089,8 @@ export type components = {
             /** @description HH:MM in `timezone` */
             time: string;
             timezone: string;
-            day_of_week: string | null;
+            /** @enum {string|null} */
+            day_of_week: "sunday" | "monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | null;
             day_of_month: number | null;
             /**
              * Format: date-time
@@ -2114,10 +2115,22 @@ export type components = {
             description: string | null;
             category: string | null;
             data_source: {
-                [key: string]: unknown;
+                project_ids?: string[];
+                period?: {
+                    from: string;
+                    to: string;
+                } | {
+                    /** @description e.g. 24h, 7d, 4w, 3m */
+                    last: string;
+                };
+                timezone?: string;
             };
             filters: {
-                [key: string]: unknown;
+                status?: string[];
+                classification?: string[];
+                source?: string[];
+                min_confidence?: number;
+                fields?: string[];
             };
             tags: string[];
             retention_days: number;
@@ -2156,18 +2169,28 @@ export type components = {
                 /** Format: date-time */
                 to: string | null;
             };
-            timezone: unknown;
+            timezone: string;
             /** Format: date-time */
             scheduled_for: string | null;
             row_count: number | null;
-            summary: unknown;
+            summary: {
+                [key: string]: unknown;
+            } | null;
             sections: {
                 name: string;
-                title: unknown;
-                rows: unknown;
-                columns: unknown;
+                title: string;
+                rows: number;
+                columns: {
+                    key: string;
+                    label: string;
+                    /** @enum {string} */
+                    type: "string" | "number" | "integer" | "datetime" | "date" | "json";
+                }[];
             }[];
-            error: unknown;
+            error: {
+                code: string;
+                message: string;
+            } | null;
             attempts: number;
             file_bytes: number | null;
             /** @description Once completed: where to download the result */
@@ -9466,8 +9489,16 @@ export interface operations {
                      *             "title": "Documents",
                      *             "rows": 42,
                      *             "columns": [
-                     *               "invoice_number",
-                     *               "total"
+                     *               {
+                     *                 "key": "invoice_number",
+                     *                 "label": "Invoice number",
+                     *                 "type": "string"
+                     *               },
+                     *               {
+                     *                 "key": "total",
+                     *                 "label": "Total",
+                     *                 "type": "number"
+                     *               }
                      *             ]
                      *           }
                      *         ],

@@ -75,6 +75,12 @@ export function concretePath(path: string, params?: { path?: unknown }): string 
     .replace(/\{([^}]+)\}/g, (_, k: string) => encodeURIComponent(String(values[k] ?? '')));
 }
 
+/**
+ * A list that names every member of union `U` (`as const satisfies Exactly<U, readonly U[]>`):
+ * a value the API adds to an enum fails to compile where the dashboard lists them.
+ */
+export type Exactly<U, L extends readonly unknown[]> = [Exclude<U, L[number]>] extends [never] ? L : never;
+
 /** `value` when it is one of `allowed` (e.g. a filter read from the address bar), else undefined. */
 export function oneOf<T extends string>(allowed: readonly T[], value: string | null | undefined): T | undefined {
   return allowed.find((a) => a === value);

@@ -1,6 +1,6 @@
 // The API's shapes as the pages use them: aliases of the schemas generated from the OpenAPI
 // document (src/api/types.ts), so a change to a response fails the dashboard's typecheck.
-import type { Data, Item, Operation, Schemas, Success } from './client';
+import type { Data, Exactly, Item, Operation, Schemas, Success } from './client';
 
 export type Project = Schemas['Project'];
 export type ProjectStats = Data<'/api/v1/projects/{id}/stats'>;
@@ -26,9 +26,6 @@ export type MailMessage = Schemas['MailMessage'];
 export type SheetsConnection = Schemas['SheetsConnection'];
 export type SheetsExport = Schemas['SheetsExport'];
 export type ConnectionTest = Success<Operation<'/api/v1/integrations/sheets/connections/{id}/test', 'post'>>['data'];
-
-/** Lists every member of union `U` exactly: a value the API adds or drops fails to compile. */
-type Exactly<U, L extends readonly unknown[]> = [Exclude<U, L[number]>] extends [never] ? L : never;
 
 export const DOCUMENT_STATUSES = [
   'uploaded',
