@@ -2384,10 +2384,27 @@ export type components = {
             status: "draft" | "active" | "inactive";
             version: number;
             nodes: {
-                [key: string]: unknown;
+                id: string;
+                type: string;
+                name?: string;
+                config: {
+                    [key: string]: unknown;
+                };
+                retry?: {
+                    max_tries: number;
+                    backoff?: {
+                        /** @enum {string} */
+                        type: "fixed" | "exponential";
+                        delay_ms: number;
+                    };
+                };
+                /** @enum {string} */
+                on_error?: "stop" | "continue";
             }[];
             edges: {
-                [key: string]: unknown;
+                source: string;
+                target: string;
+                when?: string;
             }[];
             settings: {
                 timeout_seconds: number;
@@ -2398,9 +2415,11 @@ export type components = {
             variables: {
                 [key: string]: unknown;
             };
-            trigger: {
+            trigger: ({
+                type: string;
+            } & {
                 [key: string]: unknown;
-            } | null;
+            }) | null;
             paused: {
                 reason: string;
                 /** Format: date-time */
@@ -2422,11 +2441,25 @@ export type components = {
             mode: "execute" | "dry_run";
             /** @enum {string} */
             status: "queued" | "running" | "completed" | "failed" | "cancelled";
-            trigger: unknown;
+            trigger: {
+                type: string;
+                event_id?: string;
+                event_type?: string;
+                scheduled_for?: string;
+                user_id?: string | null;
+            };
             document_id: string | null;
-            input: unknown;
-            variables: unknown;
-            error: unknown;
+            input: {
+                [key: string]: unknown;
+            };
+            variables: {
+                [key: string]: unknown;
+            };
+            error: {
+                code: string;
+                message: string;
+                node_id?: string;
+            } | null;
             /** Format: date-time */
             resume_at: string | null;
             /** Format: date-time */
@@ -2447,12 +2480,17 @@ export type components = {
                 node_id: string;
                 type: string;
                 position: number;
-                status: string;
+                /** @enum {string} */
+                status: "running" | "retrying" | "waiting" | "completed" | "failed" | "skipped";
                 branch: string | null;
                 attempts: number;
                 input: unknown;
                 output: unknown;
-                error: unknown;
+                error: {
+                    code: string;
+                    message: string;
+                    next_attempt_at?: string;
+                } | null;
                 /** Format: date-time */
                 started_at: string | null;
                 /** Format: date-time */
@@ -2998,29 +3036,30 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        success?: boolean;
-                        data?: {
-                            user?: {
-                                id?: string;
-                                email?: string;
-                                role?: string;
+                        success: boolean;
+                        data: {
+                            user: {
+                                id: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "viewer" | "member" | "admin" | "owner";
                             };
-                            organization?: {
-                                id?: string;
-                                name?: string;
-                                plan?: string;
-                                rate_limit_per_minute?: number | null;
+                            organization: {
+                                id: string;
+                                name: string;
+                                plan: string;
+                                rate_limit_per_minute: number | null;
                             };
                             /** @enum {string} */
-                            environment?: "live" | "test";
+                            environment: "live" | "test";
                             /** @enum {string} */
-                            auth_method?: "user" | "api_key";
-                            api_key?: {
-                                id?: string;
-                                name?: string;
+                            auth_method: "user" | "api_key";
+                            api_key: {
+                                id: string;
+                                name: string;
                             } | null;
                         };
-                        message?: string;
+                        message: string;
                     };
                 };
             };
@@ -8330,10 +8369,27 @@ export interface operations {
                             status: "draft" | "active" | "inactive";
                             version: number;
                             nodes: {
-                                [key: string]: unknown;
+                                id: string;
+                                type: string;
+                                name?: string;
+                                config: {
+                                    [key: string]: unknown;
+                                };
+                                retry?: {
+                                    max_tries: number;
+                                    backoff?: {
+                                        /** @enum {string} */
+                                        type: "fixed" | "exponential";
+                                        delay_ms: number;
+                                    };
+                                };
+                                /** @enum {string} */
+                                on_error?: "stop" | "continue";
                             }[];
                             edges: {
-                                [key: string]: unknown;
+                                source: string;
+                                target: string;
+                                when?: string;
                             }[];
                             settings: {
                                 timeout_seconds: number;
@@ -8344,9 +8400,11 @@ export interface operations {
                             variables: {
                                 [key: string]: unknown;
                             };
-                            trigger: {
+                            trigger: ({
+                                type: string;
+                            } & {
                                 [key: string]: unknown;
-                            } | null;
+                            }) | null;
                             paused: {
                                 reason: string;
                                 /** Format: date-time */
@@ -8450,7 +8508,7 @@ export interface operations {
                         data: {
                             valid: boolean;
                             issues: {
-                                field?: string;
+                                field: string;
                                 node_id?: string;
                                 message: string;
                             }[];
@@ -8523,11 +8581,25 @@ export interface operations {
                             mode: "execute" | "dry_run";
                             /** @enum {string} */
                             status: "queued" | "running" | "completed" | "failed" | "cancelled";
-                            trigger: unknown;
+                            trigger: {
+                                type: string;
+                                event_id?: string;
+                                event_type?: string;
+                                scheduled_for?: string;
+                                user_id?: string | null;
+                            };
                             document_id: string | null;
-                            input: unknown;
-                            variables: unknown;
-                            error: unknown;
+                            input: {
+                                [key: string]: unknown;
+                            };
+                            variables: {
+                                [key: string]: unknown;
+                            };
+                            error: {
+                                code: string;
+                                message: string;
+                                node_id?: string;
+                            } | null;
                             /** Format: date-time */
                             resume_at: string | null;
                             /** Format: date-time */

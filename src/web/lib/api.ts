@@ -1,6 +1,10 @@
-// The dashboard's only way to the service: the public API under /api/v1. The access token lives
-// in this module's memory (never in storage); the refresh token is an HttpOnly cookie that only
-// the refresh endpoint receives, so page scripts can never read it.
+// The dashboard's session and transport to the public API under /api/v1: JSON calls go through
+// the typed client (client.ts) whose fetch is `authedFetch` here; files (downloads, the upload
+// with progress) use `send`, `blob` and `upload`. The access token lives in this module's memory
+// (never in storage); the refresh token is an HttpOnly cookie that only the refresh endpoint
+// receives, so page scripts can never read it.
+
+import type { paths } from '../../api/types';
 
 export const API = '/api/v1';
 const CSRF_COOKIE = 'docpipe_csrf';
@@ -31,19 +35,6 @@ export class ApiError extends Error {
       ? (this.details as FieldIssue[]).filter((d) => d && typeof d.field === 'string')
       : [];
   }
-}
-
-export interface Page<T> {
-  data: T[];
-  pagination: {
-    page?: number;
-    per_page?: number;
-    total: number;
-    total_pages?: number;
-    limit?: number;
-    offset?: number;
-    has_more?: boolean;
-  };
 }
 
 interface TokenState {
@@ -152,10 +143,9 @@ export async function login(email: string, password: string): Promise<void> {
   keep((await res.json()).data);
 }
 
-export interface SetupStatus {
-  needed: boolean;
-  token_required: boolean;
-}
+/** GET /setup's answer (called before there is a session, so outside the typed client's fetch). */
+export type SetupStatus = paths['/api/v1/setup']['get']['responses'][200]['content']['application/json']['data'];
+type SetupInput = NonNullable<paths['/api/v1/setup']['post']['requestBody']>['content']['application/json'];
 
 /** Whether the installation still needs its owner account (no session needed). */
 export async function setupStatus(): Promise<SetupStatus> {
@@ -165,12 +155,7 @@ export async function setupStatus(): Promise<SetupStatus> {
 }
 
 /** Creates the first organization and its owner. */
-export async function completeSetup(input: {
-  email: string;
-  password: string;
-  organization_name: string;
-  token?: string;
-}): Promise<void> {
+export async function completeSetup(input: SetupInput): Promise<void> {
   const res = await fetch(`${API}/setup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -235,15 +220,10 @@ export function authedFetch(req: Request): Promise<Response> {
 export function send(
   method: string,
   path: string,
-  init: { query?: Query; signal?: AbortSignal; body?: unknown } = {},
+  init: { query?: Query; signal?: AbortSignal } = {},
 ): Promise<Response> {
   const url = `${API}${withQuery(path, init.query)}`;
-  return authed(() => {
-    const h = headers();
-    if (init.body !== undefined) h.set('Content-Type', 'application/json');
-    const body = init.body === undefined ? undefined : JSON.stringify(init.body);
-    return fetch(url, { method, headers: h, body, signal: init.signal, credentials: 'same-origin' });
-  });
+  return authed(() => fetch(url, { method, headers: headers(), signal: init.signal, credentials: 'same-origin' }));
 }
 
 async function authed(attempt: () => Promise<Response>): Promise<Response> {
@@ -260,25 +240,6 @@ async function authed(attempt: () => Promise<Response>): Promise<Response> {
   return res;
 }
 
-export async function get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
-  return (await (await send('GET', path, { query, signal })).json()).data as T;
-}
-export async function getPage<T>(path: string, query?: Query, signal?: AbortSignal): Promise<Page<T>> {
-  const j = await (await send('GET', path, { query, signal })).json();
-  return { data: j.data as T[], pagination: j.pagination };
-}
-export async function post<T>(path: string, body?: unknown, query?: Query): Promise<T> {
-  return (await (await send('POST', path, { body, query })).json()).data as T;
-}
-export async function put<T>(path: string, body?: unknown): Promise<T> {
-  return (await (await send('PUT', path, { body })).json()).data as T;
-}
-export async function patch<T>(path: string, body?: unknown): Promise<T> {
-  return (await (await send('PATCH', path, { body })).json()).data as T;
-}
-export async function del<T>(path: string, query?: Query): Promise<T> {
-  return (await (await send('DELETE', path, { query })).json()).data as T;
-}
 export async function blob(path: string, signal?: AbortSignal): Promise<Blob> {
   return (await send('GET', path, { signal })).blob();
 }

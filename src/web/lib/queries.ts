@@ -6,28 +6,6 @@ import { useToast } from '../components/Toast';
 
 type Opts<T> = Omit<UseQueryOptions<T, api.ApiError>, 'queryKey' | 'queryFn'>;
 
-/** GET of one resource; cached per environment (live and test never share an entry). */
-export function useApi<T>(path: string | null, query?: api.Query, opts: Opts<T> = {}) {
-  const { environment } = useSession();
-  return useQuery<T, api.ApiError>({
-    queryKey: [environment, path, query ?? {}],
-    queryFn: ({ signal }) => api.get<T>(path!, query, signal),
-    enabled: path !== null && (opts.enabled ?? true),
-    ...opts,
-  });
-}
-
-export function useApiPage<T>(path: string | null, query?: api.Query, opts: Opts<api.Page<T>> = {}) {
-  const { environment } = useSession();
-  return useQuery<api.Page<T>, api.ApiError>({
-    queryKey: [environment, path, query ?? {}, 'page'],
-    queryFn: ({ signal }) => api.getPage<T>(path!, query, signal),
-    enabled: path !== null && (opts.enabled ?? true),
-    placeholderData: (prev) => prev,
-    ...opts,
-  });
-}
-
 /**
  * GET of one resource by its documented path, typed from the OpenAPI document; `params` null
  * leaves the read off (e.g. until an id is known). Cached per environment under the concrete
