@@ -2,7 +2,7 @@
 // database or Redis needed). Run with `node --import ./scripts/ts-loader.mjs scripts/openapi.ts`:
 //   write [FILE]    the document as JSON to FILE (stdout without one)
 //   lint            Redocly CLI's lint of the document with redocly.yaml (npm run openapi:lint)
-//   types [--check] src/cli/api-types.ts from the document (npm run openapi:types); --check fails
+//   types [--check] src/api/types.ts from the document (npm run openapi:types); --check fails
 //                   when the committed file differs from what the document gives
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { typesSource } from './openapi-types.ts';
 import { openApiDocument } from '../src/http/openapi-document.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const TYPES_FILE = join(root, 'src/cli/api-types.ts');
+const TYPES_FILE = join(root, 'src/api/types.ts');
 const [command = 'write', arg] = process.argv.slice(2);
 const doc = await openApiDocument();
 
@@ -45,7 +45,7 @@ if (command === 'write') {
     }
     if (current !== source) {
       console.error(
-        'src/cli/api-types.ts is not what the OpenAPI document gives: run `npm run openapi:types` and commit it',
+        'src/api/types.ts is not what the OpenAPI document gives: run `npm run openapi:types` and commit it',
       );
       process.exitCode = 1;
     }

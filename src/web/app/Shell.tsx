@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { Link, navigate, useLocation } from '../lib/router';
 import { useMe, useSession } from '../lib/session';
 import { useTheme, type ThemeChoice } from '../lib/theme';
-import { useApiPage } from '../lib/queries';
+import { useGetPage } from '../lib/queries';
 import { Badge } from '../components/ui';
 import { NAV, ROUTES } from './routes';
 
@@ -40,7 +40,7 @@ function ThemeSelect() {
 }
 
 function ReviewCount() {
-  const q = useApiPage<unknown>('/documents', { status: 'needs_review', per_page: 1 }, { staleTime: 30_000 });
+  const q = useGetPage('/api/v1/documents', { query: { status: 'needs_review', per_page: 1 } }, { staleTime: 30_000 });
   const n = q.data?.pagination.total ?? 0;
   return n > 0 ? (
     <span className="nav-count" aria-label={`${n} waiting`}>

@@ -9,10 +9,13 @@ pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
 const DATA = `/assets/pdfjs-${pdfjs.version}`;
 const BATCH = 10;
 
-/** A box to outline on a page, in PDF points from the page's top left. */
+/**
+ * A box to outline on a page, in PDF points from the page's top left: `bbox` is [x0, y0, x1, y1]
+ * (the API's FieldPosition, whose schema fixes the length at 4).
+ */
 export interface PageBox {
   page: number;
-  bbox: [number, number, number, number];
+  bbox: readonly number[];
 }
 
 /** A word of the page's text layer, in PDF points from the page's top left. */

@@ -1,6 +1,10 @@
-// The dashboard's only way to the service: the public API under /api/v1. The access token lives
-// in this module's memory (never in storage); the refresh token is an HttpOnly cookie that only
-// the refresh endpoint receives, so page scripts can never read it.
+// The dashboard's session and transport to the public API under /api/v1: JSON calls go through
+// the typed client (client.ts) whose fetch is `authedFetch` here; files (downloads, the upload
+// with progress) use `send`, `blob` and `upload`. The access token lives in this module's memory
+// (never in storage); the refresh token is an HttpOnly cookie that only the refresh endpoint
+// receives, so page scripts can never read it.
+
+import type { paths } from '../../api/types';
 
 export const API = '/api/v1';
 const CSRF_COOKIE = 'docpipe_csrf';
@@ -31,19 +35,6 @@ export class ApiError extends Error {
       ? (this.details as FieldIssue[]).filter((d) => d && typeof d.field === 'string')
       : [];
   }
-}
-
-export interface Page<T> {
-  data: T[];
-  pagination: {
-    page?: number;
-    per_page?: number;
-    total: number;
-    total_pages?: number;
-    limit?: number;
-    offset?: number;
-    has_more?: boolean;
-  };
 }
 
 interface TokenState {
@@ -152,10 +143,9 @@ export async function login(email: string, password: string): Promise<void> {
   keep((await res.json()).data);
 }
 
-export interface SetupStatus {
-  needed: boolean;
-  token_required: boolean;
-}
+/** GET /setup's answer (called before there is a session, so outside the typed client's fetch). */
+export type SetupStatus = paths['/api/v1/setup']['get']['responses'][200]['content']['application/json']['data'];
+type SetupInput = NonNullable<paths['/api/v1/setup']['post']['requestBody']>['content']['application/json'];
 
 /** Whether the installation still needs its owner account (no session needed). */
 export async function setupStatus(): Promise<SetupStatus> {
@@ -165,12 +155,7 @@ export async function setupStatus(): Promise<SetupStatus> {
 }
 
 /** Creates the first organization and its owner. */
-export async function completeSetup(input: {
-  email: string;
-  password: string;
-  organization_name: string;
-  token?: string;
-}): Promise<void> {
+export async function completeSetup(input: SetupInput): Promise<void> {
   const res = await fetch(`${API}/setup`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -199,14 +184,18 @@ export async function logout(): Promise<void> {
 
 export type Query = Record<string, string | number | boolean | undefined | null | string[]>;
 
-export function withQuery(path: string, query?: Query): string {
-  if (!query) return path;
+/** The query string the API reads: empty values left out, a list as one comma-separated value. */
+export function queryString(query?: Query): string {
   const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
+  for (const [k, v] of Object.entries(query ?? {})) {
     if (v === undefined || v === null || v === '') continue;
     p.set(k, Array.isArray(v) ? v.join(',') : String(v));
   }
-  const s = p.toString();
+  return p.toString();
+}
+
+export function withQuery(path: string, query?: Query): string {
+  const s = queryString(query);
   return s ? `${path}?${s}` : path;
 }
 
@@ -217,22 +206,27 @@ function headers(extra?: HeadersInit): Headers {
   return h;
 }
 
-/** Sends a request; a 401 gets one refresh and one retry, then the session ends. */
-export async function send(
+/**
+ * The `fetch` of the typed client (client.ts): the request gets the session's token and
+ * environment; a 401 gets one refresh and one retry, then the session ends; an answer that is
+ * not 2xx throws ApiError, so the client only ever returns documented success bodies.
+ */
+export function authedFetch(req: Request): Promise<Response> {
+  // A copy per attempt: a request's body can be read once.
+  return authed(() => fetch(new Request(req.clone(), { headers: headers(req.headers), credentials: 'same-origin' })));
+}
+
+/** Sends a request that is not JSON in and out (downloads); same session handling as the client. */
+export function send(
   method: string,
   path: string,
-  init: { body?: unknown; query?: Query; raw?: BodyInit; signal?: AbortSignal; headers?: Record<string, string> } = {},
+  init: { query?: Query; signal?: AbortSignal } = {},
 ): Promise<Response> {
   const url = `${API}${withQuery(path, init.query)}`;
-  const attempt = () => {
-    const h = headers(init.headers);
-    let body: BodyInit | undefined = init.raw;
-    if (init.body !== undefined) {
-      h.set('Content-Type', 'application/json');
-      body = JSON.stringify(init.body);
-    }
-    return fetch(url, { method, headers: h, body, signal: init.signal, credentials: 'same-origin' });
-  };
+  return authed(() => fetch(url, { method, headers: headers(), signal: init.signal, credentials: 'same-origin' }));
+}
+
+async function authed(attempt: () => Promise<Response>): Promise<Response> {
   if (access && access.expiresAt - Date.now() < 10_000) await refresh();
   let res = await attempt();
   if (res.status === 401) {
@@ -246,25 +240,6 @@ export async function send(
   return res;
 }
 
-export async function get<T>(path: string, query?: Query, signal?: AbortSignal): Promise<T> {
-  return (await (await send('GET', path, { query, signal })).json()).data as T;
-}
-export async function getPage<T>(path: string, query?: Query, signal?: AbortSignal): Promise<Page<T>> {
-  const j = await (await send('GET', path, { query, signal })).json();
-  return { data: j.data as T[], pagination: j.pagination };
-}
-export async function post<T>(path: string, body?: unknown, query?: Query): Promise<T> {
-  return (await (await send('POST', path, { body, query })).json()).data as T;
-}
-export async function put<T>(path: string, body?: unknown): Promise<T> {
-  return (await (await send('PUT', path, { body })).json()).data as T;
-}
-export async function patch<T>(path: string, body?: unknown): Promise<T> {
-  return (await (await send('PATCH', path, { body })).json()).data as T;
-}
-export async function del<T>(path: string, query?: Query): Promise<T> {
-  return (await (await send('DELETE', path, { query })).json()).data as T;
-}
 export async function blob(path: string, signal?: AbortSignal): Promise<Blob> {
   return (await send('GET', path, { signal })).blob();
 }
@@ -273,12 +248,12 @@ export async function blob(path: string, signal?: AbortSignal): Promise<Blob> {
  * Multipart upload with progress (fetch cannot report upload progress). Same credentials and
  * environment as every other call; one refresh and retry on 401.
  */
-export function upload<T>(
+export function upload(
   path: string,
   form: FormData,
   onProgress: (loaded: number, total: number) => void,
   signal?: AbortSignal,
-): Promise<T> {
+): Promise<unknown> {
   const once = () =>
     new Promise<{ status: number; text: string; retryAfter: string | null }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
@@ -297,7 +272,8 @@ export function upload<T>(
   return (async () => {
     let r = await once();
     if (r.status === 401 && (await refresh())) r = await once();
-    let json: { data?: T; error?: { code: string; message: string; details?: unknown; request_id?: string } } = {};
+    let json: { data?: unknown; error?: { code: string; message: string; details?: unknown; request_id?: string } } =
+      {};
     try {
       json = JSON.parse(r.text);
     } catch {
@@ -314,6 +290,6 @@ export function upload<T>(
         Number(r.retryAfter) || undefined,
       );
     }
-    return json.data as T;
+    return json.data;
   })();
 }

@@ -1,29 +1,48 @@
 import { useMutation, useQuery, useQueryClient, type UseQueryOptions } from '@tanstack/react-query';
 import * as api from './api';
+import { concretePath, getBody, type Data, type GetPath, type Operation, type Page, type Params } from './client';
 import { useSession } from './session';
 import { useToast } from '../components/Toast';
 
 type Opts<T> = Omit<UseQueryOptions<T, api.ApiError>, 'queryKey' | 'queryFn'>;
 
-/** GET of one resource; cached per environment (live and test never share an entry). */
-export function useApi<T>(path: string | null, query?: api.Query, opts: Opts<T> = {}) {
+/**
+ * GET of one resource by its documented path, typed from the OpenAPI document; `params` null
+ * leaves the read off (e.g. until an id is known). Cached per environment under the concrete
+ * path, which `useAction`'s `invalidate` prefixes match.
+ */
+export function useGet<P extends GetPath>(
+  path: P,
+  params: Params<Operation<P, 'get'>> | null,
+  opts: Opts<Data<P>> = {},
+) {
   const { environment } = useSession();
-  return useQuery<T, api.ApiError>({
-    queryKey: [environment, path, query ?? {}],
-    queryFn: ({ signal }) => api.get<T>(path!, query, signal),
-    enabled: path !== null && (opts.enabled ?? true),
+  const p = params as { query?: unknown } | null;
+  return useQuery<Data<P>, api.ApiError>({
+    queryKey: [environment, concretePath(path, params ?? undefined), p?.query ?? {}],
+    queryFn: async ({ signal }) => ((await getBody(path, params!, signal)) as { data: Data<P> }).data,
     ...opts,
+    enabled: params !== null && (opts.enabled ?? true),
   });
 }
 
-export function useApiPage<T>(path: string | null, query?: api.Query, opts: Opts<api.Page<T>> = {}) {
+/** GET of a list by its documented path: its items and pagination; the previous page shows meanwhile. */
+export function useGetPage<P extends GetPath>(
+  path: P,
+  params: Params<Operation<P, 'get'>> | null,
+  opts: Opts<Page<P>> = {},
+) {
   const { environment } = useSession();
-  return useQuery<api.Page<T>, api.ApiError>({
-    queryKey: [environment, path, query ?? {}, 'page'],
-    queryFn: ({ signal }) => api.getPage<T>(path!, query, signal),
-    enabled: path !== null && (opts.enabled ?? true),
+  const p = params as { query?: unknown } | null;
+  return useQuery<Page<P>, api.ApiError>({
+    queryKey: [environment, concretePath(path, params ?? undefined), p?.query ?? {}, 'page'],
+    queryFn: async ({ signal }) => {
+      const body = (await getBody(path, params!, signal)) as Page<P>;
+      return { data: body.data, pagination: body.pagination };
+    },
     placeholderData: (prev) => prev,
     ...opts,
+    enabled: params !== null && (opts.enabled ?? true),
   });
 }
 

@@ -1,18 +1,14 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import * as api from './api';
+import { client, ok, type Data, type Exactly } from './client';
 
-export type Role = 'viewer' | 'member' | 'admin' | 'owner';
-const ROLES: Role[] = ['viewer', 'member', 'admin', 'owner'];
+export type Me = Data<'/api/v1/auth/me'>;
+export type Role = Me['user']['role'];
+const ROLES = ['viewer', 'member', 'admin', 'owner'] as const satisfies Exactly<Role, readonly Role[]>;
 
 export function roleAtLeast(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);
-}
-
-export interface Me {
-  user: { id: string; email: string; role: Role };
-  organization: { id: string; name: string; plan: string; rate_limit_per_minute: number };
-  environment: api.Environment;
 }
 
 type State = { status: 'loading' } | { status: 'signed-out'; reason?: string } | { status: 'signed-in'; me: Me };
@@ -38,7 +34,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   api.setEnvironment(environment);
 
   const loadMe = useCallback(async () => {
-    const me = await api.get<Me>('/auth/me');
+    const me = await ok(client.GET('/api/v1/auth/me'));
     setState({ status: 'signed-in', me });
   }, []);
 

@@ -1,6 +1,6 @@
 // The OpenAPI document is complete: every operation has its success answer with a schema, the
 // shared error answers it can give, and the descriptions name only real routes; the committed
-// typed client (src/cli/api-types.ts) is what the document gives.
+// typed client (src/api/types.ts) is what the document gives.
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../../src/http/openapi-document.js';
@@ -107,10 +107,10 @@ describe('OpenAPI document', () => {
   });
 
   it('matches the committed typed client (npm run openapi:types regenerates it)', async () => {
-    const committed = readFileSync(new URL('../../../src/cli/api-types.ts', import.meta.url), 'utf8');
+    const committed = readFileSync(new URL('../../../src/api/types.ts', import.meta.url), 'utf8');
     expect(
       committed === (await typesSource(doc as never)),
-      'src/cli/api-types.ts is stale: run npm run openapi:types',
+      'src/api/types.ts is stale: run npm run openapi:types',
     ).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import type { AccessService } from '../../../modules/access/access.service.js';
 import type { AuthService } from '../../../modules/auth/auth.service.js';
 import type { LoginThrottle } from '../../../modules/auth/login-throttle.js';
 import { REFRESH_TTL_SEC } from '../../../modules/auth/auth.service.js';
+import { ROLES } from '../../../modules/orgs/orgs.types.js';
 import { checkCsrf, clearSessionCookies, hasCsrfCookie, refreshCookie, setSessionCookies } from './cookie-session.js';
 
 // Brute-force brakes for the unauthenticated endpoints (per minute). Per e-mail address there is
@@ -14,33 +15,38 @@ const LOGIN_PER_IP = 20;
 const REFRESH_PER_IP = 60;
 
 // A response schema documents /auth/me and gives it a compiled serialiser (it is called a lot).
+// Every key is always written; `required` says so, which types the dashboard's session from it.
+const str = { type: 'string' };
 const meResponse = {
   200: {
     type: 'object',
+    required: ['success', 'data', 'message'],
     properties: {
       success: { type: 'boolean' },
       data: {
         type: 'object',
+        required: ['user', 'organization', 'environment', 'auth_method', 'api_key'],
         properties: {
           user: {
             type: 'object',
-            properties: { id: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' } },
+            required: ['id', 'email', 'role'],
+            properties: { id: str, email: str, role: { type: 'string', enum: [...ROLES] } },
           },
           organization: {
             type: 'object',
-            properties: {
-              id: { type: 'string' },
-              name: { type: 'string' },
-              plan: { type: 'string' },
-              rate_limit_per_minute: { type: ['integer', 'null'] },
-            },
+            required: ['id', 'name', 'plan', 'rate_limit_per_minute'],
+            properties: { id: str, name: str, plan: str, rate_limit_per_minute: { type: ['integer', 'null'] } },
           },
           environment: { type: 'string', enum: ['live', 'test'] },
           auth_method: { type: 'string', enum: ['user', 'api_key'] },
-          api_key: { type: ['object', 'null'], properties: { id: { type: 'string' }, name: { type: 'string' } } },
+          api_key: {
+            type: ['object', 'null'],
+            required: ['id', 'name'],
+            properties: { id: str, name: str },
+          },
         },
       },
-      message: { type: 'string' },
+      message: str,
     },
   },
 };

@@ -1,6 +1,7 @@
 // The report routes in the OpenAPI document (presentReport, presentSchedule, presentExecution).
 // The routes' own response schemas stay as they are (compiled serializers); these describe `data`.
 import { EXECUTION_STATUSES, REPORT_TYPES } from '../../../modules/reports/reports.types.js';
+import { WEEKDAYS } from '../../../modules/reports/schedule-math.js';
 import { component, t, type OperationDocs } from '../../openapi-shapes.js';
 
 const schedule = component(
@@ -9,7 +10,7 @@ const schedule = component(
     frequency: t.enum(['daily', 'weekly', 'monthly']),
     time: { type: 'string', description: 'HH:MM in `timezone`' },
     timezone: t.str,
-    day_of_week: t.nstr,
+    day_of_week: t.enum(WEEKDAYS, true),
     day_of_month: t.nint,
     next_run_at: { type: 'string', format: 'date-time', description: 'UTC' },
     next_run_at_local: { type: 'string', description: 'The same instant in the schedule’s zone, with its offset' },
@@ -19,6 +20,30 @@ const schedule = component(
     updated_at: t.time,
   }),
 );
+const strings = t.arr(t.str);
+// What the service stores after checking them (reports.types.ts DataSource and Filters).
+const dataSource = t.obj(
+  {
+    project_ids: strings,
+    period: {
+      oneOf: [
+        t.obj({ from: t.str, to: t.str }),
+        t.obj({ last: { type: 'string', description: 'e.g. 24h, 7d, 4w, 3m' } }),
+      ],
+    },
+    timezone: t.str,
+  },
+  ['project_ids', 'period', 'timezone'],
+);
+const filters = t.obj(
+  { status: strings, classification: strings, source: strings, min_confidence: t.num, fields: strings },
+  ['status', 'classification', 'source', 'min_confidence', 'fields'],
+);
+const column = t.obj({
+  key: t.str,
+  label: t.str,
+  type: t.enum(['string', 'number', 'integer', 'datetime', 'date', 'json']),
+});
 const report = component(
   'Report',
   t.obj({
@@ -27,8 +52,8 @@ const report = component(
     type: t.enum(REPORT_TYPES),
     description: t.nstr,
     category: t.nstr,
-    data_source: t.map(),
-    filters: t.map(),
+    data_source: dataSource,
+    filters,
     tags: t.arr(t.str),
     retention_days: t.int,
     environment: t.enum(['live', 'test']),
@@ -57,12 +82,12 @@ const execution = component(
     trigger: t.enum(['manual', 'schedule']),
     report_type: t.enum(REPORT_TYPES),
     period: t.obj({ from: t.ntime, to: t.ntime }),
-    timezone: t.any,
+    timezone: t.str,
     scheduled_for: t.ntime,
     row_count: t.nint,
-    summary: t.any,
-    sections: t.arr(t.obj({ name: t.str, title: t.any, rows: t.any, columns: t.any })),
-    error: t.any,
+    summary: t.nullable(t.map()),
+    sections: t.arr(t.obj({ name: t.str, title: t.str, rows: t.int, columns: t.arr(column) })),
+    error: t.nullable(t.obj({ code: t.str, message: t.str })),
     attempts: t.int,
     file_bytes: t.nint,
     download_path: { type: ['string', 'null'], description: 'Once completed: where to download the result' },
@@ -98,7 +123,17 @@ const executionExample = {
   scheduled_for: null,
   row_count: 42,
   summary: { documents: 42 },
-  sections: [{ name: 'rows', title: 'Documents', rows: 42, columns: ['invoice_number', 'total'] }],
+  sections: [
+    {
+      name: 'rows',
+      title: 'Documents',
+      rows: 42,
+      columns: [
+        { key: 'invoice_number', label: 'Invoice number', type: 'string' },
+        { key: 'total', label: 'Total', type: 'number' },
+      ],
+    },
+  ],
   error: null,
   attempts: 1,
   file_bytes: 5120,

@@ -52,16 +52,23 @@ export const sheetsDocs: OperationDocs = {
   },
   'POST /integrations/sheets/connections/:id/test': {
     description: 'The outcome: `ok` with the sheet titles, or the error Google gave',
-    data: t.obj(
-      {
-        ok: t.bool,
-        connection_id: t.str,
-        spreadsheet_id: t.str,
-        sheets: t.arr(t.str),
-        error: t.obj({ status: t.int, code: t.nstr, reason: t.str, retryable: t.bool }),
-      },
-      ['sheets', 'error'],
-    ),
+    // Two shapes, told apart by `ok` (so a client reads `sheets` only after `ok: true`).
+    data: {
+      oneOf: [
+        t.obj({
+          ok: { type: 'boolean', const: true },
+          connection_id: t.str,
+          spreadsheet_id: t.str,
+          sheets: t.arr(t.str),
+        }),
+        t.obj({
+          ok: { type: 'boolean', const: false },
+          connection_id: t.str,
+          spreadsheet_id: t.str,
+          error: t.obj({ status: t.int, code: t.nstr, reason: t.str, retryable: t.bool }),
+        }),
+      ],
+    },
     requestExample: { spreadsheet_id: '1AbCdEfGhIjKlMnOpQrStUvWxYz' },
   },
   'POST /integrations/sheets/exports': {

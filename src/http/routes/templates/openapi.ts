@@ -43,6 +43,37 @@ const report = t.map(
   'Per template: keyword hits and misses, why it did not match; for the one that applies, each field’s outcome and value',
 );
 
+const keywordHits = t.arr(t.obj({ pattern: t.str, hit: t.bool }));
+// What POST /templates/test answers (templates/template-trace.ts `testTemplate`): spelled out so
+// the dashboard's template tester is typed from it.
+const templateTest = t.obj(
+  {
+    document_id: t.str,
+    template: t.obj({ id: t.nstr, name: t.str, issuer: t.str }, ['name', 'issuer']),
+    text_source: { ...t.enum(['layout', 'text'], true), description: 'null while the document has no text yet' },
+    note: t.str,
+    matched: t.bool,
+    reason: { ...t.str, description: 'Why the keywords do not match' },
+    keywords: keywordHits,
+    exclude_keywords: keywordHits,
+    fields: t.arr(
+      t.obj(
+        {
+          field: t.str,
+          parser: t.enum(['regex', 'static', 'lines', 'tables']),
+          status: t.enum(['ok', 'no_match', 'failed', 'empty', 'skipped']),
+          reason: t.str,
+        },
+        ['reason'],
+      ),
+    ),
+    values: t.map(t.any, 'Per field, the value it would extract'),
+    missing_required: t.arr(t.str),
+    warnings: { ...t.arr(t.str), description: 'Values that did not convert, regexes that could not run' },
+  },
+  ['note', 'reason', 'keywords', 'exclude_keywords'],
+);
+
 export const templatesDocs: OperationDocs = {
   'GET /templates': { list: true, data: template, example },
   'POST /templates': {
@@ -65,7 +96,7 @@ export const templatesDocs: OperationDocs = {
   },
   'GET /documents/:id/template-trace': { data: report },
   'POST /templates/test': {
-    data: report,
+    data: templateTest,
     errors: { 404: 'No such document or template' },
     requestExample: { document_id: 'doc_01HZX4A7Q2', template_id: 'tpl_01HZX3Z9' },
   },

@@ -4,17 +4,36 @@
 import { ON_ERRORS, RUN_STATUSES, WORKFLOW_STATUSES } from '../../../modules/workflows/workflows.types.js';
 import { component, t, type OperationDocs } from '../../openapi-shapes.js';
 
+// A node and an edge as stored (workflows.types.ts); each type's config is described by the node type.
+const node = t.obj(
+  {
+    id: t.str,
+    type: t.str,
+    name: t.str,
+    config: t.map(),
+    retry: t.obj({ max_tries: t.int, backoff: t.obj({ type: t.enum(['fixed', 'exponential']), delay_ms: t.int }) }, [
+      'backoff',
+    ]),
+    on_error: t.enum(ON_ERRORS),
+  },
+  ['name', 'retry', 'on_error'],
+);
+const edge = t.obj({ source: t.str, target: t.str, when: t.str }, ['when']);
 const workflowProps = {
   id: t.str,
   name: t.str,
   description: t.nstr,
   status: t.enum(WORKFLOW_STATUSES),
   version: t.int,
-  nodes: t.arr(t.map()),
-  edges: t.arr(t.map()),
+  nodes: t.arr(node),
+  edges: t.arr(edge),
   settings: t.obj({ timeout_seconds: t.int, max_concurrent_runs: t.int, on_error: t.enum(ON_ERRORS) }),
   variables: t.map(),
-  trigger: t.nullable(t.map(t.any, 'The trigger node’s type and config')),
+  trigger: t.nullable({
+    ...t.obj({ type: t.str }),
+    additionalProperties: true,
+    description: 'The trigger node’s type and config',
+  }),
   paused: t.nullable(
     t.obj(
       { reason: t.str, at: t.time },
@@ -32,12 +51,12 @@ const step = t.obj({
   node_id: t.str,
   type: t.str,
   position: t.int,
-  status: t.str,
+  status: t.enum(['running', 'retrying', 'waiting', 'completed', 'failed', 'skipped']),
   branch: t.nstr,
   attempts: t.int,
   input: t.any,
   output: t.any,
-  error: t.any,
+  error: t.nullable(t.obj({ code: t.str, message: t.str, next_attempt_at: t.str }, ['next_attempt_at'])),
   started_at: t.ntime,
   finished_at: t.ntime,
   duration_ms: t.nint,
@@ -48,11 +67,16 @@ const runProps = {
   workflow_version: t.int,
   mode: t.enum(['execute', 'dry_run']),
   status: t.enum(RUN_STATUSES),
-  trigger: t.any,
+  trigger: t.obj({ type: t.str, event_id: t.str, event_type: t.str, scheduled_for: t.str, user_id: t.nstr }, [
+    'event_id',
+    'event_type',
+    'scheduled_for',
+    'user_id',
+  ]),
   document_id: t.nstr,
-  input: t.any,
-  variables: t.any,
-  error: t.any,
+  input: t.map(),
+  variables: t.map(),
+  error: t.nullable(t.obj({ code: t.str, message: t.str, node_id: t.str }, ['node_id'])),
   resume_at: t.ntime,
   deadline_at: t.ntime,
   queued_at: t.ntime,
@@ -64,7 +88,7 @@ const runProps = {
   updated_at: t.time,
 };
 const run = component('WorkflowRun', t.obj({ ...runProps, steps: t.arr(step) }, ['steps']));
-const issues = t.arr(t.obj({ field: t.str, node_id: t.str, message: t.str }, ['field', 'node_id']));
+const issues = t.arr(t.obj({ field: t.str, node_id: t.str, message: t.str }, ['node_id']));
 
 const field = t.obj(
   {

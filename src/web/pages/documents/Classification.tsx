@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import * as api from '../../lib/api';
+import { client, ok } from '../../lib/client';
 import { useAction } from '../../lib/queries';
 import { humanize } from '../../lib/format';
 import { Badge, Confidence, RoleButton } from '../../components/ui';
@@ -7,7 +7,11 @@ import type { DocumentRow } from '../../lib/types';
 import { KNOWN_TYPES } from '../../lib/types';
 
 export function useConfirmType(doc: Pick<DocumentRow, 'id'>) {
-  return useAction((type: string) => api.patch<DocumentRow>(`/documents/${doc.id}`, { classification: { type } }), {
+  const patch = (type: string) =>
+    ok(
+      client.PATCH('/api/v1/documents/{id}', { params: { path: { id: doc.id } }, body: { classification: { type } } }),
+    );
+  return useAction(patch, {
     invalidate: ['/documents'],
     success: (d) => `Type confirmed: ${humanize(d.classification?.type ?? '')}`,
   });

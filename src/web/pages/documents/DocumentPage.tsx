@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import * as api from '../../lib/api';
-import { useAction, useApi, useApiPage } from '../../lib/queries';
+import { client, ok } from '../../lib/client';
+import { useAction, useGet, useGetPage } from '../../lib/queries';
 import { Link, navigate, useSearchState } from '../../lib/router';
 import { bytes, formatDate, humanize } from '../../lib/format';
 import { ConfirmDialog } from '../../components/Dialog';
@@ -17,7 +17,7 @@ import {
   TabPanel,
   Tabs,
 } from '../../components/ui';
-import type { DocumentRow, EventRow, FieldPosition, Project } from '../../lib/types';
+import type { FieldPosition } from '../../lib/types';
 import { Original } from './Original';
 import { FieldsEditor, type FieldPick } from './FieldsEditor';
 import { Classification } from './Classification';
@@ -27,7 +27,7 @@ import { DuplicateNotice, SimilarPanel, type DuplicateOf } from './SimilarPanel'
 const DONE = ['completed', 'failed', 'needs_review'];
 
 function Timeline({ id }: { id: string }) {
-  const events = useApiPage<EventRow>('/events', { document_id: id, limit: 50 });
+  const events = useGetPage('/api/v1/events', { query: { document_id: id, limit: 50 } });
   if (events.isPending) return <Spinner />;
   if (events.error) return <ErrorBox error={events.error} />;
   const rows = [...events.data.data].reverse();
@@ -78,7 +78,7 @@ function TextView({
   /** Text selected (mouse or Shift+arrows) fills the selected field. */
   onPick?: (text: string, position: FieldPosition) => void;
 }) {
-  const text = useApi<{ text: string | null }>(`/documents/${id}/text`);
+  const text = useGet('/api/v1/documents/{id}/text', { path: { id } });
   if (text.isPending) return <Spinner />;
   if (text.error) return <ErrorBox error={text.error} />;
   const t = text.data.text;
@@ -115,10 +115,14 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
   const [s, set] = useSearchState();
   const tab = (s.get('tab') as 'original' | 'text') ?? 'original';
-  const doc = useApi<DocumentRow>(`/documents/${id}`, undefined, {
-    refetchInterval: (q) => (q.state.data && !DONE.includes(q.state.data.status) ? 2000 : false),
-  });
-  const project = useApi<Project>(doc.data ? `/projects/${doc.data.project_id}` : null);
+  const doc = useGet(
+    '/api/v1/documents/{id}',
+    { path: { id } },
+    {
+      refetchInterval: (q) => (q.state.data && !DONE.includes(q.state.data.status) ? 2000 : false),
+    },
+  );
+  const project = useGet('/api/v1/projects/{id}', doc.data ? { path: { id: doc.data.project_id } } : null);
   const [reprocess, setReprocess] = useState(false);
   // The field whose value is outlined on the page (or marked in the text).
   const [selected, setSelected] = useState<string | null>(null);
@@ -133,19 +137,19 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
     setPick(null);
   }, [id]);
   // The next document of the list (as the documents page orders it), for reviewing one after another.
-  const list = useApiPage<DocumentRow>('/documents', { per_page: 100 });
+  const list = useGetPage('/api/v1/documents', { query: { per_page: 100 } });
   const nextDoc = () => {
     const rows = list.data?.data ?? [];
     const at = rows.findIndex((r) => r.id === id);
     const next = at >= 0 ? rows[at + 1] : undefined;
     navigate(next ? `/documents/${next.id}` : '/documents');
   };
-  const learn = useAction(() => api.post<{ id: string }>('/templates/learn', { document_id: id }), {
+  const learn = useAction(() => ok(client.POST('/api/v1/templates/learn', { body: { document_id: id } })), {
     invalidate: ['/templates'],
     success: 'Template created from this document',
   });
   const [deleting, setDeleting] = useState(false);
-  const remove = useAction(() => api.del(`/documents/${id}`), {
+  const remove = useAction(() => ok(client.DELETE('/api/v1/documents/{id}', { params: { path: { id } } })), {
     invalidate: ['/documents', '/projects'],
     success: 'Document deleted',
   });

@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { useApiPage } from '../../lib/queries';
+import { oneOf } from '../../lib/client';
+import { useGetPage } from '../../lib/queries';
 import { Link, useSearchState } from '../../lib/router';
 import { usePermission } from '../../lib/session';
 import { formatDate, humanize } from '../../lib/format';
 import { Confidence, Empty, ErrorBox, PageHeader, Pager, RoleButton, Spinner, StatusBadge } from '../../components/ui';
-import { DOCUMENT_STATUSES, KNOWN_TYPES, type DocumentRow, type Project } from '../../lib/types';
+import { DOCUMENT_STATUSES, KNOWN_TYPES, SOURCES } from '../../lib/types';
 import { UploadZone } from './UploadZone';
 import { ReprocessDialog } from './ReprocessDialog';
 
@@ -24,7 +25,7 @@ export function DocumentsPage() {
     conf: s.get('conf') ?? '',
   };
   const [q, setQ] = useState(f.q);
-  const projects = useApiPage<Project>('/projects', { limit: 100, sort: 'name', order: 'asc' });
+  const projects = useGetPage('/api/v1/projects', { query: { limit: 100, sort: 'name', order: 'asc' } });
   const confRange =
     f.conf === 'low'
       ? { max_confidence: 0.6 }
@@ -33,19 +34,21 @@ export function DocumentsPage() {
         : f.conf === 'high'
           ? { min_confidence: 0.85 }
           : {};
-  const list = useApiPage<DocumentRow>(
-    '/documents',
+  const list = useGetPage(
+    '/api/v1/documents',
     {
-      project_id: f.project_id || undefined,
-      status: f.status || undefined,
-      classification: f.classification || undefined,
-      source: f.source || undefined,
-      q: f.q || undefined,
-      created_after: f.from ? new Date(`${f.from}T00:00:00`).toISOString() : undefined,
-      created_before: f.to ? new Date(new Date(`${f.to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined,
-      ...confRange,
-      page,
-      per_page: PER_PAGE,
+      query: {
+        project_id: f.project_id || undefined,
+        status: oneOf(DOCUMENT_STATUSES, f.status),
+        classification: f.classification || undefined,
+        source: oneOf(SOURCES, f.source),
+        q: f.q || undefined,
+        created_after: f.from ? new Date(`${f.from}T00:00:00`).toISOString() : undefined,
+        created_before: f.to ? new Date(new Date(`${f.to}T00:00:00`).getTime() + 86_400_000).toISOString() : undefined,
+        ...confRange,
+        page,
+        per_page: PER_PAGE,
+      },
     },
     {
       refetchInterval: (qq) =>

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import * as api from '../../lib/api';
+import { client, ok } from '../../lib/client';
 import { useAction } from '../../lib/queries';
 import { usePermission } from '../../lib/session';
 import { humanize, valueText } from '../../lib/format';
@@ -52,7 +52,8 @@ export function FieldsEditor({
 
   const [newName, setNewName] = useState('');
   const save = useAction(
-    (body: Record<string, unknown>) => api.patch<DocumentRow>(`/documents/${doc.id}`, { fields: body }),
+    (body: Record<string, unknown>) =>
+      ok(client.PATCH('/api/v1/documents/{id}', { params: { path: { id: doc.id } }, body: { fields: body } })),
     {
       invalidate: [`/documents/${doc.id}`, '/documents'],
       success: 'Fields saved and confirmed',

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import * as api from '../../lib/api';
-import { useAction, useApi, useInvalidate } from '../../lib/queries';
+import { client, ok } from '../../lib/client';
+import { useAction, useGet, useInvalidate } from '../../lib/queries';
 import { percent } from '../../lib/format';
 import { Dialog } from '../../components/Dialog';
 import { Button, Progress } from '../../components/ui';
-import { STAGES, type Batch } from '../../lib/types';
+import { STAGES, type Stage } from '../../lib/types';
 
 /** Re-runs stages for the chosen documents (or a project) and follows the batch to the end. */
 export function ReprocessDialog({
@@ -16,15 +16,15 @@ export function ReprocessDialog({
   follow?: string;
   onClose(): void;
 }) {
-  const [stages, setStages] = useState<string[]>(['classify', 'extract']);
+  const [stages, setStages] = useState<Stage[]>(['classify', 'extract']);
   const [mode, setMode] = useState<'missing' | 'all'>('all');
   const [batchId, setBatchId] = useState<string | null>(follow ?? null);
   const invalidate = useInvalidate();
-  const start = useAction(() => api.post<Batch>('/documents/reprocess', { ...target, stages, mode }), {
+  const start = useAction(() => ok(client.POST('/api/v1/documents/reprocess', { body: { ...target, stages, mode } })), {
     success: 'Reprocessing queued',
   });
   const [invalidated, setInvalidated] = useState(false);
-  const batch = useApi<Batch>(batchId ? `/batches/${batchId}` : null, undefined, {
+  const batch = useGet('/api/v1/batches/{id}', batchId ? { path: { id: batchId } } : null, {
     refetchInterval: (q) => (q.state.data?.status === 'completed' ? false : 1500),
   });
   const b = batch.data;

@@ -1,4 +1,4 @@
-import { useApi } from '../../lib/queries';
+import { useGet } from '../../lib/queries';
 import { Link } from '../../lib/router';
 import { Empty, ErrorBox, Spinner } from '../../components/ui';
 
@@ -8,16 +8,11 @@ export interface DuplicateOf {
   method: string;
 }
 
-interface Similar {
-  method: 'embedding' | 'minhash';
-  results: { document: { id: string; filename: string; status: string }; similarity: number }[];
-}
-
 const pct = (x: number) => `${Math.round(x * 100)}%`;
 
 /** The warning on a document that nearly repeats an earlier one (found at intake). */
 export function DuplicateNotice({ dup }: { dup: DuplicateOf }) {
-  const other = useApi<{ filename: string }>(`/documents/${dup.id}`);
+  const other = useGet('/api/v1/documents/{id}', { path: { id: dup.id } });
   return (
     <div className="warn-box" role="note" data-testid="duplicate-of">
       Possible duplicate of <Link to={`/documents/${dup.id}`}>{other.data?.filename ?? dup.id}</Link> (
@@ -28,7 +23,7 @@ export function DuplicateNotice({ dup }: { dup: DuplicateOf }) {
 
 /** Nearest documents of the organization, by meaning (embeddings) or by text (MinHash). */
 export function SimilarPanel({ id }: { id: string }) {
-  const similar = useApi<Similar>(`/documents/${id}/similar`, { limit: 5 });
+  const similar = useGet('/api/v1/documents/{id}/similar', { path: { id }, query: { limit: 5 } });
   if (similar.isPending) return <Spinner />;
   if (similar.error) return <ErrorBox error={similar.error} />;
   const { method, results } = similar.data;

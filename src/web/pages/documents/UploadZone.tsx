@@ -1,5 +1,5 @@
 import { useRef, useState, type DragEvent } from 'react';
-import * as api from '../../lib/api';
+import { uploadDocument } from '../../lib/client';
 import { errorText, useInvalidate } from '../../lib/queries';
 import { Link } from '../../lib/router';
 import { bytes } from '../../lib/format';
@@ -58,7 +58,7 @@ export function UploadZone({
         form.append('project_id', project);
         form.append('file', it.file, it.file.name);
         try {
-          const doc = await api.upload<DocumentRow>('/documents', form, (loaded) => update(it!.key, { loaded }));
+          const doc = await uploadDocument(form, (loaded) => update(it!.key, { loaded }));
           update(it.key, { state: doc.duplicate ? 'duplicate' : 'done', loaded: it.file.size, doc });
         } catch (err) {
           update(it.key, { state: 'error', error: errorText(err) });

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useMemo } from 'react';
-import { useApi, useApiPage } from '../../lib/queries';
+import type { Data } from '../../lib/client';
+import { useGet, useGetPage } from '../../lib/queries';
 import { Link } from '../../lib/router';
 import { usePermission } from '../../lib/session';
 import { humanize, relativeTime } from '../../lib/format';
@@ -7,40 +8,7 @@ import { Badge, Card, ErrorBox, PageHeader, Spinner, StatusBadge } from '../../c
 
 const EChart = lazy(() => import('../../components/EChart'));
 
-interface Activity {
-  days: number;
-  tz: string;
-  series: {
-    date: string;
-    total: number;
-    by_status: Record<string, number>;
-    by_type: Record<string, number>;
-    by_source: Record<string, number>;
-  }[];
-  totals: {
-    total: number;
-    by_status: Record<string, number>;
-    by_type: Record<string, number>;
-    by_source: Record<string, number>;
-  };
-  stages: Record<string, { in_progress: number; failed: number }>;
-}
-interface Webhook {
-  id: string;
-  url: string;
-  status: string;
-  description?: string | null;
-}
-interface Mailbox {
-  id: string;
-  name?: string;
-  username: string;
-  host: string;
-  status: string;
-  last_error?: string | null;
-  last_checked_at?: string | null;
-}
-
+type Activity = Data<'/api/v1/documents/activity'>;
 type Dim = 'by_status' | 'by_type' | 'by_source';
 
 function stacked(a: Activity, dim: Dim) {
@@ -75,11 +43,11 @@ function Chart({ a, dim, label }: { a: Activity; dim: Dim; label: string }) {
 
 export function OverviewPage() {
   const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
-  const activity = useApi<Activity>('/documents/activity', { days: 14, tz }, { refetchInterval: 30_000 });
+  const activity = useGet('/api/v1/documents/activity', { query: { days: 14, tz } }, { refetchInterval: 30_000 });
   const admin = usePermission('admin');
   // Webhooks and mailboxes are admin matters; others see a note instead of a 403.
-  const webhooks = useApiPage<Webhook>(admin.allowed ? '/webhooks' : null, { limit: 100 });
-  const mailboxes = useApiPage<Mailbox>(admin.allowed ? '/integrations/mailboxes' : null, { limit: 100 });
+  const webhooks = useGetPage('/api/v1/webhooks', admin.allowed ? { query: { limit: 100 } } : null);
+  const mailboxes = useGetPage('/api/v1/integrations/mailboxes', admin.allowed ? { query: { limit: 100 } } : null);
   const a = activity.data;
   const st = a?.totals.by_status ?? {};
   const waiting = st.needs_review ?? 0;

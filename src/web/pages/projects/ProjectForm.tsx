@@ -1,18 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import * as api from '../../lib/api';
-import { useApiPage, errorText } from '../../lib/queries';
+import { client, ok, type RequestBody } from '../../lib/client';
+import { useGetPage, errorText } from '../../lib/queries';
 import { Button, Field } from '../../components/ui';
 import type { Project } from '../../lib/types';
 import { InboundFields, inboundBody, inboundState } from './InboundFields';
 
-interface Template {
-  id: string;
-  name: string;
-}
-
 /** The create form: everything a project can be given (settings are fixed at creation by the API). */
 export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; onCancel(): void }) {
-  const templates = useApiPage<Template>('/templates', { limit: 100 });
+  const templates = useGetPage('/api/v1/templates', { query: { limit: 100 } });
   const [f, setF] = useState({
     name: '',
     description: '',
@@ -35,7 +31,7 @@ export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; on
     setErrors({});
     setGeneral(null);
     try {
-      const body: Record<string, unknown> = {
+      const body: RequestBody<'/api/v1/projects', 'post'> = {
         name: f.name,
         auto_classify: f.auto_classify,
         auto_extract: f.auto_extract,
@@ -51,7 +47,7 @@ export function ProjectForm({ onDone, onCancel }: { onDone(p: Project): void; on
           .map((s) => s.trim())
           .filter(Boolean);
       if (f.default_template_id) body.default_template_id = f.default_template_id;
-      onDone(await api.post<Project>('/projects', body));
+      onDone(await ok(client.POST('/api/v1/projects', { body })));
     } catch (err) {
       if (err instanceof api.ApiError && err.fields.length)
         setErrors(Object.fromEntries(err.fields.map((x) => [x.field.split(/[/[]/)[0], x.message])));

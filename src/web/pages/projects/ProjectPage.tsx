@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import * as api from '../../lib/api';
-import { useAction, useApi, useApiPage } from '../../lib/queries';
+import { client, ok } from '../../lib/client';
+import { useAction, useGet, useGetPage } from '../../lib/queries';
 import { Link, navigate } from '../../lib/router';
 import { bytes, formatDate, relativeTime } from '../../lib/format';
 import { Bars } from '../../components/Bars';
@@ -18,7 +18,7 @@ import {
   Spinner,
   StatusBadge,
 } from '../../components/ui';
-import type { Project, ProjectStats } from '../../lib/types';
+import type { Project } from '../../lib/types';
 import { usePermission } from '../../lib/session';
 import { UploadZone } from '../documents/UploadZone';
 
@@ -28,7 +28,13 @@ function EditDialog({ project, onClose }: { project: Project; onClose(): void })
   const [color, setColor] = useState(project.color ?? '#1f5fbf');
   const [inbound, setInbound] = useState(inboundState(project));
   const save = useAction(
-    () => api.put(`/projects/${project.id}`, { name, description, color, ...inboundBody(inbound) }),
+    () =>
+      ok(
+        client.PUT('/api/v1/projects/{id}', {
+          params: { path: { id: project.id } },
+          body: { name, description, color, ...inboundBody(inbound) },
+        }),
+      ),
     {
       invalidate: ['/projects'],
       success: 'Project saved',
@@ -66,14 +72,19 @@ function EditDialog({ project, onClose }: { project: Project; onClose(): void })
 }
 
 function DeleteDialog({ project, documents, onClose }: { project: Project; documents: number; onClose(): void }) {
-  const others = useApiPage<Project>('/projects', { limit: 100, sort: 'name', order: 'asc' });
+  const others = useGetPage('/api/v1/projects', { query: { limit: 100, sort: 'name', order: 'asc' } });
   const [choice, setChoice] = useState<'move' | 'delete'>('move');
   const [target, setTarget] = useState('');
   const remove = useAction(
     () =>
-      api.del(
-        `/projects/${project.id}`,
-        documents === 0 ? {} : choice === 'delete' ? { delete_documents: true } : { move_to_project_id: target },
+      ok(
+        client.DELETE('/api/v1/projects/{id}', {
+          params: {
+            path: { id: project.id },
+            query:
+              documents === 0 ? {} : choice === 'delete' ? { delete_documents: true } : { move_to_project_id: target },
+          },
+        }),
       ),
     { invalidate: ['/projects', '/documents'], success: 'Project deleted' },
   );
@@ -120,20 +131,26 @@ function DeleteDialog({ project, documents, onClose }: { project: Project; docum
 
 export function ProjectPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
-  const project = useApi<Project>(`/projects/${id}`);
-  const stats = useApi<ProjectStats>(`/projects/${id}/stats`);
+  const project = useGet('/api/v1/projects/{id}', { path: { id } });
+  const stats = useGet('/api/v1/projects/{id}/stats', { path: { id } });
   const canWrite = usePermission('member');
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [rotating, setRotating] = useState(false);
-  const rotate = useAction(() => api.post(`/projects/${id}/inbound-address/rotate`), {
-    invalidate: ['/projects'],
-    success: 'New receiving address; the old one is refused from now on',
-  });
-  const archive = useAction((to: 'archive' | 'unarchive') => api.post(`/projects/${id}/${to}`), {
-    invalidate: ['/projects'],
-    success: (_o) => 'Project updated',
-  });
+  const rotate = useAction(
+    () => ok(client.POST('/api/v1/projects/{id}/inbound-address/rotate', { params: { path: { id } } })),
+    {
+      invalidate: ['/projects'],
+      success: 'New receiving address; the old one is refused from now on',
+    },
+  );
+  const archive = useAction(
+    (to: 'archive' | 'unarchive') => ok(client.POST(`/api/v1/projects/{id}/${to}`, { params: { path: { id } } })),
+    {
+      invalidate: ['/projects'],
+      success: (_o) => 'Project updated',
+    },
+  );
   if (project.isPending) return <Spinner />;
   if (project.error) return <ErrorBox error={project.error} />;
   const p = project.data;

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { useApiPage } from '../../lib/queries';
+import { useGetPage } from '../../lib/queries';
 import { Link, navigate, useSearchState } from '../../lib/router';
 import { formatDate } from '../../lib/format';
 import { Dialog } from '../../components/Dialog';
 import { Empty, ErrorBox, PageHeader, Pager, RoleButton, Spinner, StatusBadge } from '../../components/ui';
-import type { Project } from '../../lib/types';
 import { ProjectForm } from './ProjectForm';
 
 const PER_PAGE = 20;
@@ -15,13 +14,15 @@ export function ProjectsPage() {
   const q = search.get('q') ?? '';
   const archived = search.get('archived') === '1';
   const [creating, setCreating] = useState(false);
-  const list = useApiPage<Project>('/projects', {
-    search: q || undefined,
-    include_archived: archived || undefined,
-    limit: PER_PAGE,
-    offset: (page - 1) * PER_PAGE,
-    sort: 'name',
-    order: 'asc',
+  const list = useGetPage('/api/v1/projects', {
+    query: {
+      search: q || undefined,
+      include_archived: archived || undefined,
+      limit: PER_PAGE,
+      offset: (page - 1) * PER_PAGE,
+      sort: 'name',
+      order: 'asc',
+    },
   });
   const total = list.data?.pagination.total ?? 0;
   return (

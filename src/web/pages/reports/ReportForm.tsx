@@ -2,10 +2,11 @@
 // zone, and the filters its type reads. The API names any key it refuses; those show here.
 import { useState, type FormEvent } from 'react';
 import * as api from '../../lib/api';
-import { errorText, useApiPage } from '../../lib/queries';
+import { client, ok } from '../../lib/client';
+import { errorText, useGetPage } from '../../lib/queries';
 import { Dialog } from '../../components/Dialog';
 import { Button, Field } from '../../components/ui';
-import { DOCUMENT_STATUSES, type Project } from '../../lib/types';
+import { DOCUMENT_STATUSES } from '../../lib/types';
 import { humanize } from '../../lib/format';
 import { REPORT_TYPES, TYPE_INFO, type DataSource, type Filters, type Report, type ReportType } from './types';
 
@@ -23,7 +24,7 @@ const list = (s: string) =>
     .filter(Boolean);
 
 export function ReportForm({ report, onDone, onClose }: { report?: Report; onDone(r: Report): void; onClose(): void }) {
-  const projects = useApiPage<Project>('/projects', { limit: 100, sort: 'name', order: 'asc' });
+  const projects = useGetPage('/api/v1/projects', { query: { limit: 100, sort: 'name', order: 'asc' } });
   const ds = report?.data_source ?? {};
   const f = report?.filters ?? {};
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -83,8 +84,8 @@ export function ReportForm({ report, onDone, onClose }: { report?: Report; onDon
     try {
       onDone(
         report
-          ? await api.put<Report>(`/reports/${report.id}`, body)
-          : await api.post<Report>('/reports', { ...body, type }),
+          ? await ok(client.PUT('/api/v1/reports/{id}', { params: { path: { id: report.id } }, body }))
+          : await ok(client.POST('/api/v1/reports', { body: { ...body, type } })),
       );
     } catch (err) {
       setError(errorText(err));

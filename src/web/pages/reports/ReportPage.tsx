@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import * as api from '../../lib/api';
-import { useAction, useApi, useApiPage, useInvalidate } from '../../lib/queries';
+import { client, ok, oneOf } from '../../lib/client';
+import { useAction, useGet, useGetPage, useInvalidate } from '../../lib/queries';
 import { Link, navigate } from '../../lib/router';
 import { formatDate, humanize } from '../../lib/format';
 import { useToast } from '../../components/Toast';
@@ -18,7 +19,6 @@ import {
   Spinner,
   StatusBadge,
 } from '../../components/ui';
-import type { Project } from '../../lib/types';
 import { ReportForm } from './ReportForm';
 import { ScheduleCard } from './ScheduleCard';
 import { ExecutionResult } from './ExecutionResult';
@@ -80,9 +80,9 @@ function Downloads({ e }: { e: Execution }) {
 function Executions({ report }: { report: Report }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState('');
-  const list = useApiPage<Execution>(
-    `/reports/${report.id}/executions`,
-    { status: status || undefined, page, per_page: PER_PAGE },
+  const list = useGetPage(
+    '/api/v1/reports/{id}/executions',
+    { path: { id: report.id }, query: { status: oneOf(EXECUTION_STATUSES, status), page, per_page: PER_PAGE } },
     { refetchInterval: (q) => (q.state.data?.data.some((x) => isExecutionActive(x.status)) ? 1500 : false) },
   );
   const rows = list.data?.data ?? [];
@@ -169,7 +169,10 @@ function Executions({ report }: { report: Report }) {
 }
 
 function Latest({ report }: { report: Report }) {
-  const done = useApiPage<Execution>(`/reports/${report.id}/executions`, { status: 'completed', page: 1, per_page: 1 });
+  const done = useGetPage('/api/v1/reports/{id}/executions', {
+    path: { id: report.id },
+    query: { status: 'completed', page: 1, per_page: 1 },
+  });
   const e = done.data?.data[0];
   // The report's page follows its last execution; when that one ends, look again.
   const last = report.last_execution;
@@ -200,20 +203,26 @@ function Latest({ report }: { report: Report }) {
 
 export function ReportPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
-  const r = useApi<Report>(`/reports/${id}`, undefined, {
-    refetchInterval: (q) =>
-      q.state.data?.last_execution && isExecutionActive(q.state.data.last_execution.status) ? 1500 : false,
-  });
-  const projects = useApiPage<Project>('/projects', { limit: 100 });
+  const r = useGet(
+    '/api/v1/reports/{id}',
+    { path: { id } },
+    {
+      refetchInterval: (q) =>
+        q.state.data?.last_execution && isExecutionActive(q.state.data.last_execution.status) ? 1500 : false,
+    },
+  );
+  const projects = useGetPage('/api/v1/projects', { query: { limit: 100 } });
   const invalidate = useInvalidate();
   const toast = useToast();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const run = useAction(() => api.post<Execution>(`/reports/${id}/run`), {
+  const run = useAction(() => ok(client.POST('/api/v1/reports/{id}/run', { params: { path: { id } } })), {
     invalidate: [`/reports/${id}`],
     success: 'Execution queued',
   });
-  const remove = useAction(() => api.del(`/reports/${id}`), { invalidate: ['/reports'] });
+  const remove = useAction(() => ok(client.DELETE('/api/v1/reports/{id}', { params: { path: { id } } })), {
+    invalidate: ['/reports'],
+  });
   if (r.isPending) return <Spinner />;
   if (r.error)
     return (

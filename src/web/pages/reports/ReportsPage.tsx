@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { useApiPage, useInvalidate } from '../../lib/queries';
+import { oneOf } from '../../lib/client';
+import { useGetPage, useInvalidate } from '../../lib/queries';
 import { Link, navigate, useSearchState } from '../../lib/router';
 import { formatDate } from '../../lib/format';
 import { Empty, ErrorBox, PageHeader, Pager, RoleButton, Spinner, StatusBadge } from '../../components/ui';
 import { ReportForm } from './ReportForm';
-import { REPORT_TYPES, TYPE_INFO, typeName, type Report } from './types';
+import { REPORT_TYPES, TYPE_INFO, typeName } from './types';
 import './reports.css';
 
 const PER_PAGE = 20;
@@ -17,12 +18,14 @@ export function ReportsPage() {
   const search = s.get('search') ?? '';
   const [q, setQ] = useState(search);
   const [cat, setCat] = useState(category);
-  const list = useApiPage<Report>('/reports', {
-    type: type || undefined,
-    category: category || undefined,
-    search: search || undefined,
-    page,
-    per_page: PER_PAGE,
+  const list = useGetPage('/api/v1/reports', {
+    query: {
+      type: oneOf(REPORT_TYPES, type),
+      category: category || undefined,
+      search: search || undefined,
+      page,
+      per_page: PER_PAGE,
+    },
   });
   const invalidate = useInvalidate();
   const [creating, setCreating] = useState(false);

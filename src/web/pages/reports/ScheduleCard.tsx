@@ -2,6 +2,7 @@
 // shown in that zone and in UTC (as the API computed it).
 import { useState, type FormEvent } from 'react';
 import * as api from '../../lib/api';
+import { client, ok, oneOf } from '../../lib/client';
 import { errorText, useInvalidate } from '../../lib/queries';
 import { useToast } from '../../components/Toast';
 import { Button, Card, Field, KeyValue, RoleButton } from '../../components/ui';
@@ -39,10 +40,10 @@ export function ScheduleCard({ report }: { report: Report }) {
   const toast = useToast();
   const invalidate = useInvalidate();
   const [editing, setEditing] = useState(!s);
-  const [frequency, setFrequency] = useState<string>(s?.frequency ?? 'daily');
+  const [frequency, setFrequency] = useState<Schedule['frequency']>(s?.frequency ?? 'daily');
   const [time, setTime] = useState(s?.time ?? '07:00');
   const [timezone, setTimezone] = useState(s?.timezone ?? Intl.DateTimeFormat().resolvedOptions().timeZone);
-  const [dow, setDow] = useState(s?.day_of_week ?? 'monday');
+  const [dow, setDow] = useState<(typeof WEEKDAYS)[number]>(s?.day_of_week ?? 'monday');
   const [dom, setDom] = useState(String(s?.day_of_month ?? 1));
   const [error, setError] = useState<string | null>(null);
   const [issues, setIssues] = useState<api.FieldIssue[]>([]);
@@ -58,13 +59,18 @@ export function ScheduleCard({ report }: { report: Report }) {
     setError(null);
     setIssues([]);
     try {
-      const out = await api.post<Schedule>(`/reports/${report.id}/schedule`, {
-        time,
-        frequency,
-        timezone,
-        ...(frequency === 'weekly' ? { day_of_week: dow } : {}),
-        ...(frequency === 'monthly' ? { day_of_month: Number(dom) } : {}),
-      });
+      const out = await ok(
+        client.POST('/api/v1/reports/{id}/schedule', {
+          params: { path: { id: report.id } },
+          body: {
+            time,
+            frequency,
+            timezone,
+            ...(frequency === 'weekly' ? { day_of_week: dow } : {}),
+            ...(frequency === 'monthly' ? { day_of_month: Number(dom) } : {}),
+          },
+        }),
+      );
       toast.show(`Scheduled; next run ${inZone(out.next_run_at, out.timezone)}`, 'success');
       setEditing(false);
       await invalidate(`/reports/${report.id}`, '/reports');
@@ -79,7 +85,7 @@ export function ScheduleCard({ report }: { report: Report }) {
     setBusy('remove');
     setError(null);
     try {
-      await api.del(`/reports/${report.id}/schedule`);
+      await ok(client.DELETE('/api/v1/reports/{id}/schedule', { params: { path: { id: report.id } } }));
       toast.show('Schedule removed', 'success');
       await invalidate(`/reports/${report.id}`, '/reports');
       setEditing(true);
@@ -140,7 +146,10 @@ export function ScheduleCard({ report }: { report: Report }) {
         <form onSubmit={submit} noValidate className="mt" aria-label="Schedule">
           <div className="form-grid">
             <Field label="Frequency" htmlFor="sc-freq" error={issue('frequency')}>
-              <select id="sc-freq" value={frequency} onChange={(e) => setFrequency(e.target.value)}>
+              <select
+                id="sc-freq"
+                value={frequency}
+                onChange={(e) => setFrequency(oneOf(FREQUENCIES, e.target.value) ?? 'daily')}>
                 {FREQUENCIES.map((f) => (
                   <option key={f} value={f}>
                     {humanize(f)}
@@ -150,7 +159,7 @@ export function ScheduleCard({ report }: { report: Report }) {
             </Field>
             {frequency === 'weekly' ? (
               <Field label="Day of the week" htmlFor="sc-dow" error={issue('day_of_week')}>
-                <select id="sc-dow" value={dow} onChange={(e) => setDow(e.target.value)}>
+                <select id="sc-dow" value={dow} onChange={(e) => setDow(oneOf(WEEKDAYS, e.target.value) ?? 'monday')}>
                   {WEEKDAYS.map((d) => (
                     <option key={d} value={d}>
                       {humanize(d)}

@@ -1,15 +1,32 @@
-// Shapes of the /reports API as the pages use them.
+// The /reports API as the pages use it: aliases of the generated schemas, and the lists the
+// forms offer (each checked against the schema's enum, so the API adding a value fails to compile).
+import type { Exactly, Schemas } from '../../lib/client';
+
+export type ReportType = Schemas['Report']['type'];
 export const REPORT_TYPES = [
   'document_summary',
   'extraction_export',
   'processing_performance',
   'classification_quality',
   'usage',
-] as const;
-export type ReportType = (typeof REPORT_TYPES)[number];
-export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
-export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
-export const EXECUTION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const;
+] as const satisfies Exactly<ReportType, readonly ReportType[]>;
+type Frequency = Schemas['ReportSchedule']['frequency'];
+export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const satisfies Exactly<Frequency, readonly Frequency[]>;
+type Weekday = NonNullable<Schemas['ReportSchedule']['day_of_week']>;
+export const WEEKDAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const satisfies Exactly<Weekday, readonly Weekday[]>;
+type ExecutionStatus = Schemas['ReportExecution']['status'];
+export const EXECUTION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const satisfies Exactly<
+  ExecutionStatus,
+  readonly ExecutionStatus[]
+>;
 
 export const TYPE_INFO: Record<ReportType, { label: string; about: string; filters: string[] }> = {
   document_summary: {
@@ -40,83 +57,20 @@ export const TYPE_INFO: Record<ReportType, { label: string; about: string; filte
 };
 export const typeName = (t: string) => TYPE_INFO[t as ReportType]?.label ?? t;
 
-export type Period = { from: string; to: string } | { last: string };
-export interface DataSource {
-  project_ids?: string[];
-  period?: Period;
-  timezone?: string;
-}
-export interface Filters {
-  status?: string[];
-  classification?: string[];
-  source?: string[];
-  min_confidence?: number;
-  fields?: string[];
-}
-
-export interface Schedule {
-  frequency: 'daily' | 'weekly' | 'monthly';
-  time: string;
-  timezone: string;
-  day_of_week: string | null;
-  day_of_month: number | null;
-  next_run_at: string;
-  next_run_at_local: string;
-  last_run_at: string | null;
-  last_execution_id: string | null;
-}
-export interface Report {
-  id: string;
-  name: string;
-  type: ReportType;
-  description: string | null;
-  category: string | null;
-  data_source: DataSource;
-  filters: Filters;
-  tags: string[];
-  retention_days: number;
-  schedule: Schedule | null;
-  last_execution: {
-    id: string;
-    status: string;
-    trigger: string;
-    row_count: number | null;
-    created_at: string;
-    finished_at: string | null;
-  } | null;
-  created_at: string;
-  updated_at: string;
-}
-export interface Column {
-  key: string;
-  label: string;
-  type: 'string' | 'number' | 'integer' | 'datetime' | 'date' | 'json';
-}
-export interface Execution {
-  id: string;
-  report_id: string;
-  status: string;
-  trigger: 'manual' | 'schedule';
-  report_type: ReportType;
-  period: { from: string; to: string };
-  timezone: string;
-  scheduled_for: string | null;
-  row_count: number | null;
-  summary: Record<string, unknown> | null;
-  sections: { name: string; title: string; rows: number; columns: Column[] }[];
-  error: { code: string; message: string } | null;
-  attempts: number;
-  file_bytes: number | null;
-  download_path: string | null;
-  created_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  duration_ms: number | null;
-}
-/** The JSON download: the execution's head and every section with its rows. */
+export type Report = Schemas['Report'];
+export type DataSource = Report['data_source'];
+export type Period = NonNullable<DataSource['period']>;
+export type Filters = Report['filters'];
+export type Schedule = Schemas['ReportSchedule'];
+export type Execution = Schemas['ReportExecution'];
+export type Column = Execution['sections'][number]['columns'][number];
+/**
+ * The JSON download (`…/download?format=json`, a file rather than an API answer, so not in the
+ * OpenAPI document): the execution's summary and every section with its rows.
+ */
 export interface ResultJson {
   summary?: Record<string, unknown>;
-  sections: { name: string; title: string; columns: Column[]; rows: Record<string, unknown>[] }[];
+  sections: (Omit<Execution['sections'][number], 'rows'> & { rows: Record<string, unknown>[] })[];
 }
 
 export const isExecutionActive = (s: string) => s === 'queued' || s === 'running';

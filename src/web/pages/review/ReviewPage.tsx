@@ -1,10 +1,9 @@
 import { useEffect, useState } from 'react';
-import { useApiPage } from '../../lib/queries';
+import { useGetPage } from '../../lib/queries';
 import { Link } from '../../lib/router';
 import { usePermission } from '../../lib/session';
 import { humanize } from '../../lib/format';
 import { Button, Card, Confidence, Empty, ErrorBox, PageHeader, Spinner } from '../../components/ui';
-import type { DocumentRow } from '../../lib/types';
 import { Original } from '../documents/Original';
 import { useConfirmType } from '../documents/Classification';
 import { DuplicateNotice, type DuplicateOf } from '../documents/SimilarPanel';
@@ -15,7 +14,7 @@ import { KNOWN_TYPES } from '../../lib/types';
  * Enter confirms the suggested type, 1–8 pick a type, J / K move between documents.
  */
 export function ReviewPage() {
-  const list = useApiPage<DocumentRow>('/documents', { status: 'needs_review', per_page: 50 });
+  const list = useGetPage('/api/v1/documents', { query: { status: 'needs_review', per_page: 50 } });
   const [index, setIndex] = useState(0);
   const perm = usePermission('member');
   const rows = list.data?.data ?? [];

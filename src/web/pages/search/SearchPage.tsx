@@ -1,9 +1,8 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { useApi, useApiPage } from '../../lib/queries';
+import { useGet, useGetPage } from '../../lib/queries';
 import { Link, useSearchState } from '../../lib/router';
 import { humanize } from '../../lib/format';
 import { Badge, Card, Empty, ErrorBox, PageHeader, Spinner, StatusBadge } from '../../components/ui';
-import type { Project } from '../../lib/types';
 import { Snippet } from './Snippet';
 
 const MODES = [
@@ -14,16 +13,6 @@ const MODES = [
 ] as const;
 const PAGE = 20;
 
-interface SearchHit {
-  document: { id: string; filename: string; project_id: string; classification: string | null; status: string };
-  score: number;
-  highlights: { field: string; snippet: string }[];
-}
-interface SearchAnswer {
-  mode: string;
-  results: SearchHit[];
-}
-
 /** `/search?q=…&mode=…&project_id=…`: ranked documents with their highlighted passages. */
 export function SearchPage() {
   const [s, set] = useSearchState();
@@ -33,14 +22,21 @@ export function SearchPage() {
   const offset = Number(s.get('offset') ?? 0) || 0;
   const [draft, setDraft] = useState(q);
   useEffect(() => setDraft(q), [q]);
-  const projects = useApiPage<Project>('/projects', { per_page: 100 });
-  const answer = useApi<SearchAnswer>(q.trim() ? '/documents/search' : null, {
-    q,
-    mode: mode || undefined,
-    project_id: projectId || undefined,
-    limit: PAGE,
-    offset,
-  });
+  const projects = useGetPage('/api/v1/projects', { query: { limit: 100 } });
+  const answer = useGet(
+    '/api/v1/documents/search',
+    q.trim()
+      ? {
+          query: {
+            q,
+            mode: MODES.find((m) => m.id === mode && m.id !== '')?.id || undefined,
+            project_id: projectId || undefined,
+            limit: PAGE,
+            offset,
+          },
+        }
+      : null,
+  );
   const submit = (e: FormEvent) => {
     e.preventDefault();
     set({ q: draft.trim() || undefined, offset: undefined }, false);

@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import * as api from '../../lib/api';
-import { errorText, useAction, useApiPage, useInvalidate } from '../../lib/queries';
+import { client, ok, type RequestBody } from '../../lib/client';
+import { errorText, useAction, useGetPage, useInvalidate } from '../../lib/queries';
 import { useSession, usePermission } from '../../lib/session';
 import { formatDate, relativeTime } from '../../lib/format';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
@@ -38,14 +39,14 @@ function CreateKey({ onCreated, onClose }: { onCreated(k: ApiKey): void; onClose
     setBusy(true);
     setErrors({});
     setGeneral(null);
-    const body: Record<string, unknown> = { name: f.name };
+    const body: RequestBody<'/api/v1/api-keys', 'post'> = { name: f.name };
     if (f.per_minute) body.rate_limit_per_minute = Number(f.per_minute);
     if (f.per_day) body.rate_limit_per_day = Number(f.per_day);
     if (f.expires) body.expires_in_days = Number(f.expires);
     if (f.ips.trim()) body.allowed_ips = list(f.ips);
     if (f.endpoints.trim()) body.allowed_endpoints = list(f.endpoints);
     try {
-      onCreated(await api.post<ApiKey>('/api-keys', body));
+      onCreated(await ok(client.POST('/api/v1/api-keys', { body })));
     } catch (err) {
       if (err instanceof api.ApiError)
         setErrors(Object.fromEntries(err.fields.map((x) => [x.field.split(/[/.[]/)[0], x.message])));
@@ -141,18 +142,30 @@ export function CreateKeyFlow({ onClose }: { onClose(): void }) {
 }
 
 export function ApiKeysPage() {
-  const keys = useApiPage<ApiKey>('/api-keys', { limit: 100 });
+  const keys = useGetPage('/api/v1/api-keys', { query: { limit: 100 } });
   const perm = usePermission('admin');
   const [creating, setCreating] = useState(false);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const toggle = useAction((k: ApiKey) => api.put(`/api-keys/${k.id}`, { is_active: !k.is_active }), {
-    invalidate: ['/api-keys'],
-    success: 'Key updated',
-  });
-  const revoke = useAction((k: ApiKey) => api.del(`/api-keys/${k.id}`), {
-    invalidate: ['/api-keys'],
-    success: 'Key revoked',
-  });
+  const toggle = useAction(
+    (k: ApiKey) =>
+      ok(
+        client.PUT('/api/v1/api-keys/{api_key_id}', {
+          params: { path: { api_key_id: k.id } },
+          body: { is_active: !k.is_active },
+        }),
+      ),
+    {
+      invalidate: ['/api-keys'],
+      success: 'Key updated',
+    },
+  );
+  const revoke = useAction(
+    (k: ApiKey) => ok(client.DELETE('/api/v1/api-keys/{api_key_id}', { params: { path: { api_key_id: k.id } } })),
+    {
+      invalidate: ['/api-keys'],
+      success: 'Key revoked',
+    },
+  );
   return (
     <>
       <PageHeader

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import * as api from '../../lib/api';
-import { errorText, useAction, useApiPage, useInvalidate } from '../../lib/queries';
+import { client, ok, oneOf, type Operation, type RequestBody, type Schemas, type Success } from '../../lib/client';
+import { errorText, useAction, useGetPage, useInvalidate } from '../../lib/queries';
 import { useMe, usePermission, useSession, type Role } from '../../lib/session';
 import { formatDate } from '../../lib/format';
 import { ConfirmDialog, Dialog } from '../../components/Dialog';
@@ -17,15 +17,9 @@ import {
   StatusBadge,
 } from '../../components/ui';
 
-interface Member {
-  id: string;
-  email: string;
-  name: string | null;
-  role: Role;
-  is_active: boolean;
-  created_at: string;
-  temporary_password?: string;
-}
+type Member = Schemas['Member'];
+/** A member as added: with `temporary_password` when none was given. */
+type Added = Success<Operation<'/api/v1/members', 'post'>>['data'];
 const ROLES: Role[] = ['viewer', 'member', 'admin', 'owner'];
 const ROLE_HELP: Record<Role, string> = {
   viewer: 'reads everything',
@@ -34,7 +28,7 @@ const ROLE_HELP: Record<Role, string> = {
   owner: 'everything, including owners',
 };
 
-function AddMember({ canOwner, onDone, onClose }: { canOwner: boolean; onDone(m: Member): void; onClose(): void }) {
+function AddMember({ canOwner, onDone, onClose }: { canOwner: boolean; onDone(m: Added): void; onClose(): void }) {
   const [email, setEmail] = useState('');
   const [name, setName] = useState('');
   const [role, setRole] = useState<Role>('member');
@@ -47,12 +41,11 @@ function AddMember({ canOwner, onDone, onClose }: { canOwner: boolean; onDone(m:
     setError(null);
     try {
       onDone(
-        await api.post<Member>('/members', {
-          email,
-          role,
-          ...(name ? { name } : {}),
-          ...(password ? { password } : {}),
-        }),
+        await ok(
+          client.POST('/api/v1/members', {
+            body: { email, role, ...(name ? { name } : {}), ...(password ? { password } : {}) },
+          }),
+        ),
       );
     } catch (err) {
       setError(errorText(err));
@@ -110,19 +103,23 @@ export function MembersPage() {
   const me = useMe();
   const { environment } = useSession();
   const perm = usePermission('admin');
-  const list = useApiPage<Member>('/members', { limit: 100 });
+  const list = useGetPage('/api/v1/members', { query: { limit: 100 } });
   const invalidate = useInvalidate();
   const [adding, setAdding] = useState(false);
-  const [added, setAdded] = useState<Member | null>(null);
+  const [added, setAdded] = useState<Added | null>(null);
   const [removing, setRemoving] = useState<Member | null>(null);
   const update = useAction(
-    (x: { m: Member; patch: Record<string, unknown> }) => api.put<Member>(`/members/${x.m.id}`, x.patch),
+    (x: { m: Member; patch: RequestBody<'/api/v1/members/{id}', 'put'> }) =>
+      ok(client.PUT('/api/v1/members/{id}', { params: { path: { id: x.m.id } }, body: x.patch })),
     { invalidate: ['/members'], success: (m) => `${m.email}: ${m.role}${m.is_active ? '' : ', deactivated'}` },
   );
-  const remove = useAction((m: Member) => api.del(`/members/${m.id}`), {
-    invalidate: ['/members'],
-    success: 'Member removed',
-  });
+  const remove = useAction(
+    (m: Member) => ok(client.DELETE('/api/v1/members/{id}', { params: { path: { id: m.id } } })),
+    {
+      invalidate: ['/members'],
+      success: 'Member removed',
+    },
+  );
   const isOwner = me.user.role === 'owner';
   const liveOnly =
     environment === 'test' ? 'Members are managed in live mode (they are the same in both modes).' : null;
@@ -188,7 +185,7 @@ export function MembersPage() {
                         value={m.role}
                         disabled={!!blocked}
                         title={blocked ?? undefined}
-                        onChange={(e) => update.mutate({ m, patch: { role: e.target.value } })}>
+                        onChange={(e) => update.mutate({ m, patch: { role: oneOf(ROLES, e.target.value) } })}>
                         {ROLES.filter((r) => r !== 'owner' || isOwner || m.role === 'owner').map((r) => (
                           <option key={r} value={r}>
                             {r}

@@ -1,28 +1,12 @@
 import { useState } from 'react';
-import * as api from '../../lib/api';
-import { useAction, useApi } from '../../lib/queries';
+import { client, ok } from '../../lib/client';
+import { useAction, useGet } from '../../lib/queries';
 import { usePermission } from '../../lib/session';
 import { Link } from '../../lib/router';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Badge, Button, Card, ErrorBox, PageHeader, Spinner } from '../../components/ui';
-import { STAGES, type Batch } from '../../lib/types';
+import { STAGES, type Stage } from '../../lib/types';
 import { ReprocessDialog } from '../documents/ReprocessDialog';
-
-interface Queue {
-  name: string;
-  waiting: number;
-  active: number;
-  delayed: number;
-  failed: number;
-  completed: number;
-  paused: boolean;
-}
-interface Overview {
-  stages: Record<string, { in_progress: number; failed: number; skipped?: number; skipped_reason?: string | null }>;
-  queues: Queue[] | null;
-  can_control_queues: boolean;
-  queues_reason?: string;
-}
 
 const STAGE_HELP: Record<string, string> = {
   parse: 'text from the file (OCR for scans)',
@@ -33,22 +17,34 @@ const STAGE_HELP: Record<string, string> = {
 
 export function PipelinePage() {
   const perm = usePermission('admin');
-  const o = useApi<Overview>(perm.allowed ? '/pipeline' : null, undefined, { refetchInterval: 3000 });
-  const [confirm, setConfirm] = useState<{ stage: string; mode: 'missing' | 'all' } | null>(null);
+  const o = useGet('/api/v1/pipeline', perm.allowed ? {} : null, { refetchInterval: 3000 });
+  const [confirm, setConfirm] = useState<{ stage: Stage; mode: 'missing' | 'all' } | null>(null);
   const [batch, setBatch] = useState<string | null>(null);
   const inv = ['/pipeline', '/documents'];
   const queueAction = useAction(
-    (x: { name: string; action: 'pause' | 'resume' | 'retry-failed' }) =>
-      api.post<Queue>(`/pipeline/queues/${x.name}/${x.action}`),
+    (x: { name: string; action: 'pause' | 'resume' | 'retry-failed' }) => {
+      const init = { params: { path: { name: x.name } } };
+      if (x.action === 'pause') return ok(client.POST('/api/v1/pipeline/queues/{name}/pause', init));
+      if (x.action === 'resume') return ok(client.POST('/api/v1/pipeline/queues/{name}/resume', init));
+      return ok(client.POST('/api/v1/pipeline/queues/{name}/retry-failed', init));
+    },
     { invalidate: inv, success: (q) => `${q.name}: ${q.paused ? 'paused' : 'running'}` },
   );
-  const retryDocs = useAction((stage: string) => api.post<Batch>(`/pipeline/stages/${stage}/retry-failed`), {
-    invalidate: inv,
-    success: (b) => `${b.total} documents queued again`,
-  });
+  const retryDocs = useAction(
+    (stage: Stage) => ok(client.POST('/api/v1/pipeline/stages/{stage}/retry-failed', { params: { path: { stage } } })),
+    {
+      invalidate: inv,
+      success: (b) => `${b.total} documents queued again`,
+    },
+  );
   const reprocess = useAction(
-    (x: { stage: string; mode: 'missing' | 'all' }) =>
-      api.post<Batch>(`/pipeline/stages/${x.stage}/reprocess`, { mode: x.mode }),
+    (x: { stage: Stage; mode: 'missing' | 'all' }) =>
+      ok(
+        client.POST('/api/v1/pipeline/stages/{stage}/reprocess', {
+          params: { path: { stage: x.stage } },
+          body: { mode: x.mode },
+        }),
+      ),
     { invalidate: inv, success: (b) => `${b.total} documents queued` },
   );
   if (!perm.allowed)

@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import * as api from '../../lib/api';
 import { errorText, useInvalidate } from '../../lib/queries';
 import { Dialog } from '../../components/Dialog';
 import { Button, Field, TabPanel, Tabs } from '../../components/ui';
-import type { Template } from '../../lib/types';
+import { client, ok, type Schemas } from '../../lib/client';
 
 /** invoice2data templates in: pasted YAML/JSON or several files; validated first (dry run), then stored all at once. */
 export function ImportDialog({ onClose }: { onClose(): void }) {
@@ -11,7 +10,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
   const [text, setText] = useState('');
   const [name, setName] = useState('');
   const [files, setFiles] = useState<{ name: string; content: string }[]>([]);
-  const [checked, setChecked] = useState<Template[] | null>(null);
+  const [checked, setChecked] = useState<Schemas['ImportedTemplate'][] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const invalidate = useInvalidate();
@@ -20,7 +19,7 @@ export function ImportDialog({ onClose }: { onClose(): void }) {
     setBusy(true);
     setError(null);
     try {
-      const out = await api.post<Template[]>('/templates/import', { ...body(), dry_run: dry });
+      const out = await ok(client.POST('/api/v1/templates/import', { body: { ...body(), dry_run: dry } }));
       if (dry) setChecked(out);
       else {
         await invalidate('/templates');

@@ -1,12 +1,15 @@
 import { useState } from 'react';
-import * as api from '../../lib/api';
-import { errorText, useAction, useApi, useApiPage } from '../../lib/queries';
+import { client, ok } from '../../lib/client';
+import { errorText, useAction, useGet, useGetPage } from '../../lib/queries';
 import { Link, navigate } from '../../lib/router';
 import { usePermission } from '../../lib/session';
 import { valueText } from '../../lib/format';
 import { ConfirmDialog } from '../../components/Dialog';
 import { Badge, Button, Card, ErrorBox, Field, PageHeader, RoleButton, Spinner } from '../../components/ui';
-import type { DocumentRow, Template, TemplateTest } from '../../lib/types';
+import type { TemplateTest } from '../../lib/types';
+import type { Operation } from '../../lib/client';
+
+type Definition = NonNullable<Operation<'/api/v1/templates/{id}', 'put'>['requestBody']>['content']['application/json'];
 
 const TONE: Record<string, 'good' | 'warn' | 'bad' | 'neutral'> = {
   ok: 'good',
@@ -23,7 +26,7 @@ function TestPanel({
   definition: () => Record<string, unknown> | null;
   parseError: string | null;
 }) {
-  const docs = useApiPage<DocumentRow>('/documents', { per_page: 50 });
+  const docs = useGetPage('/api/v1/documents', { query: { per_page: 50 } });
   const [docId, setDocId] = useState('');
   const [result, setResult] = useState<TemplateTest | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -34,7 +37,7 @@ function TestPanel({
     setBusy(true);
     setError(null);
     try {
-      setResult(await api.post<TemplateTest>('/templates/test', { document_id: docId, template: def }));
+      setResult(await ok(client.POST('/api/v1/templates/test', { body: { document_id: docId, template: def } })));
     } catch (e) {
       setResult(null);
       setError(errorText(e));
@@ -122,7 +125,7 @@ function TestPanel({
 }
 
 export function TemplatePage({ params }: { params: Record<string, string> }) {
-  const t = useApi<Template>(`/templates/${params.id}`);
+  const t = useGet('/api/v1/templates/{id}', { path: { id: params.id } });
   const perm = usePermission('member');
   const [text, setText] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
@@ -134,12 +137,18 @@ export function TemplatePage({ params }: { params: Record<string, string> }) {
   } catch (e) {
     parseError = (e as Error).message;
   }
-  const save = useAction(() => api.put<Template>(`/templates/${params.id}`, parsed), {
-    invalidate: ['/templates'],
-    success: (r) => `Saved as version ${r.version}`,
-    quiet: true,
-  });
-  const remove = useAction(() => api.del(`/templates/${params.id}`), {
+  const save = useAction(
+    () =>
+      // The editor's JSON goes as written: the server validates a definition in depth and names
+      // what is wrong (the document only lists the required keys).
+      ok(client.PUT('/api/v1/templates/{id}', { params: { path: { id: params.id } }, body: parsed as Definition })),
+    {
+      invalidate: ['/templates'],
+      success: (r) => `Saved as version ${r.version}`,
+      quiet: true,
+    },
+  );
+  const remove = useAction(() => ok(client.DELETE('/api/v1/templates/{id}', { params: { path: { id: params.id } } })), {
     invalidate: ['/templates'],
     success: 'Template deleted',
   });

@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { useApiPage } from '../../lib/queries';
+import { useGetPage } from '../../lib/queries';
 import { Link, useSearchState } from '../../lib/router';
 import { formatDate } from '../../lib/format';
 import { Empty, ErrorBox, PageHeader, Pager, RoleButton, Spinner } from '../../components/ui';
-import type { Template } from '../../lib/types';
 import { ImportDialog } from './ImportDialog';
 
 const PER_PAGE = 25;
@@ -11,7 +10,7 @@ const PER_PAGE = 25;
 export function TemplatesPage() {
   const [s, set] = useSearchState();
   const page = Number(s.get('page') ?? 1);
-  const list = useApiPage<Template>('/templates', { limit: PER_PAGE, offset: (page - 1) * PER_PAGE });
+  const list = useGetPage('/api/v1/templates', { query: { limit: PER_PAGE, offset: (page - 1) * PER_PAGE } });
   const [importing, setImporting] = useState(false);
   const total = list.data?.pagination.total ?? 0;
   return (

@@ -2,8 +2,7 @@
 // nodeTypes.ts), or as JSON. Problems
 // the API reported for a config path are shown under the field they concern.
 import { useEffect, useId, useState } from 'react';
-import { useApiPage } from '../../lib/queries';
-import type { Project, SheetsExport, Template } from '../../lib/types';
+import { useGetPage } from '../../lib/queries';
 import { Field } from '../../components/ui';
 import type { ConfigField } from './nodeTypes';
 import { getPath, setPath, type GraphIssue } from './types';
@@ -117,11 +116,15 @@ function FieldInput({
   disabled: boolean;
 }) {
   const needsProjects = f.kind === 'project' || f.kind === 'projects';
-  const projects = useApiPage<Project>(needsProjects ? '/projects' : null, { limit: 100, sort: 'name', order: 'asc' });
-  const templates = useApiPage<Template>(f.kind === 'template_ref' ? '/templates' : null, { limit: 100 });
-  const exportsQ = useApiPage<SheetsExport>(f.kind === 'export_ref' ? '/integrations/sheets/exports' : null, {
-    limit: 100,
-  });
+  const projects = useGetPage(
+    '/api/v1/projects',
+    needsProjects ? { query: { limit: 100, sort: 'name', order: 'asc' } } : null,
+  );
+  const templates = useGetPage('/api/v1/templates', f.kind === 'template_ref' ? { query: { limit: 100 } } : null);
+  const exportsQ = useGetPage(
+    '/api/v1/integrations/sheets/exports',
+    f.kind === 'export_ref' ? { query: { limit: 100 } } : null,
+  );
   const str = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
   switch (f.kind) {
     case 'expression':

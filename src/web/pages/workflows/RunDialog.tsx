@@ -1,9 +1,9 @@
 import { useState, type FormEvent } from 'react';
 import * as api from '../../lib/api';
-import { errorText, useApiPage } from '../../lib/queries';
+import { client, ok } from '../../lib/client';
+import { errorText, useGetPage } from '../../lib/queries';
 import { Dialog } from '../../components/Dialog';
 import { Button, Field } from '../../components/ui';
-import type { DocumentRow, Project } from '../../lib/types';
 import type { GraphIssue, Run, Workflow } from './types';
 
 function parseObject(text: string, what: string): { value?: Record<string, unknown>; error?: string } {
@@ -31,9 +31,9 @@ export function RunDialog({
   onStarted(run: Run): void;
   onIssues(issues: GraphIssue[]): void;
 }) {
-  const docs = useApiPage<DocumentRow>('/documents', { per_page: 50 });
+  const docs = useGetPage('/api/v1/documents', { query: { per_page: 50 } });
   // Same-named files of different projects are told apart by their project.
-  const projects = useApiPage<Project>('/projects', { limit: 100 });
+  const projects = useGetPage('/api/v1/projects', { query: { limit: 100 } });
   const projectName = new Map((projects.data?.data ?? []).map((p) => [p.id, p.name]));
   const [input, setInput] = useState('{}');
   const [variables, setVariables] = useState(
@@ -57,7 +57,12 @@ export function RunDialog({
     setError(null);
     try {
       onStarted(
-        await api.post<Run>(`/workflows/${workflow.id}/run`, { mode, input: inp.value, variables: vars.value }),
+        await ok(
+          client.POST('/api/v1/workflows/{id}/run', {
+            params: { path: { id: workflow.id } },
+            body: { mode, input: inp.value, variables: vars.value },
+          }),
+        ),
       );
     } catch (err) {
       setError(errorText(err));

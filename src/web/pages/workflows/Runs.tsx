@@ -1,11 +1,11 @@
 // Runs: a table (of one workflow or all) and one run's detail with every step's status, input,
 // output, error, attempts and duration. The accessible view of what the canvas shows.
-import { useApi, useApiPage, useAction } from '../../lib/queries';
-import * as api from '../../lib/api';
+import { useGet, useGetPage, useAction } from '../../lib/queries';
+import { client, ok, oneOf } from '../../lib/client';
 import { Link } from '../../lib/router';
 import { formatDate, humanize } from '../../lib/format';
 import { Badge, Button, Empty, ErrorBox, KeyValue, Pager, Spinner, StatusBadge } from '../../components/ui';
-import { isRunActive, type Run, type Workflow } from './types';
+import { isRunActive, RUN_STATUSES } from './types';
 
 export const PER_PAGE = 20;
 
@@ -47,9 +47,17 @@ export function RunsTable({
   onPage(n: number): void;
   names?: Map<string, string>;
 }) {
-  const list = useApiPage<Run>(
-    '/workflows/runs',
-    { workflow_id: workflowId, status: status || undefined, mode: mode || undefined, page, per_page: PER_PAGE },
+  const list = useGetPage(
+    '/api/v1/workflows/runs',
+    {
+      query: {
+        workflow_id: workflowId,
+        status: oneOf(RUN_STATUSES, status),
+        mode: oneOf(['execute', 'dry_run'] as const, mode),
+        page,
+        per_page: PER_PAGE,
+      },
+    },
     { refetchInterval: (q) => (q.state.data?.data.some((r) => isRunActive(r.status)) ? 2000 : false) },
   );
   const rows = list.data?.data ?? [];
@@ -122,15 +130,22 @@ export function RunsTable({
 
 /** One run, polled while it is queued or running. */
 export function RunDetail({ runId, compact }: { runId: string; compact?: boolean }) {
-  const run = useApi<Run>(`/workflows/runs/${runId}`, undefined, {
-    refetchInterval: (q) =>
-      !q.state.data || isRunActive(q.state.data.status) || q.state.data.resume_at ? 1500 : false,
-  });
-  const wf = useApi<Workflow>(run.data ? `/workflows/${run.data.workflow_id}` : null);
-  const cancel = useAction(() => api.post<Run>(`/workflows/runs/${runId}/cancel`), {
-    invalidate: ['/workflows/runs'],
-    success: 'Run cancelled',
-  });
+  const run = useGet(
+    '/api/v1/workflows/runs/{runId}',
+    { path: { runId } },
+    {
+      refetchInterval: (q) =>
+        !q.state.data || isRunActive(q.state.data.status) || q.state.data.resume_at ? 1500 : false,
+    },
+  );
+  const wf = useGet('/api/v1/workflows/{id}', run.data ? { path: { id: run.data.workflow_id } } : null);
+  const cancel = useAction(
+    () => ok(client.POST('/api/v1/workflows/runs/{runId}/cancel', { params: { path: { runId } } })),
+    {
+      invalidate: ['/workflows/runs'],
+      success: 'Run cancelled',
+    },
+  );
   if (run.isPending) return <Spinner label="Loading the run…" />;
   if (run.error) return <ErrorBox error={run.error} retry={() => run.refetch()} />;
   const r = run.data;

@@ -1,9 +1,9 @@
-import { useApi, useApiPage } from '../../lib/queries';
+import { useGet, useGetPage } from '../../lib/queries';
 import { Link, useSearchState } from '../../lib/router';
 import { humanize } from '../../lib/format';
 import { PageHeader } from '../../components/ui';
 import { RunDetail, RunsTable } from './Runs';
-import { RUN_STATUSES, type Run, type Workflow } from './types';
+import { RUN_STATUSES } from './types';
 import './workflows.css';
 
 /** Runs of every workflow, newest first, with filters. */
@@ -13,7 +13,7 @@ export function RunsPage() {
   const status = s.get('status') ?? '';
   const mode = s.get('mode') ?? '';
   const workflow = s.get('workflow_id') ?? '';
-  const workflows = useApiPage<Workflow>('/workflows', { per_page: 100 });
+  const workflows = useGetPage('/api/v1/workflows', { query: { per_page: 100 } });
   const names = new Map((workflows.data?.data ?? []).map((w) => [w.id, w.name]));
   return (
     <>
@@ -67,7 +67,7 @@ export function RunsPage() {
 }
 
 export function RunPage({ params }: { params: Record<string, string> }) {
-  const run = useApi<Run>(`/workflows/runs/${params.runId}`);
+  const run = useGet('/api/v1/workflows/runs/{runId}', { path: { runId: params.runId } });
   return (
     <>
       <PageHeader

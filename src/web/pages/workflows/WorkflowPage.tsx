@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import * as api from '../../lib/api';
-import { errorText, useApi, useApiPage, useInvalidate } from '../../lib/queries';
+import { client, ok } from '../../lib/client';
+import { errorText, useGet, useGetPage, useInvalidate } from '../../lib/queries';
 import { Link, navigate, useSearchState } from '../../lib/router';
 import { usePermission } from '../../lib/session';
 import { useToast } from '../../components/Toast';
@@ -25,7 +26,6 @@ import {
   issueNode,
   newNodeId,
   type GraphIssue,
-  type Run,
   type Selection,
   type Workflow,
   type WorkflowEdge,
@@ -209,7 +209,7 @@ function StepsList({
 
 export function WorkflowPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
-  const wf = useApi<Workflow>(`/workflows/${id}`);
+  const wf = useGet('/api/v1/workflows/{id}', { path: { id } });
   const nodeTypes = useNodeTypes();
   const types = nodeTypes.catalogue;
   const perm = usePermission('member');
@@ -248,9 +248,9 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
     return () => window.removeEventListener('beforeunload', warn);
   }, [dirty]);
 
-  const latest = useApiPage<Run>(`/workflows/runs`, { workflow_id: id, per_page: 1 });
+  const latest = useGetPage('/api/v1/workflows/runs', { query: { workflow_id: id, per_page: 1 } });
   const watched = launched ?? latest.data?.data[0]?.id ?? null;
-  const watchedRun = useApi<Run>(watched ? `/workflows/runs/${watched}` : null, undefined, {
+  const watchedRun = useGet('/api/v1/workflows/runs/{runId}', watched ? { path: { runId: watched } } : null, {
     refetchInterval: (q) => (!q.state.data || ['queued', 'running'].includes(q.state.data.status) ? 1500 : false),
   });
 
@@ -293,7 +293,9 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
     setBusy(extra.status ?? 'save');
     setError(null);
     try {
-      const out = await api.put<Workflow>(`/workflows/${id}`, { nodes, edges, ...extra });
+      const out = await ok(
+        client.PUT('/api/v1/workflows/{id}', { params: { path: { id } }, body: { nodes, edges, ...extra } }),
+      );
       const saved = { nodes: out.nodes, edges: out.edges };
       setDraft(saved);
       setBase(saved);
@@ -310,7 +312,7 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
     setBusy('check');
     setError(null);
     try {
-      const r = await api.post<{ valid: boolean; issues: GraphIssue[] }>('/workflows/validate', { nodes, edges });
+      const r = await ok(client.POST('/api/v1/workflows/validate', { body: { nodes, edges } }));
       setIssues(r.issues);
       setChecked(r.valid ? 'The graph is valid and can run.' : null);
     } catch (err) {
@@ -334,7 +336,7 @@ export function WorkflowPage({ params }: { params: Record<string, string> }) {
   const remove = async () => {
     setBusy('delete');
     try {
-      await api.del(`/workflows/${id}`);
+      await ok(client.DELETE('/api/v1/workflows/{id}', { params: { path: { id } } }));
       toast.show(`Deleted ${w.name}`, 'success');
       await invalidate('/workflows');
       navigate('/workflows');

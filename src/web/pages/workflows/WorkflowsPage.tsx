@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import * as api from '../../lib/api';
-import { errorText, useApiPage, useInvalidate } from '../../lib/queries';
+import { client, ok, oneOf } from '../../lib/client';
+import { errorText, useGetPage, useInvalidate } from '../../lib/queries';
 import { Link, navigate, useSearchState } from '../../lib/router';
 import { formatDate, humanize } from '../../lib/format';
 import { Dialog } from '../../components/Dialog';
@@ -35,10 +35,11 @@ function CreateWorkflow({ onDone, onClose }: { onDone(w: Workflow): void; onClos
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   let varsError: string | null = null;
-  let vars: unknown = {};
+  let vars: Record<string, unknown> = {};
   try {
-    vars = JSON.parse(variables || '{}');
-    if (!vars || typeof vars !== 'object' || Array.isArray(vars)) varsError = 'Variables must be a JSON object.';
+    const parsed: unknown = JSON.parse(variables || '{}');
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) varsError = 'Variables must be a JSON object.';
+    else vars = parsed as Record<string, unknown>;
   } catch (e) {
     varsError = `Not valid JSON: ${(e as Error).message}`;
   }
@@ -52,14 +53,22 @@ function CreateWorkflow({ onDone, onClose }: { onDone(w: Workflow): void; onClos
       start === 'empty' ? [] : [{ id: 'start', type: trigger, config: types.get(trigger)?.initial_config ?? {} }];
     try {
       onDone(
-        await api.post<Workflow>('/workflows', {
-          name,
-          ...(description ? { description } : {}),
-          nodes,
-          edges: [],
-          variables: vars,
-          settings: { timeout_seconds: Number(timeout), max_concurrent_runs: Number(concurrent), on_error: onError },
-        }),
+        await ok(
+          client.POST('/api/v1/workflows', {
+            body: {
+              name,
+              ...(description ? { description } : {}),
+              nodes,
+              edges: [],
+              variables: vars,
+              settings: {
+                timeout_seconds: Number(timeout),
+                max_concurrent_runs: Number(concurrent),
+                on_error: onError,
+              },
+            },
+          }),
+        ),
       );
     } catch (err) {
       setError(errorText(err));
@@ -153,11 +162,8 @@ export function WorkflowsPage() {
   const status = s.get('status') ?? '';
   const search = s.get('search') ?? '';
   const [q, setQ] = useState(search);
-  const list = useApiPage<Workflow>('/workflows', {
-    status: status || undefined,
-    search: search || undefined,
-    page,
-    per_page: PER_PAGE,
+  const list = useGetPage('/api/v1/workflows', {
+    query: { status: oneOf(WORKFLOW_STATUSES, status), search: search || undefined, page, per_page: PER_PAGE },
   });
   const invalidate = useInvalidate();
   const [creating, setCreating] = useState(false);

@@ -3,7 +3,7 @@
 // node type added on the server appears here without a dashboard change. Fetched once and kept
 // for the session (it changes only with the server's version).
 import { useMemo } from 'react';
-import { useApi } from '../../lib/queries';
+import { useGet } from '../../lib/queries';
 
 // The shapes of the OpenAPI document's WorkflowNodeType (written out until the dashboard reads
 // the generated API types).
@@ -82,7 +82,7 @@ export function catalogueOf(types: readonly NodeTypeInfo[]): NodeCatalogue {
 
 /** The catalogue (empty until it has loaded) and the state of its one request. */
 export function useNodeTypes() {
-  const q = useApi<NodeTypeInfo[]>('/workflows/node-types', undefined, { staleTime: Infinity, gcTime: Infinity });
+  const q = useGet('/api/v1/workflows/node-types', {}, { staleTime: Infinity, gcTime: Infinity });
   const catalogue = useMemo(() => catalogueOf(q.data ?? []), [q.data]);
   return { catalogue, isPending: q.isPending, error: q.error, refetch: q.refetch };
 }

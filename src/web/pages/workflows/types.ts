@@ -1,79 +1,25 @@
 // Shapes of the /workflows API as the pages use them, and helpers of the editor. The node types
 // (palette, forms) come from the API's catalogue: see nodeTypes.ts.
 
-export type WorkflowStatus = 'draft' | 'active' | 'inactive';
-export const WORKFLOW_STATUSES: WorkflowStatus[] = ['draft', 'active', 'inactive'];
-export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+import type { Exactly, Operation, Schemas, Success } from '../../lib/client';
 
-export interface WorkflowNode {
-  id: string;
-  type: string;
-  name?: string;
-  config: Record<string, unknown>;
-  retry?: { max_tries: number; backoff?: { type: 'fixed' | 'exponential'; delay_ms: number } };
-  on_error?: 'stop' | 'continue';
-}
-export interface WorkflowEdge {
-  source: string;
-  target: string;
-  when?: string;
-}
-export interface Workflow {
-  id: string;
-  name: string;
-  description: string | null;
-  status: WorkflowStatus;
-  version: number;
-  nodes: WorkflowNode[];
-  edges: WorkflowEdge[];
-  settings: { timeout_seconds: number; max_concurrent_runs: number; on_error: 'stop' | 'continue' };
-  variables: Record<string, unknown>;
-  trigger: ({ type: string } & Record<string, unknown>) | null;
-  /** Set when the platform deactivated the workflow (its scheduled runs kept crashing). */
-  paused?: { reason: string; at: string } | null;
-  created_at: string;
-  updated_at: string;
-  signing_secret?: string;
-}
-export interface GraphIssue {
-  field: string;
-  message: string;
-  node_id?: string;
-}
-export interface Step {
-  node_id: string;
-  type: string;
-  position: number;
-  status: string;
-  branch: string | null;
-  attempts: number;
-  input: unknown;
-  output: unknown;
-  error: { code: string; message: string; next_attempt_at?: string } | null;
-  started_at: string | null;
-  finished_at: string | null;
-  duration_ms: number | null;
-}
-export interface Run {
-  id: string;
-  workflow_id: string;
-  workflow_version: number;
-  mode: 'execute' | 'dry_run';
-  status: string;
-  trigger: { type: string; user_id?: string | null; event_type?: string; scheduled_for?: string };
-  document_id: string | null;
-  input: Record<string, unknown>;
-  variables: Record<string, unknown>;
-  error: { code: string; message: string; node_id?: string } | null;
-  resume_at: string | null;
-  queued_at: string;
-  started_at: string | null;
-  finished_at: string | null;
-  duration_ms: number | null;
-  created_at: string;
-  steps?: Step[];
-  step_counts?: Record<string, number>;
-}
+// The API's shapes: aliases of the generated schemas.
+export type Workflow = Schemas['Workflow'] & { signing_secret?: string };
+export type WorkflowStatus = Workflow['status'];
+export const WORKFLOW_STATUSES = ['draft', 'active', 'inactive'] as const satisfies Exactly<
+  WorkflowStatus,
+  readonly WorkflowStatus[]
+>;
+export type Run = Schemas['WorkflowRun'] & { step_counts?: Record<string, number> };
+export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const satisfies Exactly<
+  Run['status'],
+  readonly Run['status'][]
+>;
+export type WorkflowNode = Workflow['nodes'][number];
+export type WorkflowEdge = Workflow['edges'][number];
+export type Step = NonNullable<Run['steps']>[number];
+/** A problem with the graph, as a 400's `details` or POST /workflows/validate names it. */
+export type GraphIssue = Success<Operation<'/api/v1/workflows/validate', 'post'>>['data']['issues'][number];
 
 /** What the editor has selected: a node or an edge (by edgeId). */
 export type Selection = { kind: 'node' | 'edge'; id: string } | null;

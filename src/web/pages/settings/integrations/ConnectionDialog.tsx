@@ -1,5 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import * as api from '../../../lib/api';
+import { client, ok, type RequestBody } from '../../../lib/client';
+
+type ConnectionBody = RequestBody<'/api/v1/integrations/sheets/connections', 'post'>;
+type ServiceAccountKey = NonNullable<ConnectionBody['service_account_key']>;
 import { errorText } from '../../../lib/queries';
 import { Dialog } from '../../../components/Dialog';
 import { Button, Field } from '../../../components/ui';
@@ -16,7 +19,7 @@ export function ConnectionDialog({ onDone, onClose }: { onDone(c: SheetsConnecti
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setError(null);
-    let body: Record<string, unknown>;
+    let body: ConnectionBody;
     if (kind === 'service_account') {
       let parsed: unknown;
       try {
@@ -24,11 +27,12 @@ export function ConnectionDialog({ onDone, onClose }: { onDone(c: SheetsConnecti
       } catch {
         return setError('The key file is not valid JSON: paste the whole file as downloaded from Google.');
       }
-      body = { name, service_account_key: parsed };
+      // The key file goes as pasted: the server checks it and names what is missing.
+      body = { name, service_account_key: parsed as ServiceAccountKey };
     } else body = { name, oauth };
     setBusy(true);
     try {
-      onDone(await api.post<SheetsConnection>('/integrations/sheets/connections', body));
+      onDone(await ok(client.POST('/api/v1/integrations/sheets/connections', { body })));
     } catch (err) {
       setError(errorText(err));
     } finally {

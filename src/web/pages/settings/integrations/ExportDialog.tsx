@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import * as api from '../../../lib/api';
-import { errorText, useApiPage } from '../../../lib/queries';
+import { client, ok } from '../../../lib/client';
+import { errorText, useGetPage } from '../../../lib/queries';
 import { valueText } from '../../../lib/format';
 import { Dialog } from '../../../components/Dialog';
 import { Badge, Button, Card, Field } from '../../../components/ui';
-import type { ConnectionTest, DocumentRow, Project, SheetsConnection, SheetsExport } from '../../../lib/types';
+import type { ConnectionTest, Project, SheetsConnection, SheetsExport } from '../../../lib/types';
 import { BASE_FIELDS, ColumnMapper, type Column } from './ColumnMapper';
 import { previewValue } from './preview';
 
@@ -35,7 +35,7 @@ export function ExportDialog({
   const [previewId, setPreviewId] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState<'test' | 'save' | null>(null);
-  const docs = useApiPage<DocumentRow>(projectId ? '/documents' : null, { project_id: projectId, per_page: 50 });
+  const docs = useGetPage('/api/v1/documents', projectId ? { query: { project_id: projectId, per_page: 50 } } : null);
   const preview = docs.data?.data.find((d) => d.id === previewId) ?? docs.data?.data[0];
   const fieldNames = [...new Set((docs.data?.data ?? []).flatMap((d) => Object.keys(d.fields ?? {})))]
     .sort()
@@ -45,9 +45,12 @@ export function ExportDialog({
     setBusy('test');
     setError(null);
     try {
-      const r = await api.post<ConnectionTest>(`/integrations/sheets/connections/${connectionId}/test`, {
-        spreadsheet_id: spreadsheet,
-      });
+      const r = await ok(
+        client.POST('/api/v1/integrations/sheets/connections/{id}/test', {
+          params: { path: { id: connectionId } },
+          body: { spreadsheet_id: spreadsheet },
+        }),
+      );
       setTested(r);
       if (r.ok && r.sheets.length && !sheet) setSheet(r.sheets[0]);
     } catch (e) {
@@ -62,15 +65,19 @@ export function ExportDialog({
     setError(null);
     try {
       onDone(
-        await api.post<SheetsExport>('/integrations/sheets/exports', {
-          project_id: projectId,
-          connection_id: connectionId,
-          spreadsheet_id: spreadsheet,
-          sheet_name: sheet,
-          columns,
-          mode,
-          trigger,
-        }),
+        await ok(
+          client.POST('/api/v1/integrations/sheets/exports', {
+            body: {
+              project_id: projectId,
+              connection_id: connectionId,
+              spreadsheet_id: spreadsheet,
+              sheet_name: sheet,
+              columns,
+              mode,
+              trigger,
+            },
+          }),
+        ),
       );
     } catch (e) {
       setError(errorText(e));

@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { useApiPage } from '../../../lib/queries';
+import { useGetPage } from '../../../lib/queries';
 import { usePermission } from '../../../lib/session';
 import { Link } from '../../../lib/router';
 import { Card, PageHeader, RoleButton } from '../../../components/ui';
-import type { ApiKey, Project } from '../../../lib/types';
 import { CreateKeyFlow } from '../ApiKeysPage';
 import { InboundSection } from './InboundSection';
 import { MailboxesSection } from './MailboxesSection';
@@ -11,7 +10,7 @@ import { SheetsSection } from './SheetsSection';
 
 /** Programs integrate through API keys too: the card points at them (Settings → API keys lists them). */
 function ApiKeysCard() {
-  const keys = useApiPage<ApiKey>('/api-keys', { limit: 100 });
+  const keys = useGetPage('/api/v1/api-keys', { query: { limit: 100 } });
   const [creating, setCreating] = useState(false);
   const n = keys.data?.data.filter((k) => k.is_active).length;
   return (
@@ -34,7 +33,7 @@ function ApiKeysCard() {
 
 export function IntegrationsPage() {
   const perm = usePermission('admin');
-  const projects = useApiPage<Project>('/projects', { limit: 100, sort: 'name', order: 'asc' });
+  const projects = useGetPage('/api/v1/projects', { query: { limit: 100, sort: 'name', order: 'asc' } });
   const list = projects.data?.data ?? [];
   return (
     <>

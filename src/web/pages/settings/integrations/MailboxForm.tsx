@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import * as api from '../../../lib/api';
+import { client, ok, type RequestBody } from '../../../lib/client';
 import { errorText } from '../../../lib/queries';
 import { Button, Field } from '../../../components/ui';
 import type { Mailbox, Project } from '../../../lib/types';
@@ -52,7 +53,8 @@ export function MailboxForm({
     setBusy(true);
     setErrors({});
     setGeneral(null);
-    const body: Record<string, unknown> = {
+    // A new mailbox needs its password; an edit sends one only when it was changed.
+    const body: Omit<RequestBody<'/api/v1/integrations/mailboxes', 'post'>, 'password'> & { password?: string } = {
       name: f.name,
       host: f.host,
       security: f.security,
@@ -71,12 +73,12 @@ export function MailboxForm({
       is_active: f.is_active,
     };
     if (f.port) body.port = Number(f.port);
-    if (f.password || !m) body.password = f.password;
+    if (f.password) body.password = f.password;
     try {
       onDone(
         m
-          ? await api.put<Mailbox>(`/integrations/mailboxes/${m.id}`, body)
-          : await api.post<Mailbox>('/integrations/mailboxes', body),
+          ? await ok(client.PUT('/api/v1/integrations/mailboxes/{id}', { params: { path: { id: m.id } }, body }))
+          : await ok(client.POST('/api/v1/integrations/mailboxes', { body: { ...body, password: f.password } })),
       );
     } catch (err) {
       if (err instanceof api.ApiError)

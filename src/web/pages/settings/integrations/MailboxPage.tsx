@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import * as api from '../../../lib/api';
-import { useAction, useApi, useApiPage, useInvalidate } from '../../../lib/queries';
+import { client, ok, oneOf } from '../../../lib/client';
+import { useAction, useGet, useGetPage, useInvalidate } from '../../../lib/queries';
 import { Link, navigate } from '../../../lib/router';
 import { formatDate } from '../../../lib/format';
 import { ConfirmDialog, Dialog } from '../../../components/Dialog';
@@ -16,7 +16,7 @@ import {
   Spinner,
   StatusBadge,
 } from '../../../components/ui';
-import type { MailMessage, Mailbox, MailboxTest, Project } from '../../../lib/types';
+import { MESSAGE_STATUSES, type MailMessage, type MailboxTest } from '../../../lib/types';
 import { MailboxForm } from './MailboxForm';
 import { MailboxTestResult } from './MailboxTestResult';
 
@@ -25,15 +25,26 @@ const PER_PAGE = 25;
 function Messages({ id }: { id: string }) {
   const [status, setStatus] = useState('');
   const [page, setPage] = useState(1);
-  const list = useApiPage<MailMessage>(
-    `/integrations/mailboxes/${id}/messages`,
-    { status: status || undefined, limit: PER_PAGE, offset: (page - 1) * PER_PAGE },
+  const list = useGetPage(
+    '/api/v1/integrations/mailboxes/{id}/messages',
+    {
+      path: { id },
+      query: { status: oneOf(MESSAGE_STATUSES, status), limit: PER_PAGE, offset: (page - 1) * PER_PAGE },
+    },
     { refetchInterval: 5000 },
   );
-  const retry = useAction((m: MailMessage) => api.post(`/integrations/mailboxes/${id}/messages/${m.id}/retry`), {
-    invalidate: [`/integrations/mailboxes/${id}`],
-    success: 'Message queued again',
-  });
+  const retry = useAction(
+    (m: MailMessage) =>
+      ok(
+        client.POST('/api/v1/integrations/mailboxes/{id}/messages/{messageId}/retry', {
+          params: { path: { id, messageId: m.id } },
+        }),
+      ),
+    {
+      invalidate: [`/integrations/mailboxes/${id}`],
+      success: 'Message queued again',
+    },
+  );
   const total = list.data?.pagination.total ?? 0;
   return (
     <Card
@@ -49,7 +60,7 @@ function Messages({ id }: { id: string }) {
               setPage(1);
             }}>
             <option value="">All</option>
-            {['processing', 'consumed', 'skipped', 'failed'].map((s) => (
+            {MESSAGE_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
@@ -115,17 +126,23 @@ function Messages({ id }: { id: string }) {
 
 export function MailboxPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
-  const m = useApi<Mailbox>(`/integrations/mailboxes/${id}`, undefined, { refetchInterval: 10_000 });
-  const projects = useApiPage<Project>('/projects', { limit: 100, sort: 'name', order: 'asc' });
+  const m = useGet('/api/v1/integrations/mailboxes/{id}', { path: { id } }, { refetchInterval: 10_000 });
+  const projects = useGetPage('/api/v1/projects', { query: { limit: 100, sort: 'name', order: 'asc' } });
   const invalidate = useInvalidate();
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [result, setResult] = useState<MailboxTest | null>(null);
-  const test = useAction(() => api.post<MailboxTest>(`/integrations/mailboxes/${id}/test`), {});
-  const remove = useAction(() => api.del(`/integrations/mailboxes/${id}`), {
-    invalidate: ['/integrations/mailboxes'],
-    success: 'Mailbox deleted',
-  });
+  const test = useAction(
+    () => ok(client.POST('/api/v1/integrations/mailboxes/{id}/test', { params: { path: { id } } })),
+    {},
+  );
+  const remove = useAction(
+    () => ok(client.DELETE('/api/v1/integrations/mailboxes/{id}', { params: { path: { id } } })),
+    {
+      invalidate: ['/integrations/mailboxes'],
+      success: 'Mailbox deleted',
+    },
+  );
   if (m.isPending) return <Spinner />;
   if (m.error) return <ErrorBox error={m.error} />;
   const b = m.data;

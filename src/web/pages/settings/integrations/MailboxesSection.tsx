@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import * as api from '../../../lib/api';
-import { useAction, useApiPage, useInvalidate } from '../../../lib/queries';
+import { client, ok } from '../../../lib/client';
+import { useAction, useGetPage, useInvalidate } from '../../../lib/queries';
 import { Link } from '../../../lib/router';
 import { relativeTime } from '../../../lib/format';
 import { Dialog } from '../../../components/Dialog';
@@ -10,11 +10,14 @@ import { MailboxForm } from './MailboxForm';
 import { MailboxTestResult } from './MailboxTestResult';
 
 export function MailboxesSection({ projects }: { projects: Project[] }) {
-  const list = useApiPage<Mailbox>('/integrations/mailboxes', { limit: 100 }, { refetchInterval: 10_000 });
+  const list = useGetPage('/api/v1/integrations/mailboxes', { query: { limit: 100 } }, { refetchInterval: 10_000 });
   const invalidate = useInvalidate();
   const [adding, setAdding] = useState(false);
   const [tests, setTests] = useState<Record<string, MailboxTest>>({});
-  const test = useAction((m: Mailbox) => api.post<MailboxTest>(`/integrations/mailboxes/${m.id}/test`), {});
+  const test = useAction(
+    (m: Mailbox) => ok(client.POST('/api/v1/integrations/mailboxes/{id}/test', { params: { path: { id: m.id } } })),
+    {},
+  );
   return (
     <Card
       title="Mailboxes"

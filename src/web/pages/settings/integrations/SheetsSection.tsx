@@ -1,20 +1,26 @@
 import { useState } from 'react';
-import * as api from '../../../lib/api';
-import { useAction, useApiPage, useInvalidate } from '../../../lib/queries';
+import { client, ok } from '../../../lib/client';
+import { useAction, useGetPage, useInvalidate } from '../../../lib/queries';
 import { formatDate } from '../../../lib/format';
 import { ConfirmDialog, Dialog } from '../../../components/Dialog';
 import { Badge, Button, Card, Empty, ErrorBox, RoleButton, Spinner, StatusBadge } from '../../../components/ui';
-import type { DocumentRow, Project, SheetsConnection, SheetsExport } from '../../../lib/types';
+import type { Project, SheetsConnection, SheetsExport } from '../../../lib/types';
 import { ConnectionDialog } from './ConnectionDialog';
 import { ExportDialog } from './ExportDialog';
 
 function SendNow({ exp, onClose }: { exp: SheetsExport; onClose(): void }) {
-  const docs = useApiPage<DocumentRow>('/documents', { project_id: exp.project_id, per_page: 50 });
+  const docs = useGetPage('/api/v1/documents', { query: { project_id: exp.project_id, per_page: 50 } });
   const [docId, setDocId] = useState('');
-  const send = useAction(() => api.post(`/documents/${docId}/export`, { export_id: exp.id }), {
-    invalidate: ['/integrations/sheets', `/documents/${docId}`],
-    success: 'Export queued',
-  });
+  const send = useAction(
+    () =>
+      ok(
+        client.POST('/api/v1/documents/{id}/export', { params: { path: { id: docId } }, body: { export_id: exp.id } }),
+      ),
+    {
+      invalidate: ['/integrations/sheets', `/documents/${docId}`],
+      success: 'Export queued',
+    },
+  );
   return (
     <Dialog
       open
@@ -51,18 +57,32 @@ function SendNow({ exp, onClose }: { exp: SheetsExport; onClose(): void }) {
 }
 
 export function SheetsSection({ projects }: { projects: Project[] }) {
-  const connections = useApiPage<SheetsConnection>('/integrations/sheets/connections', { limit: 100 });
-  const exports = useApiPage<SheetsExport>('/integrations/sheets/exports', { limit: 100 }, { refetchInterval: 10_000 });
+  const connections = useGetPage('/api/v1/integrations/sheets/connections', { query: { limit: 100 } });
+  const exports = useGetPage(
+    '/api/v1/integrations/sheets/exports',
+    { query: { limit: 100 } },
+    { refetchInterval: 10_000 },
+  );
   const invalidate = useInvalidate();
   const [adding, setAdding] = useState<'connection' | 'export' | null>(null);
   const [sending, setSending] = useState<SheetsExport | null>(null);
   const [removing, setRemoving] = useState<SheetsConnection | null>(null);
-  const remove = useAction((c: SheetsConnection) => api.del(`/integrations/sheets/connections/${c.id}`), {
-    invalidate: ['/integrations/sheets'],
-    success: 'Connection deleted',
-  });
+  const remove = useAction(
+    (c: SheetsConnection) =>
+      ok(client.DELETE('/api/v1/integrations/sheets/connections/{id}', { params: { path: { id: c.id } } })),
+    {
+      invalidate: ['/integrations/sheets'],
+      success: 'Connection deleted',
+    },
+  );
   const toggle = useAction(
-    (e: SheetsExport) => api.put(`/integrations/sheets/exports/${e.id}`, { is_active: !e.is_active }),
+    (e: SheetsExport) =>
+      ok(
+        client.PUT('/api/v1/integrations/sheets/exports/{id}', {
+          params: { path: { id: e.id } },
+          body: { is_active: !e.is_active },
+        }),
+      ),
     { invalidate: ['/integrations/sheets'], success: 'Export updated' },
   );
   const names = new Map(projects.map((p) => [p.id, p.name]));

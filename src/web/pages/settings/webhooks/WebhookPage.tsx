@@ -1,6 +1,6 @@
 import { Fragment, useState } from 'react';
-import * as api from '../../../lib/api';
-import { useAction, useApi, useApiPage } from '../../../lib/queries';
+import { client, ok, oneOf } from '../../../lib/client';
+import { useAction, useGet, useGetPage } from '../../../lib/queries';
 import { Link, navigate } from '../../../lib/router';
 import { formatDate } from '../../../lib/format';
 import { ConfirmDialog, Dialog } from '../../../components/Dialog';
@@ -19,12 +19,12 @@ import {
   Spinner,
   StatusBadge,
 } from '../../../components/ui';
-import type { Attempt, Delivery, Webhook } from '../../../lib/types';
+import { DELIVERY_STATUSES, type Delivery } from '../../../lib/types';
 
 const PER_PAGE = 20;
 
 function Attempts({ id }: { id: string }) {
-  const d = useApi<Delivery & { attempt_log: Attempt[]; payload: unknown }>(`/webhooks/deliveries/${id}`);
+  const d = useGet('/api/v1/webhooks/deliveries/{id}', { path: { id } });
   if (d.isPending) return <Spinner />;
   if (d.error) return <ErrorBox error={d.error} />;
   const attempts = d.data.attempt_log;
@@ -71,15 +71,21 @@ function Deliveries({ id }: { id: string }) {
   const [page, setPage] = useState(1);
   const [status, setStatus] = useState('');
   const [open, setOpen] = useState<string | null>(null);
-  const list = useApiPage<Delivery>(
-    `/webhooks/${id}/deliveries`,
-    { limit: PER_PAGE, offset: (page - 1) * PER_PAGE, status: status || undefined },
+  const list = useGetPage(
+    '/api/v1/webhooks/{id}/deliveries',
+    {
+      path: { id },
+      query: { limit: PER_PAGE, offset: (page - 1) * PER_PAGE, status: oneOf(DELIVERY_STATUSES, status) },
+    },
     { refetchInterval: 5000 },
   );
-  const resend = useAction((d: Delivery) => api.post(`/webhooks/deliveries/${d.id}/resend`), {
-    invalidate: [`/webhooks/${id}/deliveries`, '/webhooks/deliveries'],
-    success: 'Sent again',
-  });
+  const resend = useAction(
+    (d: Delivery) => ok(client.POST('/api/v1/webhooks/deliveries/{id}/resend', { params: { path: { id: d.id } } })),
+    {
+      invalidate: [`/webhooks/${id}/deliveries`, '/webhooks/deliveries'],
+      success: 'Sent again',
+    },
+  );
   const total = list.data?.pagination.total ?? 0;
   return (
     <Card
@@ -95,7 +101,7 @@ function Deliveries({ id }: { id: string }) {
             }}
             aria-label="Delivery status">
             <option value="">All</option>
-            {['pending', 'delivered', 'failed', 'suspended', 'gone'].map((s) => (
+            {DELIVERY_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {s}
               </option>
@@ -178,10 +184,12 @@ function RecoverDialog({ id, onClose }: { id: string; onClose(): void }) {
   const [until, setUntil] = useState(local(new Date()));
   const recover = useAction(
     () =>
-      api.post<{ queued: number }>(`/webhooks/${id}/recover`, {
-        since: new Date(since).toISOString(),
-        until: new Date(until).toISOString(),
-      }),
+      ok(
+        client.POST('/api/v1/webhooks/{id}/recover', {
+          params: { path: { id } },
+          body: { since: new Date(since).toISOString(), until: new Date(until).toISOString() },
+        }),
+      ),
     { invalidate: [`/webhooks/${id}`], success: (r) => `${r.queued} failed deliveries queued again` },
   );
   return (
@@ -215,25 +223,32 @@ function RecoverDialog({ id, onClose }: { id: string; onClose(): void }) {
 
 export function WebhookPage({ params }: { params: Record<string, string> }) {
   const id = params.id;
-  const w = useApi<Webhook>(`/webhooks/${id}`, undefined, { refetchInterval: 5000 });
+  const w = useGet('/api/v1/webhooks/{id}', { path: { id } }, { refetchInterval: 5000 });
   const [secret, setSecret] = useState<string | null>(null);
   const [recovering, setRecovering] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const inv = [`/webhooks`];
-  const enable = useAction(() => api.post<Webhook>(`/webhooks/${id}/enable`), {
+  const at = { params: { path: { id } } };
+  const enable = useAction(() => ok(client.POST('/api/v1/webhooks/{id}/enable', at)), {
     invalidate: inv,
     success: (r) => `Re-enabled; ${r.released_deliveries ?? 0} held deliveries are being sent`,
   });
-  const disable = useAction(() => api.put<Webhook>(`/webhooks/${id}`, { status: 'disabled' }), {
+  const disable = useAction(() => ok(client.PUT('/api/v1/webhooks/{id}', { ...at, body: { status: 'disabled' } })), {
     invalidate: inv,
     success: 'Disabled',
   });
-  const rotate = useAction(() => api.post<Webhook>(`/webhooks/${id}/rotate-secret`, {}), {
+  const rotate = useAction(() => ok(client.POST('/api/v1/webhooks/{id}/rotate-secret', { ...at, body: {} })), {
     invalidate: inv,
     success: 'Secret rotated; the old one signs too for 24 hours',
   });
-  const test = useAction(() => api.post(`/webhooks/${id}/test`), { invalidate: inv, success: 'Test event queued' });
-  const remove = useAction(() => api.del(`/webhooks/${id}`), { invalidate: inv, success: 'Webhook deleted' });
+  const test = useAction(() => ok(client.POST('/api/v1/webhooks/{id}/test', at)), {
+    invalidate: inv,
+    success: 'Test event queued',
+  });
+  const remove = useAction(() => ok(client.DELETE('/api/v1/webhooks/{id}', at)), {
+    invalidate: inv,
+    success: 'Webhook deleted',
+  });
   if (w.isPending) return <Spinner />;
   if (w.error) return <ErrorBox error={w.error} />;
   const h = w.data;

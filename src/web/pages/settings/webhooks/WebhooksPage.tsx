@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import * as api from '../../../lib/api';
-import { errorText, useApiPage, useInvalidate } from '../../../lib/queries';
+import { ApiError } from '../../../lib/api';
+import { client, ok, type RequestBody } from '../../../lib/client';
+import { errorText, useGetPage, useInvalidate } from '../../../lib/queries';
 import { Link } from '../../../lib/router';
 import { usePermission } from '../../../lib/session';
 import { formatDate } from '../../../lib/format';
@@ -11,7 +12,7 @@ import { EVENT_TYPES, type Webhook } from '../../../lib/types';
 
 function CreateWebhook({ onDone, onClose }: { onDone(w: Webhook): void; onClose(): void }) {
   const [url, setUrl] = useState('https://');
-  const [events, setEvents] = useState<string[]>(['document.extracted']);
+  const [events, setEvents] = useState<RequestBody<'/api/v1/webhooks', 'post'>['events']>(['document.extracted']);
   const [description, setDescription] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -22,10 +23,12 @@ function CreateWebhook({ onDone, onClose }: { onDone(w: Webhook): void; onClose(
     setError(null);
     setFieldErrors({});
     try {
-      onDone(await api.post<Webhook>('/webhooks', { url, events, ...(description ? { description } : {}) }));
+      onDone(
+        await ok(client.POST('/api/v1/webhooks', { body: { url, events, ...(description ? { description } : {}) } })),
+      );
     } catch (err) {
       // A refused URL is said next to the URL field, not below the list of events.
-      const fields = err instanceof api.ApiError ? err.fields : [];
+      const fields = err instanceof ApiError ? err.fields : [];
       if (fields.length) setFieldErrors(Object.fromEntries(fields.map((x) => [x.field.split(/[/.[]/)[0], x.message])));
       else setError(errorText(err));
     } finally {
@@ -91,7 +94,7 @@ function CreateWebhook({ onDone, onClose }: { onDone(w: Webhook): void; onClose(
 
 export function WebhooksPage() {
   const perm = usePermission('admin');
-  const list = useApiPage<Webhook>(perm.allowed ? '/webhooks' : null, { limit: 100 });
+  const list = useGetPage('/api/v1/webhooks', perm.allowed ? { query: { limit: 100 } } : null);
   const invalidate = useInvalidate();
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<Webhook | null>(null);
