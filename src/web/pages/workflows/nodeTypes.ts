@@ -3,56 +3,14 @@
 // node type added on the server appears here without a dashboard change. Fetched once and kept
 // for the session (it changes only with the server's version).
 import { useMemo } from 'react';
+import type { Schemas } from '../../lib/client';
 import { useGet } from '../../lib/queries';
 
-// The shapes of the OpenAPI document's WorkflowNodeType (written out until the dashboard reads
-// the generated API types).
-export type FieldKind =
-  | 'text'
-  | 'expression'
-  | 'template'
-  | 'integer'
-  | 'number'
-  | 'select'
-  | 'checkboxes'
-  | 'list'
-  | 'map'
-  | 'project'
-  | 'projects'
-  | 'template_ref'
-  | 'export_ref';
-
+// The OpenAPI document's WorkflowNodeType, as generated into src/api/types.ts.
+export type NodeTypeInfo = Schemas['WorkflowNodeType'];
 /** One entry of a node's generated form. `path` is dotted within `config`. */
-export interface ConfigField {
-  path: string;
-  label: string;
-  kind: FieldKind;
-  type: string;
-  required: boolean;
-  options?: string[];
-  default?: unknown;
-  minimum?: number;
-  maximum?: number;
-  /** For maps: whether values are expressions or templates. */
-  values?: 'expression' | 'template';
-  help?: string;
-}
-
-export interface NodeTypeInfo {
-  type: string;
-  kind: 'trigger' | 'action';
-  label: string;
-  category: string;
-  category_label: string;
-  description: string;
-  inputs: number;
-  /** Outputs an edge's `when` names (besides `error`); empty: one unnamed output. */
-  branches: string[];
-  side_effects: boolean;
-  /** Config a new node starts with. */
-  initial_config: Record<string, unknown>;
-  fields: ConfigField[];
-}
+export type ConfigField = NodeTypeInfo['fields'][number];
+export type FieldKind = ConfigField['kind'];
 
 export interface NodeCatalogue {
   types: readonly NodeTypeInfo[];
