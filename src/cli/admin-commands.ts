@@ -21,6 +21,9 @@ export interface AdminResult {
 export interface AdminContext {
   db: Db;
   stamps: Stamps;
+  /** The plan `create-user` gives a new organization without --plan: the same DEFAULT_PLAN that
+   * first-run setup and BOOTSTRAP_* use, so a self-hosted owner made here is not rate-limited. */
+  defaultPlan: Plan;
 }
 
 // Named highest first in the error message.
@@ -50,7 +53,7 @@ export async function executeAdminCommand(ctx: AdminContext, args: readonly stri
       case 'create-user': {
         const role = (values.role ?? 'owner') as Role;
         if (!ROLE_CHOICES.includes(role)) return fail(`--role must be one of ${ROLE_CHOICES.join(', ')}`);
-        const plan = (values.plan ?? 'free') as Plan;
+        const plan = (values.plan ?? ctx.defaultPlan) as Plan;
         if (!(PLANS as readonly string[]).includes(plan)) return fail(`--plan must be one of ${PLANS.join(', ')}`);
         const { user, orgId } = await orgs.createUser({
           email: need(values.email, 'email'),

@@ -45,7 +45,9 @@ async function runDirect(config: Config, db: Db, args: string[]): Promise<number
       : { read: async () => [], bump: async () => undefined, key: () => '' };
   try {
     await migrate(db);
-    return print(await executeAdminCommand({ db, stamps }, args));
+    return print(
+      await executeAdminCommand({ db, stamps, defaultPlan: config.BOOTSTRAP_PLAN ?? config.DEFAULT_PLAN }, args),
+    );
   } finally {
     redis?.disconnect();
     await db.close();

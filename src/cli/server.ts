@@ -63,7 +63,11 @@ export async function runServer(
     db.kind === 'pglite'
       ? await serveAdminSocket(
           adminSocketPath(config.dataDir),
-          (args) => executeAdminCommand({ db, stamps: deps.stamps }, args),
+          (args) =>
+            executeAdminCommand(
+              { db, stamps: deps.stamps, defaultPlan: config.BOOTSTRAP_PLAN ?? config.DEFAULT_PLAN },
+              args,
+            ),
           logger,
         )
       : undefined;

@@ -33,7 +33,7 @@ export const COMMANDS = {
   migrate: { usage: 'migrate', summary: 'apply database migrations', options: {} },
   'admin create-user': {
     usage:
-      'admin create-user --email E --password P --org NAME [--role owner|admin|member|viewer] [--plan free|pro|enterprise]',
+      'admin create-user --email E --password P --org NAME [--role owner|admin|member|viewer] [--plan free|pro|enterprise|self_hosted]',
     summary: 'create a user (and the organization when it does not exist)',
     options: {
       email: { type: 'string' },
