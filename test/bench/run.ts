@@ -15,6 +15,7 @@ const known = [
   'reports',
   'scale',
   'inbound',
+  'memory',
 ];
 if (!name || !known.includes(name)) {
   console.error(`usage: npm run bench -- <${known.join('|')}>`);
