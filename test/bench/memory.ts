@@ -214,7 +214,9 @@ async function split(cli: string, variant: string, ctx: Ctx, rows: Row[], trace?
   const pgdb = await benchPostgres();
   if (!pgdb) return;
   const env = { ...baseEnv(ctx, 'split'), DATABASE_URL: pgdb.url, DATA_DIR: benchTmpDir('docpipe-bench-mem-') };
-  const traced = trace ? { NODE_OPTIONS: `--import ${TRACE_HOOK}`, DOCPIPE_MODULE_TRACE: trace } : {};
+  const traced: Record<string, string> = trace
+    ? { NODE_OPTIONS: `--import ${TRACE_HOOK}`, DOCPIPE_MODULE_TRACE: trace }
+    : {};
   const { key, projectId } = await seed(env, { projects: 1 });
   const port = await freePort();
   const api = run(cli, 'api', { ...env, ...traced }, port);
