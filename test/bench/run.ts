@@ -16,6 +16,7 @@ const known = [
   'scale',
   'inbound',
   'search',
+  'memory',
 ];
 if (!name || !known.includes(name)) {
   console.error(`usage: npm run bench -- <${known.join('|')}>`);

@@ -2,7 +2,8 @@
 // whole result with its execution) and XLSX (one worksheet per section, exceljs's streaming
 // writer).
 import { PassThrough, Readable } from 'node:stream';
-import ExcelJS from 'exceljs';
+// Types only: exceljs (several MB) is loaded on the first XLSX download, not by every process.
+import type ExcelJS from 'exceljs';
 import type { ColumnSpec } from '../reports.types.js';
 import type { ResultItem } from './result-file.js';
 
@@ -125,9 +126,10 @@ const XLSX_BACKLOG = 4 * 1024 * 1024;
 /** XLSX, one worksheet per section, written while the client reads. */
 export function xlsxStream(items: AsyncIterable<ResultItem>, onError: (err: unknown) => void): Readable {
   const out = new PassThrough();
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const used = new Set<string>();
   void (async () => {
+    const { default: excel } = await import('exceljs');
+    const wb = new excel.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     let ws: ExcelJS.Worksheet | null = null;
     let columns: ColumnSpec[] = [];
     let title = '';
