@@ -119,9 +119,7 @@ function fairQueue() {
   };
 }
 
-export function createExpressionEvaluator(
-  opts: EvaluatorOptions = {},
-): ExpressionEvaluator & {
+export function createExpressionEvaluator(opts: EvaluatorOptions = {}): ExpressionEvaluator & {
   /** Calls handed to a process so far (tests see the fast path passed over this way). */ readonly processCalls: number;
 } {
   const timeoutMs = opts.timeoutMs ?? 1000;
