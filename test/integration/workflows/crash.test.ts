@@ -365,4 +365,83 @@ describe('workflow run survives a SIGKILLed process (PGlite, the database handed
       await expectResumedOnce(c2, runId, doc);
     },
   );
+
+  it(
+    'a run whose process dies twice while running it is failed (RUN_CRASHED), not handed out a third time',
+    { timeout: 150_000 },
+    async () => {
+      const redisUrl = inject('redisUrl');
+      const module = { lockDurationMs: 1000, stalledIntervalMs: 300 };
+      const dir = join(tmp, 'poison-db');
+      await pgliteDataDirAt(dir);
+      const firstDb = await createDb({ pgliteDir: dir });
+      const first = await createWorkflowStack({ redisUrl, db: firstDb, kind: 'pglite', workers: false, module });
+      closing.push(() => first.google.close());
+      const owner = await createActor(first as unknown as TestApp);
+      const api1 = apiOf(first, owner);
+      const base = new URL(sink.url).origin;
+      const w = body(
+        await api1('POST', '/workflows', {
+          name: 'Poison',
+          nodes: [
+            { id: 'start', type: 'trigger.manual', config: {} },
+            { id: 'call', type: 'http_request', config: { url: `${base}/poison-lite` } },
+          ],
+          edges: [{ source: 'start', target: 'call' }],
+        }),
+      ).data;
+      const runId = body(await api1('POST', `/workflows/${w.id}/run`, {})).data.id as string;
+      await first.app.close();
+      await first.deps.close();
+      await firstDb.close();
+
+      const poisoned = () => sink.requests.filter((r) => r.path === '/poison-lite').length;
+      sink.setDelay(60_000);
+      // Two processes in turn open the database, take the run (the second through BullMQ's stalled
+      // check) and die with its request in flight.
+      for (const expected of [1, 2]) {
+        const child = fork(ENTRY, [MODULE, JSON.stringify({ env: first.env, db: { pgliteDir: dir }, redisUrl })], {
+          stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
+        });
+        const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+        try {
+          await new Promise<void>((resolve) => child.once('message', () => resolve()));
+          await eventually(() => poisoned() >= expected, `request ${expected}`, 60_000);
+          child.kill('SIGKILL');
+          await exited;
+        } finally {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        }
+      }
+      sink.setDelay(0);
+
+      // The service again, with its workers: a third stall check fails the job instead of handing
+      // it out, and the sweeper fails the run.
+      const againDb = await createDb({ pgliteDir: dir });
+      closing.push(() => againDb.close());
+      const again = await createWorkflowStack({
+        redisUrl,
+        db: againDb,
+        kind: 'pglite',
+        env: first.env,
+        workers: true,
+        module,
+      });
+      closing.push(() => again.close());
+      const api2 = apiOf(again, owner);
+      const run = await eventually(
+        async () => {
+          await again.deps.workflows.sweep();
+          const r = body(await api2('GET', `/workflows/runs/${runId}`)).data;
+          return r.status !== 'running' && r;
+        },
+        'the poisoned run to fail',
+        30_000,
+      );
+      expect(run.status).toBe('failed');
+      expect(run.error.code).toBe('RUN_CRASHED');
+      expect(run.error.message).toMatch(/stopped twice/);
+      expect(poisoned()).toBe(2);
+    },
+  );
 });
