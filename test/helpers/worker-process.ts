@@ -16,7 +16,8 @@ import { startStageWorker, type PipelineWorkerOptions } from '../../workers/pipe
 export interface WorkerProcessOptions {
   /** Environment for loadConfig (DATA_DIR, REDIS_PREFIX, secrets, model settings, …). */
   env: Record<string, string>;
-  db: { url: string; schema: string };
+  /** PostgreSQL (a schema shared with the test), or a PGlite data dir the test has let go of. */
+  db: { url: string; schema: string } | { pgliteDir: string };
   redisUrl: string;
   lock: PipelineWorkerOptions;
   /** Per-stage concurrency multiplier. Default 1. */
@@ -35,7 +36,7 @@ export async function run(o: WorkerProcessOptions): Promise<void> {
     process.send?.(m);
   };
   const config = loadConfig(o.env, { persistSecrets: false });
-  const db = await createDb({ url: o.db.url, schema: o.db.schema, poolSize: 3 });
+  const db = await createDb('pgliteDir' in o.db ? { pgliteDir: o.db.pgliteDir } : { ...o.db, poolSize: 3 });
   const deps = await createDeps(config, {
     db,
     redisUrl: o.redisUrl,
