@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import { errors } from '../../../lib/errors.js';
 import { ok } from '../../envelope.js';
 import type { RedisKeys } from '../../../lib/redis.js';
@@ -59,10 +60,12 @@ export interface AuthRouteDeps {
   redisKeys: RedisKeys;
 }
 
-export function registerAuthRoutes(api: FastifyInstance, deps: AuthRouteDeps): void {
+export function registerAuthRoutes(app: FastifyInstance, deps: AuthRouteDeps): void {
+  // Bodies are typed from their JSON schemas (`as const`), not written a second time.
+  const api = app.withTypeProvider<JsonSchemaToTsProvider>();
   const { access, auth, redisKeys, loginThrottle } = deps;
 
-  api.post<{ Body: { email: string; password: string; mode?: 'json' | 'cookie' } }>(
+  api.post(
     '/auth/login',
     {
       schema: {
@@ -87,7 +90,7 @@ export function registerAuthRoutes(api: FastifyInstance, deps: AuthRouteDeps): v
               description: 'Where the refresh token goes',
             },
           },
-        },
+        } as const,
       },
     },
     async (req, reply) => {
@@ -108,7 +111,7 @@ export function registerAuthRoutes(api: FastifyInstance, deps: AuthRouteDeps): v
     },
   );
 
-  api.post<{ Body: { refreshToken?: string } | undefined }>(
+  api.post(
     '/auth/refresh',
     {
       schema: {
@@ -122,7 +125,7 @@ export function registerAuthRoutes(api: FastifyInstance, deps: AuthRouteDeps): v
           type: 'object',
           additionalProperties: false,
           properties: { refreshToken: { type: 'string', minLength: 1, maxLength: 512 } },
-        },
+        } as const,
       },
     },
     async (req, reply) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import type { DocumentsService, PatchDocumentInput } from '../../../modules/documents/documents.service.js';
-import type { DocumentFilters } from '../../../modules/documents/documents.repository.js';
-import { DOCUMENT_STATUSES, STAGES, type Stage } from '../../../modules/documents/documents.types.js';
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
+import type { DocumentsService } from '../../../modules/documents/documents.service.js';
+import { DOCUMENT_STATUSES, STAGES } from '../../../modules/documents/documents.types.js';
 import type { Intake } from '../../../modules/documents/intake.js';
 import type { ProjectsService } from '../../../modules/projects/projects.service.js';
 import { ok, schemas } from '../../envelope.js';
@@ -13,15 +13,19 @@ import { registerActivityRoute } from './activity.js';
 import type { ActivityService } from '../../../modules/documents/activity.js';
 
 const TAGS = ['documents'];
-const STATUS = [...DOCUMENT_STATUSES];
-const stagesSchema = { type: 'array', minItems: 1, uniqueItems: true, items: { type: 'string', enum: [...STAGES] } };
+const STATUS = [...DOCUMENT_STATUSES] as const;
+const stagesSchema = {
+  type: 'array',
+  minItems: 1,
+  uniqueItems: true,
+  items: { type: 'string', enum: [...STAGES] },
+} as const;
 // GET /documents: page/per_page documented; GET /projects/{id}/documents: the contract's page + limit.
 const PAGING: ListPaging = { canonical: 'page' };
 const PROJECT_PAGING: ListPaging = { canonical: 'page', pageWithLimit: true };
-type Id = { Params: { id: string } };
 
 export function registerDocumentRoutes(
-  api: FastifyInstance,
+  app: FastifyInstance,
   deps: {
     documents: DocumentsService;
     intake: Intake;
@@ -33,12 +37,14 @@ export function registerDocumentRoutes(
     activity?: ActivityService;
   },
 ): void {
+  // Params, querystrings and bodies are typed from their JSON schemas (`as const`), not written a second time.
+  const api = app.withTypeProvider<JsonSchemaToTsProvider>();
   const { documents } = deps;
   const auth = { auth: true };
-  registerUploadRoute(api, deps.intake, deps.maxUploadBytes);
-  if (deps.activity) registerActivityRoute(api, deps.activity, deps.projects);
+  registerUploadRoute(app, deps.intake, deps.maxUploadBytes);
+  if (deps.activity) registerActivityRoute(app, deps.activity, deps.projects);
 
-  api.get<{ Querystring: DocumentFilters }>(
+  api.get(
     '/documents',
     {
       config: auth,
@@ -81,7 +87,7 @@ export function registerDocumentRoutes(
             },
             ...pagingQuery(PAGING),
           },
-        },
+        } as const,
       },
     },
     async (req) => {
@@ -93,7 +99,7 @@ export function registerDocumentRoutes(
     },
   );
 
-  api.get<Id>(
+  api.get(
     '/documents/:id',
     {
       config: auth,
@@ -109,7 +115,7 @@ export function registerDocumentRoutes(
     },
   );
 
-  api.get<Id>(
+  api.get(
     '/documents/:id/content',
     { config: auth, schema: { tags: TAGS, summary: 'The original file', params: schemas.idParam() } },
     async (req, reply) => {
@@ -119,13 +125,13 @@ export function registerDocumentRoutes(
     },
   );
 
-  api.get<Id>(
+  api.get(
     '/documents/:id/text',
     { config: auth, schema: { tags: TAGS, summary: 'The extracted text', params: schemas.idParam() } },
     async (req) => ok({ id: req.params.id, text: await documents.text(req.scope, req.params.id) }),
   );
 
-  api.patch<Id & { Body: PatchDocumentInput }>(
+  api.patch(
     '/documents/:id',
     {
       config: auth,
@@ -148,19 +154,19 @@ export function registerDocumentRoutes(
             metadata: { type: 'object', additionalProperties: true },
             filename: { type: 'string', minLength: 1, maxLength: 255 },
           },
-        },
+        } as const,
       },
     },
     async (req) => ok(await documents.patch(req.scope, req.params.id, req.body), 'Document updated'),
   );
 
-  api.delete<Id>(
+  api.delete(
     '/documents/:id',
     { config: auth, schema: { tags: TAGS, summary: 'Delete a document and its file', params: schemas.idParam() } },
     async (req) => ok(await documents.delete(req.scope, req.params.id), 'Document deleted'),
   );
 
-  api.post<Id & { Body: { stages?: Stage[] } | undefined }>(
+  api.post(
     '/documents/:id/reprocess',
     {
       config: auth,
@@ -168,7 +174,7 @@ export function registerDocumentRoutes(
         tags: TAGS,
         summary: 'Re-run stages of one document',
         params: schemas.idParam(),
-        body: { type: 'object', additionalProperties: false, properties: { stages: stagesSchema } },
+        body: { type: 'object', additionalProperties: false, properties: { stages: stagesSchema } } as const,
       },
     },
     async (req, reply) => {
@@ -177,7 +183,7 @@ export function registerDocumentRoutes(
     },
   );
 
-  api.post<{ Body: { project_id?: string; document_ids?: string[]; stages?: Stage[]; mode?: 'missing' | 'all' } }>(
+  api.post(
     '/documents/reprocess',
     {
       config: auth,
@@ -193,7 +199,7 @@ export function registerDocumentRoutes(
             stages: stagesSchema,
             mode: { type: 'string', enum: ['missing', 'all'], default: 'missing' },
           },
-        },
+        } as const,
       },
     },
     async (req, reply) => {
@@ -202,7 +208,7 @@ export function registerDocumentRoutes(
     },
   );
 
-  api.get<Id>(
+  api.get(
     '/batches/:id',
     {
       config: auth,
@@ -211,7 +217,7 @@ export function registerDocumentRoutes(
     async (req) => ok(await documents.getBatch(req.scope, req.params.id)),
   );
 
-  api.get<Id & { Querystring: { status?: string; classification?: string } }>(
+  api.get(
     '/projects/:id/documents',
     {
       config: auth,
@@ -227,7 +233,7 @@ export function registerDocumentRoutes(
             status: { type: 'string', enum: STATUS },
             classification: { type: 'string', maxLength: 64 },
           },
-        },
+        } as const,
       },
     },
     async (req) => {

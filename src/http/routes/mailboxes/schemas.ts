@@ -3,19 +3,23 @@ import { pagingQuery, type ListPaging } from '../../paging.js';
 
 export const TAGS = ['integrations'];
 
-const str = (max: number, description?: string) => ({
-  type: 'string',
-  minLength: 1,
-  maxLength: max,
-  ...(description ? { description } : {}),
-});
-const nullable = (s: Record<string, unknown>) => ({ ...s, type: [s.type as string, 'null'] });
+// Literal types throughout (`as const`): the routes take their input types from these schemas.
+const str = (max: number, description?: string) =>
+  ({
+    type: 'string',
+    minLength: 1,
+    maxLength: max,
+    ...(description ? { description } : {}),
+  }) as const;
+const nullable = <const S extends { type: string }>(
+  s: S,
+): Omit<S, 'type'> & { readonly type: readonly [S['type'], 'null'] } => ({ ...s, type: [s.type, 'null'] as const });
 const globs = {
   type: 'array',
   maxItems: 50,
   items: str(200),
   description: 'Filename globs (`*`, `?`), case-insensitive',
-};
+} as const;
 
 const fields = {
   name: str(200),
@@ -57,32 +61,32 @@ const fields = {
   include_inline: { type: 'boolean', description: 'Also take images embedded in the HTML body; default false' },
   max_age_days: { type: ['integer', 'null'], minimum: 1, maximum: 36500, description: 'Ignore older mail' },
   is_active: { type: 'boolean' },
-};
+} as const;
 
 export const createBody = {
   type: 'object',
   additionalProperties: false,
   required: ['name', 'host', 'username', 'password', 'project_id'],
   properties: fields,
-};
+} as const;
 
-export const updateBody = { type: 'object', additionalProperties: false, properties: fields };
+export const updateBody = { type: 'object', additionalProperties: false, properties: fields } as const;
 
 // Both paging spellings; limit/offset is this list's documented one.
 export const PAGING: ListPaging = { canonical: 'offset' };
 const page = pagingQuery(PAGING);
 
-export const listQuery = { type: 'object', additionalProperties: false, properties: page };
+export const listQuery = { type: 'object', additionalProperties: false, properties: page } as const;
 
 export const messagesQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { status: { type: 'string', enum: ['processing', 'consumed', 'skipped', 'failed'] }, ...page },
-};
+} as const;
 
 export const messageParams = {
   type: 'object',
   required: ['id', 'messageId'],
   additionalProperties: false,
   properties: { id: str(64), messageId: str(64) },
-};
+} as const;

@@ -59,4 +59,4 @@ export const inboundSettingsBody = {
   },
   inbound_authentication: { type: 'string', enum: ['none', 'spf', 'dkim', 'dmarc'] },
   inbound_consume: { type: 'string', enum: ['attachments', 'eml', 'both'] },
-};
+} as const;

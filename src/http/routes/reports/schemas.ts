@@ -1,33 +1,34 @@
 // Request and response schemas of the /reports routes. data_source and filters are objects here;
-// the reports service checks their keys per report type and names any it does not accept.
+// the reports service checks their keys per report type and names any it does not accept. The
+// request schemas have literal types (`as const`): the routes take their input types from them.
 import { FORMATS } from '../../../modules/reports/output/formats.js';
 import { EXECUTION_STATUSES, REPORT_TYPES } from '../../../modules/reports/reports.types.js';
 import { FREQUENCIES, WEEKDAYS } from '../../../modules/reports/schedule-math.js';
 import { paginationSchema, pagingQuery, type ListPaging } from '../../paging.js';
 
 export const TAGS = ['reports'];
-const obj = { type: 'object', additionalProperties: true };
-const str = { type: 'string' };
-const nullableStr = (max: number) => ({ type: ['string', 'null'], maxLength: max });
+const obj = { type: 'object', additionalProperties: true } as const;
+const str = { type: 'string' } as const;
+const nullableStr = (max: number) => ({ type: ['string', 'null'], maxLength: max }) as const;
 
-const name = { type: 'string', minLength: 1, maxLength: 200 };
+const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
 const dataSource = {
   ...obj,
   description:
     '`{project_ids?: string[], period?: {from, to} | {last: "24h" | "7d" | "4w" | "3m" …}, timezone?: IANA zone}`; other keys are refused (400 naming the key)',
-};
+} as const;
 const filters = {
   ...obj,
   description:
     '`{status?, classification?, source?, min_confidence?, fields?}` (strings or lists of strings; min_confidence 0-1; fields: extraction_export only); other keys are refused',
-};
-const tags = { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 50 } };
+} as const;
+const tags = { type: 'array', maxItems: 50, items: { type: 'string', minLength: 1, maxLength: 50 } } as const;
 const retention = {
   type: 'integer',
   minimum: 1,
   maximum: 3650,
   description: 'Days executions and their files are kept. Default 90',
-};
+} as const;
 
 export const createBody = {
   type: 'object',
@@ -43,7 +44,7 @@ export const createBody = {
     tags,
     retention_days: retention,
   },
-};
+} as const;
 
 export const updateBody = {
   type: 'object',
@@ -58,7 +59,7 @@ export const updateBody = {
     tags,
     retention_days: retention,
   },
-};
+} as const;
 
 export const scheduleBody = {
   type: 'object',
@@ -76,7 +77,7 @@ export const scheduleBody = {
       description: 'Monthly only. Default 1; 29-31 mean that day or the last day of a shorter month',
     },
   },
-};
+} as const;
 
 // The contract: page and per_page; limit/offset are accepted too.
 export const PAGING: ListPaging = { canonical: 'page' };
@@ -91,13 +92,13 @@ export const listQuery = {
     search: { type: 'string', maxLength: 200 },
     ...page,
   },
-};
+} as const;
 
 export const executionsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { status: { type: 'string', enum: [...EXECUTION_STATUSES] }, ...page },
-};
+} as const;
 
 export const downloadQuery = {
   type: 'object',
@@ -110,7 +111,7 @@ export const downloadQuery = {
       description: "CSV only: the section to export (default the first; see the execution's sections)",
     },
   },
-};
+} as const;
 
 export const executionParams = {
   type: 'object',
@@ -120,7 +121,7 @@ export const executionParams = {
     id: { type: 'string', minLength: 1, maxLength: 64 },
     executionId: { type: 'string', minLength: 1, maxLength: 64 },
   },
-};
+} as const;
 
 const schedule = {
   type: 'object',

@@ -1,12 +1,15 @@
 import type { FastifyInstance } from 'fastify';
+import type { JsonSchemaToTsProvider } from '@fastify/type-provider-json-schema-to-ts';
 import { DOCUMENT_STATUSES } from '../../../modules/documents/documents.types.js';
-import { SEARCH_MODES, type SearchInput, type SearchService } from '../../../modules/search/search.service.js';
+import { SEARCH_MODES, type SearchService } from '../../../modules/search/search.service.js';
 import { ok, schemas } from '../../envelope.js';
 
 const TAGS = ['search'];
 
-export function registerSearchRoutes(api: FastifyInstance, search: SearchService): void {
-  api.get<{ Querystring: SearchInput }>(
+export function registerSearchRoutes(app: FastifyInstance, search: SearchService): void {
+  // Params and querystrings are typed from their JSON schemas (`as const`), not written a second time.
+  const api = app.withTypeProvider<JsonSchemaToTsProvider>();
+  api.get(
     '/documents/search',
     {
       config: { auth: true },
@@ -36,13 +39,13 @@ export function registerSearchRoutes(api: FastifyInstance, search: SearchService
             limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
             offset: { type: 'integer', minimum: 0, maximum: 10_000, default: 0 },
           },
-        },
+        } as const,
       },
     },
     async (req) => ok(await search.search(req.scope, req.query)),
   );
 
-  api.get<{ Params: { id: string }; Querystring: { limit: number } }>(
+  api.get(
     '/documents/:id/similar',
     {
       config: { auth: true },
@@ -54,7 +57,7 @@ export function registerSearchRoutes(api: FastifyInstance, search: SearchService
           type: 'object',
           additionalProperties: false,
           properties: { limit: { type: 'integer', minimum: 1, maximum: 50, default: 10 } },
-        },
+        } as const,
       },
     },
     async (req) => ok(await search.similar(req.scope, req.params.id, req.query.limit)),

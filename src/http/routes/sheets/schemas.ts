@@ -1,4 +1,5 @@
-// JSON schemas of the Sheets routes (validation + the OpenAPI document).
+// JSON schemas of the Sheets routes (validation + the OpenAPI document). Literal types throughout
+// (`as const`): the routes take their input types from these schemas.
 import { pagingQuery, type ListPaging } from '../../paging.js';
 
 export const TAGS = ['integrations: sheets'];
@@ -6,8 +7,8 @@ export const TAGS = ['integrations: sheets'];
 // Both paging spellings; limit/offset is this list's documented one.
 export const PAGING: ListPaging = { canonical: 'offset' };
 const page = pagingQuery(PAGING);
-const id = { type: 'string', minLength: 1, maxLength: 64 };
-const secretText = { type: 'string', minLength: 1, maxLength: 4096 };
+const id = { type: 'string', minLength: 1, maxLength: 64 } as const;
+const secretText = { type: 'string', minLength: 1, maxLength: 4096 } as const;
 
 export const createConnectionBody = {
   type: 'object',
@@ -37,14 +38,14 @@ export const createConnectionBody = {
       },
     },
   },
-};
+} as const;
 
 export const testConnectionBody = {
   type: 'object',
   required: ['spreadsheet_id'],
   additionalProperties: false,
   properties: { spreadsheet_id: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_-]+$' } },
-};
+} as const;
 
 const column = {
   type: 'object',
@@ -59,7 +60,7 @@ const column = {
       description: 'document.*, classification.* or fields.* path, e.g. fields.total',
     },
   },
-};
+} as const;
 
 const exportProps = {
   project_id: id,
@@ -75,28 +76,28 @@ const exportProps = {
   write_header: { type: 'boolean', description: 'Write the header row into an empty sheet (default true)' },
   trigger: { type: 'string', enum: ['after_extraction', 'manual'] },
   is_active: { type: 'boolean' },
-};
+} as const;
 
 export const createExportBody = {
   type: 'object',
   additionalProperties: false,
   required: ['project_id', 'connection_id', 'spreadsheet_id', 'sheet_name', 'columns'],
   properties: exportProps,
-};
+} as const;
 
 export const updateExportBody = {
   type: 'object',
   additionalProperties: false,
   minProperties: 1,
   properties: exportProps,
-};
+} as const;
 
-export const listQuery = { type: 'object', additionalProperties: false, properties: { ...page } };
+export const listQuery = { type: 'object', additionalProperties: false, properties: { ...page } } as const;
 export const listExportsQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { project_id: id, ...page },
-};
+} as const;
 
 export const exportDocumentBody = {
   type: 'object',
@@ -104,4 +105,4 @@ export const exportDocumentBody = {
   properties: {
     export_id: { ...id, description: 'Only this export (default: every active export of the document’s project)' },
   },
-};
+} as const;

@@ -1,4 +1,5 @@
-// JSON schemas of the webhook routes (validation + the OpenAPI document).
+// JSON schemas of the webhook routes (validation + the OpenAPI document). Literal types throughout
+// (`as const`): the routes take their input types from these schemas.
 import { pagingQuery, type ListPaging } from '../../paging.js';
 import { EVENT_TYPES } from '../../../modules/events/events.types.js';
 import { DELIVERY_STATUSES } from '../../../modules/webhooks/webhooks.types.js';
@@ -10,21 +11,21 @@ const url = {
   minLength: 1,
   maxLength: 2048,
   description: 'http or https URL that receives POST requests',
-};
+} as const;
 const events = {
   type: 'array',
   minItems: 1,
   maxItems: 20,
   items: { type: 'string', enum: [...EVENT_TYPES, '*'] },
   description: 'Event types to receive; `*` for all of them',
-};
-const description = { type: 'string', maxLength: 500 };
+} as const;
+const description = { type: 'string', maxLength: 500 } as const;
 const secret = {
   type: 'string',
   minLength: 16,
   maxLength: 256,
   description: 'Signing secret; generated (whsec_…) when absent',
-};
+} as const;
 // Both paging spellings; limit/offset is this list's documented one.
 export const PAGING: ListPaging = { canonical: 'offset' };
 const page = pagingQuery(PAGING);
@@ -34,7 +35,7 @@ export const createBody = {
   required: ['url', 'events'],
   additionalProperties: false,
   properties: { url, events, secret, description },
-};
+} as const;
 
 export const updateBody = {
   type: 'object',
@@ -49,13 +50,13 @@ export const updateBody = {
       description: '`disabled` stops deliveries; `active` re-enables (like POST …/enable)',
     },
   },
-};
+} as const;
 
 export const listQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { status: { type: 'string', enum: ['active', 'failing', 'disabled'] }, ...page },
-};
+} as const;
 
 export const deliveriesQuery = {
   type: 'object',
@@ -66,7 +67,7 @@ export const deliveriesQuery = {
     event_id: { type: 'string', minLength: 1, maxLength: 64 },
     ...page,
   },
-};
+} as const;
 
 export const rotateBody = {
   type: ['object', 'null'],
@@ -80,7 +81,7 @@ export const rotateBody = {
       description: 'How long the old secret keeps signing; default 24',
     },
   },
-};
+} as const;
 
 export const recoverBody = {
   type: 'object',
@@ -90,4 +91,4 @@ export const recoverBody = {
     since: { type: 'string', format: 'date-time' },
     until: { type: 'string', format: 'date-time', description: 'Default: now. At most 14 days after since.' },
   },
-};
+} as const;

@@ -1,5 +1,6 @@
 // Request and response schemas of the /workflows routes. Node and edge internals are checked by
-// the graph validator (which names node ids and JSON paths); here only their outer shape.
+// the graph validator (which names node ids and JSON paths); here only their outer shape. The
+// request schemas have literal types (`as const`): the routes take their input types from them.
 import { MAX_EDGES, MAX_NODES } from '../../../modules/workflows/graph/validate.js';
 import {
   DEFAULT_SETTINGS,
@@ -10,16 +11,21 @@ import {
 import { paginationSchema, pagingQuery, type ListPaging } from '../../paging.js';
 
 export const TAGS = ['workflows'];
-const obj = { type: 'object', additionalProperties: true };
-const str = { type: 'string' };
+const obj = { type: 'object', additionalProperties: true } as const;
+const str = { type: 'string' } as const;
 
 const nodes = {
   type: 'array',
   maxItems: MAX_NODES,
   items: obj,
   description: 'Nodes `{id, type, name?, config, retry?, on_error?}`',
-};
-const edges = { type: 'array', maxItems: MAX_EDGES, items: obj, description: 'Edges `{source, target, when?}`' };
+} as const;
+const edges = {
+  type: 'array',
+  maxItems: MAX_EDGES,
+  items: obj,
+  description: 'Edges `{source, target, when?}`',
+} as const;
 const settings = {
   type: 'object',
   additionalProperties: false,
@@ -38,25 +44,25 @@ const settings = {
     },
     on_error: { type: 'string', enum: [...ON_ERRORS], description: `Default ${DEFAULT_SETTINGS.on_error}` },
   },
-};
-const variables = { type: 'object', additionalProperties: true, maxProperties: 100 };
-const name = { type: 'string', minLength: 1, maxLength: 200 };
-const description = { type: 'string', maxLength: 2000 };
-const status = { type: 'string', enum: [...WORKFLOW_STATUSES] };
+} as const;
+const variables = { type: 'object', additionalProperties: true, maxProperties: 100 } as const;
+const name = { type: 'string', minLength: 1, maxLength: 200 } as const;
+const description = { type: 'string', maxLength: 2000 } as const;
+const status = { type: 'string', enum: [...WORKFLOW_STATUSES] } as const;
 
 export const createBody = {
   type: 'object',
   additionalProperties: false,
   required: ['name'],
   properties: { name, description, nodes, edges, settings, variables, status },
-};
+} as const;
 
 // `{}` (or no body) changes nothing and answers the workflow, like every other update.
 export const updateBody = {
   type: 'object',
   additionalProperties: false,
   properties: { name, description: { type: ['string', 'null'], maxLength: 2000 }, nodes, edges, status },
-};
+} as const;
 
 export const validateBody = {
   type: 'object',
@@ -69,7 +75,7 @@ export const validateBody = {
       description: 'draft checks structure only; otherwise the graph must also be runnable (default)',
     },
   },
-};
+} as const;
 
 export const runBody = {
   type: ['object', 'null'],
@@ -79,7 +85,7 @@ export const runBody = {
     input: { ...obj, description: '`document_id` names the document the run works on' },
     variables,
   },
-};
+} as const;
 
 // The contract: page and per_page; limit/offset are accepted too.
 export const PAGING: ListPaging = { canonical: 'page' };
@@ -89,7 +95,7 @@ export const listQuery = {
   type: 'object',
   additionalProperties: false,
   properties: { status, search: { type: 'string', maxLength: 200 }, ...page },
-};
+} as const;
 
 export const runsQuery = {
   type: 'object',
@@ -100,7 +106,7 @@ export const runsQuery = {
     mode: { type: 'string', enum: ['execute', 'dry_run'] },
     ...page,
   },
-};
+} as const;
 
 const envelope = (data: object) => ({
   type: 'object',
