@@ -76,10 +76,16 @@ export function concretePath(path: string, params?: { path?: unknown }): string 
 }
 
 /**
- * A list that names every member of union `U` (`as const satisfies Exactly<U, readonly U[]>`):
- * a value the API adds to an enum fails to compile where the dashboard lists them.
+ * A list that names every member of union `U`: `allOf<U>()(['a', 'b'])` fails to compile while
+ * a member of `U` is missing from the list (the error names it as `missing`) or the list holds
+ * a value outside `U`, so a value the API adds to an enum fails where the dashboard lists them.
+ * (A `satisfies` clause cannot do this: its type cannot refer to the list being checked.)
  */
-export type Exactly<U, L extends readonly unknown[]> = [Exclude<U, L[number]>] extends [never] ? L : never;
+export function allOf<U extends string>() {
+  return <const L extends readonly U[]>(
+    list: L & ([Exclude<U, L[number]>] extends [never] ? unknown : { missing: Exclude<U, L[number]> }),
+  ): L => list;
+}
 
 /** `value` when it is one of `allowed` (e.g. a filter read from the address bar), else undefined. */
 export function oneOf<T extends string>(allowed: readonly T[], value: string | null | undefined): T | undefined {

@@ -1,11 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import * as api from './api';
-import { client, ok, type Data, type Exactly } from './client';
+import { client, ok, type Data, allOf } from './client';
 
 export type Me = Data<'/api/v1/auth/me'>;
 export type Role = Me['user']['role'];
-const ROLES = ['viewer', 'member', 'admin', 'owner'] as const satisfies Exactly<Role, readonly Role[]>;
+const ROLES = allOf<Role>()(['viewer', 'member', 'admin', 'owner']);
 
 export function roleAtLeast(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);

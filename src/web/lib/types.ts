@@ -1,6 +1,6 @@
 // The API's shapes as the pages use them: aliases of the schemas generated from the OpenAPI
 // document (src/api/types.ts), so a change to a response fails the dashboard's typecheck.
-import type { Data, Exactly, Item, Operation, Schemas, Success } from './client';
+import { allOf, type Data, type Item, type Operation, type Schemas, type Success } from './client';
 
 export type Project = Schemas['Project'];
 export type ProjectStats = Data<'/api/v1/projects/{id}/stats'>;
@@ -27,7 +27,7 @@ export type SheetsConnection = Schemas['SheetsConnection'];
 export type SheetsExport = Schemas['SheetsExport'];
 export type ConnectionTest = Success<Operation<'/api/v1/integrations/sheets/connections/{id}/test', 'post'>>['data'];
 
-export const DOCUMENT_STATUSES = [
+export const DOCUMENT_STATUSES = allOf<DocumentStatus>()([
   'uploaded',
   'processing',
   'processed',
@@ -36,20 +36,11 @@ export const DOCUMENT_STATUSES = [
   'completed',
   'needs_review',
   'failed',
-] as const satisfies Exactly<DocumentStatus, readonly DocumentStatus[]>;
-export const STAGES = ['parse', 'embed', 'classify', 'extract'] as const satisfies Exactly<Stage, readonly Stage[]>;
-export const SOURCES = ['upload', 'email', 'api'] as const satisfies Exactly<
-  DocumentRow['source'],
-  readonly DocumentRow['source'][]
->;
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'suspended', 'gone'] as const satisfies Exactly<
-  Delivery['status'],
-  readonly Delivery['status'][]
->;
-export const MESSAGE_STATUSES = ['processing', 'consumed', 'skipped', 'failed'] as const satisfies Exactly<
-  MailMessage['status'],
-  readonly MailMessage['status'][]
->;
+]);
+export const STAGES = allOf<Stage>()(['parse', 'embed', 'classify', 'extract']);
+export const SOURCES = allOf<DocumentRow['source']>()(['upload', 'email', 'api']);
+export const DELIVERY_STATUSES = allOf<Delivery['status']>()(['pending', 'delivered', 'failed', 'suspended', 'gone']);
+export const MESSAGE_STATUSES = allOf<MailMessage['status']>()(['processing', 'consumed', 'skipped', 'failed']);
 /** The built-in classifier's types (an organization's own corrections can add more). */
 export const KNOWN_TYPES = [
   'invoice',
@@ -61,15 +52,17 @@ export const KNOWN_TYPES = [
   'resume',
   'other',
 ];
-export const EVENT_TYPES = [
+/** The event types a webhook can subscribe to (all the platform sends but the test ping). */
+export const EVENT_TYPES = allOf<Exclude<Schemas['Event']['type'], 'webhook.test'>>()([
   'document.uploaded',
   'document.processed',
   'document.classified',
   'document.extracted',
+  'document.failed',
   'document.deleted',
   'workflow.started',
   'workflow.step_completed',
   'workflow.completed',
   'workflow.failed',
   'report.completed',
-] as const satisfies readonly Schemas['Event']['type'][];
+]);

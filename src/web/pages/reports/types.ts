@@ -1,19 +1,19 @@
 // The /reports API as the pages use it: aliases of the generated schemas, and the lists the
 // forms offer (each checked against the schema's enum, so the API adding a value fails to compile).
-import type { Exactly, Schemas } from '../../lib/client';
+import { allOf, type Schemas } from '../../lib/client';
 
 export type ReportType = Schemas['Report']['type'];
-export const REPORT_TYPES = [
+export const REPORT_TYPES = allOf<ReportType>()([
   'document_summary',
   'extraction_export',
   'processing_performance',
   'classification_quality',
   'usage',
-] as const satisfies Exactly<ReportType, readonly ReportType[]>;
+]);
 type Frequency = Schemas['ReportSchedule']['frequency'];
-export const FREQUENCIES = ['daily', 'weekly', 'monthly'] as const satisfies Exactly<Frequency, readonly Frequency[]>;
+export const FREQUENCIES = allOf<Frequency>()(['daily', 'weekly', 'monthly']);
 type Weekday = NonNullable<Schemas['ReportSchedule']['day_of_week']>;
-export const WEEKDAYS = [
+export const WEEKDAYS = allOf<Weekday>()([
   'monday',
   'tuesday',
   'wednesday',
@@ -21,12 +21,9 @@ export const WEEKDAYS = [
   'friday',
   'saturday',
   'sunday',
-] as const satisfies Exactly<Weekday, readonly Weekday[]>;
+]);
 type ExecutionStatus = Schemas['ReportExecution']['status'];
-export const EXECUTION_STATUSES = ['queued', 'running', 'completed', 'failed'] as const satisfies Exactly<
-  ExecutionStatus,
-  readonly ExecutionStatus[]
->;
+export const EXECUTION_STATUSES = allOf<ExecutionStatus>()(['queued', 'running', 'completed', 'failed']);
 
 export const TYPE_INFO: Record<ReportType, { label: string; about: string; filters: string[] }> = {
   document_summary: {

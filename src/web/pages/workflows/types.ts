@@ -1,20 +1,14 @@
 // Shapes of the /workflows API as the pages use them, and helpers of the editor. The node types
 // (palette, forms) come from the API's catalogue: see nodeTypes.ts.
 
-import type { Exactly, Operation, Schemas, Success } from '../../lib/client';
+import { allOf, type Operation, type Schemas, type Success } from '../../lib/client';
 
 // The API's shapes: aliases of the generated schemas.
 export type Workflow = Schemas['Workflow'] & { signing_secret?: string };
 export type WorkflowStatus = Workflow['status'];
-export const WORKFLOW_STATUSES = ['draft', 'active', 'inactive'] as const satisfies Exactly<
-  WorkflowStatus,
-  readonly WorkflowStatus[]
->;
+export const WORKFLOW_STATUSES = allOf<WorkflowStatus>()(['draft', 'active', 'inactive']);
 export type Run = Schemas['WorkflowRun'] & { step_counts?: Record<string, number> };
-export const RUN_STATUSES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const satisfies Exactly<
-  Run['status'],
-  readonly Run['status'][]
->;
+export const RUN_STATUSES = allOf<Run['status']>()(['queued', 'running', 'completed', 'failed', 'cancelled']);
 export type WorkflowNode = Workflow['nodes'][number];
 export type WorkflowEdge = Workflow['edges'][number];
 export type Step = NonNullable<Run['steps']>[number];
