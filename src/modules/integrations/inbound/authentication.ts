@@ -28,6 +28,29 @@ interface Status {
   status?: { result?: string };
 }
 
+/** Header fields whose checks read the body (DKIM and ARC body hashes, the ARC chain). */
+const SIGNATURE_FIELD = /^(dkim-signature|arc-seal|arc-message-signature|arc-authentication-results)[ \t]*:/im;
+
+/**
+ * What mailauth needs to see of a message: all of it when it carries a DKIM or ARC signature
+ * (their body hashes read the body), else the header alone. SPF reads the envelope and DMARC the
+ * From field and those results, so an unsigned message gets the same verdicts without its body
+ * going through mailauth's line-by-line parser again (the 100 KB attachments of the inbound
+ * bench cost about as much CPU there as the whole rest of authentication).
+ */
+export function authenticationInput(raw: Buffer): Buffer {
+  let end = raw.indexOf('\r\n\r\n');
+  let sep = 4;
+  const lf = raw.indexOf('\n\n');
+  if (lf >= 0 && (end < 0 || lf < end)) {
+    end = lf;
+    sep = 2;
+  }
+  if (end < 0) return raw; // no body at all
+  const head = raw.subarray(0, end + sep);
+  return SIGNATURE_FIELD.test(head.toString('latin1')) ? raw : head;
+}
+
 /** Verdicts for a message as received (never throws: a DNS failure is a `temperror`). */
 export async function verifySender(
   raw: Buffer,
@@ -35,7 +58,7 @@ export async function verifySender(
   opts: { resolver?: DnsResolver; mta?: string },
 ): Promise<SmtpVerdicts> {
   try {
-    const res = (await authenticate(raw, {
+    const res = (await authenticate(authenticationInput(raw), {
       ip: env.remoteIp,
       helo: env.helo,
       sender: env.sender || undefined,

@@ -1,5 +1,6 @@
 // Wiring of inbound intake without a mailbox: the SMTP receiver (worker role `smtp`) and what it
 // needs. The container creates one module per process; the worker table starts the receiver.
+import { promises as dns } from 'node:dns';
 import type { Redis } from 'ioredis';
 import type { Config } from '../../../config.js';
 import type { Db } from '../../../db/client.js';
@@ -8,6 +9,7 @@ import type { DocumentRow } from '../../documents/documents.types.js';
 import type { Intake } from '../../documents/intake.js';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { DnsResolver } from './authentication.js';
+import { cachingResolver } from './dns-cache.js';
 import { createInboundMessagesRepository } from './messages.repository.js';
 import { createRateLimiter } from './rate-limit.js';
 import { createReplier, type Replier } from './replies.js';
@@ -18,7 +20,7 @@ export type { SmtpReceiver, SmtpReceiverOptions } from './smtp-receiver.js';
 export { localPartAt } from './smtp-receiver.js';
 
 export interface InboundModuleOptions {
-  /** DNS for SPF/DKIM/DMARC/ARC (tests answer from a table). Default: the system resolver. */
+  /** DNS for SPF/DKIM/DMARC/ARC (tests answer from a table). Default: the system resolver behind a short cache (dns-cache.ts). */
   resolver?: DnsResolver;
   /** Receiver settings over the configuration's (tests: port 0, hooks). */
   smtp?: Partial<SmtpReceiverOptions>;
@@ -64,6 +66,10 @@ export function createInboundModule(
   opts: InboundModuleOptions = {},
 ): InboundModule {
   const c = deps.config;
+  // One cache per process, shared by its receivers.
+  // mailauth's resolver type names only string answers, though it also asks for MX records.
+  const system: DnsResolver = (name, rrtype) => dns.resolve(name, rrtype) as ReturnType<DnsResolver>;
+  const resolver: DnsResolver = opts.resolver ?? cachingResolver(system);
   // One per process, made on first use: receivers and pipeline workers (failed documents) share it.
   let replier: Replier | undefined;
   const getReplier = (): Replier | undefined => {
@@ -111,7 +117,7 @@ export function createInboundModule(
           projects: deps.projects,
           limiter: createRateLimiter(deps.redis, c.REDIS_PREFIX),
           logger: deps.logger,
-          resolver: opts.resolver,
+          resolver,
           mta: domain,
           replier,
         },
