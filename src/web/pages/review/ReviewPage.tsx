@@ -76,9 +76,14 @@ export function ReviewPage() {
   const onPick = (picked: string, position: FieldPosition) => {
     if (selected) setPick({ name: selected, text: picked, position, seq: (pick?.seq ?? 0) + 1 });
   };
+  // The text view takes the focus once drawn (T is pressed to select text in it).
+  const textFocus = useRef(false);
   const showView = (v: View) => {
     setView(v);
-    if (v === 'text') requestAnimationFrame(() => text.current?.focus());
+    if (v === 'text') {
+      if (text.current?.isConnected) text.current.focus();
+      else textFocus.current = true;
+    }
   };
   // The selected field, or the first one waiting for a person.
   const toField = () => fields.current?.focus(0);
@@ -118,7 +123,7 @@ export function ReviewPage() {
         title="Review queue"
         subtitle={
           list.data
-            ? `${list.data.pagination.total.toLocaleString()} documents waiting for ${queue === 'types' ? 'a type' : 'their fields to be checked'}`
+            ? `${list.data.pagination.total.toLocaleString()} ${list.data.pagination.total === 1 ? 'document' : 'documents'} waiting for ${queue === 'types' ? 'a type' : 'their fields to be checked'}`
             : undefined
         }
       />
@@ -174,6 +179,7 @@ export function ReviewPage() {
                     onPick={selected && perm.allowed ? onPick : undefined}
                     onLeave={toField}
                     boxRef={text}
+                    takeFocus={textFocus}
                   />
                 )}
               </Card>

@@ -4,8 +4,8 @@ import { Empty, ErrorBox, Spinner } from '../../components/ui';
 import type { FieldPosition } from '../../lib/types';
 
 /**
- * The document's extracted text as a read-only text box, so that text can be selected from the
- * keyboard (a caret moves in it; Shift+arrows select) as well as with the mouse. A selection
+ * The document's extracted text in a text box that refuses edits, so that text can be selected
+ * from the keyboard (a caret moves in it; Shift+arrows select) as well as with the mouse. A selection
  * fills the selected field: on mouse-up, or on Enter from the keyboard (Shift+arrow presses alone
  * only grow the selection). Esc hands the keyboard back to the field. The offsets are those of
  * GET /documents/{id}/text, which the field keeps as its position.
@@ -17,6 +17,7 @@ export function ReviewText({
   onPick,
   onLeave,
   boxRef,
+  takeFocus,
 }: {
   id: string;
   /** The selected field's place in the text, selected when the box gets the focus. */
@@ -26,6 +27,8 @@ export function ReviewText({
   onPick?: (text: string, position: FieldPosition) => void;
   onLeave?: () => void;
   boxRef?: MutableRefObject<HTMLTextAreaElement | null>;
+  /** Set when the box should take the focus once it is shown (its text may still be loading). */
+  takeFocus?: MutableRefObject<boolean>;
 }) {
   const text = useGet('/api/v1/documents/{id}/text', { path: { id } });
   if (text.isPending) return <Spinner />;
@@ -46,12 +49,23 @@ export function ReviewText({
       <textarea
         ref={(el) => {
           if (boxRef) boxRef.current = el;
+          if (el && takeFocus?.current) {
+            takeFocus.current = false;
+            el.focus();
+          }
         }}
         className="review-text"
-        readOnly
+        // Not \`readOnly\`: Chromium gives a read-only box no caret, so the keyboard could not
+        // select in it. Every edit is refused instead, and it is announced as read-only.
+        aria-readonly="true"
         value={t}
+        onChange={() => undefined}
+        onBeforeInput={(e) => e.preventDefault()}
+        onPaste={(e) => e.preventDefault()}
+        onCut={(e) => e.preventDefault()}
+        onDrop={(e) => e.preventDefault()}
         rows={18}
-      wrap="off"
+        wrap="off"
         spellCheck={false}
         aria-label="Extracted text"
         aria-describedby="review-text-help"
