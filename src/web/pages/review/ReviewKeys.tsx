@@ -66,12 +66,17 @@ function Keys({ keys }: { keys: string[] }) {
 }
 
 /** The legend under the header, and the full list of keys behind `?`. */
-export function KeyHelp({ open, onToggle }: { open: boolean; onToggle: () => void }) {
+export function KeyHelp({ open, onToggle, types }: { open: boolean; onToggle: () => void; types?: boolean }) {
   return (
     <div className="key-help">
       <p className="small muted" id="review-keys">
         Keys: <kbd>J</kbd>/<kbd>K</kbd> next / previous document · <kbd>F</kbd> fields · <kbd>N</kbd>/<kbd>P</kbd> next
         / previous field · <kbd>T</kbd> select text to correct · <kbd>A</kbd> accept all and go on ·{' '}
+        {types ? (
+          <>
+            <kbd>Enter</kbd> confirm the type · <kbd>1</kbd>–<kbd>8</kbd> choose one ·{' '}
+          </>
+        ) : null}
         <Button
           variant="ghost"
           className="btn-sm"

@@ -127,7 +127,7 @@ export function ReviewPage() {
             : undefined
         }
       />
-      <KeyHelp open={help} onToggle={toggleHelp} />
+      <KeyHelp open={help} onToggle={toggleHelp} types={queue === 'types'} />
       <Tabs
         label="Review queues"
         value={queue}
