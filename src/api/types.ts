@@ -514,6 +514,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/documents/{id}/words": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The words of each page with their boxes (text layer or OCR)
+         * @description Requires the viewer role or higher.
+         */
+        get: operations["getDocumentsByIdWords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/documents/{id}/reprocess": {
         parameters: {
             query?: never;
@@ -5057,6 +5077,8 @@ export interface operations {
                 max_confidence?: number;
                 /** @description Only documents flagged as a near-duplicate of an earlier one (true), or only the others (false) */
                 duplicate?: boolean;
+                /** @description Only documents with a field no person has confirmed yet (true: the review queue of fields), or only the others (false) */
+                fields_unconfirmed?: boolean;
                 /** @description Only these documents: up to 100 comma-separated ids (unknown and other organizations' ids are left out) */
                 ids?: string;
                 /** @description 1-based page number (default 1). */
@@ -5823,6 +5845,107 @@ export interface operations {
                         data: {
                             id: string;
                             text: string;
+                        };
+                        message: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The document has no text yet (not parsed) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getDocumentsByIdWords: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Pages without positioned words (text documents, pages beyond the first 30) are left out; images and scanned PDF pages give their OCR word boxes */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "success": true,
+                     *       "data": {
+                     *         "id": "doc_01HZX4A7Q2",
+                     *         "pages": [
+                     *           {
+                     *             "page": 1,
+                     *             "unit": "px",
+                     *             "width": 1240,
+                     *             "height": 1754,
+                     *             "words": [
+                     *               {
+                     *                 "text": "Invoice",
+                     *                 "bbox": [
+                     *                   96,
+                     *                   120,
+                     *                   212,
+                     *                   152
+                     *                 ]
+                     *               },
+                     *               {
+                     *                 "text": "1042",
+                     *                 "bbox": [
+                     *                   224,
+                     *                   120,
+                     *                   290,
+                     *                   152
+                     *                 ]
+                     *               }
+                     *             ]
+                     *           }
+                     *         ]
+                     *       },
+                     *       "message": "OK"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        success: true;
+                        data: {
+                            id: string;
+                            pages: {
+                                page: number;
+                                /** @enum {string} */
+                                unit: "pt" | "px";
+                                width?: number;
+                                height?: number;
+                                words: {
+                                    text: string;
+                                    bbox: number[];
+                                }[];
+                            }[];
                         };
                         message: string;
                     };

@@ -1,12 +1,15 @@
 // Field positions in the dashboard (issue 24): focusing a field outlines its value on the
 // rendered PDF page; with confirmed fields the document offers "Create template from this
 // document"; clicking a word on the page fills the selected field, and fields are reviewed from
-// the keyboard through to the next document. Leaves screenshots in test/artifacts/dashboard.
+// the keyboard through to the next document. The review queue of fields works from the keyboard
+// alone (next field, accept, correct by selecting text, next document), and the words OCR read
+// in an image or a scanned page fill the selected field when clicked. Leaves screenshots in
+// test/artifacts/dashboard.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../helpers/browser.js';
-import { screenshot, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
-import { makeTextPdf } from '../helpers/pdf-fixtures.js';
+import { screenshot, seriousViolations, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
+import { makeScannedPdf, makeTextPdf, renderTextPng } from '../helpers/pdf-fixtures.js';
 
 describe('field positions in the dashboard', () => {
   let s: DashboardStack;
@@ -217,6 +220,221 @@ describe('field positions in the dashboard', () => {
       // Ctrl+Enter confirms every field and opens the next document.
       await page.keyboard.press('Control+Enter');
       await page.getByRole('heading', { level: 1, name: second }).waitFor({ timeout: 30_000 });
+      expect(problems).toEqual([]);
+    },
+  );
+
+  /** The API as the signed-in owner sees it (what the dashboard saved). */
+  const rest = async () => {
+    const login = await fetch(`${s.base}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: s.owner.email, password: s.owner.password }),
+    });
+    const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
+    const call = async (method: string, path: string, body?: unknown): Promise<any> => {
+      const res = await fetch(`${s.base}/api/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = (await res.json()) as { data: any };
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json.data;
+    };
+    const send = async (project: string, name: string, data: Buffer, type: string) => {
+      const form = new FormData();
+      form.set('project_id', project);
+      form.set('file', new Blob([new Uint8Array(data)], { type }), name);
+      const res = await fetch(`${s.base}/api/v1/documents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+      const id = ((await res.json()) as { data: { id: string } }).data.id;
+      await expect
+        .poll(async () => (await call('GET', `/documents/${id}`)).status, { timeout: 90_000, intervals: [500] })
+        .toBe('completed');
+      return id;
+    };
+    return { call, send };
+  };
+  const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+
+  it(
+    'reviews the fields queue from the keyboard alone: next field, accept, correct by selecting text, next document',
+    { timeout: 240_000 },
+    async () => {
+      const { call, send } = await rest();
+      const project = (await call('POST', '/projects', { name: 'Keyboard review', classification_threshold: 0 })).id;
+      const invoice = (no: string, ref: string) =>
+        makeTextPdf({
+          pages: [
+            [
+              'Bayview Stationers Ltd',
+              'INVOICE',
+              `Invoice No: ${no}`,
+              `Customer ref: ${ref}`,
+              'Invoice Date: 02.05.2024',
+              `Total ${no.endsWith('1') ? '18.00' : '27.50'} EUR`,
+            ],
+          ],
+        });
+      // Newest first in the queue: the second upload is reviewed first.
+      const later = await send(project, 'bay-1.pdf', await invoice('BV-3301', 'CR-5512'), 'application/pdf');
+      const first = await send(project, 'bay-2.pdf', await invoice('BV-3302', 'CR-7719'), 'application/pdf');
+      const text: string = (await call('GET', `/documents/${first}/text`)).text;
+
+      await page.goto(`${s.base}/review`);
+      await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
+      // Only the keyboard from here on: the fields queue is the second tab.
+      await page.getByRole('tab', { name: /Types to confirm/ }).focus();
+      await page.keyboard.press('ArrowRight');
+      await expect.poll(() => page.url()).toMatch(/queue=fields/);
+      const region = page.getByRole('region', { name: 'Document under review' });
+      await region.getByRole('link', { name: 'bay-2.pdf' }).waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid=pdf-viewer] canvas[data-page="1"]').waitFor({ timeout: 30_000 });
+
+      // ?: the full list of keys. F: into the fields; ↓ until the invoice number (bounded).
+      await page.keyboard.press('?');
+      await page.getByRole('region', { name: 'Keyboard shortcuts' }).waitFor();
+      await page.keyboard.press('f');
+      const names = await page.locator('.fields-table tbody input').evaluateAll((els) => els.map((e) => e.id));
+      expect(names).toContain('field-invoice_number');
+      expect(names).toContain(await focused());
+      for (let i = 0; i < names.length && (await focused()) !== 'field-invoice_number'; i++)
+        await page.keyboard.press(
+          names.indexOf(String(await focused())) < names.indexOf('field-invoice_number') ? 'ArrowDown' : 'ArrowUp',
+        );
+      expect(await focused()).toBe('field-invoice_number');
+
+      // Correct it by selecting text: Esc leaves the field, T opens the text, the caret goes to
+      // the customer reference's line and Shift+← selects its value, Enter fills the field.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('t');
+      await expect.poll(focused).toBe('TEXTAREA');
+      const lines = text.split('\n');
+      const line = lines.findIndex((l) => l.includes('CR-7719'));
+      expect(line).toBeGreaterThanOrEqual(0);
+      await page.keyboard.press('Control+Home');
+      for (let i = 0; i < line; i++) await page.keyboard.press('ArrowDown');
+      await page.keyboard.press('End');
+      const tail = lines[line].length - (lines[line].indexOf('CR-7719') + 'CR-7719'.length);
+      for (let i = 0; i < tail; i++) await page.keyboard.press('ArrowLeft');
+      for (let i = 0; i < 'CR-7719'.length; i++) await page.keyboard.press('Shift+ArrowLeft');
+      await screenshot(page, '24-review-queue-text-selected');
+      const number = page.getByLabel('Invoice number');
+      await page.getByTestId('review-text').press('Enter');
+      await expect.poll(() => number.inputValue()).toBe('CR-7719');
+      expect(await focused()).toBe('field-invoice_number');
+      // Enter accepts the field and moves on.
+      await page.keyboard.press('Enter');
+      const numberRow = page.getByRole('row').filter({ has: number });
+      await expect.poll(() => numberRow.innerText()).toMatch(/confirmed/);
+      const at = names.indexOf('field-invoice_number');
+      expect(await focused()).toBe(names[at + 1] ?? names[at]);
+      // Esc leaves the field; P and N move between fields from the page.
+      await page.keyboard.press('Escape');
+      expect(names).not.toContain(await focused());
+      await page.keyboard.press(at + 1 < names.length ? 'p' : 'n');
+      expect(await focused()).toBe('field-invoice_number');
+      expect(await seriousViolations(page)).toEqual([]);
+
+      // Esc, then A: every field accepted, and the next document opens with its first field focused.
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('a');
+      await region.getByRole('link', { name: 'bay-1.pdf' }).waitFor({ timeout: 30_000 });
+      await expect.poll(focused).toMatch(/^field-/);
+      const saved = await call('GET', `/documents/${first}`);
+      const offsets = text.indexOf('CR-7719');
+      expect(saved.fields.invoice_number).toMatchObject({
+        value: 'CR-7719',
+        confirmed: true,
+        position: { start: offsets, end: offsets + 'CR-7719'.length },
+      });
+      for (const [k, f] of Object.entries(saved.fields as Record<string, { confirmed: boolean }>))
+        expect(f.confirmed, k).toBe(true);
+
+      // In a field, Ctrl+Enter accepts the whole document and goes on; the queue no longer has either.
+      await page.keyboard.press('Control+Enter');
+      await expect
+        .poll(async () =>
+          Object.values(
+            (await call('GET', `/documents/${later}`)).fields as Record<string, { confirmed: boolean }>,
+          ).every((f) => f.confirmed),
+        )
+        .toBe(true);
+      await expect.poll(() => region.getByRole('link', { name: /^bay-/ }).count(), { timeout: 30_000 }).toBe(0);
+      const queue = (await call('GET', `/documents?project_id=${project}&fields_unconfirmed=true`)) as unknown[];
+      expect(queue).toEqual([]);
+      await screenshot(page, '25-review-queue-next-document');
+      expect(problems).toEqual([]);
+    },
+  );
+
+  it(
+    'fills the selected field by clicking a word OCR read in an image and in a scanned PDF page',
+    { timeout: 300_000 },
+    async () => {
+      const { call, send } = await rest();
+      const project = (await call('POST', '/projects', { name: 'Scans', classification_threshold: 0 })).id;
+      const lines = [
+        'Lakeside Paper Company',
+        'INVOICE',
+        'Invoice No: LK-40917',
+        'Order ref: PO-61234',
+        'Total: 42.50 EUR',
+      ];
+      const png = await renderTextPng(lines, { dpi: 200, pageSize: [420, 180] });
+      const scan = await makeScannedPdf([lines], { pageSize: [420, 180] });
+      for (const [name, data, type, shot] of [
+        ['lakeside.png', png, 'image/png', '26-image-word-clicked'],
+        ['lakeside-scan.pdf', scan, 'application/pdf', '27-scanned-page-word-clicked'],
+      ] as const) {
+        const id = await send(project, name, data, type);
+        const words = (await call('GET', `/documents/${id}/words`)).pages[0].words as Array<{
+          text: string;
+          bbox: number[];
+        }>;
+        const target = words.find((w) => w.text === 'PO-61234');
+        expect(target, JSON.stringify(words.map((w) => w.text))).toBeDefined();
+        await page.goto(`${s.base}/documents/${id}`);
+        await page.getByRole('heading', { level: 1, name }).waitFor();
+        if (type === 'image/png') await page.locator('img[data-loaded=true]').waitFor({ timeout: 30_000 });
+        else await page.locator('canvas[data-painted=true]').waitFor({ timeout: 30_000 });
+        const number = page.getByLabel('Invoice number');
+        await number.fill('typo');
+        // The field's place is outlined, and the words read by OCR lie over the picture.
+        const word = page.getByTestId('page-word').filter({ hasText: /^PO-61234$/ });
+        await word.waitFor({ timeout: 30_000 });
+        const picture = (await page
+          .locator(type === 'image/png' ? '.page-wrap img' : '.page-wrap canvas')
+          .boundingBox())!;
+        const w = (await word.boundingBox())!;
+        expect(w.x).toBeGreaterThan(picture.x);
+        expect(w.x + w.width).toBeLessThan(picture.x + picture.width);
+        expect(w.y).toBeGreaterThan(picture.y);
+        await word.click();
+        await expect.poll(() => number.inputValue()).toBe('PO-61234');
+        await page.keyboard.press('Enter');
+        await expect
+          .poll(async () => (await call('GET', `/documents/${id}`)).fields.invoice_number, { timeout: 20_000 })
+          .toMatchObject({
+            value: 'PO-61234',
+            confirmed: true,
+            position: { page: 1, unit: 'px', bbox: target!.bbox },
+          });
+        // Back on the field, its outline sits on the word that was picked.
+        await number.focus();
+        await expect
+          .poll(async () => {
+            const box = (await page.getByTestId('field-box').boundingBox())!;
+            return Math.abs(box.x + 2 - w.x) + Math.abs(box.y + 2 - w.y);
+          })
+          .toBeLessThan(4);
+        await screenshot(page, shot);
+        expect(await seriousViolations(page)).toEqual([]);
+      }
       expect(problems).toEqual([]);
     },
   );

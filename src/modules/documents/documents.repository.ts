@@ -37,6 +37,8 @@ export interface DocumentFilters {
   max_confidence?: number;
   /** Only documents flagged (true) or not flagged (false) as near-duplicates. */
   duplicate?: boolean;
+  /** Only documents with at least one field no person has confirmed yet (true), or only the others (false). */
+  fields_unconfirmed?: boolean;
   page: number;
   per_page: number;
 }
@@ -143,6 +145,17 @@ export function createDocumentsRepository(db: Queryable) {
       );
       return rows[0] ? { text: rows[0].text_content, status: rows[0].status } : null;
     },
+    /** The stored layout (positioned words) of a document of this scope; null when there is no such document. */
+    async getLayout(
+      scope: Scope,
+      id: string,
+    ): Promise<{ layout: StoredLayout | null; status: string; text_content: string | null } | null> {
+      const { rows } = await db.query<{ layout: StoredLayout | null; status: string; text_content: string | null }>(
+        'SELECT layout, status, text_content FROM documents WHERE id = $1 AND org_id = $2 AND environment = $3',
+        [id, scope.orgId, scope.environment],
+      );
+      return rows[0] ?? null;
+    },
     /** Workers read by id alone: the job came from a scoped request. */
     async getById(id: string, q: Queryable = db, forUpdate = false): Promise<DocumentRow | null> {
       const { rows } = await q.query<DocumentRow>(
@@ -170,6 +183,10 @@ export function createDocumentsRepository(db: Queryable) {
       if (f.q) add(`search @@ websearch_to_tsquery('simple', ?)`, f.q);
       if (f.ids) add('id = ANY(?::text[])', f.ids.split(','));
       if (f.duplicate !== undefined) where.push(f.duplicate ? 'duplicate_of IS NOT NULL' : 'duplicate_of IS NULL');
+      if (f.fields_unconfirmed !== undefined)
+        where.push(
+          `${f.fields_unconfirmed ? '' : 'NOT '}EXISTS (SELECT 1 FROM jsonb_each(COALESCE(fields, '{}'::jsonb)) AS f(k, v) WHERE jsonb_typeof(v) = 'object' AND COALESCE(v->>'confirmed', 'false') <> 'true')`,
+        );
       if (f.min_confidence !== undefined) add(`(classification->>'confidence')::float8 >= ?`, f.min_confidence);
       if (f.max_confidence !== undefined) add(`(classification->>'confidence')::float8 < ?`, f.max_confidence);
       const w = where.join(' AND ');

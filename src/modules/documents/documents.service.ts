@@ -2,6 +2,7 @@ import type { Db, Queryable } from '../../db/client.js';
 import { errors } from '../../lib/errors.js';
 import { assertDocumentValues } from '../../lib/limits.js';
 import { parsePosition } from '../../pipeline/extract/index.js';
+import { pageWords } from '../../pipeline/parse/index.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { BlobStore } from '../../storage/blob-store.js';
@@ -117,6 +118,14 @@ export function createDocumentsService(deps: {
       if (!t) throw errors.notFound('Document');
       if (t.text === null) throw errors.conflict(`Document has no text yet (status ${t.status})`);
       return t.text;
+    },
+
+    /** The positioned words of the document's pages (text layer or OCR), for clicking on the page. */
+    async words(scope: Scope, id: string) {
+      const d = await deps.docs.getLayout(scope, id);
+      if (!d) throw errors.notFound('Document');
+      if (d.text_content === null) throw errors.conflict(`Document has no text yet (status ${d.status})`);
+      return pageWords(d.layout);
     },
 
     /**

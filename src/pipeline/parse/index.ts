@@ -21,6 +21,7 @@ export {
   type TesseractOcrOptions,
 } from './ocr.js';
 export { positionIndex, type PositionIndex, type FieldPosition } from './positions.js';
+export { pageWords, type PageWords } from './page-words.js';
 export { matchesAllowedTypes, sniffType, type SniffedType } from './sniff.js';
 export { ACCEPTED_TYPES_TEXT, unprocessableKind } from './refused-types.js';
 export { guessLanguage } from './language.js';
@@ -93,6 +94,8 @@ export interface ParseResult {
   layout?: Array<LayoutPage | null>;
   /** OCR word boxes per page (images: one page), null for pages not OCR'd; for field positions. */
   ocrWords?: Array<OcrWord[] | null>;
+  /** Pixel size [width, height] of the image each OCR'd page's word boxes are measured in. */
+  ocrSizes?: Array<[number, number] | null>;
 }
 
 /** Separator between PDF pages in `ParseResult.text`; split on `\f` to get pages back. */
@@ -104,6 +107,7 @@ interface Extracted {
   ocrPages: number;
   layout?: Array<LayoutPage | null>;
   ocrWords?: Array<OcrWord[] | null>;
+  ocrSizes?: Array<[number, number] | null>;
 }
 
 function ocrUnavailable(what: string): ParseError {
@@ -123,7 +127,13 @@ async function ocrImage(mime: string, bytes: Buffer, ocr: Ocr | undefined, o: Pa
   if (!ocr) throw ocrUnavailable('an image');
   try {
     const { text, words } = await withTimeout(ocr.recognize(bytes), o.ocrPageTimeoutMs ?? 60_000, 'OCR');
-    return { text: normalizeText(text), pages: 1, ocrPages: 1, ocrWords: [words ?? null] };
+    return {
+      text: normalizeText(text),
+      pages: 1,
+      ocrPages: 1,
+      ocrWords: [words ?? null],
+      ocrSizes: [[size.width, size.height]],
+    };
   } catch (err) {
     if (err instanceof OcrError && err.kind === 'bad_image') {
       throw new ParseError('CORRUPT', err.message, { cause: err });
@@ -149,7 +159,14 @@ async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Pr
       if (r.pagesNeedingOcr > 0) throw ocrUnavailable('this PDF has no text layer and');
       if (r.failedPages > 0) throw new ParseError('CORRUPT', `none of the PDF's ${r.pages.length} pages could be read`);
     }
-    return { text, pages: r.pages.length, ocrPages: r.ocrPages, layout: r.layout, ocrWords: r.ocrWords };
+    return {
+      text,
+      pages: r.pages.length,
+      ocrPages: r.ocrPages,
+      layout: r.layout,
+      ocrWords: r.ocrWords,
+      ocrSizes: r.ocrSizes,
+    };
   } finally {
     if (!deps.pdf) await reader.close();
   }
@@ -187,7 +204,7 @@ export async function parseDocument(
       input.bytes.length === 0 ? 'the file is empty' : 'unrecognised or binary file type',
     );
   }
-  const { text, pages, ocrPages, layout, ocrWords } = await extract(sniffed.mime, input, deps, options);
+  const { text, pages, ocrPages, layout, ocrWords, ocrSizes } = await extract(sniffed.mime, input, deps, options);
   if (text.replace(/\s+/g, '') === '') {
     throw new ParseError('EMPTY', ocrPages > 0 ? 'OCR found no text' : 'the document contains no text');
   }
@@ -198,6 +215,6 @@ export async function parseDocument(
     ocrPages,
     language: guessLanguage(text),
     ...(layout ? { layout } : {}),
-    ...(ocrWords && ocrWords.some((w) => w !== null && w.length > 0) ? { ocrWords } : {}),
+    ...(ocrWords && ocrWords.some((w) => w !== null && w.length > 0) ? { ocrWords, ocrSizes } : {}),
   };
 }

@@ -252,6 +252,12 @@ export interface StoredLayout {
   v: 1;
   pages: Array<{ w: PackedWord[]; o?: string[] } | null>;
   ocr?: Array<PackedOcrWord[] | null>;
+  /**
+   * Pixel size [width, height] of the image each OCR'd page was read from (what `ocr` boxes are
+   * relative to: a scanned PDF page is rendered at the OCR resolution). Absent in layouts stored
+   * before it was kept.
+   */
+  px?: Array<[number, number] | null>;
 }
 
 /** Pages kept: templates read at most 100,000 characters, about a dozen pages of layout text. */
@@ -267,6 +273,7 @@ const noNul = (s: string) => (s.includes('\u0000') ? s.replace(/\u0000/g, '') : 
 export function packLayout(
   pages: ReadonlyArray<LayoutPage | null>,
   ocrWords?: ReadonlyArray<ReadonlyArray<OcrWord> | null>,
+  ocrSizes?: ReadonlyArray<readonly [number, number] | null>,
 ): StoredLayout {
   const ocr = ocrWords?.slice(0, MAX_LAYOUT_PAGES).map((ws) =>
     ws
@@ -284,6 +291,9 @@ export function packLayout(
   return {
     v: 1,
     ...(ocr && ocr.some((p) => p !== null) ? { ocr } : {}),
+    ...(ocr && ocrSizes?.some((p) => p)
+      ? { px: ocr.map((_, i): [number, number] | null => (ocrSizes[i] ? [ocrSizes[i][0], ocrSizes[i][1]] : null)) }
+      : {}),
     pages: pages.slice(0, MAX_LAYOUT_PAGES).map((p) => {
       if (!p) return null;
       const w = p.words.map((x): PackedWord =>

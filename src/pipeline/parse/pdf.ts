@@ -3,6 +3,7 @@ import type { Ocr, OcrWord } from './ocr.js';
 import type { PdfEngine } from './pdf-engine.js';
 import { layoutWords, type LayoutPage } from './pdf-layout.js';
 import { reconstructLines, type LineOptions } from './pdf-lines.js';
+import { imageSize } from './image-size.js';
 import { withTimeout } from './timeout.js';
 
 /** OCR settings for text-less pages. */
@@ -39,6 +40,8 @@ export interface PdfTextResult {
   ocrPages: number;
   /** OCR word boxes per page (pixels at the rendering resolution), null for pages not OCR'd. */
   ocrWords: Array<OcrWord[] | null>;
+  /** Pixel size [width, height] of each OCR'd page's image (what the word boxes are relative to), null elsewhere. */
+  ocrSizes: Array<[number, number] | null>;
   /** Text-less pages with images or drawn glyphs that were not OCR'd (no OCR engine given). */
   pagesNeedingOcr: number;
   /** Pages pdf.js could not read at all. */
@@ -67,6 +70,7 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
     layout: [],
     ocrPages: 0,
     ocrWords: [],
+    ocrSizes: [],
     pagesNeedingOcr: 0,
     failedPages: 0,
   };
@@ -98,6 +102,7 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
         return;
       }
       if (ocrError) return;
+      const png = page.png;
       const job = withTimeout(
         ocr.engine.recognize(page.png),
         ocr.pageTimeoutMs ?? 60_000,
@@ -110,6 +115,8 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
             result.pages[index] = clean;
             result.layout[index] = null;
             result.ocrWords[index] = words ?? null;
+            const size = imageSize('image/png', png);
+            result.ocrSizes[index] = size ? [size.width, size.height] : null;
             result.ocrPages++;
           }
         })
@@ -127,6 +134,7 @@ export async function extractPdfText(bytes: Buffer, reader: PdfEngine, o: PdfTex
     result.pages[i] ??= '';
     result.layout[i] ??= null;
     result.ocrWords[i] ??= null;
+    result.ocrSizes[i] ??= null;
   }
   return result;
 }

@@ -32,7 +32,8 @@ const DESCENT = 0.2;
 
 const r1 = (n: number): number => Math.round(n * 10) / 10;
 
-function pdfBox(w: { x0: number; x1: number; base: number; size: number }): [number, number, number, number] {
+/** A PDF word's box in points from the page's top left (the box field positions use). */
+export function pdfBox(w: { x0: number; x1: number; base: number; size: number }): [number, number, number, number] {
   return [r1(w.x0), r1(w.base - ASCENT * w.size), r1(w.x1), r1(w.base + DESCENT * w.size)];
 }
 

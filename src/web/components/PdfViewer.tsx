@@ -24,6 +24,19 @@ export interface PageWord extends PageBox {
 }
 
 /**
+ * A page read by OCR (a scan): its words in pixels of the image the server read, whose size is
+ * `width` × `height` when known (GET /documents/{id}/words). pdf.js finds no text layer there.
+ */
+export interface OcrPage {
+  page: number;
+  width?: number;
+  words: ReadonlyArray<{ text: string; bbox: readonly number[] }>;
+}
+
+/** The resolution the server renders scanned pages at for OCR when the image size is not known. */
+const OCR_DPI = 200;
+
+/**
  * The words of a page from its text layer: each text run's box (from its transform and width at
  * scale 1), split into words in proportion to their characters (runs are set in one font, so
  * this is close enough to click on).
@@ -52,17 +65,21 @@ function Page({
   n,
   total,
   box,
+  ocr,
   onPick,
 }: {
   doc: pdfjs.PDFDocumentProxy;
   n: number;
   total: number;
-  box?: PageBox | null;
-  onPick?: (w: PageWord) => void;
+  box?: (PageBox & { unit?: string }) | null;
+  ocr?: OcrPage;
+  onPick?: (w: PageWord & { unit: 'pt' | 'px' }) => void;
 }) {
   const ref = useRef<HTMLCanvasElement>(null);
   // CSS pixels per PDF point, once the page is laid out (the outline is drawn in CSS pixels).
   const [cssScale, setCssScale] = useState(0);
+  // The page's width in points (to scale OCR pixels onto it).
+  const [ptWidth, setPtWidth] = useState(0);
   const [words, setWords] = useState<PageWord[]>([]);
   // Set once pdf.js has finished drawing the page (tests and screenshots wait for it).
   const [painted, setPainted] = useState(false);
@@ -84,6 +101,7 @@ function Page({
       canvas.height = Math.floor(viewport.height);
       canvas.style.width = `${Math.floor(viewport.width / (window.devicePixelRatio || 1))}px`;
       setCssScale(Math.floor(viewport.width / (window.devicePixelRatio || 1)) / base.width);
+      setPtWidth(base.width);
       task = page.render({ canvas, viewport });
       await task.promise.then(
         () => {
@@ -100,7 +118,15 @@ function Page({
       task?.cancel();
     };
   }, [doc, n]);
-  const mine = box && box.page === n && cssScale > 0 ? box.bbox : null;
+  // CSS pixels per OCR pixel on a scanned page.
+  const pxScale = ocr && ptWidth > 0 ? (cssScale * ptWidth) / (ocr.width ?? (ptWidth * OCR_DPI) / 72) : 0;
+  const boxScale = box?.unit === 'px' ? pxScale : cssScale;
+  const mine = box && box.page === n && boxScale > 0 ? box.bbox : null;
+  // Words to click: the text layer's, or on a scan (no text layer) the OCR words.
+  const clickable: Array<{ w: PageWord; unit: 'pt' | 'px'; scale: number }> =
+    words.length > 0 || !ocr
+      ? words.map((w) => ({ w, unit: 'pt', scale: cssScale }))
+      : ocr.words.map((w) => ({ w: { page: n, text: w.text, bbox: w.bbox }, unit: 'px', scale: pxScale }));
   return (
     <div className="page-wrap">
       <canvas
@@ -111,7 +137,7 @@ function Page({
         data-painted={painted ? 'true' : undefined}
       />
       {onPick && cssScale > 0
-        ? words.map((w, i) => (
+        ? clickable.map(({ w, unit, scale }, i) => (
             <span
               key={i}
               className="page-word"
@@ -119,12 +145,12 @@ function Page({
               title={`Fill the selected field with “${w.text}”`}
               // A word is picked with the mouse; the keyboard fills fields by typing or from the Text tab.
               onMouseDown={(e) => e.preventDefault()}
-              onClick={() => onPick(w)}
+              onClick={() => onPick({ ...w, unit })}
               style={{
-                left: w.bbox[0] * cssScale,
-                top: w.bbox[1] * cssScale,
-                width: (w.bbox[2] - w.bbox[0]) * cssScale,
-                height: (w.bbox[3] - w.bbox[1]) * cssScale,
+                left: w.bbox[0] * scale,
+                top: w.bbox[1] * scale,
+                width: (w.bbox[2] - w.bbox[0]) * scale,
+                height: (w.bbox[3] - w.bbox[1]) * scale,
               }}>
               {w.text}
             </span>
@@ -135,10 +161,10 @@ function Page({
           className="field-box"
           data-testid="field-box"
           style={{
-            left: mine[0] * cssScale - 2,
-            top: mine[1] * cssScale - 2,
-            width: (mine[2] - mine[0]) * cssScale + 4,
-            height: (mine[3] - mine[1]) * cssScale + 4,
+            left: mine[0] * boxScale - 2,
+            top: mine[1] * boxScale - 2,
+            width: (mine[2] - mine[0]) * boxScale + 4,
+            height: (mine[3] - mine[1]) * boxScale + 4,
           }}
         />
       ) : null}
@@ -149,12 +175,16 @@ function Page({
 export default function PdfViewer({
   data,
   box,
+  ocr,
   onPick,
 }: {
   data: ArrayBuffer;
-  box?: PageBox | null;
+  /** The outline: in points (`unit` pt or absent) or, on a scanned page, in OCR pixels (`unit` px). */
+  box?: (PageBox & { unit?: string }) | null;
+  /** OCR words of scanned pages, clickable where the page has no text layer. */
+  ocr?: readonly OcrPage[];
   /** Clicking a word of the page hands it here (filling the selected field); without it words are not clickable. */
-  onPick?: (w: PageWord) => void;
+  onPick?: (w: PageWord & { unit: 'pt' | 'px' }) => void;
 }) {
   const [doc, setDoc] = useState<pdfjs.PDFDocumentProxy | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -198,7 +228,15 @@ export default function PdfViewer({
         {doc.numPages} {doc.numPages === 1 ? 'page' : 'pages'}
       </p>
       {pages.map((n) => (
-        <Page key={n} doc={doc} n={n} total={doc.numPages} box={box} onPick={onPick} />
+        <Page
+          key={n}
+          doc={doc}
+          n={n}
+          total={doc.numPages}
+          box={box}
+          ocr={ocr?.find((p) => p.page === n)}
+          onPick={onPick}
+        />
       ))}
       {shown < doc.numPages ? <Button onClick={() => setShown(shown + BATCH)}>Show more pages</Button> : null}
     </div>

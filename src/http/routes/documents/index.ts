@@ -79,6 +79,11 @@ export function registerDocumentRoutes(
               description:
                 'Only documents flagged as a near-duplicate of an earlier one (true), or only the others (false)',
             },
+            fields_unconfirmed: {
+              type: 'boolean',
+              description:
+                'Only documents with a field no person has confirmed yet (true: the review queue of fields), or only the others (false)',
+            },
             ids: {
               type: 'string',
               pattern: '^[A-Za-z0-9_-]{1,64}(,[A-Za-z0-9_-]{1,64}){0,99}$',
@@ -129,6 +134,19 @@ export function registerDocumentRoutes(
     '/documents/:id/text',
     { config: auth, schema: { tags: TAGS, summary: 'The extracted text', params: schemas.idParam() } },
     async (req) => ok({ id: req.params.id, text: await documents.text(req.scope, req.params.id) }),
+  );
+
+  api.get(
+    '/documents/:id/words',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: 'The words of each page with their boxes (text layer or OCR)',
+        params: schemas.idParam(),
+      },
+    },
+    async (req) => ok({ id: req.params.id, pages: await documents.words(req.scope, req.params.id) }),
   );
 
   api.patch(

@@ -300,6 +300,42 @@ export const documentsDocs: OperationDocs = {
     errors: { 409: 'The document has no text yet (not parsed)' },
     example: { id: 'doc_01HZX4A7Q2', text: 'ACME GmbH\nInvoice 1042\nTotal 1.190,00 EUR' },
   },
+  'GET /documents/:id/words': {
+    data: t.obj({
+      id: t.str,
+      pages: t.arr(
+        t.obj(
+          {
+            page: t.int,
+            unit: t.enum(['pt', 'px']),
+            width: t.int,
+            height: t.int,
+            words: t.arr(t.obj({ text: t.str, bbox: { type: 'array', items: t.num, minItems: 4, maxItems: 4 } })),
+          },
+          ['width', 'height'],
+          'A page with positioned words: `pt` for a PDF text layer (points from the top left, as field positions), `px` for a page read by OCR (pixels of the image read; `width` and `height` give its size when known, to scale the boxes onto a rendered page)',
+        ),
+      ),
+    }),
+    description:
+      'Pages without positioned words (text documents, pages beyond the first 30) are left out; images and scanned PDF pages give their OCR word boxes',
+    errors: { 409: 'The document has no text yet (not parsed)' },
+    example: {
+      id: 'doc_01HZX4A7Q2',
+      pages: [
+        {
+          page: 1,
+          unit: 'px',
+          width: 1240,
+          height: 1754,
+          words: [
+            { text: 'Invoice', bbox: [96, 120, 212, 152] },
+            { text: '1042', bbox: [224, 120, 290, 152] },
+          ],
+        },
+      ],
+    },
+  },
   'PATCH /documents/:id': {
     data: documentSchema,
     errors: {

@@ -39,7 +39,7 @@ export function parseStage(deps: {
         language: r.language ?? null,
         mime_type: r.mimeType,
         // Images have no PDF layout, only OCR word boxes (kept for field positions).
-        layout: r.layout || r.ocrWords ? packLayout(r.layout ?? [], r.ocrWords) : null,
+        layout: r.layout || r.ocrWords ? packLayout(r.layout ?? [], r.ocrWords, r.ocrSizes) : null,
         parsed_at: new Date(),
         parser_version: PARSER_VERSION,
       };

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
 import { client, ok } from '../../lib/client';
 import { useAction } from '../../lib/queries';
 import { usePermission } from '../../lib/session';
@@ -15,6 +15,14 @@ export interface FieldPick {
   seq: number;
 }
 
+/** What a page around the editor can do with it from its own shortcuts (the review queue's). */
+export interface FieldsHandle {
+  /** Focuses the field `by` places after the selected one (the first field waiting for a person when none is). */
+  focus(by: number): void;
+  /** Confirms every field as corrected, then calls `then`. */
+  confirmAll(then?: () => void): void;
+}
+
 /**
  * Extracted fields with confidence and method; a person corrects a value or confirms it as is.
  * From the keyboard, in a field: ↓/↑ next or previous field, Enter accepts the field (as
@@ -27,6 +35,8 @@ export function FieldsEditor({
   selected,
   pick,
   onDone,
+  onLeave,
+  handle,
 }: {
   doc: DocumentRow;
   /** A field was focused: its value's place is shown on the page. */
@@ -34,6 +44,9 @@ export function FieldsEditor({
   selected?: string | null;
   pick?: FieldPick | null;
   onDone?: () => void;
+  /** Esc in a field with nothing to undo: the page takes the keyboard back (its shortcuts apply). */
+  onLeave?: () => void;
+  handle?: MutableRefObject<FieldsHandle | null>;
 }) {
   const fields = Object.entries(doc.fields ?? {});
   const perm = usePermission('member');
@@ -91,6 +104,25 @@ export function FieldsEditor({
     const next = names[names.indexOf(from) + by];
     if (next !== undefined) inputOf(next)?.focus();
   };
+  // Handed to the page after each render (and taken back on unmount: another document's
+  // editor must not answer for this one).
+  useEffect(() => {
+    if (!handle) return;
+    handle.current = {
+      focus(by) {
+        const at = selected ? names.indexOf(selected) : -1;
+        const waiting = fields.find(([, f]) => !f.confirmed && f.method !== 'manual')?.[0] ?? names[0];
+        const next = at < 0 ? waiting : names[Math.max(0, Math.min(names.length - 1, at + by))];
+        if (next !== undefined) inputOf(next)?.focus();
+      },
+      confirmAll(then) {
+        if (perm.allowed && !save.isPending && fields.length) confirmAll(then);
+      },
+    };
+    return () => {
+      handle.current = null;
+    };
+  });
   const onKey = (e: KeyboardEvent<HTMLInputElement>, name: string, orig: unknown) => {
     if (e.key === 'ArrowDown' || e.key === 'ArrowUp') {
       e.preventDefault();
@@ -98,6 +130,9 @@ export function FieldsEditor({
     } else if (e.key === 'Escape' && name in edits) {
       e.preventDefault();
       setEdits(({ [name]: _dropped, ...rest }) => rest);
+    } else if (e.key === 'Escape' && onLeave) {
+      e.preventDefault();
+      onLeave();
     } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
       if (perm.allowed && !save.isPending) confirmAll(onDone);
@@ -173,8 +208,9 @@ export function FieldsEditor({
       )}
       <p className="small muted" id="field-keys">
         In a field: <kbd>↓</kbd>/<kbd>↑</kbd> next / previous · <kbd>Enter</kbd> accept and go on · <kbd>Esc</kbd> undo
-        · <kbd>Ctrl</kbd>+<kbd>Enter</kbd> confirm all{onDone ? ' and open the next document' : ''}. Click a word on the
-        page, or select text in the Text tab, to fill the selected field.
+        {onLeave ? ' (again: leave the field)' : ''} · <kbd>Ctrl</kbd>+<kbd>Enter</kbd> confirm all
+        {onDone ? ' and open the next document' : ''}. Click a word on the page, or select text in the Text{' '}
+        {onLeave ? 'view' : 'tab'}, to fill the selected field.
       </p>
       {perm.allowed ? (
         <div className="row">

@@ -1,8 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import * as api from '../../lib/api';
-import { errorText } from '../../lib/queries';
+import { errorText, useGet } from '../../lib/queries';
 import { Button, Spinner } from '../../components/ui';
 import type { DocumentRow, FieldPosition } from '../../lib/types';
+import type { OcrPage } from '../../components/PdfViewer';
+import { ImagePage } from './ImagePage';
 
 const PdfViewer = lazy(() => import('../../components/PdfViewer'));
 const MAX_PREVIEW = 40 * 1024 * 1024;
@@ -21,7 +23,6 @@ export function Original({
   onPick?: (text: string, position: FieldPosition) => void;
 }) {
   const box = position && 'page' in position ? position : null;
-  const [img, setImg] = useState<{ scale: number } | null>(null);
   const kind =
     doc.mime_type === 'application/pdf'
       ? 'pdf'
@@ -31,6 +32,14 @@ export function Original({
   const [data, setData] = useState<{ buf: ArrayBuffer; url: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const previewable = kind !== 'other' && doc.size_bytes <= MAX_PREVIEW;
+  // Words OCR found (images, scanned PDF pages): what a click on the page can pick there. PDF
+  // text layers come from pdf.js itself.
+  const words = useGet(
+    '/api/v1/documents/{id}/words',
+    previewable && doc.timestamps.parsed_at ? { path: { id: doc.id } } : null,
+    { retry: false },
+  );
+  const ocr: OcrPage[] = (words.data?.pages ?? []).filter((p) => p.unit === 'px');
   useEffect(() => {
     if (!previewable) return;
     const ctl = new AbortController();
@@ -79,41 +88,28 @@ export function Original({
         <Suspense fallback={<Spinner label="Loading the PDF viewer…" />}>
           <PdfViewer
             data={data.buf}
-            box={box && box.unit === 'pt' ? box : null}
+            box={box}
+            ocr={ocr}
             onPick={
               onPick
                 ? (w) =>
                     onPick(w.text, {
                       page: w.page,
                       bbox: w.bbox.map((v) => Math.round(v * 100) / 100) as [number, number, number, number],
-                      unit: 'pt',
+                      unit: w.unit,
                     })
                 : undefined
             }
           />
         </Suspense>
       ) : (
-        <div className="viewer" tabIndex={0} role="region" aria-label="Original document">
-          <div className="page-wrap">
-            <img
-              src={data.url}
-              alt={`Original of ${doc.filename}`}
-              onLoad={(e) => setImg({ scale: e.currentTarget.clientWidth / (e.currentTarget.naturalWidth || 1) })}
-            />
-            {box && box.unit === 'px' && box.page === 1 && img ? (
-              <div
-                className="field-box"
-                data-testid="field-box"
-                style={{
-                  left: box.bbox[0] * img.scale - 2,
-                  top: box.bbox[1] * img.scale - 2,
-                  width: (box.bbox[2] - box.bbox[0]) * img.scale + 4,
-                  height: (box.bbox[3] - box.bbox[1]) * img.scale + 4,
-                }}
-              />
-            ) : null}
-          </div>
-        </div>
+        <ImagePage
+          url={data.url}
+          alt={`Original of ${doc.filename}`}
+          box={box && box.unit === 'px' ? box : null}
+          words={ocr.find((p) => p.page === 1)}
+          onPick={onPick}
+        />
       )}
     </div>
   );
