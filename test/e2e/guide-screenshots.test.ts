@@ -301,6 +301,8 @@ describe('the guides’ setup flows in the dashboard', () => {
     await expect(
       sendMail({ from: 'billing@vendor.example', to: before.inbound_address, subject: 'x', text: 'x' }),
     ).rejects.toMatchObject({ responseCode: 550 });
+    await address.getByRole('button', { name: /copy/i }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(after.inbound_address);
     await shot(address, 'inbound-address');
 
     // Only the supplier's domain, and only mail its SPF record vouches for.
