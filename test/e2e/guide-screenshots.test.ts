@@ -145,7 +145,10 @@ describe('the guides’ setup flows in the dashboard', () => {
     expect(docs.body.data.map((d: { filename: string }) => d.filename)).toEqual(['invoice.pdf']);
     state.documentId = docs.body.data[0].id;
     await expect
-      .poll(async () => (await api('GET', `/documents/${state.documentId}`)).body.data.status, { timeout: 60_000, interval: 500 })
+      .poll(async () => (await api('GET', `/documents/${state.documentId}`)).body.data.status, {
+        timeout: 60_000,
+        interval: 500,
+      })
       .toMatch(/^(completed|needs_review)$/);
     // The same file again is a duplicate: stored once, noted beside it.
     writeFileSync(join(folder, 'again.pdf'), readFileSync(join(packageRoot(), 'samples', 'invoice.pdf')));

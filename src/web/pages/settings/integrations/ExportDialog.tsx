@@ -174,7 +174,9 @@ export function ExportDialog({
             <Field
               label="Rows"
               htmlFor="ex-mode"
-              hint={mode === 'upsert' ? 'Found again by the document.id column.' : 'A reprocessed document adds a row.'}>
+              hint={
+                mode === 'upsert' ? 'Found again by the document.id column.' : 'A reprocessed document adds a row.'
+              }>
               <select id="ex-mode" value={mode} onChange={(e) => setMode(e.target.value as 'append')}>
                 <option value="append">A row per version (append)</option>
                 <option value="upsert">One row per document (upsert)</option>
