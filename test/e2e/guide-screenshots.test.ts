@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { packageRoot } from '../../src/lib/package-root.js';
 import { launchBrowser } from '../helpers/browser.js';
-import { ARTIFACTS, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
+import { ARTIFACTS, seriousViolations, startDashboardStack, type DashboardStack } from '../helpers/dashboard.js';
 import { fakeResolver, type DnsTable } from '../helpers/inbound-harness.js';
 import { invoiceMessage } from '../helpers/mail-fixtures.js';
 import { freePort } from '../helpers/net.js';
@@ -203,6 +203,7 @@ describe('the guides’ setup flows in the dashboard', () => {
       .poll(() => dlg.getByTestId('export-preview').innerText())
       .toMatch(/Invoice number[\s\S]*Total[\s\S]*invoice\.pdf/i);
     await shot(dlg, 'sheets-mapping', { dialog: true });
+    expect(await seriousViolations(page)).toEqual([]);
     await dlg.getByRole('button', { name: 'Create export' }).click();
     await dlg.waitFor({ state: 'detached' });
     const exports = await api('GET', '/integrations/sheets/exports');
@@ -314,6 +315,7 @@ describe('the guides’ setup flows in the dashboard', () => {
     await edit.getByLabel('Allowed senders').fill('@vendor.example');
     await edit.getByLabel('Sender authentication').selectOption('spf');
     await shot(edit, 'inbound-project-settings', { dialog: true });
+    expect(await seriousViolations(page)).toEqual([]);
     await edit.getByRole('button', { name: 'Save', exact: true }).click();
     await edit.waitFor({ state: 'detached' });
     const saved = (await api('GET', `/projects/${state.projectId}`)).body.data;
@@ -346,6 +348,7 @@ describe('the guides’ setup flows in the dashboard', () => {
     await expect.poll(() => table.textContent()).toContain(state.address);
     expect(await table.textContent()).toContain('SPF required');
     await shot(card('Receiving addresses'), 'inbound-integrations');
+    expect(await seriousViolations(page)).toEqual([]);
     expect(problems).toEqual([]);
   });
 
