@@ -11,13 +11,15 @@
 // shell has too), as docs/email.md and docs/intake.md set it up.
 import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFakeGoogle, type FakeGoogle } from '../../helpers/fake-google.js';
 import { freePort } from '../../helpers/net.js';
 import { tinyModelDir } from '../../helpers/pipeline.js';
+import { serviceAccountKey } from '../../helpers/sheets-harness.js';
 import { pgliteDataDirAt } from '../../helpers/webhooks-harness.js';
 
 const ENTRY = fileURLToPath(new URL('../../helpers/run-ts.mjs', import.meta.url));
@@ -26,6 +28,8 @@ const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../../samples', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
 /** The guides whose blocks continue the Quick start's and one another, in the order they are run. */
+/** The spreadsheet id docs/sheets.md uses. */
+const SPREADSHEET = '1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
 const WALK = ['api', 'documents', 'webhooks', 'email', 'intake', 'sheets', 'workflows', 'reports', 'cli'].map(
   (n) => `${n}.md`,
 );
@@ -87,6 +91,7 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
   const work = mkdtempSync(join(tmpdir(), 'docpipe-readme-work-'));
   let port: number;
   let smtpPort: number;
+  let google: FakeGoogle | undefined;
   let server: ChildProcess | undefined;
   let serverErr = '';
   let serverEnv: Record<string, string> = {};
@@ -96,6 +101,12 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
     mkdirSync(join(dataDir, 'secrets'), { recursive: true });
     port = await freePort();
     smtpPort = await freePort();
+    // docs/sheets.md's commands: Google is the test suite's stand-in, with the guide's spreadsheet
+    // and the service account's key file where the guide downloads it.
+    google = await startFakeGoogle();
+    google.spreadsheets.create(SPREADSHEET, ['Invoices', 'Archive']);
+    const key = serviceAccountKey(google, 'docpipe-export@acme-books.iam.gserviceaccount.com');
+    writeFileSync(join(work, 'acme-books-1a2b3c4d5e6f.json'), JSON.stringify(key, null, 2));
     const env = {
       ...(process.env as Record<string, string>),
       DATA_DIR: dataDir,
@@ -113,6 +124,8 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
       WATCH_DIR: join(dataDir, 'watch'),
       WATCH_STABLE_MS: '300',
       WATCH_POLL_MS: '200',
+      GOOGLE_API_ROOT_URL: google.rootUrl,
+      GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
     };
     // No bootstrap user: the quick start creates the owner through setup.
     for (const k of ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'BOOTSTRAP_ORG_NAME']) delete env[k];
@@ -148,6 +161,7 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
       await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
       if (server.exitCode === null) server.kill('SIGKILL');
     }
+    await google?.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   });
@@ -170,6 +184,7 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
       'smtp://localhost:2525',
       '/inbound-address/rotate',
       '$WATCH_DIR/$SCANS',
+      '/integrations/sheets/exports',
     ])
       expect(all).toContain(step);
     // Every command runs from a clone: the CLI through npx, not a global `docpipe`.
@@ -294,6 +309,10 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
     expect(mailed.map((d) => [d.filename, d.source])).toEqual([['invoice.pdf', 'email']]);
     expect(mailed[0].source_metadata.smtp.header_from).toContain('billing@vendor.example');
     expect((await docsOf('Scans')).map((d) => d.filename)).toEqual(['receipt-scan.pdf']);
+    // The invoice went to the spreadsheet (docs/sheets.md), under the guide's headers.
+    const rows = google!.spreadsheets.getValues(SPREADSHEET, 'Invoices');
+    expect(rows[0]).toEqual(['File', 'Invoice number', 'Total', 'docpipe_row_key']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['invoice.pdf']);
     const keys = (await fetch(`http://127.0.0.1:${port}/api/v1/api-keys`, { headers: auth }).then((r) => r.json())) as {
       data: { name: string; allowed_ips: string[] }[];
     };
