@@ -166,6 +166,12 @@ describe('the guides’ setup flows in the dashboard', () => {
     const settings = card('Settings');
     await settings.getByText(projectId).waitFor();
     await shot(settings, 'watch-project-id');
+    // The document says where it came from.
+    expect((await api('GET', `/documents/${state.documentId}`)).body.data.source_metadata).toEqual({
+      watch: { filename: 'invoice.pdf' },
+    });
+    await page.goto(`${s.base}/documents/${state.documentId}`);
+    await page.getByText('from the watched folder').waitFor();
   });
 
   it('Google Sheets: connect a service account, check access, map the columns, a row arrives', async () => {
