@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { inject } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { Config } from '../../src/config.js';
-import { createDeps, type Deps } from '../../src/container.js';
+import { createDeps, type CreateDepsOptions, type Deps } from '../../src/container.js';
 import { appDepsFrom, buildApp } from '../../src/http/app.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { packageRoot } from '../../src/lib/package-root.js';
@@ -106,7 +106,14 @@ export interface DashboardStack {
  * mail, webhooks) with test timings, the fake Google API and a private Dovecot, listening on
  * 127.0.0.1. The owner of a new organization (free plan, as a fresh install) signs in.
  */
-export async function startDashboardStack(): Promise<DashboardStack> {
+export async function startDashboardStack(
+  opts: {
+    /** More configuration (SMTP_PORT and INBOUND_DOMAIN for the receiver, WATCH_DIR, …). */
+    env?: Record<string, string>;
+    /** The SMTP receiver's DNS (SPF/DKIM/DMARC look-ups) instead of the network. */
+    inbound?: CreateDepsOptions['inbound'];
+  } = {},
+): Promise<DashboardStack> {
   ensureDashboardBuilt();
   const google = await startFakeGoogle();
   const dovecot = dovecotAvailable() ? await startDovecot({ users: [{ user: 'inbox', pass: 'pw-inbox' }] }) : null;
@@ -116,6 +123,7 @@ export async function startDashboardStack(): Promise<DashboardStack> {
     WEBHOOK_RETRY_DELAYS: '0.2,0.2',
     GOOGLE_API_ROOT_URL: google.rootUrl,
     GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
+    ...opts.env,
   });
   const testDb = await openTestDb('pglite');
   const deps = await createDeps(config, {
@@ -127,6 +135,7 @@ export async function startDashboardStack(): Promise<DashboardStack> {
     sheets: FAST_SHEETS,
     events: { relayIntervalMs: 200 },
     webhooks: { jitter: noJitter, sweepIntervalMs: 200 },
+    ...(opts.inbound ? { inbound: opts.inbound } : {}),
   });
   const app = await buildApp(appDepsFrom(deps));
   await app.listen({ port: 0, host: '127.0.0.1' });

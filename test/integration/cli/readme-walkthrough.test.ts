@@ -4,18 +4,22 @@
 // for by starting the server itself, and the alternatives to setup — are run in one bash, in a
 // folder holding the repository's `samples/`, against a started `docpipe start` with no user
 // yet. A `sh` block anywhere else in the README or docs/ must say `no-run`, so no command goes
-// unchecked by accident. The only changes made to them are the server's address and `npx docpipe`, which runs the
-// CLI from the sources with the server's DATA_DIR; every curl fails on an HTTP error
-// (--fail-with-body) and bash stops at the first failure.
+// unchecked by accident. The only changes made to them are the server's address (and its SMTP
+// receiver's, `smtp://localhost:2525`) and `npx docpipe`, which runs the CLI from the sources with
+// the server's DATA_DIR; every curl fails on an HTTP error (--fail-with-body) and bash stops at
+// the first failure. The server receives mail for INBOUND_DOMAIN and watches WATCH_DIR (which the
+// shell has too), as docs/email.md and docs/intake.md set it up.
 import { spawn, fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { startFakeGoogle, type FakeGoogle } from '../../helpers/fake-google.js';
 import { freePort } from '../../helpers/net.js';
 import { tinyModelDir } from '../../helpers/pipeline.js';
+import { serviceAccountKey } from '../../helpers/sheets-harness.js';
 import { pgliteDataDirAt } from '../../helpers/webhooks-harness.js';
 
 const ENTRY = fileURLToPath(new URL('../../helpers/run-ts.mjs', import.meta.url));
@@ -24,7 +28,11 @@ const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
 const SAMPLES = fileURLToPath(new URL('../../../samples', import.meta.url));
 const DOCS = fileURLToPath(new URL('../../../docs/', import.meta.url));
 /** The guides whose blocks continue the Quick start's and one another, in the order they are run. */
-const WALK = ['api', 'documents', 'webhooks', 'intake', 'sheets', 'workflows', 'reports', 'cli'].map((n) => `${n}.md`);
+/** The spreadsheet id docs/sheets.md uses. */
+const SPREADSHEET = '1AbCdEfGhIjKlMnOpQrStUvWxYz0123456789';
+const WALK = ['api', 'documents', 'webhooks', 'email', 'intake', 'sheets', 'workflows', 'reports', 'cli'].map(
+  (n) => `${n}.md`,
+);
 
 interface Block {
   line: number;
@@ -82,6 +90,8 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
   const dataDir = mkdtempSync(join(tmpdir(), 'docpipe-readme-'));
   const work = mkdtempSync(join(tmpdir(), 'docpipe-readme-work-'));
   let port: number;
+  let smtpPort: number;
+  let google: FakeGoogle | undefined;
   let server: ChildProcess | undefined;
   let serverErr = '';
   let serverEnv: Record<string, string> = {};
@@ -90,6 +100,13 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
     await pgliteDataDirAt(join(dataDir, 'db'));
     mkdirSync(join(dataDir, 'secrets'), { recursive: true });
     port = await freePort();
+    smtpPort = await freePort();
+    // docs/sheets.md's commands: Google is the test suite's stand-in, with the guide's spreadsheet
+    // and the service account's key file where the guide downloads it.
+    google = await startFakeGoogle();
+    google.spreadsheets.create(SPREADSHEET, ['Invoices', 'Archive']);
+    const key = serviceAccountKey(google, 'docpipe-export@acme-books.iam.gserviceaccount.com');
+    writeFileSync(join(work, 'acme-books-1a2b3c4d5e6f.json'), JSON.stringify(key, null, 2));
     const env = {
       ...(process.env as Record<string, string>),
       DATA_DIR: dataDir,
@@ -102,6 +119,13 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
       CLASSIFY_KNN: 'false',
       EMBEDDING_MODEL_DIR: await tinyModelDir(),
       CLASSIFIER_CACHE_DIR: join(tmpdir(), 'docpipe-test-classifier'),
+      SMTP_PORT: String(smtpPort),
+      INBOUND_DOMAIN: 'in.example.com',
+      WATCH_DIR: join(dataDir, 'watch'),
+      WATCH_STABLE_MS: '300',
+      WATCH_POLL_MS: '200',
+      GOOGLE_API_ROOT_URL: google.rootUrl,
+      GOOGLE_OAUTH_TOKEN_URL: google.tokenUrl,
     };
     // No bootstrap user: the quick start creates the owner through setup.
     for (const k of ['BOOTSTRAP_ADMIN_EMAIL', 'BOOTSTRAP_ADMIN_PASSWORD', 'BOOTSTRAP_ORG_NAME']) delete env[k];
@@ -137,6 +161,7 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
       await Promise.race([exited, new Promise((r) => setTimeout(r, 15_000))]);
       if (server.exitCode === null) server.kill('SIGKILL');
     }
+    await google?.close();
     rmSync(dataDir, { recursive: true, force: true });
     rmSync(work, { recursive: true, force: true });
   });
@@ -156,6 +181,10 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
       '/projects',
       '-F file=@samples/invoice.pdf',
       '/documents/reprocess',
+      'smtp://localhost:2525',
+      '/inbound-address/rotate',
+      '$WATCH_DIR/$SCANS',
+      '/integrations/sheets/exports',
     ])
       expect(all).toContain(step);
     // Every command runs from a clone: the CLI through npx, not a global `docpipe`.
@@ -194,7 +223,9 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
         ` "$(node -e 'process.stdout.write(JSON.stringify({argv: process.argv.slice(1)}))' -- "$@")"; }`,
       ...blocks.map(
         (b) =>
-          `echo "--- ${b.file} line ${b.line}" >&2\n${b.code.replaceAll('http://localhost:8000', `http://127.0.0.1:${port}`)}`,
+          `echo "--- ${b.file} line ${b.line}" >&2\n${b.code
+            .replaceAll('http://localhost:8000', `http://127.0.0.1:${port}`)
+            .replaceAll('smtp://localhost:2525', `smtp://127.0.0.1:${smtpPort}`)}`,
       ),
     ].join('\n');
     const res = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
@@ -264,6 +295,24 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
       metadata: { source: 'scanner-3' },
       classification: { type: 'receipt', confirmed: true },
     });
+    // The e-mailed invoice (docs/email.md) and the scan dropped into the watched folder (docs/intake.md).
+    const docsOf = async (name: string) => {
+      const p = projects.data.find((x) => x.name === name);
+      expect(p, name).toBeDefined();
+      return (
+        (await fetch(`http://127.0.0.1:${port}/api/v1/projects/${p!.id}/documents`, { headers: auth }).then((r) =>
+          r.json(),
+        )) as { data: { filename: string; source: string; source_metadata: Record<string, any> }[] }
+      ).data;
+    };
+    const mailed = await docsOf('Supplier mail');
+    expect(mailed.map((d) => [d.filename, d.source])).toEqual([['invoice.pdf', 'email']]);
+    expect(mailed[0].source_metadata.smtp.header_from).toContain('billing@vendor.example');
+    expect((await docsOf('Scans')).map((d) => d.filename)).toEqual(['receipt-scan.pdf']);
+    // The invoice went to the spreadsheet (docs/sheets.md), under the guide's headers.
+    const rows = google!.spreadsheets.getValues(SPREADSHEET, 'Invoices');
+    expect(rows[0]).toEqual(['File', 'Invoice number', 'Total', 'docpipe_row_key']);
+    expect(rows.slice(1).map((r) => r[0])).toEqual(['invoice.pdf']);
     const keys = (await fetch(`http://127.0.0.1:${port}/api/v1/api-keys`, { headers: auth }).then((r) => r.json())) as {
       data: { name: string; allowed_ips: string[] }[];
     };

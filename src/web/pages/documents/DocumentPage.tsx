@@ -170,7 +170,8 @@ export function DocumentPage({ params }: { params: Record<string, string> }) {
             <span className="muted small">
               {bytes(d.size_bytes)} ·{' '}
               {d.page_count === null ? 'pages unknown' : d.page_count === 1 ? '1 page' : `${d.page_count} pages`} · from{' '}
-              {d.source}
+              {/* A watched folder uploads like the API (source "upload"); say where the file came from. */}
+              {d.source_metadata?.watch ? 'the watched folder' : d.source}
             </span>
           </span>
         }

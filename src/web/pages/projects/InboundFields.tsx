@@ -60,30 +60,29 @@ export function InboundFields({
           onChange={(e) => onChange({ ...value, senders: e.target.value })}
         />
       </Field>
-      <div className="form-grid">
-        <Field label="Sender authentication" htmlFor={`${idPrefix}-auth`}>
-          <select
-            id={`${idPrefix}-auth`}
-            value={value.authentication}
-            onChange={(e) => onChange({ ...value, authentication: e.target.value as InboundState['authentication'] })}>
-            {Object.entries(AUTH_LABELS).map(([k, label]) => (
-              <option key={k} value={k}>
-                {label}
-              </option>
-            ))}
-          </select>
-        </Field>
-        <Field label="Documents from" htmlFor={`${idPrefix}-consume`}>
-          <select
-            id={`${idPrefix}-consume`}
-            value={value.consume}
-            onChange={(e) => onChange({ ...value, consume: e.target.value as InboundState['consume'] })}>
-            <option value="attachments">The attachments</option>
-            <option value="eml">The message (.eml)</option>
-            <option value="both">Both</option>
-          </select>
-        </Field>
-      </div>
+      {/* Full width: the choices are sentences (cut off in a half-width select). */}
+      <Field label="Sender authentication" htmlFor={`${idPrefix}-auth`}>
+        <select
+          id={`${idPrefix}-auth`}
+          value={value.authentication}
+          onChange={(e) => onChange({ ...value, authentication: e.target.value as InboundState['authentication'] })}>
+          {Object.entries(AUTH_LABELS).map(([k, label]) => (
+            <option key={k} value={k}>
+              {label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      <Field label="Documents from" htmlFor={`${idPrefix}-consume`}>
+        <select
+          id={`${idPrefix}-consume`}
+          value={value.consume}
+          onChange={(e) => onChange({ ...value, consume: e.target.value as InboundState['consume'] })}>
+          <option value="attachments">The attachments</option>
+          <option value="eml">The message (.eml)</option>
+          <option value="both">Both</option>
+        </select>
+      </Field>
     </fieldset>
   );
 }

@@ -171,10 +171,15 @@ export function ExportDialog({
                 ))}
               </select>
             </Field>
-            <Field label="Rows" htmlFor="ex-mode">
+            <Field
+              label="Rows"
+              htmlFor="ex-mode"
+              hint={
+                mode === 'upsert' ? 'Found again by the document.id column.' : 'A reprocessed document adds a row.'
+              }>
               <select id="ex-mode" value={mode} onChange={(e) => setMode(e.target.value as 'append')}>
-                <option value="append">Append a row per document version</option>
-                <option value="upsert">Keep one row per document (needs document.id)</option>
+                <option value="append">A row per version (append)</option>
+                <option value="upsert">One row per document (upsert)</option>
               </select>
             </Field>
             <Field label="When" htmlFor="ex-trigger">

@@ -12,7 +12,7 @@ export function InboundSection({ projects }: { projects: Project[] }) {
         <p className="small muted" style={{ margin: 0 }}>
           {projects.length === 0
             ? 'No projects yet.'
-            : 'This server receives no mail directly: set INBOUND_DOMAIN and SMTP_PORT (see the README).'}
+            : 'This server receives no mail directly: set INBOUND_DOMAIN and SMTP_PORT (see docs/email.md).'}
         </p>
       ) : (
         <div className="table-wrap">
