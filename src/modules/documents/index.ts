@@ -172,6 +172,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     runner,
     /** Queues reprocess batches page by page (the maintenance worker runs it). */
     walker,
+    runs,
     computes,
     classifier,
     embedder,
