@@ -21,7 +21,7 @@ import {
   type Stage,
 } from './documents.types.js';
 import { resolveVersions, type CurrentVersions } from './missing.js';
-import { selectionOf } from './reprocess-walker.js';
+import { selectionOf, type ReprocessWalker } from './reprocess-walker.js';
 import type { RunStarter } from './runs.js';
 
 export interface PatchDocumentInput {
@@ -37,6 +37,7 @@ export function createDocumentsService(deps: {
   projects: ProjectsRepository;
   batches: BatchesRepository;
   runs: RunStarter;
+  walker: Pick<ReprocessWalker, 'page'>;
   blobs: BlobStore;
   queues: Queues;
   logger: Logger;
@@ -236,8 +237,9 @@ export function createDocumentsService(deps: {
 
     /**
      * Batch reprocessing: validates, counts the documents once and stores the batch with its
-     * target; the batch's walker (a maintenance job, reprocess-walker.ts) queues them page by
-     * page, so the request answers at once whatever the batch's size. `missing` picks documents
+     * target, and queues the first page; the batch's walker (a maintenance job,
+     * reprocess-walker.ts) queues the rest page by page, so the request answers at once whatever
+     * the batch's size. `missing` picks documents
      * whose stage never ran with the current model or template version; `all` re-runs every one.
      * One bad document never stops the batch. `all_documents` and `failed_at` are for the
      * pipeline page (every document of the scope, or those that failed at a stage); the public
@@ -281,10 +283,17 @@ export function createDocumentsService(deps: {
         return deps.batches.create(q, scope, { kind: 'reprocess', stages, mode, target: { target, versions }, total, until });
       });
       if (batch.status !== 'completed') {
+        // The first page is queued in the request: a batch of up to a page is then under way
+        // whatever runs the maintenance role, and a larger one shows progress at once.
+        const first = await deps.walker.page(batch.id).catch((err: unknown) => {
+          deps.logger.warn({ err, batchId: batch.id }, 'first page of a batch failed; its walker retries');
+          return 'more' as const;
+        });
         // Not queued (Redis away): the maintenance sweep queues the walk of a batch left unwalked.
-        await queueWalk(deps.queues, batch.id).catch((err: unknown) =>
-          deps.logger.warn({ err, batchId: batch.id }, 'could not queue the batch walker; the sweep will'),
-        );
+        if (first !== 'done')
+          await queueWalk(deps.queues, batch.id).catch((err: unknown) =>
+            deps.logger.warn({ err, batchId: batch.id }, 'could not queue the batch walker; the sweep will'),
+          );
       }
       return (await deps.batches.get(scope, batch.id))!;
     },

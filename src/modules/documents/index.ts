@@ -120,6 +120,7 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     projects,
     batches,
     runs,
+    walker,
     blobs,
     queues,
     logger,
