@@ -7,12 +7,15 @@
 //   - the load-all-ids statement the request used to run (one SELECT of every id), for its memory;
 //   - the old per-document path (every id loaded, then per document a read, a run start and a
 //     queue round trip) over a project of N/10 documents.
-// Prints documents per second and RSS sampled every 20 ms (start, peak, end) for each.
+// Prints documents per second, RSS sampled every 20 ms (start, peak, end) and the growth of the
+// V8 heap in use (what the walker itself holds; on PGlite, RSS also carries the database).
 //
 // PostgreSQL when DATABASE_URL or TEST_DATABASE_URL is set (a new database on that server,
 // dropped afterwards); else in-memory PGlite (the database then runs in this process and its
 // memory is in the RSS).
 import { readFileSync } from 'node:fs';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createQueues } from '../../src/jobs/queues.js';
@@ -31,6 +34,14 @@ const SCOPE = { orgId: ORG, environment: 'live' as const };
 const PAGE = 500;
 
 const rssMb = () => process.memoryUsage().rss / 1048576;
+const heapMb = () => process.memoryUsage().heapUsed / 1048576;
+// A full collection on demand without --expose-gc on the command line: what the heap retains.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+const retainedMb = () => {
+  collect();
+  return heapMb();
+};
 const loadavg = () => readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
 async function openDb(): Promise<{ db: Db; label: string; close(): Promise<void> }> {
@@ -71,26 +82,31 @@ async function seed(db: Db, project: string, tag: string, n: number): Promise<vo
   }
 }
 
-/** Runs `fn` with RSS sampled every 20 ms. */
-async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; secs: number; rss: [number, number, number] }> {
-  global.gc?.();
+type Sampled = { secs: number; rss: [number, number, number]; heapPeak: number; heapStart: number };
+
+/** Runs `fn` with RSS and the V8 heap in use sampled every 20 ms. */
+async function measured<T>(fn: () => Promise<T>): Promise<Sampled & { value: T }> {
+  collect();
   const start = rssMb();
+  const heapStart = heapMb();
   let peak = start;
+  let heapPeak = heapStart;
   const sampler = setInterval(() => {
     peak = Math.max(peak, rssMb());
+    heapPeak = Math.max(heapPeak, heapMb());
   }, 20);
   const t0 = performance.now();
   try {
     const value = await fn();
     const secs = (performance.now() - t0) / 1000;
     const end = rssMb();
-    return { value, secs, rss: [start, Math.max(peak, end), end] };
+    return { value, secs, rss: [start, Math.max(peak, end), end], heapStart, heapPeak: Math.max(heapPeak, heapMb()) };
   } finally {
     clearInterval(sampler);
   }
 }
 
-const row = (measure: string, n: number, m: { secs: number; rss: [number, number, number] }) => ({
+const row = (measure: string, n: number, m: Sampled) => ({
   measure,
   documents: n,
   seconds: m.secs.toFixed(2),
@@ -98,6 +114,7 @@ const row = (measure: string, n: number, m: { secs: number; rss: [number, number
   'RSS start MB': m.rss[0].toFixed(0),
   'peak MB': m.rss[1].toFixed(0),
   'end MB': m.rss[2].toFixed(0),
+  'heap peak − start MB': (m.heapPeak - m.heapStart).toFixed(1),
 });
 
 export async function main(args: string[]): Promise<void> {
@@ -163,9 +180,11 @@ export async function main(args: string[]): Promise<void> {
 
     // The walker over the whole batch, page after page as its job does.
     const big = await newBatch('prj_big', n);
+    // The heap retained after a full collection, every 40 pages: flat when the walk holds one page.
+    const retained: number[] = [];
     const walk = await measured(async () => {
       let pages = 0;
-      while ((await walker.page(big.id)) !== 'done') pages++;
+      while ((await walker.page(big.id)) !== 'done') if (++pages % 40 === 0) retained.push(retainedMb());
       return pages + 1;
     });
     const walked = await batches.get(SCOPE, big.id);
@@ -205,7 +224,10 @@ export async function main(args: string[]): Promise<void> {
     ]);
     const walkRate = n / walk.secs;
     console.log(
-      `walker ${walk.value} pages; ${Math.round(walkRate)} docs/s = ${((walkRate / (n / plain.secs)) * 100).toFixed(0)}% of the plain keyset SELECT, ${(walkRate / (small / old.secs)).toFixed(1)}× the old per-document path; RSS growth during the walk ${(walk.rss[1] - walk.rss[0]).toFixed(1)} MB (peak − start)`,
+      `walker ${walk.value} pages; ${Math.round(walkRate)} docs/s = ${((walkRate / (n / plain.secs)) * 100).toFixed(0)}% of the plain keyset SELECT, ${(walkRate / (small / old.secs)).toFixed(1)}× the old per-document path; RSS growth during the walk ${(walk.rss[1] - walk.rss[0]).toFixed(1)} MB (peak − start; on PGlite the database's own memory is in it), JS heap growth ${(walk.heapPeak - walk.heapStart).toFixed(1)} MB`,
+    );
+    console.log(
+      `JS heap retained after a full GC, every 40 pages (20,000 documents) of the walk: ${retained.map((r) => r.toFixed(1)).join(' → ')} MB`,
     );
     console.log(`load average now ${loadavg()}`);
   } finally {
