@@ -10,10 +10,7 @@ import type { QueueName, Queues } from './queues.js';
 export const MAINTENANCE_QUEUE = 'maintenance' satisfies QueueName;
 
 export type MaintenanceJob =
-  | { kind: 'sweep' }
-  | { kind: 'retention' }
-  | ({ kind: 'retrain' } & Scope)
-  | { kind: 'reprocess'; batchId: string };
+  { kind: 'sweep' } | { kind: 'retention' } | ({ kind: 'retrain' } & Scope) | { kind: 'reprocess'; batchId: string };
 
 /** How long corrections gather before a retrain starts. */
 const RETRAIN_DELAY_MS = 5_000;

@@ -207,7 +207,15 @@ export async function main(args: string[]): Promise<void> {
           const out = [];
           for (const id of chunk) {
             const d = await docs.getById(id, q, true);
-            if (d) out.push(await runs.start(q, d, [...STAGES].filter((s) => s === 'extract'), oldBatch.id));
+            if (d)
+              out.push(
+                await runs.start(
+                  q,
+                  d,
+                  [...STAGES].filter((s) => s === 'extract'),
+                  oldBatch.id,
+                ),
+              );
           }
           return out;
         });

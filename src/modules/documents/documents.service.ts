@@ -280,7 +280,14 @@ export function createDocumentsService(deps: {
           selectionOf({ target: { target, versions }, walk_until: until, mode, stages }),
           q,
         );
-        return deps.batches.create(q, scope, { kind: 'reprocess', stages, mode, target: { target, versions }, total, until });
+        return deps.batches.create(q, scope, {
+          kind: 'reprocess',
+          stages,
+          mode,
+          target: { target, versions },
+          total,
+          until,
+        });
       });
       if (batch.status !== 'completed') {
         // The first page is queued in the request: a batch of up to a page is then under way

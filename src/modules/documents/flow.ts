@@ -55,7 +55,10 @@ export async function enqueueStage(
 }
 
 /** Many first stages at once, one round trip per stage (a batch walker's page). */
-export async function enqueueStages(queues: Queues, jobs: { stage: Stage; doc: Pick<DocumentRow, 'id' | 'version'> }[]) {
+export async function enqueueStages(
+  queues: Queues,
+  jobs: { stage: Stage; doc: Pick<DocumentRow, 'id' | 'version'> }[],
+) {
   const byStage = new Map<Stage, ReturnType<typeof stageJob>[]>();
   for (const { stage, doc } of jobs) {
     const list = byStage.get(stage) ?? [];

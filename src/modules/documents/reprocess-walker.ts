@@ -57,8 +57,19 @@ export function createReprocessWalker(
       const cursor = w.cursor_at && w.cursor_id ? { at: w.cursor_at, id: w.cursor_id } : null;
       const rows = await deps.docs.reprocessPage(scope, selectionOf(w), cursor, limit, q);
       // Locked before they join the batch: a document deleted meanwhile is neither item nor run.
-      const locked = rows.length ? await deps.docs.lockForRuns(q, rows.map((r) => r.id)) : [];
-      const fresh = new Set(await deps.batches.addItems(q, batchId, locked.map((d) => d.id)));
+      const locked = rows.length
+        ? await deps.docs.lockForRuns(
+            q,
+            rows.map((r) => r.id),
+          )
+        : [];
+      const fresh = new Set(
+        await deps.batches.addItems(
+          q,
+          batchId,
+          locked.map((d) => d.id),
+        ),
+      );
       const started = await deps.runs.startMany(
         q,
         locked.filter((d) => fresh.has(d.id)),

@@ -42,7 +42,9 @@ async function expectExactlyOnce(t: DocsApp, batchId: string, projectId: string,
     await count(t, 'SELECT count(DISTINCT document_id) AS n FROM batch_items WHERE batch_id = $1', [batchId]),
   ).toBe(n);
   expect(await count(t, 'SELECT count(*) AS n FROM batch_items WHERE batch_id = $1', [batchId])).toBe(n);
-  expect(await count(t, 'SELECT count(*) AS n FROM documents WHERE project_id = $1 AND version = 2', [projectId])).toBe(n);
+  expect(await count(t, 'SELECT count(*) AS n FROM documents WHERE project_id = $1 AND version = 2', [projectId])).toBe(
+    n,
+  );
   expect(
     await count(
       t,

@@ -25,7 +25,9 @@ describe('reprocess walker statements', () => {
   beforeAll(async () => {
     testDb = await createTestDb('pglite');
     const q = testDb.db;
-    await q.query(`INSERT INTO organizations (id, name, plan) VALUES ('org_walk', 'Walk', 'enterprise'), ('org_else', 'Else', 'enterprise')`);
+    await q.query(
+      `INSERT INTO organizations (id, name, plan) VALUES ('org_walk', 'Walk', 'enterprise'), ('org_else', 'Else', 'enterprise')`,
+    );
     await q.query(
       `INSERT INTO projects (id, org_id, environment, name) VALUES ('prj_walk', 'org_walk', 'live', 'W'), ('prj_else', 'org_else', 'live', 'E')`,
     );

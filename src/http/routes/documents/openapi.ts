@@ -146,7 +146,8 @@ export const batchSchema = component(
     queued: { ...t.int, description: 'Documents queued so far (the walker queues a batch page by page)' },
     walking: {
       type: 'boolean',
-      description: 'True while documents are still being queued; `total` is then the count made when the batch was created',
+      description:
+        'True while documents are still being queued; `total` is then the count made when the batch was created',
     },
     failures: t.arr(
       t.obj(
