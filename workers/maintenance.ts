@@ -84,7 +84,8 @@ export async function sweep(
     requeued++;
   }
   if (requeued) deps.logger.warn({ requeued }, 'sweeper re-queued documents whose jobs had vanished');
-  return requeued + (await sweepWalks(deps, staleMs));
+  await sweepWalks(deps, staleMs);
+  return requeued;
 }
 
 /**

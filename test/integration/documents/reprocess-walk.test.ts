@@ -8,6 +8,8 @@ import { dbKinds } from '../../helpers/db.js';
 import { createDocsApp, eventually, type DocsApp } from '../../helpers/docs-app.js';
 import { createProject } from '../../helpers/pipeline.js';
 import { createReprocessWalker } from '../../../src/modules/documents/reprocess-walker.js';
+import { MAINTENANCE_QUEUE, walkJobId } from '../../../src/jobs/maintenance.js';
+import { sweepWalks } from '../../../workers/maintenance.js';
 import { api, dataOf, invoiceText } from './fixtures.js';
 
 const PAGE = 50;
@@ -156,6 +158,13 @@ describe.each(dbKinds())('reprocess walker (%s)', (kind) => {
     );
     await expect(dying.page(created.id)).rejects.toThrow('process killed');
     expect(await batchOf(actor, created.id)).toMatchObject({ queued: 2 * PAGE, walking: true });
+
+    // Its walker job is lost too (Redis data gone): the sweep queues it again, once.
+    const maintenance = t.deps.queues.get(MAINTENANCE_QUEUE);
+    await (await maintenance.getJob(walkJobId(created.id)))!.remove();
+    expect(await sweepWalks(t.deps, 0)).toBe(1);
+    expect(await sweepWalks(t.deps, 0)).toBe(0);
+    expect(await (await maintenance.getJob(walkJobId(created.id)))!.getState()).toBe('waiting');
 
     // Workers start (the walker job queued by the request resumes at the cursor) and are stopped mid-walk.
     await t.startWorkers();
