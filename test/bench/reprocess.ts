@@ -1,4 +1,4 @@
-// `npm run bench -- reprocess [N]`: a reprocess batch over N documents (default 100,000, seeded
+// `npm run bench -- reprocess [N] [--drain M]`: a reprocess batch over N documents (default 100,000, seeded
 // straight into the database) walked by the real walker: keyset pages of 500, each page's batch
 // items, runs and cursor in one transaction, its first-stage jobs queued into a private Redis
 // after the commit (no stage workers: this measures the walk and the queueing). Baselines in the
@@ -7,6 +7,9 @@
 //   - the load-all-ids statement the request used to run (one SELECT of every id), for its memory;
 //   - the old per-document path (every id loaded, then per document a read, a run start and a
 //     queue round trip) over a project of N/10 documents.
+// Then a batch over a third project (`--drain N`, default min(N, 20,000)) paced by back-pressure to
+// its end, a no-op extract worker in this process finishing each document as a stage would,
+// against the same worker draining as many jobs queued at once.
 // Prints documents per second, RSS sampled every 20 ms (start, peak, end) and the growth of the
 // V8 heap in use (what the walker itself holds; on PGlite, RSS also carries the database).
 //
@@ -18,11 +21,13 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { createDb, type Db } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
+import { Worker } from 'bullmq';
 import { createQueues } from '../../src/jobs/queues.js';
 import { createLogger } from '../../src/lib/logger.js';
 import { createCommandRedis } from '../../src/lib/redis.js';
 import { createBatchesRepository } from '../../src/modules/documents/batches.repository.js';
 import { createDocumentsRepository } from '../../src/modules/documents/documents.repository.js';
+import type { StageJobData } from '../../src/modules/documents/flow.js';
 import { createReprocessWalker } from '../../src/modules/documents/reprocess-walker.js';
 import { createRunStarter } from '../../src/modules/documents/runs.js';
 import { createProjectsRepository } from '../../src/modules/projects/projects.repository.js';
@@ -122,6 +127,8 @@ export async function main(args: string[]): Promise<void> {
   const di = args.indexOf('--documents');
   const n = Number(di >= 0 ? args[di + 1] : (pos ?? 100_000));
   const small = Math.max(1, Math.round(n / 10));
+  const dr = args.indexOf('--drain');
+  const drainN = Number(dr >= 0 ? args[dr + 1] : Math.min(n, 20_000));
   const { db, label, close } = await openDb();
   const redis = await benchRedis();
   const command = createCommandRedis(redis.url);
@@ -129,15 +136,16 @@ export async function main(args: string[]): Promise<void> {
   try {
     await db.query(`INSERT INTO organizations (id, name, plan) VALUES ($1, 'Bench', 'enterprise')`, [ORG]);
     await db.query(
-      `INSERT INTO projects (id, org_id, environment, name) VALUES ('prj_big', $1, 'live', 'Big'), ('prj_old', $1, 'live', 'Old path')`,
+      `INSERT INTO projects (id, org_id, environment, name) VALUES ('prj_big', $1, 'live', 'Big'), ('prj_old', $1, 'live', 'Old path'), ('prj_drain', $1, 'live', 'Drained')`,
       [ORG],
     );
     const t0 = performance.now();
     await seed(db, 'prj_big', 'b', n);
     await seed(db, 'prj_old', 'o', small);
+    await seed(db, 'prj_drain', 'd', drainN);
     await db.query('ANALYZE documents');
     console.log(
-      `reprocess bench: ${n} + ${small} documents seeded on ${label} in ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${loadavg()}`,
+      `reprocess bench: ${n} + ${small} + ${drainN} documents seeded on ${label} in ${((performance.now() - t0) / 1000).toFixed(1)} s; load average ${loadavg()}`,
     );
 
     const logger = createLogger({ level: 'silent', pretty: false });
@@ -236,6 +244,81 @@ export async function main(args: string[]): Promise<void> {
     );
     console.log(
       `JS heap retained after a full GC, every 40 pages (20,000 documents) of the walk: ${retained.map((r) => r.toFixed(1)).join(' → ')} MB`,
+    );
+
+    // A batch of `drainN` paced by back-pressure to its end: a no-op extract worker in this
+    // process finishes each document as a stage would (its row and its batch item, one
+    // transaction), and the walker runs in slices as its job does, waiting at the in-flight bound.
+    // Baseline: the same worker draining the same number of jobs queued in one go, no batch.
+    const drainQueues = createQueues({ redis: command, redisUrl: redis.url, prefix: `bench-drain-${Date.now()}` });
+    const drainRuns = createRunStarter({ docs, projects: createProjectsRepository(db), queues: drainQueues, logger });
+    const paced = createReprocessWalker({ db, docs, batches, runs: drainRuns }, { fullWaitMs: 50 });
+    let finished = 0;
+    const noop = new Worker<StageJobData>(
+      'extract',
+      (job) =>
+        db.tx(async (q) => {
+          const { rows } = await q.query<{ batch_id: string | null }>(
+            `UPDATE documents SET status = 'completed', completed_at = now(), pipeline = pipeline || '{"current": null}'
+             WHERE id = $1 AND version = $2 RETURNING pipeline->>'batch_id' AS batch_id`,
+            [job.data.documentId, job.data.version],
+          );
+          if (rows[0]?.batch_id) await batches.finishItem(q, rows[0].batch_id, job.data.documentId, 'completed');
+          finished++;
+        }),
+      { connection: drainQueues.workerConnection(), prefix: drainQueues.prefix, concurrency: 8 },
+    );
+    const drainBatch = await newBatch('prj_drain', drainN);
+    let peakInFlight = 0;
+    const drained = await measured(async () => {
+      const watch = setInterval(() => {
+        void batches.get(SCOPE, drainBatch.id).then((b) => (peakInFlight = Math.max(peakInFlight, b?.pending ?? 0)));
+      }, 200);
+      try {
+        for (;;) {
+          const res = await paced.walk(drainBatch.id, 2_000);
+          if (res.done) break;
+          await new Promise((r) => setTimeout(r, res.waitMs));
+        }
+        for (;;) {
+          const b = await batches.get(SCOPE, drainBatch.id);
+          if (b?.status === 'completed') return b;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+      } finally {
+        clearInterval(watch);
+      }
+    });
+    if (drained.value.completed !== drainN)
+      throw new Error(`drained batch completed ${drained.value.completed} of ${drainN}`);
+    const { rows: plainJobs } = await db.query<{ id: string; version: number }>(
+      `SELECT id, version FROM documents WHERE project_id = 'prj_drain'`,
+    );
+    finished = 0;
+    const bare = await measured(async () => {
+      for (let i = 0; i < plainJobs.length; i += PAGE)
+        await drainQueues.get('extract').addBulk(
+          plainJobs.slice(i, i + PAGE).map((d) => ({
+            name: 'extract',
+            data: { documentId: d.id, version: d.version },
+            opts: { jobId: `bare-${d.id}` },
+          })),
+        );
+      while (finished < plainJobs.length) await new Promise((r) => setTimeout(r, 50));
+      return finished;
+    });
+    await noop.close();
+    await drainQueues.close();
+    table([
+      row(
+        `batch walked under back-pressure (≤ ${paced.options.maxInFlight} in flight), no-op extract worker, to completed`,
+        drainN,
+        drained,
+      ),
+      row('baseline: the same worker draining as many jobs queued at once, no batch', drainN, bare),
+    ]);
+    console.log(
+      `batch / bare worker: ${((drainN / drained.secs / (drainN / bare.secs)) * 100).toFixed(0)}%; most documents in flight at once (sampled every 200 ms): ${peakInFlight}`,
     );
     console.log(`load average now ${loadavg()}`);
   } finally {

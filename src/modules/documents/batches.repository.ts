@@ -150,15 +150,16 @@ export function createBatchesRepository(db: Queryable) {
       outcome: 'completed' | 'failed' | 'skipped',
       error?: unknown,
     ): Promise<void> {
-      // Lock the batch first: two documents finishing at once would otherwise each still see the
-      // other's item pending (neither commit visible to the other) and neither would close the batch.
-      await q.query('SELECT id FROM batches WHERE id = $1 FOR UPDATE', [batchId]);
       const res = await q.query(
         `UPDATE batch_items SET status = $3, error = $4, updated_at = now() WHERE batch_id = $1 AND document_id = $2 AND status = 'pending'`,
         [batchId, documentId, outcome, error ? JSON.stringify(error) : null],
       );
       if (res.rowCount === 0) return;
-      // outcome is one of three literals: safe as a column name.
+      // Counters, not a scan of the items: the UPDATE waits for another finisher's lock on the
+      // batch row and then re-reads the row it committed, so the last of two documents finishing
+      // at once sees both counted and closes the batch. The row lock is held only from here to
+      // the commit (a batch's documents all finish through this one row). outcome is one of three
+      // literals: safe as a column name.
       await q.query(
         `UPDATE batches SET updated_at = now(), ${outcome} = ${outcome} + 1,
            status = CASE WHEN walked_at IS NOT NULL AND completed + failed + skipped + 1 >= queued THEN 'completed' ELSE status END,
