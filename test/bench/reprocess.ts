@@ -152,7 +152,10 @@ export async function main(args: string[]): Promise<void> {
     const docs = createDocumentsRepository(db);
     const batches = createBatchesRepository(db);
     const runs = createRunStarter({ docs, projects: createProjectsRepository(db), queues, logger });
-    const walker = createReprocessWalker({ db, docs, batches, runs }, { pageSize: PAGE, maxInFlight: n + small });
+    const walker = createReprocessWalker(
+      { db, docs, batches, runs },
+      { pageSize: PAGE, maxInFlight: Number.MAX_SAFE_INTEGER },
+    );
     const newBatch = async (projectId: string, total: number) =>
       batches.create(db, SCOPE, {
         kind: 'reprocess',

@@ -50,9 +50,10 @@ export function createReprocessWalker(
     const res = await deps.db.tx(async (q) => {
       const w = await deps.batches.lockWalk(q, batchId);
       if (!w || w.walked_at) return { outcome: 'done' as const, started: [] };
-      const room = o.maxInFlight - w.in_flight;
-      if (room <= 0) return { outcome: 'full' as const, started: [] };
-      const limit = Math.min(o.pageSize, room);
+      // Waits until a whole page fits: a walker topping up a few documents at a time would pay a
+      // page's transaction for each few.
+      const limit = Math.min(o.pageSize, o.maxInFlight);
+      if (o.maxInFlight - w.in_flight < limit) return { outcome: 'full' as const, started: [] };
       const scope = { orgId: w.org_id, environment: w.environment };
       const cursor = w.cursor_at && w.cursor_id ? { at: w.cursor_at, id: w.cursor_id } : null;
       const rows = await deps.docs.reprocessPage(scope, selectionOf(w), cursor, limit, q);
