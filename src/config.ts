@@ -128,6 +128,10 @@ const schema = z.object({
    * (the tests' random-weight model).
    */
   CLASSIFY_KNN: bool.default(true),
+  /** Documents a reprocess batch's walker queues per transaction. */
+  REPROCESS_PAGE_SIZE: int(1, 10_000).default(500),
+  /** Back-pressure: at most this many documents of one batch queued and not yet finished. */
+  REPROCESS_MAX_IN_FLIGHT: int(1, 1_000_000).default(5_000),
   /** Seconds after each failed attempt (fractions allowed), comma-separated; parsed to milliseconds. One retry per entry. */
   WEBHOOK_RETRY_DELAYS: z
     .string()

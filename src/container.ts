@@ -224,6 +224,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
       },
       classifierCacheDir: config.CLASSIFIER_CACHE_DIR ?? modelsDir,
       knn: config.CLASSIFY_KNN,
+      reprocess: { pageSize: config.REPROCESS_PAGE_SIZE, maxInFlight: config.REPROCESS_MAX_IN_FLIGHT },
     },
   );
   const search = createSearchModule({

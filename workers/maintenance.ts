@@ -1,12 +1,15 @@
-import { Worker, type Job } from 'bullmq';
-import { MAINTENANCE_QUEUE, type MaintenanceJob } from '../src/jobs/maintenance.js';
+import { DelayedError, Worker, type Job } from 'bullmq';
+import { MAINTENANCE_QUEUE, queueWalk, walkJobId, type MaintenanceJob } from '../src/jobs/maintenance.js';
+import { sweepOpenRecords } from '../src/jobs/open-records.js';
 import type { Queues } from '../src/jobs/queues.js';
 import type { Logger } from '../src/lib/logger.js';
 import type { Redis, RedisKeys } from '../src/lib/redis.js';
 import type { ClassifierService } from '../src/modules/classifier/classifier.service.js';
+import type { BatchesRepository } from '../src/modules/documents/batches.repository.js';
 import type { DocumentsRepository } from '../src/modules/documents/documents.repository.js';
 import type { DocumentsService } from '../src/modules/documents/documents.service.js';
 import { enqueueStage, stageJobId } from '../src/modules/documents/flow.js';
+import type { ReprocessWalker } from '../src/modules/documents/reprocess-walker.js';
 import type { StageRunner } from '../src/modules/documents/stage-runner.js';
 import type { StageStateRepository } from '../src/modules/documents/stage-state.repository.js';
 import type { IdempotencyService } from '../src/modules/idempotency/index.js';
@@ -37,6 +40,8 @@ export interface MaintenanceDeps {
     runner: Pick<StageRunner, 'fail'>;
     service: Pick<DocumentsService, 'deleteMany'>;
     classifier: Pick<ClassifierService, 'retrain'>;
+    batches: Pick<BatchesRepository, 'staleWalks'>;
+    walker: Pick<ReprocessWalker, 'walk'>;
   };
   /** Idempotency-Key responses past 24 hours are deleted with the daily retention job. */
   services?: { idempotency?: Pick<IdempotencyService, 'sweep'> };
@@ -79,8 +84,37 @@ export async function sweep(
     requeued++;
   }
   if (requeued) deps.logger.warn({ requeued }, 'sweeper re-queued documents whose jobs had vanished');
+  await sweepWalks(deps, staleMs);
   return requeued;
 }
+
+/**
+ * Batches still being walked whose walker job vanished (lost with Redis data, a crash between the
+ * batch's commit and queueing its walker) or gave up are walked again from their cursor.
+ */
+export async function sweepWalks(
+  deps: Pick<MaintenanceDeps, 'queues' | 'logger' | 'documents'>,
+  staleMs = STALE_MS,
+): Promise<number> {
+  const walks = await deps.documents.batches.staleWalks(staleMs, 100);
+  if (walks.length === 0) return 0;
+  const { requeued } = await sweepOpenRecords(walks, {
+    queue: deps.queues.get(MAINTENANCE_QUEUE),
+    jobIdOf: (b) => walkJobId(b.id),
+    // A walk that failed (its database away) resumes from its cursor: never given up.
+    gaveUp: () => false,
+    fail: async () => undefined,
+    requeue: (b) => queueWalk(deps.queues, b.id),
+  });
+  if (requeued) deps.logger.warn({ requeued }, 'sweeper re-queued batch walkers whose jobs had vanished');
+  return requeued;
+}
+
+/**
+ * One slice of a batch walk. The job re-schedules itself (same id) until the batch is walked, so
+ * the queue's other jobs get turns and a full batch waits without holding the worker.
+ */
+const WALK_SLICE_MS = 2_000;
 
 /** Deletes documents older than their project's retention_days, with files and events. */
 export async function applyRetention(deps: Pick<MaintenanceDeps, 'logger' | 'documents'>): Promise<number> {
@@ -159,8 +193,14 @@ export async function startMaintenance(
     : undefined;
   const worker = new Worker<MaintenanceJob>(
     MAINTENANCE_QUEUE,
-    async (job: Job<MaintenanceJob>) => {
+    async (job: Job<MaintenanceJob>, token?: string) => {
       const d = job.data;
+      if (d.kind === 'reprocess') {
+        const res = await deps.documents.walker.walk(d.batchId, WALK_SLICE_MS);
+        if (res.done) return null;
+        await job.moveToDelayed(Date.now() + res.waitMs, token);
+        throw new DelayedError();
+      }
       if (d.kind === 'sweep') return sweepOnce();
       if (d.kind === 'retention') {
         const deleted = await applyRetention(deps);

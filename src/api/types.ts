@@ -2214,6 +2214,10 @@ export type components = {
             failed: number;
             pending: number;
             progress: number;
+            /** @description Documents queued so far (the walker queues a batch page by page) */
+            queued: number;
+            /** @description True while documents are still being queued; `total` is then the count made when the batch was created */
+            walking: boolean;
             failures: {
                 document_id: string;
                 error: {
@@ -6110,6 +6114,8 @@ export interface operations {
                      *         "failed": 0,
                      *         "pending": 9,
                      *         "progress": 0.25,
+                     *         "queued": 12,
+                     *         "walking": false,
                      *         "failures": [],
                      *         "skips": [],
                      *         "created_at": "2026-05-04T10:00:00.000Z",
@@ -6207,6 +6213,8 @@ export interface operations {
                      *         "failed": 0,
                      *         "pending": 9,
                      *         "progress": 0.25,
+                     *         "queued": 12,
+                     *         "walking": false,
                      *         "failures": [],
                      *         "skips": [],
                      *         "created_at": "2026-05-04T10:00:00.000Z",

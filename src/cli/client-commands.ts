@@ -164,6 +164,8 @@ async function reprocess(args: string[]): Promise<number> {
     if (res.status !== 200) continue; // a 5xx: ask again next interval
     batch = res.body.data;
     bar.set(batch.completed + batch.skipped + batch.failed, batch.total);
+    // While the batch is still being walked, total is the count made when it started.
+    bar.note(batch.walking ? `${batch.queued} queued so far` : '');
   }
   bar.finish();
   console.log(`completed ${batch.completed}, skipped ${batch.skipped}, failed ${batch.failed}`);

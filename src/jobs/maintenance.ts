@@ -1,6 +1,7 @@
 // The `maintenance` queue's jobs: the sweeper and retention run from job schedulers
 // (workers/maintenance-timers.ts keeps them installed); retraining an organization's classifier
-// is queued whenever a person confirms a document's type, from whichever process saw it.
+// is queued whenever a person confirms a document's type, from whichever process saw it; a
+// reprocess batch's walker is one job per batch that re-schedules itself until the batch is walked.
 import type { Logger } from '../lib/logger.js';
 import type { Scope } from '../lib/scope.js';
 import type { QueueName, Queues } from './queues.js';
@@ -8,7 +9,8 @@ import type { QueueName, Queues } from './queues.js';
 /** The queue's name, as its producers and its worker use it. */
 export const MAINTENANCE_QUEUE = 'maintenance' satisfies QueueName;
 
-export type MaintenanceJob = { kind: 'sweep' } | { kind: 'retention' } | ({ kind: 'retrain' } & Scope);
+export type MaintenanceJob =
+  { kind: 'sweep' } | { kind: 'retention' } | ({ kind: 'retrain' } & Scope) | { kind: 'reprocess'; batchId: string };
 
 /** How long corrections gather before a retrain starts. */
 const RETRAIN_DELAY_MS = 5_000;
@@ -28,4 +30,20 @@ export function queueRetrain(queues: Queues, logger: Logger, scope: Scope): void
       removeOnFail: true,
     })
     .catch((err: unknown) => logger.warn({ err }, 'could not queue classifier retraining'));
+}
+
+/** The one walker job of a batch (fixed id: queueing it again while it lives is a no-op). */
+export function walkJobId(batchId: string): string {
+  return `reprocess-${batchId}`;
+}
+
+/** Queues the walker of a reprocess batch. */
+export async function queueWalk(queues: Queues, batchId: string): Promise<void> {
+  const job: MaintenanceJob = { kind: 'reprocess', batchId };
+  await queues.get(MAINTENANCE_QUEUE).add('reprocess', job, {
+    jobId: walkJobId(batchId),
+    removeOnComplete: true,
+    // Kept when failed: the sweep finds it there and queues it again.
+    removeOnFail: false,
+  });
 }

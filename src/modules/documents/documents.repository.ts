@@ -22,6 +22,39 @@ import { LIST_COLUMNS, ROW_COLUMNS, updateSql } from './document-sql.js';
 /** Which documents a reprocess covers: a project's, a list, every one, or those that failed at a stage. */
 export type ReprocessTarget = { projectId: string } | { documentIds: string[] } | { all: true } | { failedAt: Stage };
 
+/**
+ * What a reprocess batch walks: its target, documents created up to `until` (PostgreSQL's text of
+ * the batch's creation time), and with `missing`, only those where one of its stages never ran
+ * with the given versions.
+ */
+export interface ReprocessSelection {
+  target: ReprocessTarget;
+  until: string;
+  missing?: { stages: Stage[]; versions: StageVersions };
+}
+
+function reprocessWhere(scope: Scope, sel: ReprocessSelection): { sql: string; params: unknown[] } {
+  const { target, missing } = sel;
+  const params: unknown[] = [scope.orgId, scope.environment, sel.until];
+  let sql = 'org_id = $1 AND environment = $2 AND created_at <= $3::timestamptz';
+  if ('projectId' in target) {
+    params.push(target.projectId);
+    sql += ` AND project_id = $${params.length}`;
+  } else if ('documentIds' in target) {
+    params.push(target.documentIds);
+    sql += ` AND id = ANY($${params.length}::text[])`;
+  } else if ('failedAt' in target) {
+    params.push(target.failedAt);
+    sql += ` AND status = 'failed' AND error->>'stage' = $${params.length}`;
+  }
+  if (missing) {
+    const m = missingStageSql(missing.stages, missing.versions, params.length + 1);
+    params.push(...m.params);
+    sql += ` AND (${m.sql})`;
+  }
+  return { sql, params };
+}
+
 export interface DocumentFilters {
   project_id?: string;
   status?: string;
@@ -270,37 +303,63 @@ export function createDocumentsRepository(db: Queryable) {
       );
       return rows[0] ?? null;
     },
-    /**
-     * Ids (oldest first) of the documents a reprocess request names: a project's or a list, and
-     * with `missing`, only those where one of its stages never ran with the current versions.
-     */
-    async idsForReprocess(
-      scope: Scope,
-      target: ReprocessTarget,
-      missing?: { stages: Stage[]; versions: StageVersions },
-    ): Promise<string[]> {
-      const params: unknown[] = [scope.orgId, scope.environment];
-      let where = 'org_id = $1 AND environment = $2';
-      if ('projectId' in target) {
-        params.push(target.projectId);
-        where += ` AND project_id = $${params.length}`;
-      } else if ('documentIds' in target) {
-        params.push(target.documentIds);
-        where += ` AND id = ANY($${params.length}::text[])`;
-      } else if ('failedAt' in target) {
-        params.push(target.failedAt);
-        where += ` AND status = 'failed' AND error->>'stage' = $${params.length}`;
-      }
-      if (missing) {
-        const m = missingStageSql(missing.stages, missing.versions, params.length + 1);
-        params.push(...m.params);
-        where += ` AND (${m.sql})`;
-      }
-      const { rows } = await db.query<{ id: string }>(
-        `SELECT id FROM documents WHERE ${where} ORDER BY created_at`,
-        params,
+    /** What starting a run needs of each document, rows locked (a walker's page). */
+    async lockForRuns(
+      q: Queryable,
+      ids: string[],
+    ): Promise<Pick<DocumentRow, 'id' | 'org_id' | 'environment' | 'project_id' | 'parsed_at' | 'version'>[]> {
+      const { rows } = await q.query<DocumentRow>(
+        `SELECT id, org_id, environment, project_id, parsed_at, version FROM documents WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE`,
+        [ids],
       );
-      return rows.map((r) => r.id);
+      return rows;
+    },
+    /** Starts the runs of many documents in one statement: each gets a new version and its pipeline. */
+    async startRuns(
+      q: Queryable,
+      runs: { id: string; pipeline: DocumentRow['pipeline'] }[],
+    ): Promise<Pick<DocumentRow, 'id' | 'version' | 'pipeline'>[]> {
+      if (runs.length === 0) return [];
+      const { rows } = await q.query<Pick<DocumentRow, 'id' | 'version' | 'pipeline'>>(
+        `UPDATE documents d SET version = d.version + 1, status = 'processing', error = NULL, completed_at = NULL,
+           pipeline = r.pipeline, updated_at = now()
+         FROM jsonb_to_recordset($1::jsonb) AS r(id text, pipeline jsonb)
+         WHERE d.id = r.id RETURNING d.id, d.version, d.pipeline`,
+        [JSON.stringify(runs)],
+      );
+      return rows;
+    },
+    /** How many documents a reprocess request names (counted once, when the batch is made). */
+    async countForReprocess(scope: Scope, sel: ReprocessSelection, q: Queryable = db): Promise<number> {
+      const w = reprocessWhere(scope, sel);
+      const { rows } = await q.query<{ n: number }>(`SELECT count(*) AS n FROM documents WHERE ${w.sql}`, w.params);
+      return Number(rows[0].n);
+    },
+    /**
+     * The next page of a reprocess walk: at most `limit` documents after the keyset cursor, oldest
+     * first. Keyset, never OFFSET: each page costs the same however far the walk is. `at` is the
+     * cursor's timestamp as PostgreSQL's text (a JavaScript Date would drop the microseconds and
+     * repeat or skip documents created in the same millisecond).
+     */
+    async reprocessPage(
+      scope: Scope,
+      sel: ReprocessSelection,
+      after: { at: string; id: string } | null,
+      limit: number,
+      q: Queryable = db,
+    ): Promise<{ id: string; at: string }[]> {
+      const w = reprocessWhere(scope, sel);
+      let where = w.sql;
+      if (after) {
+        w.params.push(after.at, after.id);
+        where += ` AND (created_at, id) > ($${w.params.length - 1}::timestamptz, $${w.params.length})`;
+      }
+      w.params.push(limit);
+      const { rows } = await q.query<{ id: string; at: string }>(
+        `SELECT id, created_at::text AS at FROM documents WHERE ${where} ORDER BY created_at, id LIMIT $${w.params.length}`,
+        w.params,
+      );
+      return rows;
     },
     /** Vectors and types of the documents whose type a person confirmed (kNN neighbours), newest first. */
     async confirmedVectors(

@@ -4,6 +4,7 @@ import { assertDocumentValues } from '../../lib/limits.js';
 import { parsePosition } from '../../pipeline/extract/index.js';
 import { pageWords } from '../../pipeline/parse/index.js';
 import type { Logger } from '../../lib/logger.js';
+import { queueWalk } from '../../jobs/maintenance.js';
 import type { Queues } from '../../jobs/queues.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import type { Scope } from '../../lib/scope.js';
@@ -20,8 +21,9 @@ import {
   type FieldValue,
   type Stage,
 } from './documents.types.js';
-import { enqueueStage, planStages } from './flow.js';
 import { resolveVersions, type CurrentVersions } from './missing.js';
+import { selectionOf, type ReprocessWalker } from './reprocess-walker.js';
+import type { RunStarter } from './runs.js';
 
 export interface PatchDocumentInput {
   classification?: { type: string };
@@ -35,6 +37,8 @@ export function createDocumentsService(deps: {
   docs: DocumentsRepository;
   projects: ProjectsRepository;
   batches: BatchesRepository;
+  runs: RunStarter;
+  walker: Pick<ReprocessWalker, 'page'>;
   blobs: BlobStore;
   queues: Queues;
   logger: Logger;
@@ -48,39 +52,6 @@ export function createDocumentsService(deps: {
     if (!d) throw errors.notFound('Document');
     return d;
   };
-
-  /** Starts a new run (new version) of the given stages for one document; returns it. */
-  async function startRun(
-    q: Queryable,
-    doc: DocumentRow,
-    requested: Stage[] | undefined,
-    batchId: string | null,
-  ): Promise<DocumentRow> {
-    const project = await deps.projects.get({ orgId: doc.org_id, environment: doc.environment }, doc.project_id, q);
-    let stages = planStages(project ?? { auto_classify: true, auto_extract: true }, requested);
-    // Later stages need text: a document that was never parsed is parsed first.
-    if (!stages.includes('parse') && !doc.parsed_at) stages = ['parse', ...stages];
-    const updated = await deps.docs.update(q, doc.id, {
-      version: doc.version + 1,
-      status: 'processing',
-      error: null,
-      completed_at: null,
-      pipeline: { stages, current: stages[0], batch_id: batchId, notes: {}, queued_at: new Date().toISOString() },
-    });
-    return updated;
-  }
-
-  async function enqueueRuns(docs: DocumentRow[]): Promise<void> {
-    for (const d of docs) {
-      const first = d.pipeline.current;
-      if (!first) continue;
-      try {
-        await enqueueStage(deps.queues, first, d);
-      } catch (err) {
-        deps.logger.warn({ err, documentId: d.id }, 'could not queue; the sweeper will retry');
-      }
-    }
-  }
 
   async function deleteOne(q: Queryable, doc: DocumentRow): Promise<void> {
     await deps.docs.delete(q, doc.id);
@@ -234,7 +205,7 @@ export function createDocumentsService(deps: {
         return updated;
       });
       if (input.classification) deps.onConfirmed?.(scope);
-      if (resume) await enqueueRuns([resume]);
+      if (resume) await deps.runs.enqueue([resume]);
       return presentDocument(result);
     },
 
@@ -267,19 +238,21 @@ export function createDocumentsService(deps: {
       const doc = await deps.db.tx(async (q) => {
         const d = await deps.docs.getById(id, q, true);
         if (!d || d.org_id !== scope.orgId || d.environment !== scope.environment) throw errors.notFound('Document');
-        return startRun(q, d, stages, null);
+        return deps.runs.start(q, d, stages, null);
       });
-      await enqueueRuns([doc]);
+      await deps.runs.enqueue([doc]);
       return presentDocument(doc);
     },
 
     /**
-     * Batch reprocessing. `missing` picks documents whose stage never ran with the current model
-     * or template version; `all` re-runs every one. One bad document never stops the batch.
-     */
-    /**
-     * `all_documents` and `failed_at` are for the pipeline page (every document of the scope, or
-     * those that failed at a stage); the public body names a project or documents.
+     * Batch reprocessing: validates, counts the documents once and stores the batch with its
+     * target, and queues the first page; the batch's walker (a maintenance job,
+     * reprocess-walker.ts) queues the rest page by page, so the request answers at once whatever
+     * the batch's size. `missing` picks documents
+     * whose stage never ran with the current model or template version; `all` re-runs every one.
+     * One bad document never stops the batch. `all_documents` and `failed_at` are for the
+     * pipeline page (every document of the scope, or those that failed at a stage); the public
+     * body names a project or documents.
      */
     async reprocessBatch(
       scope: Scope,
@@ -308,27 +281,36 @@ export function createDocumentsService(deps: {
           : input.project_id
             ? { projectId: input.project_id }
             : { documentIds: input.document_ids! };
-      const ids = await deps.docs.idsForReprocess(
-        scope,
-        target,
-        mode === 'missing' ? { stages, versions: await resolveVersions(deps.versions, scope) } : undefined,
-      );
-      const batch = await deps.db.tx((q) => deps.batches.create(q, scope, { kind: 'reprocess', stages, mode }));
-      const CHUNK = 500;
-      for (let i = 0; i < ids.length; i += CHUNK) {
-        const chunk = ids.slice(i, i + CHUNK);
-        const started = await deps.db.tx(async (q) => {
-          await deps.batches.addItems(q, batch.id, chunk);
-          const out: DocumentRow[] = [];
-          for (const id of chunk) {
-            const d = await deps.docs.getById(id, q, true);
-            if (d) out.push(await startRun(q, d, stages, batch.id));
-          }
-          return out;
+      const versions = mode === 'missing' ? await resolveVersions(deps.versions, scope) : undefined;
+      const batch = await deps.db.tx(async (q) => {
+        const until = await deps.batches.now(q);
+        const total = await deps.docs.countForReprocess(
+          scope,
+          selectionOf({ target: { target, versions }, walk_until: until, mode, stages }),
+          q,
+        );
+        return deps.batches.create(q, scope, {
+          kind: 'reprocess',
+          stages,
+          mode,
+          target: { target, versions },
+          total,
+          until,
         });
-        await enqueueRuns(started);
+      });
+      if (batch.status !== 'completed') {
+        // The first page is queued in the request: a batch of up to a page is then under way
+        // whatever runs the maintenance role, and a larger one shows progress at once.
+        const first = await deps.walker.page(batch.id).catch((err: unknown) => {
+          deps.logger.warn({ err, batchId: batch.id }, 'first page of a batch failed; its walker retries');
+          return 'more' as const;
+        });
+        // Not queued (Redis away): the maintenance sweep queues the walk of a batch left unwalked.
+        if (first !== 'done')
+          await queueWalk(deps.queues, batch.id).catch((err: unknown) =>
+            deps.logger.warn({ err, batchId: batch.id }, 'could not queue the batch walker; the sweep will'),
+          );
       }
-      await deps.batches.close(deps.db, batch.id);
       return (await deps.batches.get(scope, batch.id))!;
     },
 

@@ -31,15 +31,39 @@ export function nextStage(stages: Stage[] | undefined, current: Stage): Stage | 
 /** Stage queues use a fixed attempt budget; permanent failures bypass it (UnrecoverableError). */
 export const STAGE_ATTEMPTS = 4;
 
+/** A stage job as `Queue.add`/`addBulk` take it. */
+export function stageJob(stage: Stage, doc: Pick<DocumentRow, 'id' | 'version'>) {
+  const data: StageJobData = { documentId: doc.id, version: doc.version };
+  return {
+    name: stage,
+    data,
+    opts: {
+      jobId: stageJobId(stage, doc.id, doc.version),
+      attempts: STAGE_ATTEMPTS,
+      backoff: { type: 'exponential' as const, delay: 1_000 },
+    },
+  };
+}
+
 export async function enqueueStage(
   queues: Queues,
   stage: Stage,
   doc: Pick<DocumentRow, 'id' | 'version'>,
 ): Promise<void> {
-  const data: StageJobData = { documentId: doc.id, version: doc.version };
-  await queues.get(stage).add(stage, data, {
-    jobId: stageJobId(stage, doc.id, doc.version),
-    attempts: STAGE_ATTEMPTS,
-    backoff: { type: 'exponential', delay: 1_000 },
-  });
+  const j = stageJob(stage, doc);
+  await queues.get(stage).add(j.name, j.data, j.opts);
+}
+
+/** Many first stages at once, one round trip per stage (a batch walker's page). */
+export async function enqueueStages(
+  queues: Queues,
+  jobs: { stage: Stage; doc: Pick<DocumentRow, 'id' | 'version'> }[],
+) {
+  const byStage = new Map<Stage, ReturnType<typeof stageJob>[]>();
+  for (const { stage, doc } of jobs) {
+    const list = byStage.get(stage) ?? [];
+    list.push(stageJob(stage, doc));
+    byStage.set(stage, list);
+  }
+  for (const [stage, list] of byStage) await queues.get(stage).addBulk(list);
 }

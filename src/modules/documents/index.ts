@@ -12,6 +12,8 @@ import type { ProjectsRepository } from '../projects/projects.repository.js';
 import { createActivityService } from './activity.js';
 import { createActivityRepository } from './activity.repository.js';
 import { createBatchesRepository } from './batches.repository.js';
+import { createReprocessWalker, type WalkOptions } from './reprocess-walker.js';
+import { createRunStarter } from './runs.js';
 import { createDocumentsRepository } from './documents.repository.js';
 import { createStageStateRepository } from './stage-state.repository.js';
 import { createDocumentsService } from './documents.service.js';
@@ -51,6 +53,8 @@ export interface DocumentsSettings {
   classifierCacheDir: string;
   /** Blend the nearest confirmed documents into classification when a model is loaded (CLASSIFY_KNN). */
   knn: boolean;
+  /** Reprocess batch walking (REPROCESS_PAGE_SIZE, REPROCESS_MAX_IN_FLIGHT); defaults otherwise. */
+  reprocess?: Partial<WalkOptions>;
 }
 
 export interface DocumentsModuleDeps {
@@ -108,11 +112,15 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     logger,
     maxUploadBytes: settings.maxUploadBytes,
   });
+  const runs = createRunStarter({ docs, projects, queues, logger });
+  const walker = createReprocessWalker({ db, docs, batches, runs }, settings.reprocess);
   const service = createDocumentsService({
     db,
     docs,
     projects,
     batches,
+    runs,
+    walker,
     blobs,
     queues,
     logger,
@@ -163,6 +171,9 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     intake,
     service,
     runner,
+    /** Queues reprocess batches page by page (the maintenance worker runs it). */
+    walker,
+    runs,
     computes,
     classifier,
     embedder,

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createApiClient, errorText, retryAfterSeconds } from '../../../src/cli/http-client.js';
-import { createProgress } from '../../../src/cli/progress.js';
+import { createProgress, formatDuration } from '../../../src/cli/progress.js';
 
 let server: Server | undefined;
 afterEach(async () => {
@@ -103,5 +103,23 @@ describe('progress line', () => {
     expect(log.filter((l) => l.includes('waiting for rate limit'))).toEqual([
       'processing: 0/2 (0%) — waiting for rate limit (12 s)\n',
     ]);
+  });
+
+  it('shows the recent rate and the time left at that rate', () => {
+    let now = 0;
+    const log: string[] = [];
+    const bar = createProgress('reprocessing', 1000, { isTTY: false, write: (s: string) => log.push(s) }, () => now);
+    now = 10_000;
+    bar.set(100);
+    expect(log.at(-1)).toBe('reprocessing: 100/1000 (10%) 10.0/s ETA 1m30s\n');
+    // 40 s later at twice the pace: the 30 s window sees only the new pace.
+    for (let i = 1; i <= 4; i++) {
+      now = 10_000 + i * 10_000;
+      bar.set(100 + i * 200);
+    }
+    expect(log.at(-1)).toBe('reprocessing: 900/1000 (90%) 20.0/s ETA 5s\n');
+    bar.finish();
+    expect(log.at(-1)).toBe('reprocessing: 900/1000 (90%) 20.0/s\n');
+    expect([formatDuration(59.6), formatDuration(75), formatDuration(3700)]).toEqual(['1m00s', '1m15s', '1h01m']);
   });
 });

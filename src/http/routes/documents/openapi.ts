@@ -143,6 +143,12 @@ export const batchSchema = component(
     failed: t.int,
     pending: t.int,
     progress: { type: 'number', minimum: 0, maximum: 1 },
+    queued: { ...t.int, description: 'Documents queued so far (the walker queues a batch page by page)' },
+    walking: {
+      type: 'boolean',
+      description:
+        'True while documents are still being queued; `total` is then the count made when the batch was created',
+    },
     failures: t.arr(
       t.obj(
         { document_id: t.str, error: t.nullable(stageProblem) },
@@ -216,6 +222,8 @@ const batchExample = {
   failed: 0,
   pending: 9,
   progress: 0.25,
+  queued: 12,
+  walking: false,
   failures: [],
   skips: [],
   created_at: '2026-05-04T10:00:00.000Z',
