@@ -7,6 +7,7 @@ import { dbKinds } from '../../helpers/db.js';
 import { createDocsApp, type DocsApp } from '../../helpers/docs-app.js';
 import { createProject, upload, waitForDocument } from '../../helpers/pipeline.js';
 import { api, dataOf, errorCode } from '../documents/fixtures.js';
+import { createSearchRepository } from '../../../src/modules/search/search.repository.js';
 import { bakeryReceipt, CONTRACT_TEXT, GERMAN_TEXT, HTML_TEXT, MEMO_TEXT, ocrNoise } from './fixtures.js';
 
 describe.each(dbKinds())('search (%s)', (kind) => {
@@ -84,6 +85,27 @@ describe.each(dbKinds())('search (%s)', (kind) => {
       expect.arrayContaining([ids.contract, ids.memo]),
     );
     expect(await foundIds(`q=${encodeURIComponent('termination -delaware')}&mode=keyword`)).toEqual([ids.memo]);
+  });
+
+  it('ranks at most the candidate cap of keyword matches, counted within the organization and environment', async () => {
+    const scope = { orgId: actor.orgId, environment: 'live' as const };
+    const ranked = async (cap: number, limit: number, offset: number) =>
+      (
+        await createSearchRepository(t.deps.db, { keywordCandidates: cap }).keyword(
+          scope,
+          {},
+          'termination',
+          limit,
+          offset,
+        )
+      ).map((r) => r.id);
+    // Both of the caller's matches without a cap in the way, best first.
+    expect(await ranked(1000, 10, 0)).toEqual([ids.contract, ids.memo]);
+    // A cap of two (the caller's page) still finds both: the other organization's and the test
+    // environment's copies of the contract (more matches of the same query) must not use it up.
+    expect(await ranked(2, 2, 0)).toEqual([ids.contract, ids.memo]);
+    // The cap never cuts a page short: the second page of one reads two candidates.
+    expect(await ranked(1, 1, 1)).toEqual([ids.memo]);
   });
 
   it('matches prefixes with a trailing *', async () => {
