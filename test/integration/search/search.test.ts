@@ -255,6 +255,20 @@ describe.each(dbKinds())('search (%s)', (kind) => {
       copy = await put(actor, dupProject, 'receipt-0-scan.txt', ocrNoise(bakeryReceipt(0)));
     });
 
+    it('tells the same order on two receipts apart by their transaction numbers, and finds a copy of either', async () => {
+      // Same items, same totals: only the transaction number differs, as with a standing order.
+      // An organization of its own: the other tests count this organization's duplicates.
+      const shop = await createActor(t);
+      const project = await createProject(t, shop, { name: 'Orders' });
+      const order = (tx: string) => `${bakeryReceipt(9)}\nTransaction TX${tx}`;
+      const first = await put(shop, project, 'order-a.txt', order('20260310118842'));
+      const second = await put(shop, project, 'order-b.txt', order('20260317120977'));
+      expect(first.row.duplicate_of).toBeNull();
+      expect(second.row.duplicate_of).toBeNull();
+      const scan = await put(shop, project, 'order-b-scan.txt', ocrNoise(order('20260317120977')));
+      expect(scan.row.duplicate_of).toMatchObject({ id: second.id, method: 'minhash' });
+    });
+
     it('flags an OCR-noisy copy, and none of the same bakery’s other receipts', async () => {
       for (const r of receipts) expect(r.row.duplicate_of, r.row.filename).toBeNull();
       expect(copy.row.status).toBe('completed');
