@@ -7,7 +7,10 @@ import type { Queryable } from '../../db/client.js';
 import { PermanentError } from '../../lib/errors.js';
 import {
   compareCandidates,
+  differentIdentifiers,
   fingerprint,
+  identifiers,
+  MAX_CHARS,
   MIN_SHINGLES,
   NEAR_DUPLICATE_THRESHOLD,
   sampleLevel,
@@ -18,6 +21,11 @@ import type { StageCompute } from './stage-runner.js';
 
 /** Candidates compared at most (those sharing the most bands first). */
 const MAX_CANDIDATES = 100;
+/** Similar candidates whose identifiers are checked at most (best first). */
+const MAX_VERIFIED = 5;
+
+/** PostgreSQL's text form of an int[] ('{1,-2,3}'). */
+const parseIntArray = (text: string): number[] => JSON.parse(`[${text.slice(1, -1)}]`) as number[];
 
 export function createNearDuplicates(db: Queryable) {
   return {
@@ -28,8 +36,10 @@ export function createNearDuplicates(db: Queryable) {
     ): Promise<{ fp: Fingerprint | null; match: DuplicateOf | null }> {
       const fp = fingerprint(text, `${doc.org_id}/${doc.environment}`);
       if (!fp || fp.shingles < MIN_SHINGLES) return { fp: null, match: null };
-      const { rows } = await db.query<{ id: string; sketch: number[]; shingles: number; flagged: boolean }>(
-        `SELECT m.document_id AS id, m.sketch, m.shingles, d.duplicate_of IS NOT NULL AS flagged
+      // The sketches come as text and are parsed with JSON.parse: the driver's int[] parser was
+      // two thirds of the check's CPU (2.5 of 3.9 ms per document at 100k documents).
+      const { rows } = await db.query<{ id: string; sketch: string; shingles: number; flagged: boolean }>(
+        `SELECT m.document_id AS id, m.sketch::text AS sketch, m.shingles, d.duplicate_of IS NOT NULL AS flagged
            FROM document_minhash m JOIN documents d ON d.id = m.document_id
           WHERE m.band_keys && $1::bigint[] AND m.org_id = $2 AND m.environment = $3 AND m.document_id <> $4
             AND d.status <> 'failed'
@@ -40,13 +50,27 @@ export function createNearDuplicates(db: Queryable) {
       if (rows.length === 0) return { fp, match: null };
       const ranked = compareCandidates(
         fp,
-        rows.map((r) => ({ id: r.id, sample: r.sketch, level: sampleLevel(r.shingles), flagged: r.flagged })),
+        rows.map((r) => ({
+          id: r.id,
+          sample: parseIntArray(r.sketch),
+          level: sampleLevel(r.shingles),
+          flagged: r.flagged,
+        })),
       );
-      const best = ranked[0];
-      const match =
-        best && best.similarity >= NEAR_DUPLICATE_THRESHOLD
-          ? { id: best.id, similarity: Math.round(best.similarity * 1000) / 1000, method: 'minhash' as const }
-          : null;
+      // The similar candidates are read whole only now (rarely: most documents have none): one
+      // that names other identifiers (its own invoice or receipt number) is another document.
+      const similar = ranked.filter((c) => c.similarity >= NEAR_DUPLICATE_THRESHOLD).slice(0, MAX_VERIFIED);
+      if (similar.length === 0) return { fp, match: null };
+      const texts = await db.query<{ id: string; text: string }>(
+        `SELECT id, left(coalesce(text_content, ''), ${MAX_CHARS * 2}) AS text FROM documents WHERE id = ANY($1::text[])`,
+        [similar.map((c) => c.id)],
+      );
+      const byId = new Map(texts.rows.map((r) => [r.id, r.text]));
+      const own = identifiers(text);
+      const best = similar.find((c) => !differentIdentifiers(own, identifiers(byId.get(c.id) ?? '')));
+      const match = best
+        ? { id: best.id, similarity: Math.round(best.similarity * 1000) / 1000, method: 'minhash' as const }
+        : null;
       return { fp, match };
     },
   };

@@ -1,2 +1,3 @@
-export { fingerprint, sampleLevel, signatureSimilarity, BANDS, SLOTS, type Fingerprint } from './minhash.js';
+export { fingerprint, MAX_CHARS, sampleLevel, signatureSimilarity, BANDS, SLOTS, type Fingerprint } from './minhash.js';
 export { compareCandidates, MIN_SHINGLES, NEAR_DUPLICATE_THRESHOLD, type Candidate } from './similarity.js';
+export * from './identifiers.js';

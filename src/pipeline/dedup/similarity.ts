@@ -48,7 +48,8 @@ function weightedJaccard(a: readonly number[], b: readonly number[], weight: (h:
 
 /**
  * Weighted similarity of `doc` with each candidate (best first). A shingle held by `n` other
- * unflagged candidates weighs 1/(1+n)².
+ * unflagged candidates weighs 1/(1+n) (distinct
+ * documents of one issuer are told apart by their identifiers as well: identifiers.ts).
  */
 export function compareCandidates(
   doc: Sampled,
@@ -67,7 +68,7 @@ export function compareCandidates(
     const own = new Set(c.flagged ? [] : b);
     const weight = (h: number) => {
       const others = (counts.get(h) ?? 0) - (own.has(h) ? 1 : 0);
-      return (hasDigit(h) ? DIGIT_WEIGHT : 1) / ((1 + others) * (1 + others));
+      return (hasDigit(h) ? DIGIT_WEIGHT : 1) / (1 + others);
     };
     out.push({ id: c.id, similarity: weightedJaccard(a, b, weight) });
   }

@@ -7,6 +7,7 @@ import { dbKinds } from '../../helpers/db.js';
 import { createDocsApp, type DocsApp } from '../../helpers/docs-app.js';
 import { createProject, upload, waitForDocument } from '../../helpers/pipeline.js';
 import { api, dataOf, errorCode } from '../documents/fixtures.js';
+import { createSearchRepository } from '../../../src/modules/search/search.repository.js';
 import { bakeryReceipt, CONTRACT_TEXT, GERMAN_TEXT, HTML_TEXT, MEMO_TEXT, ocrNoise } from './fixtures.js';
 
 describe.each(dbKinds())('search (%s)', (kind) => {
@@ -84,6 +85,27 @@ describe.each(dbKinds())('search (%s)', (kind) => {
       expect.arrayContaining([ids.contract, ids.memo]),
     );
     expect(await foundIds(`q=${encodeURIComponent('termination -delaware')}&mode=keyword`)).toEqual([ids.memo]);
+  });
+
+  it('ranks at most the candidate cap of keyword matches, counted within the organization and environment', async () => {
+    const scope = { orgId: actor.orgId, environment: 'live' as const };
+    const ranked = async (cap: number, limit: number, offset: number) =>
+      (
+        await createSearchRepository(t.deps.db, { keywordCandidates: cap }).keyword(
+          scope,
+          {},
+          'termination',
+          limit,
+          offset,
+        )
+      ).map((r) => r.id);
+    // Both of the caller's matches without a cap in the way, best first.
+    expect(await ranked(1000, 10, 0)).toEqual([ids.contract, ids.memo]);
+    // A cap of two (the caller's page) still finds both: the other organization's and the test
+    // environment's copies of the contract (more matches of the same query) must not use it up.
+    expect(await ranked(2, 2, 0)).toEqual([ids.contract, ids.memo]);
+    // The cap never cuts a page short: the second page of one reads two candidates.
+    expect(await ranked(1, 1, 1)).toEqual([ids.memo]);
   });
 
   it('matches prefixes with a trailing *', async () => {
@@ -231,6 +253,20 @@ describe.each(dbKinds())('search (%s)', (kind) => {
       dupProject = await createProject(t, actor, { name: 'Receipts' });
       for (let n = 0; n < 6; n++) receipts.push(await put(actor, dupProject, `receipt-${n}.txt`, bakeryReceipt(n)));
       copy = await put(actor, dupProject, 'receipt-0-scan.txt', ocrNoise(bakeryReceipt(0)));
+    });
+
+    it('tells the same order on two receipts apart by their transaction numbers, and finds a copy of either', async () => {
+      // Same items, same totals: only the transaction number differs, as with a standing order.
+      // An organization of its own: the other tests count this organization's duplicates.
+      const shop = await createActor(t);
+      const project = await createProject(t, shop, { name: 'Orders' });
+      const order = (tx: string) => `${bakeryReceipt(9)}\nTransaction TX${tx}`;
+      const first = await put(shop, project, 'order-a.txt', order('20260310118842'));
+      const second = await put(shop, project, 'order-b.txt', order('20260317120977'));
+      expect(first.row.duplicate_of).toBeNull();
+      expect(second.row.duplicate_of).toBeNull();
+      const scan = await put(shop, project, 'order-b-scan.txt', ocrNoise(order('20260317120977')));
+      expect(scan.row.duplicate_of).toMatchObject({ id: second.id, method: 'minhash' });
     });
 
     it('flags an OCR-noisy copy, and none of the same bakery’s other receipts', async () => {
