@@ -17,6 +17,7 @@ const known = [
   'inbound',
   'search',
   'memory',
+  'soak',
 ];
 if (!name || !known.includes(name)) {
   console.error(`usage: npm run bench -- <${known.join('|')}>`);
