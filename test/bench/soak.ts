@@ -55,7 +55,9 @@ async function makeDoc(n: number, images: Buffer[]): Promise<Doc> {
     case 3:
       return {
         name: `note-${n}.txt`,
-        data: Buffer.from(`Note ${n}: invoice INV-${n} for ${n}.00 EUR, due 2026-12-01.\nShipped to warehouse ${n % 7}.\n`),
+        data: Buffer.from(
+          `Note ${n}: invoice INV-${n} for ${n}.00 EUR, due 2026-12-01.\nShipped to warehouse ${n % 7}.\n`,
+        ),
         type: 'text/plain',
       };
     case 1:
@@ -170,7 +172,9 @@ export async function main(args: string[]): Promise<void> {
     const started = Date.now();
     const heapOf = (): { used: number; total: number; external: number } => {
       try {
-        const lines = readFileSync(join(samples, `${srv.pid}.jsonl`), 'utf8').trim().split('\n');
+        const lines = readFileSync(join(samples, `${srv.pid}.jsonl`), 'utf8')
+          .trim()
+          .split('\n');
         const last = JSON.parse(lines[lines.length - 1]) as { heapUsed: number; heapTotal: number; external: number };
         const mb = (b: number) => Math.round(b / 1048576);
         return { used: mb(last.heapUsed), total: mb(last.heapTotal), external: mb(last.external) };

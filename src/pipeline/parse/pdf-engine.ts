@@ -105,7 +105,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   function acquire(): Promise<Slot | null> {
     if (closed) return Promise.resolve(null);
     // A slot whose process is running first: a second process starts only when the first is busy.
-    const free = slots.find((s) => !s.busy && s.proc) ?? slots.find((s) => !s.busy);
+    const free = slots.find((s) => !s.busy && s.proc !== undefined) ?? slots.find((s) => !s.busy);
     if (free) {
       free.busy = true;
       clearTimeout(free.idleTimer);

@@ -45,7 +45,8 @@ describe('parser process pool', () => {
   });
 
   it('starts a second process for concurrent documents and stops it once idle', async () => {
-    engine = createPdfEngine({ workers: 2, idleTimeoutMs: 300 });
+    // Long enough that the second process cannot be stopped before the burst is over, on a slow machine.
+    engine = createPdfEngine({ workers: 2, idleTimeoutMs: 3_000 });
     const e = engine;
     expect(await Promise.all(['one', 'two', 'three', 'four'].map((w) => read(e, w)))).toEqual([
       'one',
