@@ -150,6 +150,9 @@ export interface DbOptions {
   lockWaitMs?: number;
 }
 
+/** PGlite's shared_buffers (see createDb). */
+const PGLITE_SHARED_BUFFERS = '16MB';
+
 export async function createDb(opts: DbOptions): Promise<Db> {
   if (opts.url) {
     const pool = new pg.Pool({
@@ -170,7 +173,16 @@ export async function createDb(opts: DbOptions): Promise<Db> {
   const lock = dataDir.startsWith('memory://') ? undefined : await lockDataDir(dataDir, { waitMs: opts.lockWaitMs });
   let pglite: InstanceType<typeof PGlite>;
   try {
-    pglite = new PGlite({ dataDir, loadDataDir: opts.pgliteLoad, extensions: { vector } });
+    pglite = new PGlite({
+      dataDir,
+      loadDataDir: opts.pgliteLoad,
+      extensions: { vector },
+      // PostgreSQL's default 128 MB of shared buffers lives inside PGlite's WebAssembly memory,
+      // which never shrinks: the buffers fill as documents are written and stay resident (most
+      // of the all-in-one process's growth over its first documents). The embedded database is
+      // for small installs and its pages are in the OS page cache anyway.
+      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${PGLITE_SHARED_BUFFERS}`],
+    });
     await pglite.waitReady;
   } catch (err) {
     lock?.release();

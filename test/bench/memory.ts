@@ -268,6 +268,9 @@ async function allInOne(cli: string, variant: string, ctx: Ctx, rows: Row[]): Pr
     await push(url, key, projectId, await documents(ctx.warm, ctx.more));
     await waitDone(url, key, projectId, ctx.warm + ctx.more);
     sample(rows, variant, 'start', `after ${ctx.warm + ctx.more}`, roots);
+    // Past the parser pool's idle timeout (30 s): what a quiet install holds between bursts.
+    await new Promise((r) => setTimeout(r, 35_000));
+    sample(rows, variant, 'start', 'idle 35 s', roots);
   } finally {
     await srv.stop();
   }

@@ -18,6 +18,7 @@ const known = [
   'search',
   'memory',
   'reprocess',
+  'soak',
 ];
 if (!name || !known.includes(name)) {
   console.error(`usage: npm run bench -- <${known.join('|')}>`);

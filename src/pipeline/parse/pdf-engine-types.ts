@@ -57,9 +57,16 @@ export interface PdfEngineOptions {
   maxHeapMb?: number;
   /**
    * A process left using more than this after a document is restarted before the next one
-   * (V8 and malloc keep memory they no longer need). Default half of `maxMemoryMb`.
+   * (V8 and malloc keep memory they no longer need). Default half of `maxMemoryMb`, at most 200 MB.
    */
   recycleAboveMb?: number;
+  /** Documents one process handles before it is replaced by a fresh one. Default 500. */
+  recycleAfterJobs?: number;
+  /**
+   * A process other than the first that has been unused this long is stopped (its memory given
+   * back); the first stays, so a quiet install pays one process. Default 30,000 ms.
+   */
+  idleTimeoutMs?: number;
   /**
    * Longest the reader may work without delivering the next page (or opening the document), and
    * longest one conversion may take; then the process is killed and the document fails as

@@ -25,6 +25,10 @@ interface Slot {
   /** Resolves once the process has loaded pdf.js. */
   proc?: Promise<LimitedProcess>;
   busy: boolean;
+  /** Documents the current process has handled (it is replaced after `recycleAfterJobs`). */
+  jobs: number;
+  /** Stops the process after `idleTimeoutMs` unused (every slot but the first). */
+  idleTimer?: NodeJS.Timeout;
 }
 
 type ChildMessage =
@@ -72,8 +76,10 @@ function hold(p: LimitedProcess, on: boolean): void {
  * everything the process allocates (unlike a worker thread's `resourceLimits`, which bound the
  * V8 heap but not ArrayBuffers: a 2 MB Flate stream took a worker's process to 4 GB), a
  * per-page watchdog and a kill on abort. A hostile file costs one process (replaced on next
- * use), never the caller, and never blocks its event loop. Processes start on first use and
- * are reused across documents; `close()` stops them.
+ * use), never the caller, and never blocks its event loop. Processes start when a job needs
+ * one (a second only while the first is busy), are reused across documents, replaced after
+ * `recycleAfterJobs` documents or past `recycleAboveMb`, and every one but the first stops after
+ * `idleTimeoutMs` unused; `close()` stops them.
  */
 export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   const size = Math.max(1, Math.floor(options.workers ?? 1));
@@ -81,24 +87,28 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   // A heap limit under the process limit makes a JavaScript-heavy document end in V8's own,
   // prompt out-of-memory exit rather than in refused allocations.
   const maxHeapMb = options.maxHeapMb ?? Math.min(1024, Math.floor(maxMemoryMb * 0.75));
-  const recycleAboveMb = options.recycleAboveMb ?? maxMemoryMb / 2;
+  // A fresh process holds about 100 MB; past twice that it is keeping a large document's memory.
+  const recycleAboveMb = options.recycleAboveMb ?? Math.min(maxMemoryMb / 2, 200);
+  const recycleAfterJobs = Math.max(1, options.recycleAfterJobs ?? 500);
+  const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
   const pageTimeoutMs = options.pageTimeoutMs ?? 60_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const settings: SandboxSettings = {
     maxImagePixels: options.maxImagePixels ?? 100_000_000,
     maxInflatedBytes: options.maxInflatedBytes ?? DEFAULT_MAX_INFLATED_BYTES,
   };
-  const slots: Slot[] = Array.from({ length: size }, () => ({ busy: false }));
+  const slots: Slot[] = Array.from({ length: size }, () => ({ busy: false, jobs: 0 }));
   const waiting: Array<(slot: Slot | null) => void> = [];
   let closed = false;
-  let started = false;
   let nextId = 1;
 
   function acquire(): Promise<Slot | null> {
     if (closed) return Promise.resolve(null);
-    const free = slots.find((s) => !s.busy);
+    // A slot whose process is running first: a second process starts only when the first is busy.
+    const free = slots.find((s) => !s.busy && s.proc !== undefined) ?? slots.find((s) => !s.busy);
     if (free) {
       free.busy = true;
+      clearTimeout(free.idleTimer);
       return Promise.resolve(free);
     }
     return new Promise((resolve) => waiting.push(resolve));
@@ -106,8 +116,15 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
 
   function release(slot: Slot): void {
     const next = waiting.shift();
-    if (next && !closed) next(slot);
-    else slot.busy = false;
+    if (next && !closed) return next(slot);
+    slot.busy = false;
+    // Processes beyond the first were started for a burst: once it is over their memory goes back.
+    if (slot !== slots[0] && slot.proc && !closed) {
+      slot.idleTimer = setTimeout(() => {
+        if (!slot.busy) kill(slot);
+      }, idleTimeoutMs);
+      slot.idleTimer.unref();
+    }
   }
 
   function kill(slot: Slot): void {
@@ -117,6 +134,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   }
 
   function spawn(slot: Slot): Promise<LimitedProcess> {
+    slot.jobs = 0;
     const p = spawnLimited({
       entry: new URL(`./sandbox-child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
       args: [JSON.stringify(settings)],
@@ -323,20 +341,8 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     if (!slot) throw new Error('PDF engine is closed');
     try {
       signal?.throwIfAborted();
-      // The first job starts every process: memory is taken once, up front, and the second
-      // process's pdf.js start-up (a few hundred ms) does not land in the middle of the first
-      // burst of documents.
-      if (!started) {
-        started = true;
-        for (const s of slots) {
-          if (s === slot || s.proc) continue;
-          try {
-            s.proc = spawn(s);
-          } catch {
-            /* that slot starts its process when it is first used */
-          }
-        }
-      }
+      // Processes start when a job needs one (the second only under concurrent load), so a small
+      // install holds one parser process, not `workers` of them.
       slot.proc ??= spawn(slot);
       let p: LimitedProcess;
       try {
@@ -347,12 +353,15 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       }
       return await fn(slot, p);
     } finally {
+      // Memory a long-lived process keeps (fragmentation, pdf.js caches) is bounded by age too.
+      if (slot.proc && ++slot.jobs >= recycleAfterJobs) kill(slot);
       release(slot);
     }
   }
 
   async function close(): Promise<void> {
     closed = true;
+    for (const slot of slots) clearTimeout(slot.idleTimer);
     for (const resolve of waiting.splice(0)) resolve(null);
     await Promise.all(
       slots.map(async (slot) => {

@@ -57,6 +57,9 @@ export function spawnLimited(o: LimitedProcessOptions): LimitedProcess {
   // readable and writable up front: that reservation alone would count against RLIMIT_DATA.
   // Reserving in 16 MiB steps keeps the limit about memory actually used.
   env.MIMALLOC_ARENA_RESERVE ??= '16MiB';
+  // glibc gives each thread that allocates its own malloc arena (up to 8 per core) and rarely
+  // returns their free pages: two arenas cost nothing measurable here and keep RSS down.
+  env.MALLOC_ARENA_MAX ??= '2';
   const options = {
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'] as ('ignore' | 'pipe' | 'ipc')[],
     serialization: 'advanced' as const,

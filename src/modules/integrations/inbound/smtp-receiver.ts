@@ -6,7 +6,7 @@
 // message record are committed.
 import { readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import type { ProjectsRepository } from '../../projects/projects.repository.js';
 import type { ProjectRow } from '../../projects/projects.types.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -102,6 +102,8 @@ export async function startSmtpReceiver(deps: SmtpReceiverDeps, opts: SmtpReceiv
     return accepted || !refusal ? { kind: 'accepted', documentIds: [], parts: [], duplicate: false } : refusal;
   };
 
+  // Imported here: only a process with SMTP_PORT set loads the SMTP server (about 14 MB of RSS).
+  const { SMTPServer } = await import('smtp-server');
   const server = new SMTPServer({
     name: opts.domain,
     banner: 'docpipe inbound',

@@ -1,0 +1,72 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createPdfEngine, parseDocument, type PdfEngine } from '../../../src/pipeline/parse/index.js';
+import { makeTextPdf } from '../../helpers/pdf-fixtures.js';
+
+/** This process's live parser children, from /proc (the engine does not expose them). */
+function parserPids(): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(/PPid:\s+(\d+)/.exec(readFileSync(`/proc/${d}/status`, 'utf8'))?.[1]);
+      const state = /State:\s+(\S)/.exec(readFileSync(`/proc/${d}/status`, 'utf8'))?.[1];
+      if (ppid === process.pid && state !== 'Z' && readFileSync(`/proc/${d}/cmdline`, 'utf8').includes('sandbox-child'))
+        out.push(Number(d));
+    } catch {
+      /* exited while listed */
+    }
+  }
+  return out.sort();
+}
+
+async function until(cond: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+let engine: PdfEngine | undefined;
+afterEach(async () => {
+  await engine?.close();
+  engine = undefined;
+});
+
+const read = async (e: PdfEngine, word: string) =>
+  (await parseDocument({ bytes: await makeTextPdf({ pages: [[word]] }), maxPages: 5 }, { pdf: e })).text;
+
+describe('parser process pool', () => {
+  it('runs documents read one at a time in a single process, however large the pool', async () => {
+    engine = createPdfEngine({ workers: 2 });
+    for (const w of ['first', 'second', 'third']) expect(await read(engine, w)).toBe(w);
+    expect(parserPids()).toHaveLength(1);
+  });
+
+  it('starts a second process for concurrent documents and stops it once idle', async () => {
+    // Long enough that the second process cannot be stopped before the burst is over, on a slow machine.
+    engine = createPdfEngine({ workers: 2, idleTimeoutMs: 3_000 });
+    const e = engine;
+    expect(await Promise.all(['one', 'two', 'three', 'four'].map((w) => read(e, w)))).toEqual([
+      'one',
+      'two',
+      'three',
+      'four',
+    ]);
+    expect(parserPids()).toHaveLength(2);
+    await until(() => parserPids().length === 1);
+    // The remaining process still serves.
+    expect(await read(e, 'after')).toBe('after');
+    expect(parserPids()).toHaveLength(1);
+  });
+
+  it('replaces a process after recycleAfterJobs documents', async () => {
+    engine = createPdfEngine({ workers: 1, recycleAfterJobs: 2 });
+    expect(await read(engine, 'a')).toBe('a');
+    const [first] = parserPids();
+    expect(await read(engine, 'b')).toBe('b');
+    expect(await read(engine, 'c')).toBe('c');
+    await until(() => parserPids().length === 1 && !parserPids().includes(first));
+  });
+});
