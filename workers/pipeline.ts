@@ -1,11 +1,12 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Queues } from '../src/jobs/queues.js';
+import { stageSlotsFor } from './stage-slots.js';
 import { PermanentError } from '../src/lib/errors.js';
 import type { Logger } from '../src/lib/logger.js';
 import type { Metrics } from '../src/modules/metrics/index.js';
 import { STAGE_DESCRIPTORS, type Stage } from '../src/pipeline/stages.js';
 import { STAGE_ATTEMPTS, type StageJobData } from '../src/modules/documents/flow.js';
-import type { StageCompute, StageRunner } from '../src/modules/documents/stage-runner.js';
+import type { RunResult, StageCompute, StageRunner } from '../src/modules/documents/stage-runner.js';
 
 /**
  * A dead worker's jobs are moved back to waiting by the first stalled-job check after their lock
@@ -27,9 +28,9 @@ export interface PipelineWorkerOptions {
 
 /** What a stage worker uses (the container fits as is). */
 export interface StageWorkerDeps {
-  queues: Pick<Queues, 'workerConnection' | 'prefix'>;
+  queues: Pick<Queues, 'workerConnection' | 'prefix' | 'get'>;
   logger: Logger;
-  documents: { runner: Pick<StageRunner, 'run' | 'fail'>; computes: Record<Stage, StageCompute> };
+  documents: { runner: Pick<StageRunner, 'run' | 'fail' | 'enqueue'>; computes: Record<Stage, StageCompute> };
   /** Stage durations and failures by code; none recorded when absent. */
   metrics?: Pick<Metrics, 'stageDuration' | 'stageFailures' | 'stageActive'>;
 }
@@ -46,6 +47,11 @@ function failureCode(err: unknown): string {
  * parsers in their own processes, OCR and ONNX on their own threads), so the lock is renewed
  * while a long job runs; a job that does stall (its worker died) is run again elsewhere, and
  * the stage runner makes a second run of a committed stage a no-op.
+ *
+ * Once its stage committed, a job goes on with the document's next stages while this process
+ * serves them and has a free slot for them (stage-slots.ts) and their queue is not paused; each
+ * stage still commits with its own event. A continued stage that fails for good marks the document
+ * failed as its own job would; one that fails otherwise is queued, to be retried by its own queue.
  */
 export function startStageWorker(
   stage: Stage,
@@ -55,34 +61,82 @@ export function startStageWorker(
 ): Worker<StageJobData> {
   const { runner, computes } = deps.documents;
   const m = deps.metrics;
+  const slots = stageSlotsFor(deps.documents);
+  const limit = Math.max(1, concurrency * STAGE_DESCRIPTORS[stage].concurrency);
+  slots.serve(stage, limit);
+
+  const continueHere = async (next: Stage): Promise<boolean> => {
+    if (!slots.tryEnter(next)) return false;
+    // An operator's pause of a stage holds its documents, continued or not.
+    const paused = await deps.queues
+      .get(next)
+      .isPaused()
+      .catch(() => true);
+    if (paused) slots.leave(next);
+    return !paused;
+  };
+
+  /** One stage of one document, with its metrics; a permanent failure is recorded and rethrown as unrecoverable. */
+  const attempt = async (s: Stage, data: StageJobData): Promise<RunResult> => {
+    const started = performance.now();
+    m?.stageActive.inc({ stage: s });
+    try {
+      const r = await runner.run(s, data, computes[s], { continueHere });
+      m?.stageDuration.observe({ stage: s, outcome: r.outcome }, (performance.now() - started) / 1000);
+      return r;
+    } catch (err) {
+      if (m) {
+        m.stageDuration.observe({ stage: s, outcome: 'failed' }, (performance.now() - started) / 1000);
+        m.stageFailures.inc({ stage: s, code: failureCode(err) });
+      }
+      if (err instanceof PermanentError) {
+        await runner.fail(s, data, err.code, err.message);
+        throw new UnrecoverableError(`${err.code}: ${err.message}`);
+      }
+      throw err;
+    } finally {
+      m?.stageActive.dec({ stage: s });
+    }
+  };
+
   const worker = new Worker<StageJobData>(
     stage,
     async (job: Job<StageJobData>) => {
-      const started = performance.now();
-      m?.stageActive.inc({ stage });
+      slots.enter(stage);
+      let r: RunResult;
       try {
-        const r = await runner.run(stage, job.data, computes[stage]);
-        m?.stageDuration.observe({ stage, outcome: r.outcome }, (performance.now() - started) / 1000);
-        return r.outcome;
-      } catch (err) {
-        if (m) {
-          m.stageDuration.observe({ stage, outcome: 'failed' }, (performance.now() - started) / 1000);
-          m.stageFailures.inc({ stage, code: failureCode(err) });
-        }
-        if (err instanceof PermanentError) {
-          await runner.fail(stage, job.data, err.code, err.message);
-          throw new UnrecoverableError(`${err.code}: ${err.message}`);
-        }
-        throw err;
+        r = await attempt(stage, job.data);
       } finally {
-        m?.stageActive.dec({ stage });
+        slots.leave(stage);
       }
+      const outcome = r.outcome;
+      // The slot of each continued stage was taken by continueHere.
+      while (r.continued && r.next) {
+        const next = r.next;
+        try {
+          r = await attempt(next, job.data);
+        } catch (err) {
+          if (!(err instanceof UnrecoverableError))
+            await runner
+              .enqueue(next, { id: job.data.documentId, version: job.data.version })
+              .catch((e: unknown) =>
+                deps.logger.warn(
+                  { err: e, documentId: job.data.documentId },
+                  'could not queue a stage; the sweeper will',
+                ),
+              );
+          r = { outcome: 'done', next: null };
+        } finally {
+          slots.leave(next);
+        }
+      }
+      return outcome;
     },
     {
       connection: deps.queues.workerConnection(),
       prefix: deps.queues.prefix,
       // Per unit of WORKER_CONCURRENCY, as the stage's descriptor says (src/pipeline/stages.ts).
-      concurrency: Math.max(1, concurrency * STAGE_DESCRIPTORS[stage].concurrency),
+      concurrency: limit,
       lockDuration: opts.lockDurationMs ?? STAGE_LOCK_MS,
       stalledInterval: opts.stalledIntervalMs ?? STAGE_STALLED_CHECK_MS,
       // Two stalls before the job fails: a crash, and one more (another crash, or a lock lost to a
@@ -90,6 +144,7 @@ export function startStageWorker(
       maxStalledCount: 2,
     },
   );
+  worker.on('closing', () => slots.stop(stage));
   worker.on('failed', (job, err) => {
     if (!job) return;
     const exhausted = job.attemptsMade >= (job.opts.attempts ?? STAGE_ATTEMPTS);

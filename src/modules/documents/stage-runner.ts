@@ -45,6 +45,18 @@ export type StageCompute = (
 export interface RunResult {
   outcome: 'done' | 'already-done' | 'stale';
   next: Stage | null;
+  /** The next stage was handed to the caller to run here instead of being queued. */
+  continued?: boolean;
+}
+
+export interface RunOptions {
+  /**
+   * Asked once the stage committed, with the stage that comes next: true when the caller runs it
+   * here right away (its job is then not queued). A process that dies meanwhile leaves the
+   * document with that stage recorded as current and the job being run unfinished; the job is
+   * run again, finds this stage committed and queues the next one (settleRepeat).
+   */
+  continueHere?: (next: Stage) => Promise<boolean>;
 }
 
 /**
@@ -86,7 +98,12 @@ export function createStageRunner(deps: {
     return { outcome: 'already-done', next: cur };
   }
 
-  async function run(stage: Stage, job: StageJobData, compute: StageCompute): Promise<RunResult> {
+  async function run(
+    stage: Stage,
+    job: StageJobData,
+    compute: StageCompute,
+    opts: RunOptions = {},
+  ): Promise<RunResult> {
     const startedAt = new Date();
     const read = await deps.stages.getForStage(job.documentId, stage);
     const doc = read?.doc;
@@ -135,6 +152,8 @@ export function createStageRunner(deps: {
     const needsTx = next === null && !!doc.pipeline.batch_id;
     const committed = needsTx ? await deps.db.tx(commit) : await commit(deps.db);
     if (!committed) return settleRepeat(stage, job);
+    if (committed.next && (await opts.continueHere?.(committed.next)))
+      return { outcome: 'done', next: committed.next, continued: true };
     if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
     return { outcome: 'done', next: committed.next };
   }
@@ -169,7 +188,10 @@ export function createStageRunner(deps: {
         .catch((err: unknown) => deps.logger.warn({ err, documentId: failed.id }, 'a document-failed hook failed'));
   }
 
-  return { run, fail };
+  /** Queues a stage's job (a continued stage that could not finish here goes back to its queue). */
+  const enqueue = (stage: Stage, doc: Pick<DocumentRow, 'id' | 'version'>) => enqueueStage(deps.queues, stage, doc);
+
+  return { run, fail, enqueue };
 }
 
 export type StageRunner = ReturnType<typeof createStageRunner>;
