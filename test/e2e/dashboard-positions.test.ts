@@ -18,7 +18,9 @@ describe('field positions in the dashboard', () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    [s, browser] = await Promise.all([startDashboardStack(), launchBrowser()]);
+    // Uncapped plan: besides the dashboard's own requests, the tests poll the API for documents
+    // to finish, which the free plan's 30 requests a minute cannot carry.
+    [s, browser] = await Promise.all([startDashboardStack({ plan: 'self_hosted' }), launchBrowser()]);
     const ctx = await browser.newContext({ viewport: { width: 1360, height: 900 } });
     page = await ctx.newPage();
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
