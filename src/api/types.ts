@@ -494,6 +494,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/documents/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An image document's first page as an upright PNG (TIFFs, EXIF-turned photos)
+         * @description Requires the viewer role or higher.
+         */
+        get: operations["getDocumentsByIdPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/documents/{id}/text": {
         parameters: {
             query?: never;
@@ -5803,6 +5823,61 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
+        };
+    };
+    getDocumentsByIdPreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The first page of an image document as a PNG, upright and at most 2400 pixels on its longest side: what OCR read, for browsers that cannot show the original (TIFF) or would turn it differently (EXIF orientation). OCR word boxes (`GET /documents/{id}/words`) are in pixels of the full-size upright image; scale them by this image's width over the page's `width`. Decoded in a memory-limited process; carries an ETag. */
+            200: {
+                headers: {
+                    /** @description Requests allowed in the tightest window */
+                    "X-RateLimit-Limit"?: number;
+                    /** @description Requests left in that window */
+                    "X-RateLimit-Remaining"?: number;
+                    /** @description Unix time (seconds) at which the window resets */
+                    "X-RateLimit-Reset"?: number;
+                    /** @description Every limit that applies, IETF draft form: `"name";q=<limit>;w=<window seconds>`, comma-separated */
+                    "RateLimit-Policy"?: string;
+                    /** @description What is left of each: `"name";r=<remaining>;t=<seconds to reset>`, comma-separated */
+                    RateLimit?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description The document is not an image (PDFs and text have no preview) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The image cannot be decoded, or has more pixels than OCR_MAX_MEGAPIXELS allows */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             429: components["responses"]["RateLimited"];
         };
     };

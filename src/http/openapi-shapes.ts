@@ -10,8 +10,8 @@ export interface OperationDoc {
   data?: Schema;
   /** `data` is a page of `data` items with a `pagination` object. */
   list?: boolean;
-  /** The answer is not the JSON envelope but a file (`GET …/content`). */
-  binary?: boolean;
+  /** The answer is not the JSON envelope but a file (`GET …/content`); a string names its media type. */
+  binary?: boolean | string;
   /** What the success answer means (default: "OK"). */
   description?: string;
   /** Other success answers than `status`, e.g. 200 for an upload that was a duplicate. */

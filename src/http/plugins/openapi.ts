@@ -215,11 +215,10 @@ function completeOperation(method: string, path: string, op: Operation): void {
   }
   const status = String(d.status ?? 200);
   if (d.binary) {
+    const type = typeof d.binary === 'string' ? d.binary : 'application/octet-stream';
     responses[status] = {
       description: d.description ?? 'The file',
-      content: {
-        'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } },
-      },
+      content: { [type]: { schema: { type: 'string', contentMediaType: type } } },
     };
   } else if (d.status === 204) {
     responses[status] = { description: d.description ?? 'Done; no body' };

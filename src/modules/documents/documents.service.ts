@@ -2,7 +2,7 @@ import type { Db, Queryable } from '../../db/client.js';
 import { errors } from '../../lib/errors.js';
 import { assertDocumentValues } from '../../lib/limits.js';
 import { parsePosition } from '../../pipeline/extract/index.js';
-import { pageWords } from '../../pipeline/parse/index.js';
+import { pageWords, ParseError, type NormalizedImage } from '../../pipeline/parse/index.js';
 import type { Logger } from '../../lib/logger.js';
 import { queueWalk } from '../../jobs/maintenance.js';
 import type { Queues } from '../../jobs/queues.js';
@@ -25,6 +25,9 @@ import { resolveVersions, type CurrentVersions } from './missing.js';
 import { selectionOf, type ReprocessWalker } from './reprocess-walker.js';
 import type { RunStarter } from './runs.js';
 
+/** Bumped when previews of the same file change (the ETag carries it). */
+const PREVIEW_VERSION = 'p1';
+
 export interface PatchDocumentInput {
   classification?: { type: string };
   fields?: Record<string, unknown>;
@@ -46,6 +49,8 @@ export function createDocumentsService(deps: {
   events: EventEmitter;
   /** A person confirmed a document's type (the organization's classifier can be retrained). */
   onConfirmed?: (scope: Scope) => void;
+  /** Turns an image upright into a PNG in a memory-limited process (see normalizeImage). */
+  previewImage: (bytes: Buffer) => Promise<NormalizedImage>;
 }) {
   const mustGet = async (scope: Scope, id: string, q?: Queryable) => {
     const d = await deps.docs.get(scope, id, q);
@@ -89,6 +94,23 @@ export function createDocumentsService(deps: {
       if (!t) throw errors.notFound('Document');
       if (t.text === null) throw errors.conflict(`Document has no text yet (status ${t.status})`);
       return t.text;
+    },
+
+    /**
+     * An image document's first page as an upright PNG, in the orientation OCR read it (TIFFs,
+     * which browsers cannot show, and JPEGs turned by EXIF). Other types have no preview.
+     */
+    async preview(scope: Scope, id: string) {
+      const d = await mustGet(scope, id);
+      if (!d.mime_type.startsWith('image/') || d.mime_type === 'image/svg+xml')
+        throw errors.conflict(`Previews exist for images; this document is ${d.mime_type}`);
+      const bytes = await deps.blobs.read(d.storage_key);
+      try {
+        return { png: (await deps.previewImage(bytes)).png, etag: `"${d.storage_key}-${PREVIEW_VERSION}"` };
+      } catch (err) {
+        if (err instanceof ParseError) throw errors.unprocessable(`The image cannot be previewed: ${err.message}`);
+        throw err;
+      }
     },
 
     /** The positioned words of the document's pages (text layer or OCR), for clicking on the page. */

@@ -3,7 +3,14 @@ import type { Queues } from '../../jobs/queues.js';
 import type { Logger } from '../../lib/logger.js';
 import type { Scope } from '../../lib/scope.js';
 import { createEmbedderLoader, embeddingUnavailableWarning, type EmbedderLoader } from '../../pipeline/embed/index.js';
-import { createPdfEngine, createTesseractOcr, type Ocr, type PdfEngine } from '../../pipeline/parse/index.js';
+import { gate } from '../../lib/gate.js';
+import {
+  createPdfEngine,
+  createTesseractOcr,
+  normalizeImage,
+  type Ocr,
+  type PdfEngine,
+} from '../../pipeline/parse/index.js';
 import type { BlobStore } from '../../storage/blob-store.js';
 import { createClassifierRepository } from '../classifier/classifier.repository.js';
 import { createClassifierService } from '../classifier/classifier.service.js';
@@ -26,6 +33,9 @@ import { classifyStage } from './stages/classify.stage.js';
 import { embedStage } from './stages/embed.stage.js';
 import { EXTRACTOR_VERSION, extractStage } from './stages/extract.stage.js';
 import { PARSER_VERSION, parseStage } from './stages/parse.stage.js';
+
+/** Longest side of an image preview, pixels: enough for a screen, a fraction of a 600 dpi scan. */
+const PREVIEW_MAX_SIDE = 2400;
 
 /** The settings the documents domain works with (the container fills them from the configuration). */
 export interface DocumentsSettings {
@@ -126,6 +136,10 @@ export function createDocumentsModule(deps: DocumentsModuleDeps, settings: Docum
     logger,
     events,
     onConfirmed: deps.onConfirmed,
+    // Two at a time per process: each decodes in a process of its own.
+    previewImage: gate(2, (bytes: Buffer) =>
+      normalizeImage(bytes, { maxPixels: settings.maxImagePixels, maxSide: PREVIEW_MAX_SIDE }),
+    ),
     versions: {
       embeddingModel: () => (embedder.status().state === 'ready' ? embedder.status().modelId : null),
       classifierVersion: (scope) => classifier.versionFor(scope),

@@ -1,6 +1,7 @@
 import { CONVERTIBLE, convertToText } from './convert.js';
 import { ParseError } from './errors.js';
 import { imageSize } from './image-size.js';
+import { needsNormalizing, normalizeImage } from './image-normalize.js';
 import { guessLanguage } from './language.js';
 import { OcrError, type Ocr, type OcrWord } from './ocr.js';
 import { extractPdfText } from './pdf.js';
@@ -22,6 +23,7 @@ export {
 } from './ocr.js';
 export { positionIndex, type PositionIndex, type FieldPosition } from './positions.js';
 export { pageWords, type PageWords } from './page-words.js';
+export { needsNormalizing, normalizeImage, type NormalizedImage } from './image-normalize.js';
 export { matchesAllowedTypes, sniffType, type SniffedType } from './sniff.js';
 export { ACCEPTED_TYPES_TEXT, unprocessableKind } from './refused-types.js';
 export { guessLanguage } from './language.js';
@@ -125,14 +127,23 @@ async function ocrImage(mime: string, bytes: Buffer, ocr: Ocr | undefined, o: Pa
     throw new ParseError('TOO_LARGE', `the image is ${size.width}×${size.height} pixels; the limit is ${maxPixels}`);
   }
   if (!ocr) throw ocrUnavailable('an image');
+  // TIFFs and turned JPEGs are read as the upright PNG `GET /documents/{id}/preview` serves, so
+  // OCR reads upright text and its word boxes fall on the picture people see.
+  let image = bytes;
+  let read: [number, number] = [size.width, size.height];
+  if (needsNormalizing(mime, bytes)) {
+    const n = await normalizeImage(bytes, { maxPixels });
+    image = n.png;
+    read = [n.width, n.height];
+  }
   try {
-    const { text, words } = await withTimeout(ocr.recognize(bytes), o.ocrPageTimeoutMs ?? 60_000, 'OCR');
+    const { text, words } = await withTimeout(ocr.recognize(image), o.ocrPageTimeoutMs ?? 60_000, 'OCR');
     return {
       text: normalizeText(text),
       pages: 1,
       ocrPages: 1,
       ocrWords: [words ?? null],
-      ocrSizes: [[size.width, size.height]],
+      ocrSizes: [read],
     };
   } catch (err) {
     if (err instanceof OcrError && err.kind === 'bad_image') {

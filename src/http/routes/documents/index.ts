@@ -131,6 +131,31 @@ export function registerDocumentRoutes(
   );
 
   api.get(
+    '/documents/:id/preview',
+    {
+      config: auth,
+      schema: {
+        tags: TAGS,
+        summary: "An image document's first page as an upright PNG (TIFFs, EXIF-turned photos)",
+        params: schemas.idParam(),
+      },
+    },
+    async (req, reply) => {
+      const p = await documents.preview(req.scope, req.params.id);
+      if (req.headers['if-none-match'] === p.etag) return reply.code(304).send();
+      reply.headers({
+        'Content-Type': 'image/png',
+        ETag: p.etag,
+        'Cache-Control': 'private, max-age=3600',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'Cross-Origin-Resource-Policy': 'same-origin',
+      });
+      return reply.send(p.png);
+    },
+  );
+
+  api.get(
     '/documents/:id/text',
     { config: auth, schema: { tags: TAGS, summary: 'The extracted text', params: schemas.idParam() } },
     async (req) => ok({ id: req.params.id, text: await documents.text(req.scope, req.params.id) }),

@@ -303,6 +303,15 @@ export const documentsDocs: OperationDocs = {
     binary: true,
     description: 'The original file, with its Content-Type and a Content-Disposition naming it',
   },
+  'GET /documents/:id/preview': {
+    binary: 'image/png',
+    description:
+      "The first page of an image document as a PNG, upright and at most 2400 pixels on its longest side: what OCR read, for browsers that cannot show the original (TIFF) or would turn it differently (EXIF orientation). OCR word boxes (`GET /documents/{id}/words`) are in pixels of the full-size upright image; scale them by this image's width over the page's `width`. Decoded in a memory-limited process; carries an ETag.",
+    errors: {
+      409: 'The document is not an image (PDFs and text have no preview)',
+      422: 'The image cannot be decoded, or has more pixels than OCR_MAX_MEGAPIXELS allows',
+    },
+  },
   'GET /documents/:id/text': {
     data: t.obj({ id: t.str, text: t.str }),
     errors: { 409: 'The document has no text yet (not parsed)' },

@@ -6,7 +6,7 @@ import type { DocumentRow } from '../documents.types.js';
 import type { StageCompute } from '../stage-runner.js';
 
 /** Bumped when parsing output changes, so `reprocess --missing` can re-parse. */
-export const PARSER_VERSION = 'parse-2';
+export const PARSER_VERSION = 'parse-3';
 
 export function parseStage(deps: {
   blobs: BlobStore;

@@ -44,10 +44,12 @@ export function Original({
     if (!previewable) return;
     const ctl = new AbortController();
     let url = '';
-    api.blob(`/documents/${doc.id}/content`, ctl.signal).then(
+    // Browsers cannot show TIFFs: the server's upright PNG of the first page stands in for them.
+    const png = doc.mime_type === 'image/tiff';
+    api.blob(`/documents/${doc.id}/${png ? 'preview' : 'content'}`, ctl.signal).then(
       async (b) => {
         // The API serves originals as attachments of a neutral type; the page knows what it is.
-        const typed = new Blob([b], { type: doc.mime_type });
+        const typed = new Blob([b], { type: png ? 'image/png' : doc.mime_type });
         url = URL.createObjectURL(typed);
         setData({ buf: await typed.arrayBuffer(), url });
       },
