@@ -1,4 +1,4 @@
-// `npm run bench -- search [documents] [--pglite-only|--postgres-only]`: search quality and cost.
+// `npm run bench -- search [documents] [--pglite-only|--postgres-only] [--intake-only]`: search quality and cost.
 //
 // 1. Known-item search on the dev corpus (../shared/corpora/dev: contracts, e-mails, invoices,
 //    papers, résumés, receipts): the query is a document's most distinctive three-word window
@@ -33,6 +33,7 @@ import { fingerprint } from '../../src/pipeline/dedup/index.js';
 import { DEV_CORPUS } from '../helpers/classify-dev.js';
 import { ocrNoisy } from '../helpers/dedup-dev.js';
 import { generateTinyModel } from '../helpers/tiny-model.js';
+import { compareCandidates as mapCompareCandidates } from './baseline/map-similarity.js';
 import { benchPostgres, benchTmpDir, table } from './harness.js';
 
 const DIMS = 384;
@@ -226,7 +227,14 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 }
 
 // --- the run on one database --------------------------------------------------------------------
-async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: Embedder, dev: DevDoc[]) {
+async function runOn(
+  kind: 'pglite' | 'postgres',
+  db: Db,
+  n: number,
+  embedder: Embedder,
+  dev: DevDoc[],
+  o: { intakeOnly: boolean },
+) {
   console.log(`\n=== ${kind}: ${n.toLocaleString('en')} generated documents + ${dev.length} dev documents ===`);
   await setUp(db);
   const vectors = createVectorIndex(db);
@@ -277,95 +285,102 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
     );
   }
 
-  // 1. Known-item search on the dev corpus.
-  const df = new Map<string, number>();
-  for (const d of dev) for (const w of new Set(words(d.text))) df.set(w, (df.get(w) ?? 0) + 1);
-  const quality: Record<string, string | number>[] = [];
-  const joined = dev.map((d) => words(d.text.slice(0, 20_000)).join(' '));
-  const candidates = dev.map((d, i) => ({
-    id: `dev_${i}`,
-    name: d.id,
-    q: distinctivePhrase(
-      d,
-      df,
-      dev.length,
-      joined.filter((_, j) => j !== i),
-    ),
-  }));
-  const knownItems = candidates.filter((k): k is typeof k & { q: string } => k.q !== null);
-  const shared = candidates.filter((k) => k.q === null).map((k) => k.name);
-  if (shared.length) console.log(`no phrase of their own (left out): ${shared.join(', ')}`);
-  const perItem: Record<string, string | number>[] = [];
-  for (const mode of ['keyword', 'semantic', 'hybrid'] as SearchMode[]) {
-    let rr = 0;
-    let hit1 = 0;
-    let hit10 = 0;
-    for (const k of knownItems) {
-      const { results } = await service(true).search(SCOPE, { q: k.q, mode, limit: 10, offset: 0 });
-      const rank = results.findIndex((r) => r.document.id === k.id) + 1;
-      if (rank > 0) rr += 1 / rank;
-      if (rank === 1) hit1++;
-      if (rank > 0) hit10++;
-      if (mode === 'keyword') perItem.push({ document: k.name.slice(0, 60), query: k.q, keyword_rank: rank || '>10' });
+  if (!o.intakeOnly) {
+    // 1. Known-item search on the dev corpus.
+    const df = new Map<string, number>();
+    for (const d of dev) for (const w of new Set(words(d.text))) df.set(w, (df.get(w) ?? 0) + 1);
+    const quality: Record<string, string | number>[] = [];
+    const joined = dev.map((d) => words(d.text.slice(0, 20_000)).join(' '));
+    const candidates = dev.map((d, i) => ({
+      id: `dev_${i}`,
+      name: d.id,
+      q: distinctivePhrase(
+        d,
+        df,
+        dev.length,
+        joined.filter((_, j) => j !== i),
+      ),
+    }));
+    const knownItems = candidates.filter((k): k is typeof k & { q: string } => k.q !== null);
+    const shared = candidates.filter((k) => k.q === null).map((k) => k.name);
+    if (shared.length) console.log(`no phrase of their own (left out): ${shared.join(', ')}`);
+    const perItem: Record<string, string | number>[] = [];
+    for (const mode of ['keyword', 'semantic', 'hybrid'] as SearchMode[]) {
+      let rr = 0;
+      let hit1 = 0;
+      let hit10 = 0;
+      for (const k of knownItems) {
+        const { results } = await service(true).search(SCOPE, { q: k.q, mode, limit: 10, offset: 0 });
+        const rank = results.findIndex((r) => r.document.id === k.id) + 1;
+        if (rank > 0) rr += 1 / rank;
+        if (rank === 1) hit1++;
+        if (rank > 0) hit10++;
+        if (mode === 'keyword')
+          perItem.push({ document: k.name.slice(0, 60), query: k.q, keyword_rank: rank || '>10' });
+      }
+      quality.push({
+        mode,
+        queries: knownItems.length,
+        MRR: round(rr / knownItems.length, 3),
+        'hit@1': round(hit1 / knownItems.length, 3),
+        'recall@10': round(hit10 / knownItems.length, 3),
+      });
     }
-    quality.push({
-      mode,
-      queries: knownItems.length,
-      MRR: round(rr / knownItems.length, 3),
-      'hit@1': round(hit1 / knownItems.length, 3),
-      'recall@10': round(hit10 / knownItems.length, 3),
-    });
-  }
-  console.log('\nKnown-item search (dev corpus; query = the most distinctive three-word window):');
-  table(quality);
-  const misses = perItem.filter((r) => r.keyword_rank !== 1);
-  console.log(`keyword: not first for ${misses.length} of ${perItem.length}:`);
-  if (misses.length) table(misses);
+    console.log('\nKnown-item search (dev corpus; query = the most distinctive three-word window):');
+    table(quality);
+    const misses = perItem.filter((r) => r.keyword_rank !== 1);
+    console.log(`keyword: not first for ${misses.length} of ${perItem.length}:`);
+    if (misses.length) table(misses);
 
-  // 2. Latency at N documents.
-  const queries = Array.from({ length: QUERIES }, (_, i) => {
-    const t = generatedText(n + i).split(' ');
-    const at = 2 + Math.floor(rnd() * (t.length - 6));
-    return t.slice(at, at + 2).join(' ');
-  });
-  const lat: Record<string, string | number>[] = [];
-  const measure = async (name: string, fn: (q: string) => Promise<unknown>) => {
-    for (const q of queries.slice(0, 5)) await fn(q); // warm-up: plans, caches
-    const ms: number[] = [];
-    for (const q of queries) ms.push((await timed(() => fn(q)))[1]);
-    lat.push({ query: name, p50_ms: round(pct(ms, 50)), p95_ms: round(pct(ms, 95)), max_ms: round(Math.max(...ms)) });
-  };
-  await measure('baseline: GET /documents?q= (list filter)', (q) => docsRepo.list(SCOPE, { q, page: 1, per_page: 20 }));
-  await measure('keyword (ranked, highlights)', (q) =>
-    service(false).search(SCOPE, { q, mode: 'keyword', limit: 20, offset: 0 }),
-  );
-  const qv = await embedder.embed(queries);
-  const embedMs: number[] = [];
-  for (const q of queries.slice(0, 20)) embedMs.push((await timed(() => embedder.embed([q])))[1]);
-  await measure('semantic, exact scan (incl. query embedding)', (q) =>
-    service(false).search(SCOPE, { q, mode: 'semantic', limit: 20, offset: 0 }),
-  );
-  await measure('hybrid, exact scan', (q) => service(false).search(SCOPE, { q, mode: 'hybrid', limit: 20, offset: 0 }));
-  let recall: number | null = null;
-  if (vectors.usable(DIMS)) {
-    await measure('semantic, HNSW (incl. query embedding)', (q) =>
-      service(true).search(SCOPE, { q, mode: 'semantic', limit: 20, offset: 0 }),
+    // 2. Latency at N documents.
+    const queries = Array.from({ length: QUERIES }, (_, i) => {
+      const t = generatedText(n + i).split(' ');
+      const at = 2 + Math.floor(rnd() * (t.length - 6));
+      return t.slice(at, at + 2).join(' ');
+    });
+    const lat: Record<string, string | number>[] = [];
+    const measure = async (name: string, fn: (q: string) => Promise<unknown>) => {
+      for (const q of queries.slice(0, 5)) await fn(q); // warm-up: plans, caches
+      const ms: number[] = [];
+      for (const q of queries) ms.push((await timed(() => fn(q)))[1]);
+      lat.push({ query: name, p50_ms: round(pct(ms, 50)), p95_ms: round(pct(ms, 95)), max_ms: round(Math.max(...ms)) });
+    };
+    await measure('baseline: GET /documents?q= (list filter)', (q) =>
+      docsRepo.list(SCOPE, { q, page: 1, per_page: 20 }),
     );
-    await measure('hybrid, HNSW', (q) => service(true).search(SCOPE, { q, mode: 'hybrid', limit: 20, offset: 0 }));
-    let found = 0;
-    for (const v of qv) {
-      const exact = await repo.semantic(SCOPE, {}, v, embedder.modelId, 10, 0);
-      const approx = await repo.semanticHnsw(SCOPE, {}, v, embedder.modelId, 10, 0);
-      const want = new Set(exact.map((r) => r.id));
-      found += approx.filter((r) => want.has(r.id)).length / Math.max(1, want.size);
+    await measure('keyword (ranked, highlights)', (q) =>
+      service(false).search(SCOPE, { q, mode: 'keyword', limit: 20, offset: 0 }),
+    );
+    const qv = await embedder.embed(queries);
+    const embedMs: number[] = [];
+    for (const q of queries.slice(0, 20)) embedMs.push((await timed(() => embedder.embed([q])))[1]);
+    await measure('semantic, exact scan (incl. query embedding)', (q) =>
+      service(false).search(SCOPE, { q, mode: 'semantic', limit: 20, offset: 0 }),
+    );
+    await measure('hybrid, exact scan', (q) =>
+      service(false).search(SCOPE, { q, mode: 'hybrid', limit: 20, offset: 0 }),
+    );
+    let recall: number | null = null;
+    if (vectors.usable(DIMS)) {
+      await measure('semantic, HNSW (incl. query embedding)', (q) =>
+        service(true).search(SCOPE, { q, mode: 'semantic', limit: 20, offset: 0 }),
+      );
+      await measure('hybrid, HNSW', (q) => service(true).search(SCOPE, { q, mode: 'hybrid', limit: 20, offset: 0 }));
+      let found = 0;
+      for (const v of qv) {
+        const exact = await repo.semantic(SCOPE, {}, v, embedder.modelId, 10, 0);
+        const approx = await repo.semanticHnsw(SCOPE, {}, v, embedder.modelId, 10, 0);
+        const want = new Set(exact.map((r) => r.id));
+        found += approx.filter((r) => want.has(r.id)).length / Math.max(1, want.size);
+      }
+      recall = found / qv.length;
     }
-    recall = found / qv.length;
+    console.log(
+      `\nLatency over ${QUERIES} two-word queries, limit 20 (query embedding alone p50 ${round(pct(embedMs, 50))} ms):`,
+    );
+    table(lat);
+    if (recall !== null) console.log(`HNSW recall@10 against the exact scan: ${round(recall, 3)}`);
   }
-  console.log(
-    `\nLatency over ${QUERIES} two-word queries, limit 20 (query embedding alone p50 ${round(pct(embedMs, 50))} ms):`,
-  );
-  table(lat);
-  if (recall !== null) console.log(`HNSW recall@10 against the exact scan: ${round(recall, 3)}`);
 
   // 3. Near-duplicates on constructed pairs, through the intake check.
   const nd = createNearDuplicates(db);
@@ -441,11 +456,22 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
   const fresh = Array.from({ length: 200 }, (_, i) => ({ id: `new_${i}`, org: ORG, text: generatedText(10 * n + i) }));
   const checkMs: number[] = [];
   const cpuUs: number[] = [];
-  for (const d of fresh) {
-    const cpu = process.cpuUsage();
-    checkMs.push((await timed(() => nd.check({ id: d.id, org_id: ORG, environment: 'live' }, d.text)))[1]);
-    const used = process.cpuUsage(cpu);
-    cpuUs.push(used.user + used.system);
+  const baseMs: number[] = [];
+  const baseCpuUs: number[] = [];
+  // The baseline (the comparison before its typed-array counts), alternated document by document
+  // with the current one so both see the same load and the same warm caches.
+  const baseline = createNearDuplicates(db, mapCompareCandidates);
+  for (const [i, d] of fresh.entries()) {
+    const pair = [
+      [nd, checkMs, cpuUs],
+      [baseline, baseMs, baseCpuUs],
+    ] as const;
+    for (const [checker, ms, us] of i % 2 === 0 ? pair : [...pair].reverse()) {
+      const cpu = process.cpuUsage();
+      ms.push((await timed(() => checker.check({ id: d.id, org_id: ORG, environment: 'live' }, d.text)))[1]);
+      const used = process.cpuUsage(cpu);
+      us.push(used.user + used.system);
+    }
   }
   const fpCpu: number[] = [];
   for (const d of fresh) {
@@ -466,6 +492,12 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
       cpu_ms_per_doc: round(cpuUs.reduce((a, b) => a + b, 0) / cpuUs.length / 1000, 3),
     },
     {
+      step: 'baseline: the same check comparing with a Map of counts',
+      p50_ms: round(pct(baseMs, 50), 2),
+      p95_ms: round(pct(baseMs, 95), 2),
+      cpu_ms_per_doc: round(baseCpuUs.reduce((a, b) => a + b, 0) / baseCpuUs.length / 1000, 3),
+    },
+    {
       step: 'fingerprint alone (CPU)',
       p50_ms: round(pct(fpCpu, 50) / 1000, 3),
       p95_ms: round(pct(fpCpu, 95) / 1000, 3),
@@ -483,6 +515,8 @@ async function runOn(kind: 'pglite' | 'postgres', db: Db, n: number, embedder: E
 
 export async function main(args: string[]): Promise<void> {
   const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 20_000);
+  // Only the near-duplicate parts (3 and 4): minutes instead of the latency part's hour at 100k.
+  const intakeOnly = args.includes('--intake-only');
   const dev = loadDev();
   if (dev.length === 0)
     console.log(`dev corpus not found at ${DEV_CORPUS}: known-item and near-duplicate parts are empty`);
@@ -498,7 +532,7 @@ export async function main(args: string[]): Promise<void> {
   if (!args.includes('--postgres-only')) {
     const pglite = await createDb({ pgliteDir: 'memory://' });
     try {
-      await runOn('pglite', pglite, n, embedder, dev);
+      await runOn('pglite', pglite, n, embedder, dev, { intakeOnly });
     } finally {
       await pglite.close();
     }
@@ -508,7 +542,7 @@ export async function main(args: string[]): Promise<void> {
   if (pgDb) {
     const db = await createDb({ url: pgDb.url, poolSize: 2 });
     try {
-      await runOn('postgres', db, n, embedder, dev);
+      await runOn('postgres', db, n, embedder, dev, { intakeOnly });
     } finally {
       await db.close();
       await pgDb.drop();

@@ -27,7 +27,11 @@ const MAX_VERIFIED = 5;
 /** PostgreSQL's text form of an int[] ('{1,-2,3}'). */
 const parseIntArray = (text: string): number[] => JSON.parse(`[${text.slice(1, -1)}]`) as number[];
 
-export function createNearDuplicates(db: Queryable) {
+export function createNearDuplicates(
+  db: Queryable,
+  /** The weighted comparison (the bench passes its baseline here). */
+  compare: typeof compareCandidates = compareCandidates,
+) {
   return {
     /** The fingerprint of a document's text and the earlier document it nearly repeats, if any. */
     async check(
@@ -48,7 +52,7 @@ export function createNearDuplicates(db: Queryable) {
         [fp.bandKeys, doc.org_id, doc.environment, doc.id],
       );
       if (rows.length === 0) return { fp, match: null };
-      const ranked = compareCandidates(
+      const ranked = compare(
         fp,
         rows.map((r) => ({
           id: r.id,
