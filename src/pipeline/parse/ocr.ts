@@ -46,6 +46,8 @@ export interface Ocr {
   recognize(image: Buffer): Promise<OcrResult>;
   /** Stops the engine's workers; later `recognize` calls reject. */
   close(): Promise<void>;
+  /** Workers started and not stopped (idle ones stop after `idleTimeoutMs`). */
+  running?(): number;
 }
 
 /**
@@ -75,6 +77,11 @@ export interface TesseractOcrOptions {
   langPath?: string;
   /** Tesseract language code(s). Default `eng`. */
   lang?: string;
+  /**
+   * A worker unused this long is terminated and its ~100 MB given back; the next image starts
+   * one again (about a second). Default 60,000 ms; 0 keeps workers for the engine's life.
+   */
+  idleTimeoutMs?: number;
 }
 
 function defaultLangPath(): string {
@@ -85,6 +92,7 @@ function defaultLangPath(): string {
 interface Slot {
   worker?: Promise<Tesseract.Worker>;
   busy: boolean;
+  idleTimer?: NodeJS.Timeout;
 }
 
 /**
@@ -97,6 +105,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Ocr {
   const timeoutMs = options.timeoutMs ?? 60_000;
   const langPath = options.langPath ?? defaultLangPath();
   const lang = options.lang ?? 'eng';
+  const idleTimeoutMs = options.idleTimeoutMs ?? 60_000;
   const slots: Slot[] = Array.from({ length: size }, () => ({ busy: false }));
   const waiting: Array<(slot: Slot | null) => void> = [];
   let closed = false;
@@ -118,6 +127,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Ocr {
     const free = slots.find((s) => !s.busy);
     if (free) {
       free.busy = true;
+      clearTimeout(free.idleTimer);
       return Promise.resolve(free);
     }
     return new Promise((resolve) => waiting.push(resolve));
@@ -125,8 +135,16 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Ocr {
 
   function release(slot: Slot): void {
     const next = waiting.shift();
-    if (next && !closed) next(slot);
-    else slot.busy = false;
+    if (next && !closed) return next(slot);
+    slot.busy = false;
+    // An OCR worker holds its own copy of the model: a quiet process gives it back.
+    if (idleTimeoutMs > 0 && slot.worker && !closed) {
+      clearTimeout(slot.idleTimer);
+      slot.idleTimer = setTimeout(() => {
+        if (!slot.busy) discard(slot);
+      }, idleTimeoutMs);
+      slot.idleTimer.unref();
+    }
   }
 
   function discard(slot: Slot): void {
@@ -165,6 +183,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Ocr {
 
   async function close(): Promise<void> {
     closed = true;
+    for (const slot of slots) clearTimeout(slot.idleTimer);
     for (const resolve of waiting.splice(0)) resolve(null);
     await Promise.all(
       slots.map((slot) => {
@@ -175,7 +194,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Ocr {
     );
   }
 
-  return { recognize, close };
+  return { recognize, close, running: () => slots.filter((s) => s.worker).length };
 }
 
 /**

@@ -169,3 +169,21 @@ describe('OCR inside the parse stage (fake engine)', () => {
     expect(none).toMatchObject({ code: 'OCR_FAILED', permanent: true });
   });
 });
+
+describe('OCR workers when unused', () => {
+  it('stop after idleTimeoutMs, giving their memory back, and start again for the next image', async () => {
+    const ocr = createTesseractOcr({ workers: 1, idleTimeoutMs: 200 });
+    try {
+      const png = await renderTextPng(['INVOICE 4711']);
+      expect(ocr.running!()).toBe(0);
+      expect((await ocr.recognize(png)).text).toMatch(/INVOICE\s+4711/);
+      expect(ocr.running!()).toBe(1);
+      await expect.poll(() => ocr.running!(), { timeout: 10_000 }).toBe(0);
+      expect((await ocr.recognize(png)).text).toMatch(/INVOICE\s+4711/);
+      expect(ocr.running!()).toBe(1);
+    } finally {
+      await ocr.close();
+    }
+    expect(ocr.running!()).toBe(0);
+  });
+});
