@@ -194,7 +194,7 @@ export function createTesseractOcr(options: TesseractOcrOptions = {}): Ocr {
     );
   }
 
-  return { recognize, close, running: () => slots.filter((s) => s.worker).length };
+  return { recognize, close, running: () => slots.filter((s) => s.worker !== undefined).length };
 }
 
 /**
