@@ -106,6 +106,12 @@ const schema = z.object({
   OCR_MAX_MEGAPIXELS: int(1, 1000).default(50),
   WORKER_CONCURRENCY: int(1, 64).default(2),
   /**
+   * A stage job that committed goes on with the document's next stage in the same process when
+   * that process serves it and has a free slot (each stage still commits with its own event).
+   * false: every stage is its own queued job (the behaviour before 2026-11-28; for comparing).
+   */
+  PIPELINE_CONTINUE: bool.default(true),
+  /**
    * Longest a process serves a project list page from its cache. Pages are dropped at once when
    * any process changes a project (a Redis version counter); this only bounds staleness should
    * that signal be lost. 0 turns the cache off.

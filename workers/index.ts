@@ -49,7 +49,10 @@ type Starter = (deps: Deps, opts: StartWorkersOptions) => Promise<WorkerHandle>;
 const stageWorker =
   (stage: Stage): Starter =>
   async (deps, o) => {
-    const worker = startStageWorker(stage, deps, o.concurrency, o.pipeline);
+    const worker = startStageWorker(stage, deps, o.concurrency, {
+      continueStages: deps.config.PIPELINE_CONTINUE,
+      ...o.pipeline,
+    });
     return { close: (timeoutMs = 20_000) => closeWorker(worker, timeoutMs) };
   };
 

@@ -24,6 +24,8 @@ export interface PipelineWorkerOptions {
   lockDurationMs?: number;
   /** How often the queue is checked for jobs whose lock expired (stalled). Default {@link STAGE_STALLED_CHECK_MS}. */
   stalledIntervalMs?: number;
+  /** Go on with the next stage in this job when possible (PIPELINE_CONTINUE). Default true. */
+  continueStages?: boolean;
 }
 
 /** What a stage worker uses (the container fits as is). */
@@ -66,7 +68,7 @@ export function startStageWorker(
   slots.serve(stage, limit);
 
   const continueHere = async (next: Stage): Promise<boolean> => {
-    if (!slots.tryEnter(next)) return false;
+    if (opts.continueStages === false || !slots.tryEnter(next)) return false;
     // An operator's pause of a stage holds its documents, continued or not.
     const paused = await deps.queues
       .get(next)

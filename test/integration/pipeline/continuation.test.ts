@@ -45,8 +45,8 @@ describe('stages continued in the same job', () => {
     expect(res.statusCode, res.body).toBe(201);
     return body(res).data.id as string;
   };
-  const start = async (queues: readonly string[]) => {
-    workers = await startWorkers(t.deps, { queues, concurrency: 1, schedulers: false });
+  const start = async (queues: readonly string[], pipeline: { continueStages?: boolean } = {}) => {
+    workers = await startWorkers(t.deps, { queues, concurrency: 1, schedulers: false, pipeline });
   };
 
   beforeAll(async () => {
@@ -66,6 +66,14 @@ describe('stages continued in the same job', () => {
   });
   afterAll(async () => {
     await t?.close();
+  });
+
+  it('with PIPELINE_CONTINUE=false runs every stage as a queued job of its own', async () => {
+    await start(STAGES, { continueStages: false });
+    const id = await uploaded('OWN-1');
+    expect((await waitForDocument(t, id)).status).toBe('completed');
+    expect(await completedJobs()).toEqual({ parse: 1, embed: 1, classify: 1, extract: 1 });
+    expect(await stageRuns(id)).toEqual([...STAGES].sort().map((stage) => ({ stage, n: 1 })));
   });
 
   it('runs every stage in the parse job when this process serves them all: one commit and one event each', async () => {
