@@ -405,13 +405,16 @@ describe('dashboard in a browser', () => {
     await scan('/settings/members');
     await go('/settings/pipeline');
     await page.getByRole('table').first().waitFor();
-    await page.getByRole('button', { name: 'Run embed on missing' }).click();
+    // The embed queue is held, so the batch is seen running: the dialog says it measures the pace.
+    await s.deps.queues.get('embed').pause();
+    await page.getByRole('button', { name: 'Run embed on all' }).click();
     await page.getByRole('button', { name: 'Start' }).click();
-    await page
-      .getByRole('dialog', { name: 'Reprocess documents' })
-      .getByText(/Finished|Running/)
-      .waitFor();
+    const rp = page.getByRole('dialog', { name: 'Reprocess documents' });
+    await rp.getByText(/^Running/).waitFor();
+    expect(await rp.getByTestId('reprocess-pace').innerText()).toMatch(/Measuring the pace/);
     await screenshot(page, '12-pipeline');
+    await s.deps.queues.get('embed').resume();
+    await rp.getByText(/^Finished/).waitFor({ timeout: 60_000 });
     await scan('/settings/pipeline');
     await page.keyboard.press('Escape');
   });

@@ -55,3 +55,11 @@ export function valueText(v: unknown): string {
 export function humanize(s: string): string {
   return s.replace(/[_-]+/g, ' ').replace(/^\w/, (c) => c.toUpperCase());
 }
+
+/** 42 → "42 s", 200 → "3 min 20 s", 4000 → "1 h 06 min": how long something will take. */
+export function duration(secs: number): string {
+  const s = Math.max(0, Math.round(secs));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+  return `${Math.floor(s / 3600)} h ${String(Math.floor((s % 3600) / 60)).padStart(2, '0')} min`;
+}

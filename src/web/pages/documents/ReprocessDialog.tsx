@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import { client, ok } from '../../lib/client';
 import { useAction, useGet, useInvalidate } from '../../lib/queries';
-import { percent } from '../../lib/format';
+import { duration, percent } from '../../lib/format';
+import { usePace } from '../../lib/pace';
 import { Dialog } from '../../components/Dialog';
 import { Button, Progress } from '../../components/ui';
 import { STAGES, type Stage } from '../../lib/types';
@@ -29,6 +30,8 @@ export function ReprocessDialog({
   });
   const b = batch.data;
   const done = b?.status === 'completed';
+  const finished = b ? b.completed + b.failed + b.skipped : undefined;
+  const pace = usePace(finished, b?.total);
   if (done && !invalidated) {
     setInvalidated(true);
     void invalidate('/documents', '/pipeline');
@@ -94,6 +97,14 @@ export function ReprocessDialog({
             {done ? 'Finished' : 'Running'} · {percent(b.progress)} · {b.completed} done, {b.failed} failed, {b.skipped}{' '}
             skipped, {b.pending} waiting
           </p>
+          {!done ? (
+            <p className="small muted" data-testid="reprocess-pace">
+              {b.walking ? `Queued ${b.queued.toLocaleString()} of ${b.total.toLocaleString()} so far. ` : ''}
+              {pace.left !== null
+                ? `${pace.perSecond.toFixed(pace.perSecond < 10 ? 1 : 0)} documents a second · about ${duration(pace.left)} left`
+                : 'Measuring the pace…'}
+            </p>
+          ) : null}
           {b.failures.length ? (
             <ul className="small">
               {b.failures.slice(0, 10).map((f) => (
