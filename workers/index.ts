@@ -46,6 +46,19 @@ export interface StartWorkersOptions {
 
 type Starter = (deps: Deps, opts: StartWorkersOptions) => Promise<WorkerHandle>;
 
+/**
+ * What to tell the operator when a worker is started with queues that leave out `events`:
+ * nothing reaches webhooks, workflow triggers or Sheets exports unless some process relays the
+ * outbox, and a split deployment that lists its queues by hand can leave it out everywhere.
+ */
+export function eventsRelayWarning(queues: readonly string[] | undefined): string | null {
+  if (!queues || queues.includes('events')) return null;
+  return (
+    `this worker does not relay events (--queues ${queues.join(',')}): webhooks, workflow triggers and Sheets ` +
+    'exports wait until a process runs the events queue (docpipe worker --queues events, or a worker without --queues)'
+  );
+}
+
 const stageWorker =
   (stage: Stage): Starter =>
   async (deps, o) => {

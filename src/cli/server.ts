@@ -7,7 +7,7 @@ import { startManagedRedis } from '../lib/managed-redis.js';
 import { BULLMQ_QUEUES } from '../jobs/queues.js';
 import { startMetricsServer, trackQueues } from '../modules/metrics/index.js';
 import { isLoopbackHost, setupToken } from '../modules/setup/setup.service.js';
-import { startWorkers, type WorkerHandle } from '../../workers/index.js';
+import { eventsRelayWarning, startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { executeAdminCommand } from './admin-commands.js';
 import { adminSocketPath, serveAdminSocket } from './admin-socket.js';
 
@@ -83,6 +83,8 @@ export async function runServer(
       schedulers: true,
     });
   }
+  const relayWarning = role !== 'api' ? eventsRelayWarning(opts.queues) : null;
+  if (relayWarning) logger.warn(relayWarning);
   // Said once at start-up by the processes that embed, instead of only in /ready and notes.
   if (role !== 'api' && (!opts.queues || opts.queues.includes('embed'))) void deps.documents.checkEmbedder();
   const app = role !== 'worker' ? await buildApp(appDepsFrom(deps)) : undefined;
