@@ -1,4 +1,4 @@
-// `npm run bench -- search [documents] [--pglite-only|--postgres-only] [--intake-only]`: search quality and cost.
+// `npm run bench -- search [documents] [--pglite-only|--postgres-only] [--intake-only|--keyword-caps]`: search quality and cost.
 //
 // 1. Known-item search on the dev corpus (../shared/corpora/dev: contracts, e-mails, invoices,
 //    papers, résumés, receipts): the query is a document's most distinctive three-word window
@@ -226,6 +226,51 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [r, performance.now() - t];
 }
 
+/**
+ * The keyword ranking cap's price and gain: for each cap, p50/p95 over the same two-word queries
+ * (alternating caps query by query, so load drift hits all alike) and how many of the top 20 of
+ * ranking every match (the baseline) each cap's top 20 keeps.
+ */
+async function keywordCapTradeOff(db: Db, n: number): Promise<void> {
+  const caps = [2_000_000_000, 1000, 500, 200];
+  const services = caps.map((cap) =>
+    createSearchService({
+      repo: createSearchRepository(db, { keywordCandidates: cap }),
+      embedder: async () => null,
+      modelReady: () => false,
+      vectors: { usable: () => false },
+    }),
+  );
+  const queries = Array.from({ length: QUERIES }, (_, i) => {
+    const t = generatedText(n + i).split(' ');
+    const at = 2 + Math.floor(rnd() * (t.length - 6));
+    return t.slice(at, at + 2).join(' ');
+  });
+  const ms = caps.map(() => [] as number[]);
+  const kept = caps.map(() => [] as number[]);
+  for (const [i, q] of queries.entries()) {
+    const tops: string[][] = [];
+    // The order rotates query by query: whichever runs first pays for reading the pages.
+    for (let k = 0; k < caps.length; k++) {
+      const c = (k + i) % caps.length;
+      const [r, t] = await timed(() => services[c].search(SCOPE, { q, mode: 'keyword', limit: 20, offset: 0 }));
+      if (i >= 5) ms[c].push(t); // the first five warm plans and caches
+      tops[c] = r.results.map((x) => x.document.id);
+    }
+    const full = new Set(tops[0]);
+    for (const c of caps.keys()) kept[c].push(full.size ? tops[c].filter((id) => full.has(id)).length / full.size : 1);
+  }
+  console.log(`\nKeyword ranking cap at ${n.toLocaleString('en')} documents (${QUERIES} two-word queries, limit 20):`);
+  table(
+    caps.map((cap, c) => ({
+      cap: cap === 2_000_000_000 ? 'none (baseline: every match ranked)' : cap,
+      p50_ms: round(pct(ms[c], 50)),
+      p95_ms: round(pct(ms[c], 95)),
+      top20_kept: round(kept[c].reduce((a, b) => a + b, 0) / kept[c].length, 3),
+    })),
+  );
+}
+
 // --- the run on one database --------------------------------------------------------------------
 async function runOn(
   kind: 'pglite' | 'postgres',
@@ -233,7 +278,7 @@ async function runOn(
   n: number,
   embedder: Embedder,
   dev: DevDoc[],
-  o: { intakeOnly: boolean },
+  o: { intakeOnly: boolean; keywordCaps: boolean },
 ) {
   console.log(`\n=== ${kind}: ${n.toLocaleString('en')} generated documents + ${dev.length} dev documents ===`);
   await setUp(db);
@@ -285,6 +330,10 @@ async function runOn(
     );
   }
 
+  if (o.keywordCaps) {
+    await keywordCapTradeOff(db, n);
+    return;
+  }
   if (!o.intakeOnly) {
     // 1. Known-item search on the dev corpus.
     const df = new Map<string, number>();
@@ -517,6 +566,8 @@ export async function main(args: string[]): Promise<void> {
   const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 20_000);
   // Only the near-duplicate parts (3 and 4): minutes instead of the latency part's hour at 100k.
   const intakeOnly = args.includes('--intake-only');
+  // Only the trade-off of the keyword ranking cap: latency and agreement with ranking every match.
+  const keywordCaps = args.includes('--keyword-caps');
   const dev = loadDev();
   if (dev.length === 0)
     console.log(`dev corpus not found at ${DEV_CORPUS}: known-item and near-duplicate parts are empty`);
@@ -532,7 +583,7 @@ export async function main(args: string[]): Promise<void> {
   if (!args.includes('--postgres-only')) {
     const pglite = await createDb({ pgliteDir: 'memory://' });
     try {
-      await runOn('pglite', pglite, n, embedder, dev, { intakeOnly });
+      await runOn('pglite', pglite, n, embedder, dev, { intakeOnly, keywordCaps });
     } finally {
       await pglite.close();
     }
@@ -542,7 +593,7 @@ export async function main(args: string[]): Promise<void> {
   if (pgDb) {
     const db = await createDb({ url: pgDb.url, poolSize: 2 });
     try {
-      await runOn('postgres', db, n, embedder, dev, { intakeOnly });
+      await runOn('postgres', db, n, embedder, dev, { intakeOnly, keywordCaps });
     } finally {
       await db.close();
       await pgDb.drop();
