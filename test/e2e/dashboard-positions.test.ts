@@ -215,14 +215,36 @@ describe('field positions in the dashboard', () => {
         el.dispatchEvent(new MouseEvent('mouseup', { bubbles: true }));
       }, printed);
       await expect.poll(() => number.inputValue()).toBe(printed);
+      const saved = page.waitForResponse((r) => r.request().method() === 'PATCH');
       await page.keyboard.press('Enter');
-      await expect.poll(() => numberRow.innerText()).toMatch(/confirmed/);
+      await saved;
       await number.focus();
       await expect.poll(() => page.getByTestId('field-span').innerText()).toBe(printed);
 
-      // Ctrl+Enter confirms every field and opens the next document.
+      // Enter, then Ctrl+Enter before that field's save has answered (held here, as a slow server
+      // would): the second key waits for the first save instead of being dropped, confirms every
+      // field and opens the next document.
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      const saves: string[] = [];
+      await page.route('**/api/v1/documents/*', async (route) => {
+        if (route.request().method() !== 'PATCH') return route.fallback();
+        saves.push(route.request().postData() ?? '');
+        if (saves.length === 1) await held;
+        await route.fallback();
+      });
+      await page.keyboard.press('Enter');
+      await expect.poll(() => saves.length).toBe(1);
+      await number.focus();
       await page.keyboard.press('Control+Enter');
+      release();
       await page.getByRole('heading', { level: 1, name: second }).waitFor({ timeout: 30_000 });
+      await page.unroute('**/api/v1/documents/*');
+      // The field alone, then every field with the corrected value.
+      expect(saves.map((b) => Object.keys(JSON.parse(b).fields).length)).toEqual([1, names.length]);
+      expect(JSON.parse(saves[1]).fields.invoice_number.value ?? JSON.parse(saves[1]).fields.invoice_number).toBe(
+        printed,
+      );
       expect(problems).toEqual([]);
     },
   );

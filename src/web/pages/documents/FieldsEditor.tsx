@@ -99,6 +99,20 @@ export function FieldsEditor({
         then?.();
       },
     });
+  // Ctrl+Enter pressed while a field's save is still on its way (a quick Enter, then Ctrl+Enter)
+  // runs once that save has settled, from the render that shows its result, instead of being lost.
+  const queued = useRef<{ then?: () => void } | null>(null);
+  useEffect(() => {
+    if (save.isPending || !queued.current) return;
+    const { then } = queued.current;
+    queued.current = null;
+    // A failed save said so in a toast; confirming everything on top of it would hide that.
+    if (!save.isError && perm.allowed && fields.length) confirmAll(then);
+  });
+  const confirmOrQueue = (then?: () => void) => {
+    if (save.isPending) queued.current = { then };
+    else confirmAll(then);
+  };
   const names = fields.map(([k]) => k);
   const move = (from: string, by: number) => {
     const next = names[names.indexOf(from) + by];
@@ -116,7 +130,7 @@ export function FieldsEditor({
         if (next !== undefined) inputOf(next)?.focus();
       },
       confirmAll(then) {
-        if (perm.allowed && !save.isPending && fields.length) confirmAll(then);
+        if (perm.allowed && fields.length) confirmOrQueue(then);
       },
     };
     return () => {
@@ -135,7 +149,7 @@ export function FieldsEditor({
       onLeave();
     } else if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
       e.preventDefault();
-      if (perm.allowed && !save.isPending) confirmAll(onDone);
+      if (perm.allowed) confirmOrQueue(onDone);
     } else if (e.key === 'Enter') {
       e.preventDefault();
       if (!perm.allowed || save.isPending) return;
