@@ -232,7 +232,7 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
     embedder: documents.embedder,
     log: (msg, fields) => logger.info(fields ?? {}, `search: ${msg}`),
   });
-  // Chooses HNSW (pgvector present) or the exact scan; /ready reports which.
+  // Chooses HNSW (pgvector present) or the sign-bit prefilter; /ready reports which.
   await search.vectors.init();
   const mail = createMailModule(
     { db, redis, secretBox, config, logger, intake: documents.intake, projects: repos.projects },

@@ -86,7 +86,7 @@ export function appDepsFrom(deps: Deps): AppDeps {
             ...(e.reason ? { reason: e.reason } : {}),
           },
           // How semantic search and similar documents find vectors: pgvector's HNSW index, or
-          // an exact scan of the organization's vectors (see docs/documents.md, "Search and near-duplicates").
+          // the sign-bit prefilter with an exact rerank (see docs/documents.md, "Search and near-duplicates").
           search: (() => {
             const v = deps.search.vectors.status();
             return {

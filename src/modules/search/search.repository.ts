@@ -60,8 +60,22 @@ async function withIterativeScan<T>(db: Db, ef: number, fn: (q: Queryable) => Pr
 /** Keyword matches ranked at most (the rest of a very broad query's matches go unranked). */
 export const KEYWORD_CANDIDATES = 1000;
 
-export function createSearchRepository(db: Db, opts: { keywordCandidates?: number } = {}) {
+/**
+ * Chunks the sign-bit prefilter hands to the exact rerank, at least: the bits keep the order of
+ * near vectors only roughly, so the rerank needs a wide margin (the search bench's recall@10 against
+ * the exact scan chose it).
+ */
+const SIGNATURE_CANDIDATES = 400;
+
+/** The sign bits of a vector as `bit varying` text ('1' where a component is positive). */
+export const signBits = (v: number[]) => v.map((x) => (x > 0 ? '1' : '0')).join('');
+
+export function createSearchRepository(
+  db: Db,
+  opts: { keywordCandidates?: number; signatureCandidates?: number } = {},
+) {
   const candidates = opts.keywordCandidates ?? KEYWORD_CANDIDATES;
+  const signatureCandidates = opts.signatureCandidates ?? SIGNATURE_CANDIDATES;
   return {
     /** Full-text matches, best first, with ts_headline of the top ones. */
     async keyword(
@@ -125,6 +139,50 @@ export function createSearchRepository(db: Db, opts: { keywordCandidates?: numbe
              (SELECT sum(a * b) FROM unnest(c.embedding, ${v}::real[]) AS t(a, b)) AS score
              FROM document_chunks c JOIN documents d ON d.id = c.document_id
             WHERE ${where.join(' AND ')} AND c.model_id = ${m}::text),
+         best AS (SELECT DISTINCT ON (document_id) document_id, content, score FROM scored ORDER BY document_id, score DESC)
+         SELECT ${DOC_COLUMNS}, best.score, best.content
+           FROM best JOIN documents d ON d.id = best.document_id
+          ORDER BY best.score DESC, d.id LIMIT ${lim}::int OFFSET ${off}::int`,
+        params,
+      );
+      return rows.map((r) => ({ ...r, score: Number(r.score) }));
+    },
+
+    /**
+     * As {@link semantic}, for a database without pgvector: the organization's chunks nearest by
+     * the Hamming distance of their sign bits (chunk_signatures, migration 0018), then those
+     * reranked by the exact dot product and each document's best kept. Approximate like HNSW:
+     * the filters apply after the prefilter, so fewer documents than asked sends the caller to
+     * the exact scan.
+     */
+    async semanticSigned(
+      scope: Scope,
+      f: SearchFilters,
+      vector: number[],
+      modelId: string,
+      limit: number,
+      offset: number,
+    ): Promise<(FoundDocument & { score: number; content: string })[]> {
+      const { params, where, param } = scopeWhere(scope, f);
+      const v = param(vector);
+      const bits = param(signBits(vector));
+      const m = param(modelId);
+      // Several chunks of one document can be near: read more chunks than documents wanted.
+      const k = param(Math.max(signatureCandidates, (offset + limit) * 8));
+      const lim = param(limit);
+      const off = param(offset);
+      const { rows } = await db.query<FoundDocument & { score: number; content: string }>(
+        `WITH near AS MATERIALIZED (
+           SELECT s.document_id, s.chunk_index FROM chunk_signatures s
+            WHERE s.org_id = $1 AND s.environment = $2 AND s.model_id = ${m}::text
+              AND length(s.bits) = length(${bits}::bit varying)
+            ORDER BY bit_count(s.bits # ${bits}::bit varying), s.document_id, s.chunk_index LIMIT ${k}::int),
+         scored AS (
+           SELECT c.document_id, c.content,
+             (SELECT sum(a * b) FROM unnest(c.embedding, ${v}::real[]) AS t(a, b)) AS score
+             FROM near JOIN document_chunks c USING (document_id, chunk_index)
+             JOIN documents d ON d.id = c.document_id
+            WHERE ${where.join(' AND ')}),
          best AS (SELECT DISTINCT ON (document_id) document_id, content, score FROM scored ORDER BY document_id, score DESC)
          SELECT ${DOC_COLUMNS}, best.score, best.content
            FROM best JOIN documents d ON d.id = best.document_id

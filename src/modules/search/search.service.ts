@@ -39,7 +39,7 @@ export function createSearchService(deps: {
   embedder: () => Promise<Embedder | null>;
   /** Whether a model is loaded now (the default mode), without loading one. */
   modelReady: () => boolean;
-  /** HNSW where the database has pgvector; absent or unusable: exact scans. */
+  /** HNSW where the database has pgvector; absent or unusable: the sign-bit prefilter. */
   vectors?: Pick<VectorIndex, 'usable'>;
 }) {
   const hnsw = (dims: number) => deps.vectors?.usable(dims) ?? false;
@@ -62,9 +62,12 @@ export function createSearchService(deps: {
 
   async function semantic(scope: Scope, input: SearchInput, limit: number, offset: number): Promise<SearchResult[]> {
     const { vector, modelId } = await queryVector(input.q);
-    // The index is approximate and its scan bounded: a short answer (a small organization, a
-    // narrow filter) is asked again of the exact scan, which is then cheap.
-    let rows = hnsw(vector.length) ? await deps.repo.semanticHnsw(scope, input, vector, modelId, limit, offset) : [];
+    // Both indexes are approximate and their scans bounded: a short answer (a small organization,
+    // a narrow filter) is asked again of the exact scan, which is then cheap. Until a dimension's
+    // HNSW index is built (or without pgvector) the sign-bit prefilter serves it.
+    let rows = hnsw(vector.length)
+      ? await deps.repo.semanticHnsw(scope, input, vector, modelId, limit, offset)
+      : await deps.repo.semanticSigned(scope, input, vector, modelId, limit, offset);
     if (rows.length < limit) rows = await deps.repo.semantic(scope, input, vector, modelId, limit, offset);
     return rows.map(({ score, content, ...document }) => ({
       document,

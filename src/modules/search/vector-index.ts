@@ -1,12 +1,14 @@
 // Which way semantic search and similar documents find vectors: pgvector's HNSW index where the
 // database has the extension (PGlite always does: the package is loaded with it; PostgreSQL when
-// the operator installed pgvector), else an exact scan of the organization's vectors.
+// the operator installed pgvector), else semantic search prefilters chunks by their sign bits
+// (chunk_signatures, kept by a trigger on every database) and reranks exactly, and similar
+// documents scan the organization's document vectors exactly.
 //
 // Vectors stay `real[]` (the tables work without pgvector); the indexes are partial expression
 // indexes on `embedding::vector(D)` for each dimension D in use, so one table holds the vectors
 // of models of different sizes and a cast never fails on insert. Dimensions come from the data at
 // start-up and from the first query of a new model; until its index exists, that dimension is
-// served by the exact scan.
+// served by the sign-bit prefilter.
 import type { Db } from '../../db/client.js';
 
 /** pgvector indexes at most 2,000 dimensions of `vector`. */
@@ -16,8 +18,9 @@ const VALID_SQL = `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c 
   WHERE c.relname = $1 AND pg_table_is_visible(c.oid)`;
 
 export interface VectorIndexStatus {
-  backend: 'hnsw' | 'exact';
-  /** Why the exact scan is used (no extension, no permission). */
+  /** `signatures`: no HNSW; the sign-bit prefilter with an exact rerank (see chunk_signatures). */
+  backend: 'hnsw' | 'signatures';
+  /** Why HNSW is not used (no extension, no permission). */
   reason?: string;
   /** Dimensions whose HNSW indexes are built. */
   dimensions: number[];
@@ -26,7 +29,7 @@ export interface VectorIndexStatus {
 export interface VectorIndex {
   /**
    * Detects the extension and starts building indexes for the dimensions already stored (in the
-   * background: until one is built, its dimension is served by the exact scan).
+   * background: until one is built, its dimension is served by the sign-bit prefilter).
    */
   init(): Promise<void>;
   /** True when queries of this dimension can use HNSW; starts building its index otherwise. */
@@ -128,7 +131,10 @@ export function createVectorIndex(
             },
             (err: unknown) => {
               failed.add(dims);
-              log('vector index build failed; exact scan stays in use', { dims, error: (err as Error).message });
+              log('vector index build failed; the sign-bit prefilter stays in use', {
+                dims,
+                error: (err as Error).message,
+              });
               return false;
             },
           )
@@ -140,7 +146,7 @@ export function createVectorIndex(
     status() {
       return available
         ? { backend: 'hnsw', dimensions: [...ready].sort((a, b) => a - b) }
-        : { backend: 'exact', ...(reason ? { reason } : {}), dimensions: [] };
+        : { backend: 'signatures', ...(reason ? { reason } : {}), dimensions: [] };
     },
   };
   return api;

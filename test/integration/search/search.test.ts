@@ -170,9 +170,9 @@ describe.each(dbKinds())('search (%s)', (kind) => {
     expect(hybrid.results[0].highlights[0].snippet).toContain('<mark>');
   });
 
-  it('uses pgvector HNSW where the database has it (PGlite), the exact scan where not, with the same answers', async () => {
+  it('uses pgvector HNSW where the database has it (PGlite), the sign-bit prefilter where not, with the same answers', async () => {
     const ready = dataOf(await t.app.inject({ method: 'GET', url: '/api/v1/ready' }));
-    const expected = kind === 'pglite' ? 'hnsw' : 'exact';
+    const expected = kind === 'pglite' ? 'hnsw' : 'signatures';
     expect(ready.components.search.vector_index).toBe(expected);
     const vectors = t.deps.search.vectors;
     const { rows } = await t.deps.db.query<{ dims: number; model: string }>(
@@ -221,6 +221,28 @@ describe.each(dbKinds())('search (%s)', (kind) => {
       });
       expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toContain(`document_chunks_hnsw_${dims}`);
     }
+    // The sign-bit prefilter (the path without pgvector, on both databases): its rows are the
+    // trigger's, one per chunk with a bit per dimension, and with every chunk inside its margin it
+    // answers what the exact scan answers, scoped alike.
+    const sigs = await t.deps.db.query<{ n: number; bad: number }>(
+      `SELECT count(*)::int AS n, count(*) FILTER (WHERE length(s.bits) <> array_length(c.embedding, 1)
+          OR s.bits <> embedding_sign_bits(c.embedding) OR s.org_id <> d.org_id)::int AS bad
+         FROM document_chunks c JOIN documents d ON d.id = c.document_id
+         LEFT JOIN chunk_signatures s USING (document_id, chunk_index)`,
+    );
+    expect(sigs.rows[0].n).toBeGreaterThan(0);
+    expect(sigs.rows[0].bad).toBe(0);
+    expect(
+      (
+        await t.deps.db.query(
+          `SELECT 1 FROM document_chunks c LEFT JOIN chunk_signatures s USING (document_id, chunk_index) WHERE s.bits IS NULL`,
+        )
+      ).rows,
+    ).toEqual([]);
+    const signed = await t.deps.search.repo.semanticSigned(scope, {}, probe, model, 5, 0);
+    expect(signed.map((r) => r.id)).toEqual(exact.map((r) => r.id));
+    expect(signed.map((r) => r.id)).not.toContain(ids.otherOrg);
+    expect(signed[0].score).toBeCloseTo(exact[0].score, 4);
     // Through the API, whichever path: the contract first, nothing of the other organization.
     const found = await foundIds('q=termination clause agreement&mode=semantic');
     expect(found).not.toContain(ids.otherOrg);

@@ -1,5 +1,5 @@
 // Which vector path the search service takes: HNSW when the index for the query's dimension is
-// usable, the exact scan otherwise, and the exact scan again when the index answers short.
+// usable, the sign-bit prefilter otherwise, and the exact scan when either answers short.
 // And the dashboard's reading of highlights: only the two mark tokens are markup.
 import { describe, expect, it } from 'vitest';
 import type { SearchRepository } from '../../../src/modules/search/search.repository.js';
@@ -9,12 +9,16 @@ import { snippetParts } from '../../../src/web/pages/search/Snippet.js';
 const doc = (id: string) => ({ id, filename: `${id}.txt`, project_id: 'p', classification: null, status: 'completed' });
 const scope = { orgId: 'o', environment: 'live' as const };
 
-function setUp(opts: { usable: boolean; hnsw: string[]; exact: string[] }) {
+function setUp(opts: { usable: boolean; hnsw: string[]; signed?: string[]; exact: string[] }) {
   const calls: string[] = [];
   const repo = {
     semanticHnsw: async (_s: unknown, _f: unknown, v: number[]) => {
       calls.push(`hnsw:${v.length}`);
       return opts.hnsw.map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
+    },
+    semanticSigned: async (_s: unknown, _f: unknown, v: number[]) => {
+      calls.push(`signed:${v.length}`);
+      return (opts.signed ?? []).map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
     },
     semantic: async () => {
       calls.push('exact');
@@ -52,10 +56,13 @@ describe('semantic search: index or exact scan', () => {
     expect(s.calls).toEqual(['hnsw:3', 'exact']);
   });
 
-  it('goes straight to the exact scan without a usable index', async () => {
-    const s = setUp({ usable: false, hnsw: ['a', 'b'], exact: ['z'] });
-    expect(await s.ids(1)).toEqual(['z']);
-    expect(s.calls).toEqual(['exact']);
+  it('uses the sign-bit prefilter without a usable index, and the exact scan behind its short answer', async () => {
+    const s = setUp({ usable: false, hnsw: ['a', 'b'], signed: ['s'], exact: ['z'] });
+    expect(await s.ids(1)).toEqual(['s']);
+    expect(s.calls).toEqual(['signed:3']);
+    const short = setUp({ usable: false, hnsw: ['a', 'b'], signed: ['s'], exact: ['s', 'z'] });
+    expect(await short.ids(2)).toEqual(['s', 'z']);
+    expect(short.calls).toEqual(['signed:3', 'exact']);
   });
 });
 
