@@ -70,6 +70,28 @@ const SIGNATURE_CANDIDATES = 400;
 /** The sign bits of a vector as `bit varying` text ('1' where a component is positive). */
 export const signBits = (v: number[]) => v.map((x) => (x > 0 ? '1' : '0')).join('');
 
+/** PostgreSQL's type oid of `real` (float4). */
+const FLOAT4_OID = 700;
+
+/**
+ * The dot product of a one-dimensional float4 array in PostgreSQL's binary form (array_send:
+ * dimensions, null flag, element type, length and lower bound, then a length and a big-endian
+ * float per element) with `q`; null when the array is not one of `q.length` non-null floats.
+ */
+export function dotFloat4Array(bin: Uint8Array, q: number[]): number | null {
+  const view = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
+  if (bin.byteLength < 20 || view.getInt32(0) !== 1 || view.getInt32(4) !== 0 || view.getInt32(8) !== FLOAT4_OID)
+    return null;
+  const n = view.getInt32(12);
+  if (n !== q.length || bin.byteLength !== 20 + 8 * n) return null;
+  let dot = 0;
+  for (let i = 0, at = 20; i < n; i++, at += 8) {
+    if (view.getInt32(at) !== 4) return null;
+    dot += view.getFloat32(at + 4) * q[i];
+  }
+  return dot;
+}
+
 export function createSearchRepository(
   db: Db,
   opts: { keywordCandidates?: number; signatureCandidates?: number } = {},
@@ -164,32 +186,34 @@ export function createSearchRepository(
       offset: number,
     ): Promise<(FoundDocument & { score: number; content: string })[]> {
       const { params, where, param } = scopeWhere(scope, f);
-      const v = param(vector);
       const bits = param(signBits(vector));
       const m = param(modelId);
       // Several chunks of one document can be near: read more chunks than documents wanted.
       const k = param(Math.max(signatureCandidates, (offset + limit) * 8));
-      const lim = param(limit);
-      const off = param(offset);
-      const { rows } = await db.query<FoundDocument & { score: number; content: string }>(
+      // The candidates' vectors come back in the binary array form and are scored here: a dot
+      // product in SQL is a set-returning subquery per row (~0.08 ms each), in JavaScript ~1 µs.
+      const { rows } = await db.query<FoundDocument & { content: string; v: Uint8Array }>(
         `WITH near AS MATERIALIZED (
            SELECT s.document_id, s.chunk_index FROM chunk_signatures s
             WHERE s.org_id = $1 AND s.environment = $2 AND s.model_id = ${m}::text
               AND length(s.bits) = length(${bits}::bit varying)
-            ORDER BY bit_count(s.bits # ${bits}::bit varying), s.document_id, s.chunk_index LIMIT ${k}::int),
-         scored AS (
-           SELECT c.document_id, c.content,
-             (SELECT sum(a * b) FROM unnest(c.embedding, ${v}::real[]) AS t(a, b)) AS score
-             FROM near JOIN document_chunks c USING (document_id, chunk_index)
-             JOIN documents d ON d.id = c.document_id
-            WHERE ${where.join(' AND ')}),
-         best AS (SELECT DISTINCT ON (document_id) document_id, content, score FROM scored ORDER BY document_id, score DESC)
-         SELECT ${DOC_COLUMNS}, best.score, best.content
-           FROM best JOIN documents d ON d.id = best.document_id
-          ORDER BY best.score DESC, d.id LIMIT ${lim}::int OFFSET ${off}::int`,
+            ORDER BY bit_count(s.bits # ${bits}::bit varying), s.document_id, s.chunk_index LIMIT ${k}::int)
+         SELECT ${DOC_COLUMNS}, c.content, array_send(c.embedding) AS v
+           FROM near JOIN document_chunks c USING (document_id, chunk_index)
+           JOIN documents d ON d.id = c.document_id
+          WHERE ${where.join(' AND ')}`,
         params,
       );
-      return rows.map((r) => ({ ...r, score: Number(r.score) }));
+      // Each document's best chunk, best first (ties by id, as the exact scan orders them).
+      const best = new Map<string, FoundDocument & { score: number; content: string }>();
+      for (const { v, ...r } of rows) {
+        const score = dotFloat4Array(v, vector);
+        const cur = best.get(r.id);
+        if (score !== null && (!cur || score > cur.score)) best.set(r.id, { ...r, score });
+      }
+      return [...best.values()]
+        .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+        .slice(offset, offset + limit);
     },
 
     /**
