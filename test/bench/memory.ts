@@ -250,9 +250,20 @@ async function split(cli: string, variant: string, ctx: Ctx, rows: Row[], trace?
   }
 }
 
-/** `docpipe start`: API and workers in one process tree, embedded database (as `npm start`). */
-async function allInOne(cli: string, variant: string, ctx: Ctx, rows: Row[]): Promise<void> {
-  const env = { ...baseEnv(ctx, 'start'), DATA_DIR: benchTmpDir('docpipe-bench-mem-') };
+/**
+ * `docpipe start`: API and workers in one process tree, embedded database (as `npm start`); with
+ * `postgres`, the same tree against a PostgreSQL server (`DATABASE_URL`), whose memory is outside
+ * the tree like Redis's.
+ */
+async function allInOne(cli: string, variant: string, ctx: Ctx, rows: Row[], postgres = false): Promise<void> {
+  const pgdb = postgres ? await benchPostgres() : null;
+  if (postgres && !pgdb) return;
+  const env = {
+    ...baseEnv(ctx, postgres ? 'startpg' : 'start'),
+    DATA_DIR: benchTmpDir('docpipe-bench-mem-'),
+    ...(pgdb ? { DATABASE_URL: pgdb.url } : {}),
+  };
+  const scenario = postgres ? 'start (PostgreSQL)' : 'start';
   const { key, projectId } = await seed(env, { projects: 1 });
   const port = await freePort();
   const srv = run(cli, 'start', env, port);
@@ -261,18 +272,19 @@ async function allInOne(cli: string, variant: string, ctx: Ctx, rows: Row[]): Pr
     await waitForPort(port, 120_000);
     await settle();
     const roots = { start: srv.child.pid! };
-    sample(rows, variant, 'start', 'started', roots);
+    sample(rows, variant, scenario, 'started', roots);
     await push(url, key, projectId, await documents(0, ctx.warm));
     await waitDone(url, key, projectId, ctx.warm);
-    sample(rows, variant, 'start', `after ${ctx.warm}`, roots);
+    sample(rows, variant, scenario, `after ${ctx.warm}`, roots);
     await push(url, key, projectId, await documents(ctx.warm, ctx.more));
     await waitDone(url, key, projectId, ctx.warm + ctx.more);
-    sample(rows, variant, 'start', `after ${ctx.warm + ctx.more}`, roots);
+    sample(rows, variant, scenario, `after ${ctx.warm + ctx.more}`, roots);
     // Past the parser pool's idle timeout (30 s): what a quiet install holds between bursts.
     await new Promise((r) => setTimeout(r, 35_000));
-    sample(rows, variant, 'start', 'idle 35 s', roots);
+    sample(rows, variant, scenario, 'idle 35 s', roots);
   } finally {
     await srv.stop();
+    await pgdb?.drop();
   }
 }
 
@@ -320,6 +332,8 @@ export async function main(args: string[]): Promise<void> {
       await split(cli, variant, ctx, rows);
       console.log(`${variant}: start, ${warm} + ${more} documents…`);
       await allInOne(cli, variant, ctx, rows);
+      console.log(`${variant}: start against PostgreSQL, ${warm} + ${more} documents…`);
+      await allInOne(cli, variant, ctx, rows, true);
     }
   } finally {
     await redis.stop();
