@@ -363,6 +363,31 @@ async function vectorIndexRun(
   console.log(
     `hard case, ${hnsw ? 'HNSW' : 'sign-bit prefilter (400 candidates)'} recall@10 for 30 query vectors half a random generated document, half noise: ${round(hardFound / hard.length, 3)}`,
   );
+  // Similar documents ("more like this" on the document page): through the index path, timed and
+  // checked against the exact nearest computed here, for 20 generated documents.
+  const simMs: number[] = [];
+  let simFound = 0;
+  const sources = Array.from({ length: 20 }, () => generated[Math.floor(rnd() * generated.length)]);
+  for (const src of sources) {
+    const want = stored
+      .filter((d) => d.id !== src.id)
+      .map((d) => {
+        let dot = 0;
+        for (let k = 0; k < DIMS; k++) dot += d.v[k] * src.v[k];
+        return { id: d.id, s: dot };
+      })
+      .sort((a, b) => b.s - a.s)
+      .slice(0, 10)
+      .map((d) => d.id);
+    const [r, t] = await timed(() => service(hnsw).similar(SCOPE, src.id, 10));
+    simMs.push(t);
+    const ids = new Set(r.results.map((x) => x.document.id));
+    simFound += want.filter((id) => ids.has(id)).length / 10;
+  }
+  const [, simExactMs] = await timed(() => indexRepo.similarByVector(SCOPE, sources[0].id, 10));
+  console.log(
+    `similar documents through ${hnsw ? 'HNSW' : 'the sign-bit prefilter'}, 20 generated documents, limit 10: p50 ${round(pct(simMs, 50))} ms, p95 ${round(pct(simMs, 95))} ms, recall@10 ${round(simFound / sources.length, 3)}; the exact scan in SQL for one of them: ${round(simExactMs)} ms`,
+  );
   // The baseline: the exact scan in SQL, on a few queries (seconds each at 100k without an index).
   const repo = createSearchRepository(db);
   const exactMs: number[] = [];

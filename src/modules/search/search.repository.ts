@@ -74,21 +74,30 @@ export const signBits = (v: number[]) => v.map((x) => (x > 0 ? '1' : '0')).join(
 const FLOAT4_OID = 700;
 
 /**
- * The dot product of a one-dimensional float4 array in PostgreSQL's binary form (array_send:
+ * The values of a one-dimensional float4 array in PostgreSQL's binary form (array_send:
  * dimensions, null flag, element type, length and lower bound, then a length and a big-endian
- * float per element) with `q`; null when the array is not one of `q.length` non-null floats.
+ * float per element); null for anything else (more dimensions, a null element, another type).
  */
-export function dotFloat4Array(bin: Uint8Array, q: number[]): number | null {
+export function float4Values(bin: Uint8Array): Float32Array | null {
   const view = new DataView(bin.buffer, bin.byteOffset, bin.byteLength);
   if (bin.byteLength < 20 || view.getInt32(0) !== 1 || view.getInt32(4) !== 0 || view.getInt32(8) !== FLOAT4_OID)
     return null;
   const n = view.getInt32(12);
-  if (n !== q.length || bin.byteLength !== 20 + 8 * n) return null;
-  let dot = 0;
+  if (n < 0 || bin.byteLength !== 20 + 8 * n) return null;
+  const out = new Float32Array(n);
   for (let i = 0, at = 20; i < n; i++, at += 8) {
     if (view.getInt32(at) !== 4) return null;
-    dot += view.getFloat32(at + 4) * q[i];
+    out[i] = view.getFloat32(at + 4);
   }
+  return out;
+}
+
+/** The dot product of such an array with `q`; null when it is not one of `q.length` floats. */
+export function dotFloat4Array(bin: Uint8Array, q: ArrayLike<number>): number | null {
+  const v = float4Values(bin);
+  if (!v || v.length !== q.length) return null;
+  let dot = 0;
+  for (let i = 0; i < v.length; i++) dot += v[i] * q[i];
   return dot;
 }
 
@@ -293,6 +302,38 @@ export function createSearchRepository(
         [scope.orgId, scope.environment, id, limit],
       );
       return rows.map((r) => ({ ...r, score: Number(r.score) }));
+    },
+
+    /**
+     * As {@link similarByVector}, for a database without pgvector: the documents owning the
+     * organization's chunks nearest to this document's vector by sign bits, ranked by the exact
+     * dot product of the document vectors. Approximate; a short answer sends the caller to the
+     * exact scan.
+     */
+    async similarBySignatures(scope: Scope, id: string, limit: number): Promise<(FoundDocument & { score: number })[]> {
+      const { rows } = await db.query<FoundDocument & { v: Uint8Array; src: Uint8Array }>(
+        `WITH s AS MATERIALIZED (
+           SELECT embedding, embedding_model, embedding_sign_bits(embedding) AS bits FROM documents
+            WHERE id = $3 AND org_id = $1 AND environment = $2 AND embedding IS NOT NULL),
+         near AS MATERIALIZED (
+           SELECT DISTINCT n.document_id FROM (
+             SELECT c.document_id FROM chunk_signatures c, s
+              WHERE c.org_id = $1 AND c.environment = $2 AND c.model_id = s.embedding_model
+                AND length(c.bits) = length(s.bits)
+              ORDER BY bit_count(c.bits # s.bits) LIMIT $4::int) n)
+         SELECT ${DOC_COLUMNS}, array_send(d.embedding) AS v, (SELECT array_send(embedding) FROM s) AS src
+           FROM near JOIN documents d ON d.id = near.document_id, s
+          WHERE d.id <> $3 AND d.embedding IS NOT NULL AND d.embedding_model = s.embedding_model`,
+        [scope.orgId, scope.environment, id, Math.max(signatureCandidates, limit * 8)],
+      );
+      const src = rows[0] ? float4Values(rows[0].src) : null;
+      if (!src) return [];
+      const scored: (FoundDocument & { score: number })[] = [];
+      for (const { v, src: _src, ...r } of rows) {
+        const score = dotFloat4Array(v, src);
+        if (score !== null) scored.push({ ...r, score });
+      }
+      return scored.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)).slice(0, limit);
     },
 
     /** As {@link similarByVector}, through the HNSW index of the document vectors' dimension. */

@@ -116,7 +116,10 @@ export function createSearchService(deps: {
       const src = await deps.repo.source(scope, id);
       if (!src) throw errors.notFound('Document');
       if (src.has_vector) {
-        let rows = src.dims && hnsw(src.dims) ? await deps.repo.similarByVectorHnsw(scope, id, src.dims, limit) : [];
+        let rows =
+          src.dims && hnsw(src.dims)
+            ? await deps.repo.similarByVectorHnsw(scope, id, src.dims, limit)
+            : await deps.repo.similarBySignatures(scope, id, limit);
         if (rows.length < limit) rows = await deps.repo.similarByVector(scope, id, limit);
         return {
           method: 'embedding',

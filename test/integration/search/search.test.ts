@@ -348,6 +348,17 @@ describe.each(dbKinds())('search (%s)', (kind) => {
       expect(byVector.method).toBe('embedding');
       expect(byVector.results).toHaveLength(3);
       expect(byVector.results.map((r: { document: { id: string } }) => r.document.id)).not.toContain(receipts[0].id);
+      // Without pgvector the nearest are found through the chunks' sign bits: with every document
+      // inside the margin, the same documents in the same order as the exact scan.
+      const scope = { orgId: actor.orgId, environment: 'live' as const };
+      const exact = await t.deps.search.repo.similarByVector(scope, receipts[0].id, 3);
+      const signed = await t.deps.search.repo.similarBySignatures(scope, receipts[0].id, 3);
+      expect(signed.map((r) => r.id)).toEqual(exact.map((r) => r.id));
+      expect(signed[0].score).toBeCloseTo(exact[0].score, 4);
+      // Another organization's document is no source.
+      expect(await t.deps.search.repo.similarBySignatures({ ...scope, orgId: other.orgId }, receipts[0].id, 3)).toEqual(
+        [],
+      );
 
       await t.deps.db.query('UPDATE documents SET embedding = NULL WHERE id = $1', [copy.id]);
       const byText = dataOf(await api(t, actor, 'GET', `/documents/${copy.id}/similar?limit=5`));

@@ -1,7 +1,7 @@
 // The sign-bit prefilter scores its candidates from PostgreSQL's binary array form (array_send);
 // the bytes below are what PostgreSQL 15 sent for '{1.5,-2}'::real[].
 import { describe, expect, it } from 'vitest';
-import { dotFloat4Array, signBits } from '../../../src/modules/search/search.repository.js';
+import { dotFloat4Array, float4Values, signBits } from '../../../src/modules/search/search.repository.js';
 
 const sent = Buffer.from('0000000100000000000002bc0000000200000001000000043fc0000000000004c0000000', 'hex');
 
@@ -9,6 +9,7 @@ describe('binary float4 arrays', () => {
   it('gives the dot product of a real[] with the query', () => {
     expect(dotFloat4Array(sent, [2, 0.5])).toBe(2);
     expect(dotFloat4Array(sent.subarray(0), [1, 1])).toBe(-0.5);
+    expect([...float4Values(sent)!]).toEqual([1.5, -2]);
   });
 
   it('refuses another length, another element type, a null element or a cut-off array', () => {
