@@ -305,23 +305,11 @@ async function vectorIndexRun(
   const rows: Record<string, string | number>[] = [];
   const variants: { label: string; svc: ReturnType<typeof createSearchService>; hybrid: boolean }[] = hnsw
     ? [{ label: 'HNSW', svc: service(true), hybrid: true }]
-    : [
-        ...[200, 400, 800, 1600].map((k) => ({
-          label: `sign-bit prefilter, ${k} candidates`,
-          svc: service(false, k),
-          hybrid: k === 400,
-        })),
-        {
-          label: 'sign-bit prefilter, 400 candidates, parallel scan beside the keyword query (before)',
-          svc: createSearchService({
-            repo: createSearchRepository(db, { serialBesideKeyword: false }),
-            embedder: async () => embedder,
-            modelReady: () => true,
-            vectors: { usable: () => false },
-          }),
-          hybrid: true,
-        },
-      ];
+    : [200, 400, 800, 1600].map((k) => ({
+        label: `sign-bit prefilter, ${k} candidates`,
+        svc: service(false, k),
+        hybrid: k === 400,
+      }));
   for (const v of variants) {
     for (const mode of ['semantic', 'hybrid'] as const) {
       if (mode === 'hybrid' && !v.hybrid) continue;

@@ -103,14 +103,8 @@ export function dotFloat4Array(bin: Uint8Array, q: ArrayLike<number>): number | 
 
 export function createSearchRepository(
   db: Db,
-  opts: {
-    keywordCandidates?: number;
-    signatureCandidates?: number;
-    /** False lets the Hamming scan use parallel workers beside a keyword query too (bench baseline). */
-    serialBesideKeyword?: boolean;
-  } = {},
+  opts: { keywordCandidates?: number; signatureCandidates?: number } = {},
 ) {
-  const serialBesideKeyword = opts.serialBesideKeyword ?? true;
   const candidates = opts.keywordCandidates ?? KEYWORD_CANDIDATES;
   const signatureCandidates = opts.signatureCandidates ?? SIGNATURE_CANDIDATES;
   return {
@@ -199,11 +193,6 @@ export function createSearchRepository(
       modelId: string,
       limit: number,
       offset: number,
-      /**
-       * No parallel workers for the Hamming scan: hybrid search runs this beside the keyword
-       * query, and a parallel scan then only takes the core the keyword query needs.
-       */
-      serial = false,
     ): Promise<(FoundDocument & { score: number; content: string })[]> {
       const { params, where, param } = scopeWhere(scope, f);
       const bits = param(signBits(vector));
@@ -212,7 +201,8 @@ export function createSearchRepository(
       const k = param(Math.max(signatureCandidates, (offset + limit) * 8));
       // The candidates' vectors come back in the binary array form and are scored here: a dot
       // product in SQL is a set-returning subquery per row (~0.08 ms each), in JavaScript ~1 µs.
-      const sql = `WITH near AS MATERIALIZED (
+      const { rows } = await db.query<FoundDocument & { content: string; v: Uint8Array }>(
+        `WITH near AS MATERIALIZED (
            SELECT s.document_id, s.chunk_index FROM chunk_signatures s
             WHERE s.org_id = $1 AND s.environment = $2 AND s.model_id = ${m}::text
               AND length(s.bits) = length(${bits}::bit varying)
@@ -220,15 +210,9 @@ export function createSearchRepository(
          SELECT ${DOC_COLUMNS}, c.content, array_send(c.embedding) AS v
            FROM near JOIN document_chunks c USING (document_id, chunk_index)
            JOIN documents d ON d.id = c.document_id
-          WHERE ${where.join(' AND ')}`;
-      type Row = FoundDocument & { content: string; v: Uint8Array };
-      const { rows } =
-        serial && serialBesideKeyword
-          ? await db.tx(async (q) => {
-              await q.query('SET LOCAL max_parallel_workers_per_gather = 0');
-              return q.query<Row>(sql, params);
-            })
-          : await db.query<Row>(sql, params);
+          WHERE ${where.join(' AND ')}`,
+        params,
+      );
       // Each document's best chunk, best first (ties by id, as the exact scan orders them).
       const best = new Map<string, FoundDocument & { score: number; content: string }>();
       for (const { v, ...r } of rows) {

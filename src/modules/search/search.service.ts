@@ -60,20 +60,14 @@ export function createSearchService(deps: {
     }));
   }
 
-  async function semantic(
-    scope: Scope,
-    input: SearchInput,
-    limit: number,
-    offset: number,
-    besideKeyword = false,
-  ): Promise<SearchResult[]> {
+  async function semantic(scope: Scope, input: SearchInput, limit: number, offset: number): Promise<SearchResult[]> {
     const { vector, modelId } = await queryVector(input.q);
     // Both indexes are approximate and their scans bounded: a short answer (a small organization,
     // a narrow filter) is asked again of the exact scan, which is then cheap. Until a dimension's
     // HNSW index is built (or without pgvector) the sign-bit prefilter serves it.
     let rows = hnsw(vector.length)
       ? await deps.repo.semanticHnsw(scope, input, vector, modelId, limit, offset)
-      : await deps.repo.semanticSigned(scope, input, vector, modelId, limit, offset, besideKeyword);
+      : await deps.repo.semanticSigned(scope, input, vector, modelId, limit, offset);
     if (rows.length < limit) rows = await deps.repo.semantic(scope, input, vector, modelId, limit, offset);
     return rows.map(({ score, content, ...document }) => ({
       document,
@@ -92,7 +86,7 @@ export function createSearchService(deps: {
       const depth = Math.min(FUSION_DEPTH, input.offset + input.limit);
       const [byWords, byMeaning] = await Promise.all([
         keyword(scope, input, depth, 0),
-        semantic(scope, input, depth, 0, true),
+        semantic(scope, input, depth, 0),
       ]);
       const fused = new Map<string, SearchResult>();
       const add = (list: SearchResult[]) =>
