@@ -217,8 +217,10 @@ describe('the first hour in the dashboard', () => {
     await go(`/workflows/${w.id}`);
     await page.getByRole('button', { name: 'Dry run…' }).click();
     const picker = page.getByRole('dialog').getByLabel('Document', { exact: true });
-    const options = await picker.locator('option').allInnerTexts();
-    expect(options).toContain('invoice.pdf · First steps (completed)');
+    // The list arrives after the dialog opens (documents and project names are fetched then).
+    await expect
+      .poll(() => picker.locator('option').allInnerTexts())
+      .toContain('invoice.pdf · First steps (completed)');
     await picker.selectOption({ label: 'invoice.pdf · First steps (completed)' });
     await page.getByRole('dialog').getByRole('button', { name: 'Start dry run' }).click();
     const toast = page.locator('.toast').filter({ hasText: 'Dry run started' });

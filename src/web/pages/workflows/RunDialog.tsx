@@ -84,11 +84,16 @@ export function RunDialog({
           <select id="run-doc" value={docId} onChange={(e) => pickDoc(e.target.value)}>
             <option value="">No document</option>
             {docId && !docs.data?.data.some((d) => d.id === docId) ? <option value={docId}>{docId}</option> : null}
-            {docs.data?.data.map((d) => (
-              <option key={d.id} value={d.id}>
-                {d.filename} · {projectName.get(d.project_id) ?? d.project_id} ({d.status})
-              </option>
-            ))}
+            {/* Listed once the project names are there too: an id flashing in first reads as a bug. */}
+            {docs.data && projects.data ? (
+              docs.data.data.map((d) => (
+                <option key={d.id} value={d.id}>
+                  {d.filename} · {projectName.get(d.project_id) ?? d.project_id} ({d.status})
+                </option>
+              ))
+            ) : docs.isPending || projects.isPending ? (
+              <option disabled>Loading documents…</option>
+            ) : null}
           </select>
         </Field>
         <div className="grid-2">
