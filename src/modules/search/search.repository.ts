@@ -67,6 +67,13 @@ export const KEYWORD_CANDIDATES = 1000;
  */
 const SIGNATURE_CANDIDATES = 400;
 
+/**
+ * Candidates at most, whatever page is asked for: each comes back with its vector (~3 KB), so a
+ * deep page (offset up to 10,000) must not pull tens of thousands. A page past it answers short
+ * and is served by the exact scan, which the database bounds itself.
+ */
+const MAX_SIGNATURE_CANDIDATES = 4000;
+
 /** The sign bits of a vector as `bit varying` text ('1' where a component is positive). */
 export const signBits = (v: number[]) => v.map((x) => (x > 0 ? '1' : '0')).join('');
 
@@ -198,7 +205,7 @@ export function createSearchRepository(
       const bits = param(signBits(vector));
       const m = param(modelId);
       // Several chunks of one document can be near: read more chunks than documents wanted.
-      const k = param(Math.max(signatureCandidates, (offset + limit) * 8));
+      const k = param(Math.min(MAX_SIGNATURE_CANDIDATES, Math.max(signatureCandidates, (offset + limit) * 8)));
       // The candidates' vectors come back in the binary array form and are scored here: a dot
       // product in SQL is a set-returning subquery per row (~0.08 ms each), in JavaScript ~1 µs.
       const { rows } = await db.query<FoundDocument & { content: string; v: Uint8Array }>(
@@ -324,7 +331,12 @@ export function createSearchRepository(
          SELECT ${DOC_COLUMNS}, array_send(d.embedding) AS v, (SELECT array_send(embedding) FROM s) AS src
            FROM near JOIN documents d ON d.id = near.document_id, s
           WHERE d.id <> $3 AND d.embedding IS NOT NULL AND d.embedding_model = s.embedding_model`,
-        [scope.orgId, scope.environment, id, Math.max(signatureCandidates, limit * 8)],
+        [
+          scope.orgId,
+          scope.environment,
+          id,
+          Math.min(MAX_SIGNATURE_CANDIDATES, Math.max(signatureCandidates, limit * 8)),
+        ],
       );
       const src = rows[0] ? float4Values(rows[0].src) : null;
       if (!src) return [];
