@@ -279,7 +279,11 @@ async function keywordCapTradeOff(db: Db, n: number): Promise<void> {
  */
 async function vectorIndexRun(
   db: Db,
-  service: (useHnsw: boolean, signatureCandidates?: number) => ReturnType<typeof createSearchService>,
+  service: (
+    useHnsw: boolean,
+    signatureCandidates?: number,
+    hnswEfSearch?: number,
+  ) => ReturnType<typeof createSearchService>,
   embedder: Embedder,
   stored: { id: string; v: ArrayLike<number> }[],
   n: number,
@@ -303,8 +307,27 @@ async function vectorIndexRun(
       .map((d) => d.id),
   );
   const rows: Record<string, string | number>[] = [];
+  // Keyword alone on the same queries (hybrid's other half; limit 10 as below).
+  {
+    const ms: number[] = [];
+    for (const [i, q] of queries.entries()) {
+      const [, t] = await timed(() => service(false).search(SCOPE, { q, mode: 'keyword', limit: 10, offset: 0 }));
+      if (i >= 5) ms.push(t);
+    }
+    rows.push({
+      query: 'keyword (ranked, highlights)',
+      p50_ms: round(pct(ms, 50)),
+      p95_ms: round(pct(ms, 95)),
+      recall_at_10: '–',
+    });
+  }
+  // HNSW at several ef_search floors (the default first: at limit 10 it asks for 4 × 10 + 20 = 60).
   const variants: { label: string; svc: ReturnType<typeof createSearchService>; hybrid: boolean }[] = hnsw
-    ? [{ label: 'HNSW', svc: service(true), hybrid: true }]
+    ? [undefined, 100, 200, 400].map((ef) => ({
+        label: ef ? `HNSW, ef_search ${ef}` : 'HNSW, default ef_search',
+        svc: service(true, undefined, ef),
+        hybrid: true,
+      }))
     : [200, 400, 800, 1600].map((k) => ({
         label: `sign-bit prefilter, ${k} candidates`,
         svc: service(false, k),
@@ -343,9 +366,8 @@ async function vectorIndexRun(
     return unit(Array.from({ length: DIMS }, (_, k) => base[k] + noise[k]));
   });
   const indexRepo = createSearchRepository(db);
-  let hardFound = 0;
-  for (const q of hard) {
-    const want = stored
+  const hardWant = hard.map((q) =>
+    stored
       .map((d) => {
         let dot = 0;
         for (let k = 0; k < DIMS; k++) dot += d.v[k] * q[k];
@@ -353,16 +375,22 @@ async function vectorIndexRun(
       })
       .sort((a, b) => b.s - a.s)
       .slice(0, 10)
-      .map((d) => d.id);
-    const got = hnsw
-      ? await indexRepo.semanticHnsw(SCOPE, {}, q, embedder.modelId, 10, 0)
-      : await indexRepo.semanticSigned(SCOPE, {}, q, embedder.modelId, 10, 0);
-    const ids = new Set(got.map((r) => r.id));
-    hardFound += want.filter((id) => ids.has(id)).length / 10;
-  }
-  console.log(
-    `hard case, ${hnsw ? 'HNSW' : 'sign-bit prefilter (400 candidates)'} recall@10 for 30 query vectors half a random generated document, half noise: ${round(hardFound / hard.length, 3)}`,
+      .map((d) => d.id),
   );
+  for (const ef of hnsw ? [undefined, 100, 200, 400] : [undefined]) {
+    const r = ef ? createSearchRepository(db, { hnswEfSearch: ef }) : indexRepo;
+    let hardFound = 0;
+    for (const [i, q] of hard.entries()) {
+      const got = hnsw
+        ? await r.semanticHnsw(SCOPE, {}, q, embedder.modelId, 10, 0)
+        : await r.semanticSigned(SCOPE, {}, q, embedder.modelId, 10, 0);
+      const ids = new Set(got.map((x) => x.id));
+      hardFound += hardWant[i].filter((id) => ids.has(id)).length / 10;
+    }
+    console.log(
+      `hard case, ${hnsw ? `HNSW (ef_search ${ef ?? 'default'})` : 'sign-bit prefilter (400 candidates)'} recall@10 for 30 query vectors half a random generated document, half noise: ${round(hardFound / hard.length, 3)}`,
+    );
+  }
   // Similar documents ("more like this" on the document page): through the index path, timed and
   // checked against the exact nearest computed here, for 20 generated documents.
   const simMs: number[] = [];
@@ -425,9 +453,10 @@ async function runOn(
   console.log(`vector index: ${JSON.stringify(vectors.status())}`);
   const repo = createSearchRepository(db);
   const docsRepo = createDocumentsRepository(db);
-  const service = (useHnsw: boolean, signatureCandidates?: number) =>
+  const service = (useHnsw: boolean, signatureCandidates?: number, hnswEfSearch?: number) =>
     createSearchService({
-      repo: signatureCandidates ? createSearchRepository(db, { signatureCandidates }) : repo,
+      repo:
+        signatureCandidates || hnswEfSearch ? createSearchRepository(db, { signatureCandidates, hnswEfSearch }) : repo,
       embedder: async () => embedder,
       modelReady: () => true,
       vectors: { usable: (d) => useHnsw && vectors.usable(d) },

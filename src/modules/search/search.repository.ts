@@ -57,6 +57,11 @@ async function withIterativeScan<T>(db: Db, ef: number, fn: (q: Queryable) => Pr
   });
 }
 
+/**
+ * HNSW candidates kept per step of a semantic query, at least (more when a deeper page is asked).
+ */
+const HNSW_EF_SEARCH = 40;
+
 /** Keyword matches ranked at most (the rest of a very broad query's matches go unranked). */
 export const KEYWORD_CANDIDATES = 1000;
 
@@ -110,10 +115,11 @@ export function dotFloat4Array(bin: Uint8Array, q: ArrayLike<number>): number | 
 
 export function createSearchRepository(
   db: Db,
-  opts: { keywordCandidates?: number; signatureCandidates?: number } = {},
+  opts: { keywordCandidates?: number; signatureCandidates?: number; hnswEfSearch?: number } = {},
 ) {
   const candidates = opts.keywordCandidates ?? KEYWORD_CANDIDATES;
   const signatureCandidates = opts.signatureCandidates ?? SIGNATURE_CANDIDATES;
+  const hnswEfSearch = opts.hnswEfSearch ?? HNSW_EF_SEARCH;
   return {
     /** Full-text matches, best first, with ts_headline of the top ones. */
     async keyword(
@@ -255,7 +261,7 @@ export function createSearchRepository(
       const lim = param(limit);
       const off = param(offset);
       const expr = `(c.embedding::vector(${dims}))`;
-      return withIterativeScan(db, chunks, async (q) => {
+      return withIterativeScan(db, Math.max(hnswEfSearch, chunks), async (q) => {
         const { rows } = await q.query<FoundDocument & { score: number; content: string }>(
           `WITH near AS MATERIALIZED (
              SELECT c.document_id, c.content, ${expr} <=> ${v}::vector(${dims}) AS distance
@@ -356,7 +362,7 @@ export function createSearchRepository(
       limit: number,
     ): Promise<(FoundDocument & { score: number })[]> {
       const expr = `(d.embedding::vector(${dims}))`;
-      return withIterativeScan(db, limit * 2, async (q) => {
+      return withIterativeScan(db, Math.max(hnswEfSearch, limit * 2), async (q) => {
         const src = await q.query<{ embedding: number[]; embedding_model: string }>(
           `SELECT embedding, embedding_model FROM documents WHERE id = $1`,
           [id],
