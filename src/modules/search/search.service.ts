@@ -39,10 +39,14 @@ export function createSearchService(deps: {
   embedder: () => Promise<Embedder | null>;
   /** Whether a model is loaded now (the default mode), without loading one. */
   modelReady: () => boolean;
-  /** HNSW where the database has pgvector; absent or unusable: the sign-bit prefilter. */
-  vectors?: Pick<VectorIndex, 'usable'>;
+  /**
+   * HNSW where the database has pgvector; absent or unusable: the sign-bit prefilter, or the
+   * exact scan where the server cannot run that (PostgreSQL before 14).
+   */
+  vectors?: Pick<VectorIndex, 'usable'> & Partial<Pick<VectorIndex, 'signatures'>>;
 }) {
   const hnsw = (dims: number) => deps.vectors?.usable(dims) ?? false;
+  const signed = () => deps.vectors?.signatures?.() ?? true;
 
   async function queryVector(q: string): Promise<{ vector: number[]; modelId: string }> {
     const e = await deps.embedder();
@@ -67,7 +71,9 @@ export function createSearchService(deps: {
     // HNSW index is built (or without pgvector) the sign-bit prefilter serves it.
     let rows = hnsw(vector.length)
       ? await deps.repo.semanticHnsw(scope, input, vector, modelId, limit, offset)
-      : await deps.repo.semanticSigned(scope, input, vector, modelId, limit, offset);
+      : signed()
+        ? await deps.repo.semanticSigned(scope, input, vector, modelId, limit, offset)
+        : [];
     if (rows.length < limit) rows = await deps.repo.semantic(scope, input, vector, modelId, limit, offset);
     return rows.map(({ score, content, ...document }) => ({
       document,
@@ -119,7 +125,9 @@ export function createSearchService(deps: {
         let rows =
           src.dims && hnsw(src.dims)
             ? await deps.repo.similarByVectorHnsw(scope, id, src.dims, limit)
-            : await deps.repo.similarBySignatures(scope, id, limit);
+            : signed()
+              ? await deps.repo.similarBySignatures(scope, id, limit)
+              : [];
         if (rows.length < limit) rows = await deps.repo.similarByVector(scope, id, limit);
         return {
           method: 'embedding',

@@ -28,9 +28,15 @@ const PGLITE_BUILD_MEMORY = '256MB';
 const VALID_SQL = `SELECT i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
   WHERE c.relname = $1 AND pg_table_is_visible(c.oid)`;
 
+/** PostgreSQL's version number from which `bit_count` (the sign-bit prefilter's distance) exists. */
+const SIGNATURES_FROM_VERSION = 140000;
+
 export interface VectorIndexStatus {
-  /** `signatures`: no HNSW; the sign-bit prefilter with an exact rerank (see chunk_signatures). */
-  backend: 'hnsw' | 'signatures';
+  /**
+   * `signatures`: no HNSW; the sign-bit prefilter with an exact rerank (see chunk_signatures).
+   * `exact`: neither (PostgreSQL before 14 has no `bit_count`); every vector query scans.
+   */
+  backend: 'hnsw' | 'signatures' | 'exact';
   /** Why HNSW is not used (no extension, no permission). */
   reason?: string;
   /** Dimensions whose HNSW indexes are built. */
@@ -45,6 +51,8 @@ export interface VectorIndex {
   init(): Promise<void>;
   /** True when queries of this dimension can use HNSW; starts building its index otherwise. */
   usable(dims: number): boolean;
+  /** True when the sign-bit prefilter can run (PostgreSQL 14 or later, and PGlite). */
+  signatures(): boolean;
   /** Builds the HNSW indexes for `dims` (idempotent); false when HNSW is not available. */
   ensure(dims: number): Promise<boolean>;
   status(): VectorIndexStatus;
@@ -60,6 +68,8 @@ export function createVectorIndex(
 ): VectorIndex {
   let available = false;
   let reason: string | undefined = 'not checked yet';
+  // Until init has read the server's version, assume the prefilter works (every supported server).
+  let signatures = true;
   const ready = new Set<number>();
   const building = new Map<number, Promise<boolean>>();
   // A build that failed is not retried on every query (restart, or fix and restart).
@@ -100,6 +110,8 @@ export function createVectorIndex(
 
   const api: VectorIndex = {
     async init() {
+      const version = await db.query<{ v: number }>(`SELECT current_setting('server_version_num')::int AS v`);
+      signatures = Number(version.rows[0]?.v ?? SIGNATURES_FROM_VERSION) >= SIGNATURES_FROM_VERSION;
       const { rows } = await db.query<{ installed: string | null }>(
         `SELECT installed_version AS installed FROM pg_available_extensions WHERE name = 'vector'`,
       );
@@ -158,10 +170,16 @@ export function createVectorIndex(
       }
       return p;
     },
+    signatures: () => signatures,
     status() {
-      return available
-        ? { backend: 'hnsw', dimensions: [...ready].sort((a, b) => a - b) }
-        : { backend: 'signatures', ...(reason ? { reason } : {}), dimensions: [] };
+      if (available) return { backend: 'hnsw', dimensions: [...ready].sort((a, b) => a - b) };
+      if (!signatures)
+        return {
+          backend: 'exact',
+          reason: `${reason ?? 'no HNSW'}; PostgreSQL before 14 has no bit_count for the sign-bit prefilter, so vector queries scan every vector`,
+          dimensions: [],
+        };
+      return { backend: 'signatures', ...(reason ? { reason } : {}), dimensions: [] };
     },
   };
   return api;

@@ -4,12 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import type { SearchRepository } from '../../../src/modules/search/search.repository.js';
 import { createSearchService } from '../../../src/modules/search/search.service.js';
+import { createVectorIndex } from '../../../src/modules/search/vector-index.js';
+import type { Db } from '../../../src/db/client.js';
 import { snippetParts } from '../../../src/web/pages/search/Snippet.js';
 
 const doc = (id: string) => ({ id, filename: `${id}.txt`, project_id: 'p', classification: null, status: 'completed' });
 const scope = { orgId: 'o', environment: 'live' as const };
 
-function setUp(opts: { usable: boolean; hnsw: string[]; signed?: string[]; exact: string[] }) {
+function setUp(opts: { usable: boolean; hnsw: string[]; signed?: string[]; exact: string[]; signatures?: boolean }) {
   const calls: string[] = [];
   const repo = {
     semanticHnsw: async (_s: unknown, _f: unknown, v: number[]) => {
@@ -35,6 +37,7 @@ function setUp(opts: { usable: boolean; hnsw: string[]; signed?: string[]; exact
         asked.push(d);
         return opts.usable;
       },
+      signatures: () => opts.signatures ?? true,
     },
   });
   const ids = async (limit: number) =>
@@ -63,6 +66,34 @@ describe('semantic search: index or exact scan', () => {
     const short = setUp({ usable: false, hnsw: ['a', 'b'], signed: ['s'], exact: ['s', 'z'] });
     expect(await short.ids(2)).toEqual(['s', 'z']);
     expect(short.calls).toEqual(['signed:3', 'exact']);
+  });
+});
+
+describe('semantic search on a server without bit_count', () => {
+  it('goes straight to the exact scan when the sign-bit prefilter cannot run', async () => {
+    const s = setUp({ usable: false, hnsw: [], signed: ['s', 't'], exact: ['z'], signatures: false });
+    expect(await s.ids(1)).toEqual(['z']);
+    expect(s.calls).toEqual(['exact']);
+  });
+
+  it('reads the server version: before 14 the index reports `exact` and turns the prefilter off', async () => {
+    const fake = (version: number) =>
+      ({
+        kind: 'postgres',
+        query: async (sql: string) => {
+          if (sql.includes('server_version_num')) return { rows: [{ v: version }] };
+          if (sql.includes('pg_available_extensions')) return { rows: [] };
+          throw new Error(`unexpected: ${sql}`);
+        },
+      }) as unknown as Db;
+    const old = createVectorIndex(fake(130012));
+    await old.init();
+    expect(old.signatures()).toBe(false);
+    expect(old.status()).toMatchObject({ backend: 'exact', reason: expect.stringContaining('before 14') });
+    const current = createVectorIndex(fake(150020));
+    await current.init();
+    expect(current.signatures()).toBe(true);
+    expect(current.status().backend).toBe('signatures');
   });
 });
 
