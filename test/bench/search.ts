@@ -282,7 +282,7 @@ async function vectorIndexRun(
   service: (
     useHnsw: boolean,
     signatureCandidates?: number,
-    hnswEfSearch?: number,
+    semanticEfSearch?: number,
   ) => ReturnType<typeof createSearchService>,
   embedder: Embedder,
   stored: { id: string; v: ArrayLike<number> }[],
@@ -321,12 +321,13 @@ async function vectorIndexRun(
       recall_at_10: '–',
     });
   }
-  // HNSW at several ef_search floors (the default first: at limit 10 it asks for 4 × 10 + 20 = 60).
+  // HNSW at several ef_search floors in semantic mode (40: the depth-based width, 4 × 10 + 20 = 60
+  // at limit 10, which hybrid uses; 400 is semantic mode's default). Hybrid does not depend on it.
   const variants: { label: string; svc: ReturnType<typeof createSearchService>; hybrid: boolean }[] = hnsw
-    ? [undefined, 100, 200, 400].map((ef) => ({
-        label: ef ? `HNSW, ef_search ${ef}` : 'HNSW, default ef_search',
+    ? [40, 100, 200, 400].map((ef) => ({
+        label: ef === 40 ? 'HNSW, ef_search 60 (depth-based, as in hybrid)' : `HNSW, ef_search ${ef}`,
         svc: service(true, undefined, ef),
-        hybrid: true,
+        hybrid: ef === 400,
       }))
     : [200, 400, 800, 1600].map((k) => ({
         label: `sign-bit prefilter, ${k} candidates`,
@@ -378,6 +379,7 @@ async function vectorIndexRun(
       .map((d) => d.id),
   );
   for (const ef of hnsw ? [undefined, 100, 200, 400] : [undefined]) {
+    // The repository's floor (undefined: depth-based), as semantic mode would pass it.
     const r = ef ? createSearchRepository(db, { hnswEfSearch: ef }) : indexRepo;
     let hardFound = 0;
     for (const [i, q] of hard.entries()) {
@@ -453,10 +455,10 @@ async function runOn(
   console.log(`vector index: ${JSON.stringify(vectors.status())}`);
   const repo = createSearchRepository(db);
   const docsRepo = createDocumentsRepository(db);
-  const service = (useHnsw: boolean, signatureCandidates?: number, hnswEfSearch?: number) =>
+  const service = (useHnsw: boolean, signatureCandidates?: number, semanticEfSearch?: number) =>
     createSearchService({
-      repo:
-        signatureCandidates || hnswEfSearch ? createSearchRepository(db, { signatureCandidates, hnswEfSearch }) : repo,
+      semanticEfSearch,
+      repo: signatureCandidates ? createSearchRepository(db, { signatureCandidates }) : repo,
       embedder: async () => embedder,
       modelReady: () => true,
       vectors: { usable: (d) => useHnsw && vectors.usable(d) },

@@ -13,15 +13,18 @@ const scope = { orgId: 'o', environment: 'live' as const };
 
 function setUp(opts: { usable: boolean; hnsw: string[]; signed?: string[]; exact: string[]; signatures?: boolean }) {
   const calls: string[] = [];
+  const efs: (number | undefined)[] = [];
   const repo = {
-    semanticHnsw: async (_s: unknown, _f: unknown, v: number[]) => {
+    semanticHnsw: async (_s: unknown, _f: unknown, v: number[], _m: string, _l: number, _o: number, ef?: number) => {
       calls.push(`hnsw:${v.length}`);
+      efs.push(ef);
       return opts.hnsw.map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
     },
     semanticSigned: async (_s: unknown, _f: unknown, v: number[]) => {
       calls.push(`signed:${v.length}`);
       return (opts.signed ?? []).map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
     },
+    keyword: async () => [],
     semantic: async () => {
       calls.push('exact');
       return opts.exact.map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
@@ -42,7 +45,7 @@ function setUp(opts: { usable: boolean; hnsw: string[]; signed?: string[]; exact
   });
   const ids = async (limit: number) =>
     (await service.search(scope, { q: 'x', mode: 'semantic', limit, offset: 0 })).results.map((r) => r.document.id);
-  return { calls, asked, ids };
+  return { calls, asked, ids, efs, service };
 }
 
 describe('semantic search: index or exact scan', () => {
@@ -51,6 +54,14 @@ describe('semantic search: index or exact scan', () => {
     expect(await s.ids(2)).toEqual(['a', 'b']);
     expect(s.asked).toEqual([3]);
     expect(s.calls).toEqual(['hnsw:3']);
+  });
+
+  it('searches the index wider in semantic mode than for hybrid, whose vector list is one of two', async () => {
+    const s = setUp({ usable: true, hnsw: ['a', 'b'], exact: ['z'] });
+    await s.ids(2);
+    await s.service.search(scope, { q: 'x', mode: 'hybrid', limit: 2, offset: 0 });
+    // Hybrid leaves the width to the repository, which sizes it by the depth asked.
+    expect(s.efs).toEqual([400, undefined]);
   });
 
   it('asks the exact scan when the index answers fewer than asked', async () => {
