@@ -208,12 +208,14 @@ export function createSearchRepository(
       modelId: string,
       limit: number,
       offset: number,
+      /** Chunks handed to the rerank, at least (default: the repository's). */
+      candidates: number = signatureCandidates,
     ): Promise<(FoundDocument & { score: number; content: string })[]> {
       const { params, where, param } = scopeWhere(scope, f);
       const bits = param(signBits(vector));
       const m = param(modelId);
       // Several chunks of one document can be near: read more chunks than documents wanted.
-      const k = param(Math.min(MAX_SIGNATURE_CANDIDATES, Math.max(signatureCandidates, (offset + limit) * 8)));
+      const k = param(Math.min(MAX_SIGNATURE_CANDIDATES, Math.max(candidates, (offset + limit) * 8)));
       // The candidates' vectors come back in the binary array form and are scored here: a dot
       // product in SQL is a set-returning subquery per row (~0.08 ms each), in JavaScript ~1 µs.
       const { rows } = await db.query<FoundDocument & { content: string; v: Uint8Array }>(

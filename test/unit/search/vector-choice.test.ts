@@ -14,14 +14,24 @@ const scope = { orgId: 'o', environment: 'live' as const };
 function setUp(opts: { usable: boolean; hnsw: string[]; signed?: string[]; exact: string[]; signatures?: boolean }) {
   const calls: string[] = [];
   const efs: (number | undefined)[] = [];
+  const widths: (number | undefined)[] = [];
   const repo = {
     semanticHnsw: async (_s: unknown, _f: unknown, v: number[], _m: string, _l: number, _o: number, ef?: number) => {
       calls.push(`hnsw:${v.length}`);
       efs.push(ef);
       return opts.hnsw.map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
     },
-    semanticSigned: async (_s: unknown, _f: unknown, v: number[]) => {
+    semanticSigned: async (
+      _s: unknown,
+      _f: unknown,
+      v: number[],
+      _m: string,
+      _l: number,
+      _o: number,
+      candidates?: number,
+    ) => {
       calls.push(`signed:${v.length}`);
+      widths.push(candidates);
       return (opts.signed ?? []).map((id, i) => ({ ...doc(id), score: 1 - i / 10, content: id }));
     },
     keyword: async () => [],
@@ -45,7 +55,7 @@ function setUp(opts: { usable: boolean; hnsw: string[]; signed?: string[]; exact
   });
   const ids = async (limit: number) =>
     (await service.search(scope, { q: 'x', mode: 'semantic', limit, offset: 0 })).results.map((r) => r.document.id);
-  return { calls, asked, ids, efs, service };
+  return { calls, asked, ids, efs, widths, service };
 }
 
 describe('semantic search: index or exact scan', () => {
@@ -62,6 +72,13 @@ describe('semantic search: index or exact scan', () => {
     await s.service.search(scope, { q: 'x', mode: 'hybrid', limit: 2, offset: 0 });
     // Hybrid leaves the width to the repository, which sizes it by the depth asked.
     expect(s.efs).toEqual([400, undefined]);
+  });
+
+  it('hands the sign-bit rerank fewer candidates for hybrid than in semantic mode', async () => {
+    const s = setUp({ usable: false, hnsw: [], signed: ['s', 't'], exact: ['z'] });
+    await s.ids(2);
+    await s.service.search(scope, { q: 'x', mode: 'hybrid', limit: 2, offset: 0 });
+    expect(s.widths).toEqual([undefined, 200]);
   });
 
   it('asks the exact scan when the index answers fewer than asked', async () => {
