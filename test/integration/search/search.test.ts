@@ -111,6 +111,8 @@ describe.each(dbKinds())('search (%s)', (kind) => {
   it('matches prefixes with a trailing *', async () => {
     expect(await foundIds(`q=${encodeURIComponent('zeppel*')}&mode=keyword`)).toEqual([ids.html]);
     expect(await foundIds(`q=${encodeURIComponent('agree* delaw*')}&mode=keyword`)).toEqual([ids.contract]);
+    // Words no configuration keeps (punctuation) leave the prefix to decide alone.
+    expect(await foundIds(`q=${encodeURIComponent('-- zeppel*')}&mode=keyword`)).toEqual([ids.html]);
   });
 
   it('stems words in the document language and keeps exact words for the rest', async () => {
