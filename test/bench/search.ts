@@ -34,6 +34,7 @@ import { DEV_CORPUS } from '../helpers/classify-dev.js';
 import { ocrNoisy } from '../helpers/dedup-dev.js';
 import { generateTinyModel } from '../helpers/tiny-model.js';
 import { compareCandidates as mapCompareCandidates } from './baseline/map-similarity.js';
+import { keywordBefore } from './baseline/keyword-before.js';
 import { benchPostgres, benchTmpDir, table } from './harness.js';
 
 const DIMS = 384;
@@ -308,13 +309,30 @@ async function vectorIndexRun(
       .map((d) => d.id),
   );
   const rows: Record<string, string | number>[] = [];
-  // Keyword alone on the same queries (hybrid's other half; limit 10 as below).
+  // Keyword alone on the same queries (hybrid's other half; limit 10 as below), alternated query by
+  // query with the keyword SQL as it was before 2026-11-29 (baseline/keyword-before.ts).
   {
     const ms: number[] = [];
+    const before: number[] = [];
+    const now = (q: string): Promise<unknown> =>
+      service(false).search(SCOPE, { q, mode: 'keyword', limit: 10, offset: 0 });
+    const old = (q: string): Promise<unknown> => keywordBefore(db, SCOPE, q, 10);
     for (const [i, q] of queries.entries()) {
-      const [, t] = await timed(() => service(false).search(SCOPE, { q, mode: 'keyword', limit: 10, offset: 0 }));
-      if (i >= 5) ms.push(t);
+      const pair: [typeof now, number[]][] = [
+        [now, ms],
+        [old, before],
+      ];
+      for (const [fn, out] of i % 2 === 0 ? pair : pair.reverse()) {
+        const [, t] = await timed(() => fn(q));
+        if (i >= 5) out.push(t);
+      }
     }
+    rows.push({
+      query: 'keyword before (six queries OR-ed, ranked after a join back)',
+      p50_ms: round(pct(before, 50)),
+      p95_ms: round(pct(before, 95)),
+      recall_at_10: '–',
+    });
     rows.push({
       query: 'keyword (ranked, highlights)',
       p50_ms: round(pct(ms, 50)),
@@ -328,6 +346,7 @@ async function vectorIndexRun(
     ? [40, 100, 200, 400].map((ef) => ({
         label: ef === 40 ? 'HNSW, ef_search 60 (depth-based, as in hybrid)' : `HNSW, ef_search ${ef}`,
         svc: service(true, undefined, ef),
+        // Hybrid does not depend on the semantic floor: timed once.
         hybrid: ef === 400,
       }))
     : [200, 400, 800, 1600].map((k) => ({
@@ -347,7 +366,10 @@ async function vectorIndexRun(
         found += exactTop[i].filter((id) => got.has(id)).length / 10;
       }
       rows.push({
-        query: `${mode}, ${v.label} (incl. query embedding)`,
+        query:
+          mode === 'hybrid'
+            ? 'hybrid, HNSW (depth-based ef_search) (incl. query embedding)'
+            : `${mode}, ${v.label} (incl. query embedding)`,
         p50_ms: round(pct(ms, 50)),
         p95_ms: round(pct(ms, 95)),
         recall_at_10: mode === 'semantic' ? round(found / QUERIES, 3) : '–',
