@@ -278,6 +278,20 @@ async function keywordCapTradeOff(db: Db, n: number): Promise<void> {
  * of `stored` (computed in this process); the exact scan in SQL is timed on a few queries as the
  * baseline.
  */
+/** The ids of the 10 stored vectors nearest to `q` by dot product (the exact answer), `skip` left out. */
+function exactTop10(stored: { id: string; v: ArrayLike<number> }[], q: ArrayLike<number>, skip?: string): string[] {
+  return stored
+    .filter((d) => d.id !== skip)
+    .map((d) => {
+      let dot = 0;
+      for (let k = 0; k < DIMS; k++) dot += d.v[k] * q[k];
+      return { id: d.id, s: dot };
+    })
+    .sort((a, b) => b.s - a.s)
+    .slice(0, 10)
+    .map((d) => d.id);
+}
+
 async function vectorIndexRun(
   db: Db,
   service: (
@@ -297,17 +311,7 @@ async function vectorIndexRun(
     return t.slice(at, at + 2).join(' ');
   });
   const qv = await embedder.embed(queries);
-  const exactTop = qv.map((q) =>
-    stored
-      .map((d) => {
-        let dot = 0;
-        for (let k = 0; k < DIMS; k++) dot += d.v[k] * q[k];
-        return { id: d.id, s: dot };
-      })
-      .sort((a, b) => b.s - a.s)
-      .slice(0, 10)
-      .map((d) => d.id),
-  );
+  const exactTop = qv.map((q) => exactTop10(stored, q));
   const rows: Record<string, string | number>[] = [];
   // Keyword alone on the same queries (hybrid's other half; limit 10 as below), alternated query by
   // query with the keyword SQL as it was before 2026-11-29 (baseline/keyword-before.ts).
@@ -414,17 +418,7 @@ async function vectorIndexRun(
     return unit(Array.from({ length: DIMS }, (_, k) => base[k] + noise[k]));
   });
   const indexRepo = createSearchRepository(db);
-  const hardWant = hard.map((q) =>
-    stored
-      .map((d) => {
-        let dot = 0;
-        for (let k = 0; k < DIMS; k++) dot += d.v[k] * q[k];
-        return { id: d.id, s: dot };
-      })
-      .sort((a, b) => b.s - a.s)
-      .slice(0, 10)
-      .map((d) => d.id),
-  );
+  const hardWant = hard.map((q) => exactTop10(stored, q));
   for (const ef of hnsw ? [undefined, 100, 200, 400] : [undefined]) {
     // The repository's floor (undefined: depth-based), as semantic mode would pass it.
     const r = ef ? createSearchRepository(db, { hnswEfSearch: ef }) : indexRepo;
@@ -446,16 +440,7 @@ async function vectorIndexRun(
   let simFound = 0;
   const sources = Array.from({ length: 20 }, () => generated[Math.floor(rnd() * generated.length)]);
   for (const src of sources) {
-    const want = stored
-      .filter((d) => d.id !== src.id)
-      .map((d) => {
-        let dot = 0;
-        for (let k = 0; k < DIMS; k++) dot += d.v[k] * src.v[k];
-        return { id: d.id, s: dot };
-      })
-      .sort((a, b) => b.s - a.s)
-      .slice(0, 10)
-      .map((d) => d.id);
+    const want = exactTop10(stored, src.v, src.id);
     const [r, t] = await timed(() => service(hnsw).similar(SCOPE, src.id, 10));
     simMs.push(t);
     const ids = new Set(r.results.map((x) => x.document.id));

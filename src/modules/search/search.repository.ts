@@ -45,6 +45,12 @@ function scopeWhere(scope: Scope, f: SearchFilters) {
 const vectorLiteral = (v: number[]) => `[${v.join(',')}]`;
 
 /**
+ * HNSW candidates kept per step of the graph search, at least (pgvector's own default; callers ask
+ * more for a deeper page or a wider search).
+ */
+const HNSW_EF_SEARCH = 40;
+
+/**
  * HNSW candidates are read with pgvector's iterative scan: the organization and filters are
  * checked as the index yields rows, and the scan goes on (up to hnsw.max_scan_tuples) until
  * enough pass. `ef` is how many candidates each step keeps.
@@ -52,15 +58,10 @@ const vectorLiteral = (v: number[]) => `[${v.join(',')}]`;
 async function withIterativeScan<T>(db: Db, ef: number, fn: (q: Queryable) => Promise<T>): Promise<T> {
   return db.tx(async (q) => {
     await q.query(`SET LOCAL hnsw.iterative_scan = relaxed_order`);
-    await q.query(`SET LOCAL hnsw.ef_search = ${Math.max(40, Math.min(1000, Math.trunc(ef)))}`);
+    await q.query(`SET LOCAL hnsw.ef_search = ${Math.max(HNSW_EF_SEARCH, Math.min(1000, Math.trunc(ef)))}`);
     return fn(q);
   });
 }
-
-/**
- * HNSW candidates kept per step of a semantic query, at least (more when a deeper page is asked).
- */
-const HNSW_EF_SEARCH = 40;
 
 /** Keyword matches ranked at most (the rest of a very broad query's matches go unranked). */
 export const KEYWORD_CANDIDATES = 1000;

@@ -84,8 +84,9 @@ export function RunDialog({
           <select id="run-doc" value={docId} onChange={(e) => pickDoc(e.target.value)}>
             <option value="">No document</option>
             {docId && !docs.data?.data.some((d) => d.id === docId) ? <option value={docId}>{docId}</option> : null}
-            {/* Listed once the project names are there too: an id flashing in first reads as a bug. */}
-            {docs.data && projects.data ? (
+            {/* Listed once the project names are there too (an id flashing in first reads as a bug);
+                if they fail to load, with project ids rather than not at all. */}
+            {docs.data && !projects.isPending ? (
               docs.data.data.map((d) => (
                 <option key={d.id} value={d.id}>
                   {d.filename} · {projectName.get(d.project_id) ?? d.project_id} ({d.status})
