@@ -30,14 +30,11 @@ describe.each(dbKinds())('Redis restarted mid-pipeline (%s)', (kind) => {
 
   it('every document in flight completes after Redis comes back', { timeout: 90_000 }, async () => {
     const projectId = await createProject(t, actor, { classification_threshold: 0 });
-    const files: [string, Buffer][] = [];
-    for (let i = 0; i < 3; i++) {
-      files.push([`ledger-${i}.pdf`, makeLongTextPdf(300 + i)]);
-      files.push([`invoice-${i}.txt`, Buffer.from(invoiceText(`r${i}`))]);
-    }
-    files.push(['receipt.txt', Buffer.from(RECEIPT_TEXT)]);
     const ids: string[] = [];
-    for (const [name, data] of files) ids.push(dataOf(await upload(t, actor, projectId, name, data), 201).id);
+    const send = async (name: string, data: Buffer) =>
+      ids.push(dataOf(await upload(t, actor, projectId, name, data), 201).id);
+    for (let i = 0; i < 3; i++) await send(`invoice-${i}.txt`, Buffer.from(invoiceText(`r${i}`)));
+    await send('receipt.txt', Buffer.from(RECEIPT_TEXT));
 
     const statuses = async () =>
       (
@@ -46,12 +43,23 @@ describe.each(dbKinds())('Redis restarted mid-pipeline (%s)', (kind) => {
           [ids],
         )
       ).rows;
-    // Mid-way: some documents are done, others are not (the long PDFs take a while to parse).
+    // Mid-way: some documents are done, others are not. The long PDFs are sent only once a
+    // short document has finished (sent together, all of them could finish before the first
+    // poll on a fast run), and Redis dies while one of them is being parsed.
+    await eventually(
+      async () => (await statuses()).some((r) => r.status === 'completed'),
+      'a first document to complete',
+    );
+    const ledgers: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      await send(`ledger-${i}.pdf`, makeLongTextPdf(300 + i));
+      ledgers.push(ids[ids.length - 1]);
+    }
     let before: { id: string; status: string }[] = [];
     await eventually(async () => {
       before = await statuses();
-      return before.some((r) => r.status === 'completed');
-    }, 'a first document to complete');
+      return before.some((r) => ledgers.includes(r.id) && r.status === 'processing');
+    }, 'a long PDF to be in the parser');
     expect(before.some((r) => !TERMINAL.includes(r.status))).toBe(true);
 
     const firstDone = before.find((r) => r.status === 'completed')!.id;
