@@ -29,7 +29,7 @@ export interface Fingerprint {
   level: number;
 }
 
-function mix(h: number): number {
+export function mix(h: number): number {
   h ^= h >>> 16;
   h = Math.imul(h, 0x85ebca6b);
   h ^= h >>> 13;
@@ -92,6 +92,17 @@ export function sampleAt(hashes: Iterable<number>, level: number): number[] {
   const out: number[] = [];
   for (const h of hashes) if ((mix(h) & mask) === 0) out.push(h | 0);
   return out.sort((a, b) => a - b);
+}
+
+/**
+ * `sample` (ascending, at a lower level) re-sampled at `level`: the kept hashes are a subset, so
+ * filtering keeps the order and no sort is needed (the sort was a fifth of the comparison's CPU).
+ */
+export function resample(sample: readonly number[], level: number): number[] {
+  const mask = (1 << level) - 1;
+  const out: number[] = [];
+  for (let i = 0; i < sample.length; i++) if ((mix(sample[i]) & mask) === 0) out.push(sample[i]);
+  return out;
 }
 
 /**

@@ -3,7 +3,7 @@
 // texts are copies of one document: a shingle's weight falls with the number of other candidates
 // that hold it, so ten receipts of one bakery compare on their items and totals, while a re-scan
 // of one receipt still shares those. Shingles with digits (amounts, dates, numbers) weigh 8 times as much.
-import { hasDigit, sampleAt } from './minhash.js';
+import { hasDigit, resample } from './minhash.js';
 
 export interface Sampled {
   sample: readonly number[];
@@ -24,7 +24,7 @@ export const NEAR_DUPLICATE_THRESHOLD = 0.5;
 const DIGIT_WEIGHT = 8;
 
 const atLevel = (s: Sampled, level: number): readonly number[] =>
-  s.level === level ? s.sample : sampleAt(s.sample, level);
+  s.level === level ? s.sample : resample(s.sample, level);
 
 /**
  * How many candidates hold each hash: open addressing over typed arrays (a Map of numbers cost a
@@ -103,10 +103,14 @@ export function compareCandidates(
     if (c.flagged) continue;
     for (const h of c.sample) counts.add(h);
   }
+  // The new document's sample at each candidate's (higher) level, made once per level.
+  const docAt = new Map<number, readonly number[]>();
   const out: { id: string; similarity: number }[] = [];
   for (const c of candidates) {
     const level = Math.max(doc.level, c.level);
-    out.push({ id: c.id, similarity: weightedJaccard(atLevel(doc, level), atLevel(c, level), counts, !c.flagged) });
+    let mine = docAt.get(level);
+    if (!mine) docAt.set(level, (mine = atLevel(doc, level)));
+    out.push({ id: c.id, similarity: weightedJaccard(mine, atLevel(c, level), counts, !c.flagged) });
   }
   return out.sort((x, y) => y.similarity - x.similarity);
 }

@@ -2,6 +2,7 @@
 // and (when ../shared is there) on the dev corpus receipts.
 import { describe, expect, it } from 'vitest';
 import { compareCandidates, fingerprint, NEAR_DUPLICATE_THRESHOLD } from '../../../src/pipeline/dedup/index.js';
+import { resample, sampleAt, shingleHashes } from '../../../src/pipeline/dedup/minhash.js';
 import { measureDedupOnDevReceipts } from '../../helpers/dedup-dev.js';
 import { bakeryReceipt, ocrNoise } from '../../integration/search/fixtures.js';
 
@@ -21,6 +22,20 @@ describe('near-duplicate fingerprints', () => {
     expect(other.bandKeys.some((k) => a.bandKeys.includes(k))).toBe(false);
     for (const k of a.bandKeys) expect(Number.isSafeInteger(k)).toBe(true);
     expect(fingerprint('  ,. ', 'x')).toBeNull();
+  });
+
+  it('re-samples a sample at a higher level as sampling the shingles there would', () => {
+    const text = Array.from({ length: 40 }, (_, n) => bakeryReceipt(n)).join('\n');
+    const hashes = shingleHashes(text);
+    const base = sampleAt(hashes, 0);
+    expect(base.length).toBeGreaterThan(1000);
+    for (const level of [1, 2, 3, 5]) {
+      const direct = sampleAt(hashes, level);
+      expect(direct.length).toBeGreaterThan(0);
+      expect(direct.length).toBeLessThan(base.length);
+      expect(resample(base, level)).toEqual(direct);
+      expect(resample(sampleAt(hashes, 1), level)).toEqual(direct);
+    }
   });
 
   it('matches an OCR-noisy copy and none of the same bakery’s other receipts', () => {
