@@ -79,11 +79,11 @@ export function startStageWorker(
   };
 
   /** One stage of one document, with its metrics; a permanent failure is recorded and rethrown as unrecoverable. */
-  const attempt = async (s: Stage, data: StageJobData): Promise<RunResult> => {
+  const attempt = async (s: Stage, data: StageJobData, read?: RunResult['read']): Promise<RunResult> => {
     const started = performance.now();
     m?.stageActive.inc({ stage: s });
     try {
-      const r = await runner.run(s, data, computes[s], { continueHere });
+      const r = await runner.run(s, data, computes[s], { continueHere, giveBack: (next) => slots.leave(next), read });
       m?.stageDuration.observe({ stage: s, outcome: r.outcome }, (performance.now() - started) / 1000);
       return r;
     } catch (err) {
@@ -116,7 +116,7 @@ export function startStageWorker(
       while (r.continued && r.next) {
         const next = r.next;
         try {
-          r = await attempt(next, job.data);
+          r = await attempt(next, job.data, r.read);
         } catch (err) {
           if (!(err instanceof UnrecoverableError))
             await runner

@@ -56,6 +56,11 @@ export async function benchPostgres(): Promise<{ url: string; drop(): Promise<vo
   return {
     url: u.toString(),
     async drop() {
+      // BENCH_KEEP_DB=1 leaves the database for a look afterwards (EXPLAIN on the loaded data).
+      if (process.env.BENCH_KEEP_DB) {
+        console.log(`kept database ${name} (BENCH_KEEP_DB)`);
+        return;
+      }
       const c = new pg.Client({ connectionString: base });
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

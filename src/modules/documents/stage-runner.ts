@@ -5,7 +5,7 @@ import { newId } from '../../lib/ids.js';
 import type { EventType } from '../events/events.types.js';
 import type { BatchesRepository } from './batches.repository.js';
 import type { DocumentsRepository } from './documents.repository.js';
-import type { StageContext, StageProject, StageStateRepository } from './stage-state.repository.js';
+import type { StageContext, StageProject, StageReadResult, StageStateRepository } from './stage-state.repository.js';
 import type { EventEmitter } from '../events/emitter.js';
 import { STAGE_DESCRIPTORS } from '../../pipeline/stages.js';
 import { documentEventData } from './document-event.js';
@@ -47,6 +47,8 @@ export interface RunResult {
   next: Stage | null;
   /** The next stage was handed to the caller to run here instead of being queued. */
   continued?: boolean;
+  /** With `continued`: the next stage's read, returned by this stage's commit. */
+  read?: StageReadResult;
 }
 
 export interface RunOptions {
@@ -57,6 +59,10 @@ export interface RunOptions {
    * run again, finds this stage committed and queues the next one (settleRepeat).
    */
   continueHere?: (next: Stage) => Promise<boolean>;
+  /** Gives back what `continueHere` took when the commit did not happen after all. */
+  giveBack?: (next: Stage) => void;
+  /** This stage's read, as the previous stage's commit returned it (a continued stage). */
+  read?: StageReadResult;
 }
 
 /**
@@ -105,7 +111,7 @@ export function createStageRunner(deps: {
     opts: RunOptions = {},
   ): Promise<RunResult> {
     const startedAt = new Date();
-    const read = await deps.stages.getForStage(job.documentId, stage);
+    const read = opts.read ?? (await deps.stages.getForStage(job.documentId, stage));
     const doc = read?.doc;
     if (!doc || doc.version !== job.version || doc.status === 'failed') return { outcome: 'stale', next: null };
     if (doc.pipeline.current !== stage) return settleRepeat(stage, job);
@@ -134,6 +140,9 @@ export function createStageRunner(deps: {
     if (stage === 'parse' && next !== 'embed') eventType = 'document.processed';
     const event = eventType ? { id: newId('evt'), type: eventType, extra: { stage } } : undefined;
 
+    // Whether the next stage runs here is settled before the commit, so that the commit can
+    // return that stage's read (one round trip less per continued stage).
+    const here = next !== null && (await opts.continueHere?.(next)) === true;
     // One autocommitted statement; closing a batch needs a transaction around it. What the
     // stage's event causes (deliveries, workflow runs, Sheets exports) is the relay's work.
     const commit = async (q: Queryable) => {
@@ -144,16 +153,25 @@ export function createStageRunner(deps: {
         event,
         cte: out.cte,
         startedAt,
+        readFor: here && next ? next : undefined,
       });
       if (!updated) return null;
-      if (next === null) await finishBatch(q, updated, 'completed');
-      return { doc: updated, next };
+      if (next === null) await finishBatch(q, updated.state, 'completed');
+      return { doc: updated.state, read: updated.next, next };
     };
     const needsTx = next === null && !!doc.pipeline.batch_id;
-    const committed = needsTx ? await deps.db.tx(commit) : await commit(deps.db);
-    if (!committed) return settleRepeat(stage, job);
-    if (committed.next && (await opts.continueHere?.(committed.next)))
-      return { outcome: 'done', next: committed.next, continued: true };
+    let committed: Awaited<ReturnType<typeof commit>>;
+    try {
+      committed = needsTx ? await deps.db.tx(commit) : await commit(deps.db);
+    } catch (err) {
+      if (here && next) opts.giveBack?.(next);
+      throw err;
+    }
+    if (!committed) {
+      if (here && next) opts.giveBack?.(next);
+      return settleRepeat(stage, job);
+    }
+    if (here && committed.next) return { outcome: 'done', next: committed.next, continued: true, read: committed.read };
     if (committed.next) await enqueueStage(deps.queues, committed.next, committed.doc);
     return { outcome: 'done', next: committed.next };
   }

@@ -45,10 +45,18 @@ const STATE_COLUMNS = [
   ]),
 ].join(', ');
 
-/** The organisation's templates in extraction order (classification matches them too). */
-const TEMPLATES_SQL = `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY ${EXTRACTION_ORDER}), '[]'::json)
-            FROM templates t WHERE t.org_id = documents.org_id AND t.environment = documents.environment) AS stage_templates`;
-const CLASSIFIER_SQL = `(SELECT c.version FROM classifier_models c WHERE c.org_id = documents.org_id AND c.environment = documents.environment) AS stage_classifier`;
+/** The organisation's templates in extraction order (classification matches them too); `d` is the document row's alias. */
+const templatesSql = (
+  d: string,
+) => `(SELECT coalesce(json_agg(json_build_object('id', t.id, 'version', t.version, 'definition', t.definition) ORDER BY ${EXTRACTION_ORDER}), '[]'::json)
+            FROM templates t WHERE t.org_id = ${d}.org_id AND t.environment = ${d}.environment) AS stage_templates`;
+const classifierSql = (d: string) =>
+  `(SELECT c.version FROM classifier_models c WHERE c.org_id = ${d}.org_id AND c.environment = ${d}.environment) AS stage_classifier`;
+const projectSql = (d: string) =>
+  `(SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
+                     'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold,
+                     'on_near_duplicate', p.on_near_duplicate)
+            FROM projects p WHERE p.id = ${d}.project_id AND p.org_id = ${d}.org_id AND p.environment = ${d}.environment) AS stage_project`;
 
 // What each stage reads back, from its descriptor's `reads`: the text only once it exists and a
 // stage uses it, the vector only for classification (nearest neighbours). A stage's read and
@@ -63,10 +71,41 @@ function stageColumns(reads: readonly StageRead[]): string {
     `${text}, ${embedding}, parser_version, extractor_version${layout}`,
   );
 }
-function stageExtras(reads: readonly StageRead[]): string {
-  const classifier = reads.includes('classifier') ? CLASSIFIER_SQL : 'NULL::text AS stage_classifier';
-  const templates = reads.includes('templates') ? TEMPLATES_SQL : 'NULL::json AS stage_templates';
-  return `${classifier},\n           ${templates}`;
+function stageExtras(reads: readonly StageRead[], d: string): string {
+  const classifier = reads.includes('classifier') ? classifierSql(d) : 'NULL::text AS stage_classifier';
+  const templates = reads.includes('templates') ? templatesSql(d) : 'NULL::json AS stage_templates';
+  return `${projectSql(d)},\n           ${classifier},\n           ${templates}`;
+}
+
+/** What a stage's read gives its compute: the document, its project's settings, the stage's context. */
+export interface StageReadResult {
+  doc: DocumentRow;
+  project: StageProject | null;
+  context: StageContext;
+}
+
+type ReadRow = DocumentRow & {
+  stage_project: StageProject | null;
+  stage_classifier: string | null;
+  stage_templates: ExtractionTemplate[] | null;
+};
+
+function toStageRead(row: ReadRow, reads: readonly StageRead[]): StageReadResult {
+  const { stage_project, stage_classifier, stage_templates, ...doc } = row;
+  const context: StageContext = {};
+  if (reads.includes('classifier')) context.classifierVersion = stage_classifier;
+  if (reads.includes('templates')) context.templates = stage_templates ?? [];
+  return { doc: doc as DocumentRow, project: stage_project, context };
+}
+
+/**
+ * A next stage's read columns plus the state columns the commit itself needs (its event is built
+ * from them) that the read does not already hold, so the commit can return both.
+ */
+function withStateColumns(columns: string): string {
+  const names = new Set(columns.split(',').map((c) => c.trim().split(/\s+/).pop()));
+  const missing = STATE_COLUMNS.split(', ').filter((c) => !names.has(c));
+  return missing.length ? `${columns}, ${missing.join(', ')}` : columns;
 }
 
 /** A row is pending while its status is not one where the run stopped. */
@@ -92,9 +131,16 @@ export function createStageStateRepository(db: Queryable) {
       row?: boolean;
       /** When the stage's work began (reports tell processing time from queueing time). */
       startedAt?: Date;
+      /**
+       * The stage that runs next in this process: the commit returns that stage's read as well
+       * (the row as written is what the read would find), saving the next stage a round trip.
+       */
+      readFor?: Stage;
     },
-  ): Promise<DocumentRow | StageState | null> {
-    const { sql, values } = updateSql(id, cols, opts, opts.row ? LIST_COLUMNS : STATE_COLUMNS);
+  ): Promise<{ state: DocumentRow | StageState; next?: StageReadResult } | null> {
+    const nextReads = opts.readFor ? STAGE_DESCRIPTORS[opts.readFor].reads : null;
+    const returning = nextReads ? withStateColumns(stageColumns(nextReads)) : opts.row ? LIST_COLUMNS : STATE_COLUMNS;
+    const { sql, values } = updateSql(id, cols, opts, returning);
     const p = (v: unknown) => {
       values.push(v);
       return `$${values.length}`;
@@ -112,13 +158,15 @@ export function createStageStateRepository(db: Queryable) {
       ? `, e AS (${insertEventFromRowSql('u', { id: p(opts.event.id), type: p(opts.event.type), data: documentEventSql('u', extraData(opts.event)) })} RETURNING 1)`
       : '';
     const extra = (opts.cte?.(p) ?? []).map((c) => `, ${c}`).join('');
-    const { rows } = await q.query<DocumentRow>(
+    const { rows } = await q.query<ReadRow>(
       `WITH u AS (${sql}),
        r AS (INSERT INTO stage_runs (document_id, version, stage, started_at) SELECT id, version, ${stage}::text, ${startedAt}::timestamptz FROM u)${event}${extra}
-       SELECT * FROM u`,
+       SELECT u.*${nextReads ? `, ${stageExtras(nextReads, 'u')}` : ''} FROM u`,
       values,
     );
-    return rows[0] ?? null;
+    const row = rows[0];
+    if (!row) return null;
+    return nextReads ? { state: row, next: toStageRead(row, nextReads) } : { state: row };
   }
 
   return {
@@ -129,39 +177,20 @@ export function createStageStateRepository(db: Queryable) {
      * the same statement (the row returned is the one before that change) unless `opts.mark` is
      * false (a workflow step, whose dry run must change nothing).
      */
-    async getForStage(
-      id: string,
-      stage: Stage,
-      opts: { mark?: boolean } = {},
-    ): Promise<{ doc: DocumentRow; project: StageProject | null; context: StageContext } | null> {
+    async getForStage(id: string, stage: Stage, opts: { mark?: boolean } = {}): Promise<StageReadResult | null> {
       const reads: readonly StageRead[] = STAGE_DESCRIPTORS[stage].reads;
       const mark =
         opts.mark === false
           ? ''
           : `WITH mark AS (UPDATE documents SET status = 'processing', updated_at = now() WHERE id = $1 AND status = 'uploaded' RETURNING 1)`;
-      const { rows } = await db.query<
-        DocumentRow & {
-          stage_project: StageProject | null;
-          stage_classifier: string | null;
-          stage_templates: ExtractionTemplate[] | null;
-        }
-      >(
+      const { rows } = await db.query<ReadRow>(
         `${mark}
          SELECT ${stageColumns(reads)},
-           (SELECT json_build_object('id', p.id, 'auto_classify', p.auto_classify, 'auto_extract', p.auto_extract,
-                     'default_template_id', p.default_template_id, 'classification_threshold', p.classification_threshold,
-                     'on_near_duplicate', p.on_near_duplicate)
-            FROM projects p WHERE p.id = documents.project_id AND p.org_id = documents.org_id AND p.environment = documents.environment) AS stage_project,
-           ${stageExtras(reads)}
+           ${stageExtras(reads, 'documents')}
          FROM documents WHERE id = $1`,
         [id],
       );
-      if (!rows[0]) return null;
-      const { stage_project, stage_classifier, stage_templates, ...doc } = rows[0];
-      const context: StageContext = {};
-      if (reads.includes('classifier')) context.classifierVersion = stage_classifier;
-      if (reads.includes('templates')) context.templates = stage_templates ?? [];
-      return { doc: doc as DocumentRow, project: stage_project, context };
+      return rows[0] ? toStageRead(rows[0], reads) : null;
     },
     /** Whether `stage` already committed for this document version (a re-delivered job). */
     async stageRecorded(documentId: string, version: number, stage: Stage): Promise<boolean> {

@@ -90,6 +90,45 @@ describe('stages continued in the same job', () => {
     ]);
   });
 
+  it("gives a continued stage the read its previous stage's commit returned: the row as written, no read of its own", async () => {
+    const reads: string[] = [];
+    const getForStage = t.deps.documents.stages.getForStage;
+    t.deps.documents.stages.getForStage = (id, stage, opts) => {
+      reads.push(stage);
+      return getForStage(id, stage, opts);
+    };
+    const seen: Partial<Record<Stage, { status: string; current: string | null; text: string | null; emb: number }>> =
+      {};
+    for (const s of ['embed', 'classify', 'extract'] as const) {
+      const original = originals.get(s)!;
+      t.deps.documents.computes[s] = async (doc, project, context) => {
+        seen[s] = {
+          status: doc.status,
+          current: doc.pipeline.current ?? null,
+          text: doc.text_content,
+          emb: doc.embedding?.length ?? 0,
+        };
+        expect(project?.id).toBe(projectId);
+        if (s !== 'embed') expect(context.templates).toEqual([]);
+        return original(doc, project, context);
+      };
+    }
+    try {
+      await start(STAGES);
+      const id = await uploaded('READ-1');
+      expect((await waitForDocument(t, id)).status).toBe('completed');
+      expect(reads).toEqual(['parse']);
+      expect(seen.embed).toMatchObject({ status: 'processing', current: 'embed', emb: 0 });
+      expect(seen.embed?.text).toContain('Invoice No: READ-1');
+      expect(seen.classify).toMatchObject({ status: 'processed', current: 'classify' });
+      expect(seen.classify?.text).toContain('Invoice No: READ-1');
+      expect(seen.classify?.emb).toBeGreaterThan(0);
+      expect(seen.extract).toMatchObject({ status: 'classified', current: 'extract' });
+    } finally {
+      t.deps.documents.stages.getForStage = getForStage;
+    }
+  });
+
   it('queues the next stage when this process does not serve it', async () => {
     await start(['parse']);
     const id = await uploaded('PARSE-ONLY');
