@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { link, readdir, rename, rm, stat } from 'node:fs/promises';
+import { existsSync, unlinkSync } from 'node:fs';
+import { link, readdir, rename, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { KeysInUse, SweepResult } from './blob-store.js';
 
@@ -22,6 +22,19 @@ export interface GcContext {
 }
 
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
+
+/**
+ * Removes one file; one already gone is fine. One synchronous unlink: `fs.promises.rm` with
+ * `force` stats the path twice and unlinks, three thread-pool round trips, each costing the event
+ * loop more than the unlink itself (about 0.4 ms per upload in the pipeline bench's profile).
+ */
+export function removeFile(path: string): void {
+  try {
+    unlinkSync(path);
+  } catch (err) {
+    if (code(err) !== 'ENOENT') throw err;
+  }
+}
 const isKey = (s: string) => /^[0-9a-f]{64}$/.test(s);
 
 async function linkIgnoringExisting(ctx: GcContext, from: string, to: string): Promise<void> {
@@ -57,18 +70,18 @@ export async function removeIfUnused(ctx: GcContext, key: string, inUse: KeysInU
   } finally {
     if (keep) {
       await linkIgnoringExisting(ctx, trash, dest);
-      await rm(trash, { force: true });
+      removeFile(trash);
     }
   }
   if (keep) return false;
-  await rm(trash, { force: true });
+  removeFile(trash);
   return true;
 }
 
 /** Puts a held file back in place if a racing removal took it, then drops the hold. */
 export async function releaseHold(ctx: GcContext, key: string, hold: string): Promise<void> {
   if (!existsSync(ctx.pathOf(key))) await linkIgnoringExisting(ctx, hold, ctx.pathOf(key));
-  await rm(hold, { force: true });
+  removeFile(hold);
 }
 
 async function listDir(dir: string): Promise<string[]> {
@@ -103,7 +116,7 @@ export async function sweepFiles(
     const trashed = /^trash-([0-9a-f]{64})-/.exec(name);
     if (trashed && (await opts.inUse([trashed[1]])).has(trashed[1]))
       await linkIgnoringExisting(ctx, p, ctx.pathOf(trashed[1]));
-    await rm(p, { force: true });
+    removeFile(p);
     result.temporary++;
   }
 

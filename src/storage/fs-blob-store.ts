@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, createReadStream, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
-import { link, readFile, rm, stat } from 'node:fs/promises';
+import { link, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from './blob-store.js';
-import { releaseHold, removeIfUnused, sweepFiles, type GcContext } from './fs-blob-gc.js';
+import { releaseHold, removeFile, removeIfUnused, sweepFiles, type GcContext } from './fs-blob-gc.js';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -112,7 +112,7 @@ export function createFsBlobStore(root: string): BlobStore {
       // @fastify/multipart truncates instead of erroring when its own limit is hit.
       if ((source as Readable & { truncated?: boolean }).truncated) throw new BlobTooLargeError(opts.maxBytes);
     } catch (err) {
-      await rm(tmp, { force: true });
+      removeFile(tmp);
       throw err;
     }
     const sha256 = hash.digest('hex');
@@ -142,10 +142,10 @@ export function createFsBlobStore(root: string): BlobStore {
       }
       if (hold === undefined) throw new Error('could not place the blob (it kept disappearing)');
     } catch (err) {
-      await rm(tmp, { force: true });
+      removeFile(tmp);
       throw err;
     }
-    if (hold !== tmp) await rm(tmp, { force: true });
+    if (hold !== tmp) removeFile(tmp);
     return { key: sha256, sha256, size, head: Buffer.concat(headParts), hold };
   }
 
@@ -171,7 +171,7 @@ export function createFsBlobStore(root: string): BlobStore {
       }
     },
     async delete(key) {
-      await rm(pathOf(key), { force: true });
+      removeFile(pathOf(key));
     },
     async release(blob) {
       if (!blob.hold) return;
@@ -183,7 +183,7 @@ export function createFsBlobStore(root: string): BlobStore {
       if (blob.hold) {
         const hold = blob.hold;
         blob.hold = undefined;
-        await rm(hold, { force: true });
+        removeFile(hold);
       }
       return removeIfUnused(gc, blob.key, inUse);
     },

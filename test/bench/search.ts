@@ -20,7 +20,7 @@
 // semantic and hybrid *quality* numbers are printed but only a real model makes them telling.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createDb, type Db } from '../../src/db/client.js';
+import { createDb, type Db, type Queryable } from '../../src/db/client.js';
 import { migrate } from '../../src/db/migrate.js';
 import { createDocumentsRepository } from '../../src/modules/documents/documents.repository.js';
 import { createNearDuplicates } from '../../src/modules/documents/near-duplicates.js';
@@ -648,8 +648,21 @@ async function runOn(
     if (recall !== null) console.log(`HNSW recall@10 against the exact scan: ${round(recall, 3)}`);
   }
 
-  // 3. Near-duplicates on constructed pairs, through the intake check.
-  const nd = createNearDuplicates(db);
+  // 3. Near-duplicates on constructed pairs, through the intake check. The band lookup's rows
+  // and their sketch text are counted (what the check receives is much of its CPU).
+  const lookups = { queries: 0, rows: 0, chars: 0 };
+  const counted: Queryable = {
+    async query<T>(sql: string, params?: unknown[]) {
+      const r = await db.query<T>(sql, params);
+      if (sql.includes('FROM document_minhash m')) {
+        lookups.queries++;
+        lookups.rows += r.rows.length;
+        for (const row of r.rows as { sketch?: string }[]) lookups.chars += row.sketch?.length ?? 0;
+      }
+      return r;
+    },
+  };
+  const nd = createNearDuplicates(counted);
   const receipts = dev.map((d, i) => ({ ...d, docId: `dev_${i}` })).filter((d) => d.id.startsWith('sroie/'));
   const pairs: Record<string, string | number>[] = [];
   let tp = 0;
@@ -740,6 +753,10 @@ async function runOn(
     }
   }
   const fpCpu: number[] = [];
+  const per = (x: number) => round(x / Math.max(1, lookups.queries), 1);
+  console.log(
+    `band lookups: ${lookups.queries}, candidates per lookup ${per(lookups.rows)}, sketch text per lookup ${per(lookups.chars / 1024)} KB`,
+  );
   for (const d of fresh) {
     const cpu = process.cpuUsage();
     fingerprint(d.text, `${ORG}/live`);

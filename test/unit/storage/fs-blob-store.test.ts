@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../../src/storage/blob-store.js';
+import { removeFile } from '../../../src/storage/fs-blob-gc.js';
 import { createFsBlobStore } from '../../../src/storage/fs-blob-store.js';
 import { blobStoreContract } from './blob-store-contract.js';
 
@@ -60,5 +61,23 @@ describe('file blob store', () => {
     expect(again.key).toBe(first.key);
     expect(existsSync(pathOf(root, first.key))).toBe(true);
     expect((await store.read(again.key)).equals(data)).toBe(true);
+  });
+});
+
+describe('removeFile', () => {
+  it('removes a file, accepts one already gone, and refuses a directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'docpipe-rm-'));
+    try {
+      const f = join(dir, 'f');
+      writeFileSync(f, 'x');
+      removeFile(f);
+      expect(existsSync(f)).toBe(false);
+      expect(() => removeFile(f)).not.toThrow();
+      mkdirSync(join(dir, 'd'));
+      expect(() => removeFile(join(dir, 'd'))).toThrow();
+      expect(existsSync(join(dir, 'd'))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
