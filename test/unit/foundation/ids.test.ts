@@ -34,6 +34,11 @@ describe('ids', () => {
     expect([...ids].sort()).toEqual(ids);
   });
 
+  it('draws a fresh random part for each millisecond, past the end of one batch of random bytes', () => {
+    const parts = Array.from({ length: 2000 }, (_, i) => newId('doc', 1_770_000_000_000 + i).slice(14));
+    expect(new Set(parts).size).toBe(2000);
+  });
+
   it('is not guessable: the random part differs between milliseconds', () => {
     const a = newId('key', 1_760_000_000_000).slice(14);
     const b = newId('key', 1_760_000_000_001).slice(14);
