@@ -29,7 +29,7 @@ export type IdPrefix =
   | 'inb';
 
 let lastTime = 0;
-let lastRandom = new Uint8Array(10);
+let lastRandom: Uint8Array = new Uint8Array(10);
 
 // Random bytes are drawn 4 KB at a time: each draw is a system call, which costs more than the
 // rest of making an id (a pipeline run makes about ten ids per document).
