@@ -31,8 +31,8 @@ export type IdPrefix =
 let lastTime = 0;
 let lastRandom: Uint8Array = new Uint8Array(10);
 
-// Random bytes are drawn 4 KB at a time: each draw is a system call, which costs more than the
-// rest of making an id (a pipeline run makes about ten ids per document).
+// Random bytes are drawn 4 KB at a time: each draw pays a native call and a Buffer allocation,
+// which cost more than the rest of making an id (a pipeline run makes about ten per document).
 const POOL = new Uint8Array(4096);
 let poolAt = POOL.length;
 function random10(): Uint8Array {

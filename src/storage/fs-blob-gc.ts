@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, unlinkSync } from 'node:fs';
-import { link, readdir, rename, stat } from 'node:fs/promises';
+import { link, readdir, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { KeysInUse, SweepResult } from './blob-store.js';
 
@@ -24,13 +24,26 @@ export interface GcContext {
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 /**
- * Removes one file; one already gone is fine. One synchronous unlink: `fs.promises.rm` with
- * `force` stats the path twice and unlinks, three thread-pool round trips, each costing the event
- * loop more than the unlink itself (about 0.4 ms per upload in the pipeline bench's profile).
+ * Removes one link to a file (a temporary name or a hold: the data stays with its other name);
+ * one already gone is fine. One synchronous unlink: `fs.promises.rm` with `force` stats the path
+ * twice and unlinks, three thread-pool round trips, each costing the event loop more than the
+ * unlink itself (about 0.4 ms per upload in the pipeline bench's profile).
  */
 export function removeFile(path: string): void {
   try {
     unlinkSync(path);
+  } catch (err) {
+    if (code(err) !== 'ENOENT') throw err;
+  }
+}
+
+/**
+ * As {@link removeFile} for a file's last link: freeing a large file's data (or any unlink on a
+ * network file system) can take a while, so it happens off the event loop, in one round trip.
+ */
+export async function removeLastLink(path: string): Promise<void> {
+  try {
+    await unlink(path);
   } catch (err) {
     if (code(err) !== 'ENOENT') throw err;
   }
@@ -74,7 +87,7 @@ export async function removeIfUnused(ctx: GcContext, key: string, inUse: KeysInU
     }
   }
   if (keep) return false;
-  removeFile(trash);
+  await removeLastLink(trash);
   return true;
 }
 
@@ -116,7 +129,7 @@ export async function sweepFiles(
     const trashed = /^trash-([0-9a-f]{64})-/.exec(name);
     if (trashed && (await opts.inUse([trashed[1]])).has(trashed[1]))
       await linkIgnoringExisting(ctx, p, ctx.pathOf(trashed[1]));
-    removeFile(p);
+    await removeLastLink(p);
     result.temporary++;
   }
 

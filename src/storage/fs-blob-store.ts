@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Writable, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { BlobTooLargeError, type BlobStore, type StoredBlob } from './blob-store.js';
-import { releaseHold, removeFile, removeIfUnused, sweepFiles, type GcContext } from './fs-blob-gc.js';
+import { releaseHold, removeFile, removeIfUnused, removeLastLink, sweepFiles, type GcContext } from './fs-blob-gc.js';
 
 const HEAD_BYTES = 64 * 1024;
 
@@ -112,7 +112,7 @@ export function createFsBlobStore(root: string): BlobStore {
       // @fastify/multipart truncates instead of erroring when its own limit is hit.
       if ((source as Readable & { truncated?: boolean }).truncated) throw new BlobTooLargeError(opts.maxBytes);
     } catch (err) {
-      removeFile(tmp);
+      await removeLastLink(tmp);
       throw err;
     }
     const sha256 = hash.digest('hex');
@@ -142,10 +142,11 @@ export function createFsBlobStore(root: string): BlobStore {
       }
       if (hold === undefined) throw new Error('could not place the blob (it kept disappearing)');
     } catch (err) {
-      removeFile(tmp);
+      await removeLastLink(tmp);
       throw err;
     }
-    if (hold !== tmp) removeFile(tmp);
+    // The bytes were stored already: this copy's temporary name is its only link.
+    if (hold !== tmp) await removeLastLink(tmp);
     return { key: sha256, sha256, size, head: Buffer.concat(headParts), hold };
   }
 
@@ -171,7 +172,7 @@ export function createFsBlobStore(root: string): BlobStore {
       }
     },
     async delete(key) {
-      removeFile(pathOf(key));
+      await removeLastLink(pathOf(key));
     },
     async release(blob) {
       if (!blob.hold) return;

@@ -57,7 +57,7 @@ export async function benchPostgres(): Promise<{ url: string; drop(): Promise<vo
     url: u.toString(),
     async drop() {
       // BENCH_KEEP_DB=1 leaves the database for a look afterwards (EXPLAIN on the loaded data).
-      if (process.env.BENCH_KEEP_DB) {
+      if (process.env.BENCH_KEEP_DB === '1') {
         console.log(`kept database ${name} (BENCH_KEEP_DB)`);
         return;
       }

@@ -95,8 +95,12 @@ interface Proc {
 }
 
 function run(cli: string, role: string, env: Record<string, string>, port: number): Proc {
+  // The bench's own DATABASE_URL names the server it makes databases on: a run that seeded an
+  // embedded database must not inherit it (its key would not be found: every upload a 401).
+  const inherited = { ...process.env };
+  delete inherited.DATABASE_URL;
   const child = spawn(process.execPath, [cli, role], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
+    env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   return {

@@ -53,15 +53,21 @@ export interface RunResult {
 
 export interface RunOptions {
   /**
-   * Asked once the stage committed, with the stage that comes next: true when the caller runs it
-   * here right away (its job is then not queued). A process that dies meanwhile leaves the
-   * document with that stage recorded as current and the job being run unfinished; the job is
-   * run again, finds this stage committed and queues the next one (settleRepeat).
+   * Asked after the stage computed and before it commits, with the stage that comes next: true
+   * when the caller will run it here right away (its job is then not queued, and the commit
+   * returns its read). A process that dies meanwhile leaves the document with that stage
+   * recorded as current and the job being run unfinished; the job is run again, finds this stage
+   * committed and queues the next one (settleRepeat). Callers that take something (a slot) in
+   * it must pass `giveBack`.
    */
   continueHere?: (next: Stage) => Promise<boolean>;
-  /** Gives back what `continueHere` took when the commit did not happen after all. */
+  /** Gives back what `continueHere` took when the commit then failed or matched nothing. */
   giveBack?: (next: Stage) => void;
-  /** This stage's read, as the previous stage's commit returned it (a continued stage). */
+  /**
+   * This stage's read, as the previous stage's commit returned it (a continued stage). A
+   * reprocess or failure landing after that commit is caught by this stage's guarded commit, as
+   * one landing between a read and its commit always was.
+   */
   read?: StageReadResult;
 }
 

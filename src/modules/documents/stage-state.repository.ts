@@ -116,8 +116,8 @@ export function createStageStateRepository(db: Queryable) {
    * A stage's whole commit as one statement: the guarded document update, its stage_runs row and
    * its outbox event (data-modifying CTEs see the same snapshot and commit together). Null when
    * the guard matched nothing (the guard also excludes a stage already recorded for the version).
-   * With `row`, the row comes back without its text and vector (`text_content` is null);
-   * otherwise only the state that queueing the next stage and closing a batch need.
+   * `state` holds what queueing the next stage and closing a batch need (with `row`, the list
+   * columns); with `readFor`, `next` is that stage's read of the row as written.
    */
   async function commitStage(
     q: Queryable,
@@ -133,7 +133,8 @@ export function createStageStateRepository(db: Queryable) {
       startedAt?: Date;
       /**
        * The stage that runs next in this process: the commit returns that stage's read as well
-       * (the row as written is what the read would find), saving the next stage a round trip.
+       * (what a read right after the commit would find unless something wrote in between),
+       * saving the next stage a round trip.
        */
       readFor?: Stage;
     },

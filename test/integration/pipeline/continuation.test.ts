@@ -91,14 +91,35 @@ describe('stages continued in the same job', () => {
   });
 
   it("gives a continued stage the read its previous stage's commit returned: the row as written, no read of its own", async () => {
+    // A template of this organization, so that the read's templates are known to be the org's own.
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/v1/templates',
+      headers: actor.auth,
+      payload: {
+        name: 'continued',
+        issuer: 'Nobody Ltd',
+        keywords: ['zz-no-such-word'],
+        fields: { ref: 'Ref:\\s*(\\S+)' },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const templateId = body(created).data.id as string;
     const reads: string[] = [];
     const getForStage = t.deps.documents.stages.getForStage;
     t.deps.documents.stages.getForStage = (id, stage, opts) => {
       reads.push(stage);
       return getForStage(id, stage, opts);
     };
-    const seen: Partial<Record<Stage, { status: string; current: string | null; text: string | null; emb: number }>> =
-      {};
+    type Seen = {
+      status: string;
+      current: string | null;
+      text: string | null;
+      emb: number;
+      project?: string;
+      templates?: string[];
+    };
+    const seen: Partial<Record<Stage, Seen>> = {};
     for (const s of ['embed', 'classify', 'extract'] as const) {
       const original = originals.get(s)!;
       t.deps.documents.computes[s] = async (doc, project, context) => {
@@ -107,9 +128,9 @@ describe('stages continued in the same job', () => {
           current: doc.pipeline.current ?? null,
           text: doc.text_content,
           emb: doc.embedding?.length ?? 0,
+          project: project?.id,
+          templates: context.templates?.map((x) => x.id),
         };
-        expect(project?.id).toBe(projectId);
-        if (s !== 'embed') expect(context.templates).toEqual([]);
         return original(doc, project, context);
       };
     }
@@ -118,14 +139,17 @@ describe('stages continued in the same job', () => {
       const id = await uploaded('READ-1');
       expect((await waitForDocument(t, id)).status).toBe('completed');
       expect(reads).toEqual(['parse']);
-      expect(seen.embed).toMatchObject({ status: 'processing', current: 'embed', emb: 0 });
+      expect(seen.embed).toMatchObject({ status: 'processing', current: 'embed', emb: 0, project: projectId });
       expect(seen.embed?.text).toContain('Invoice No: READ-1');
-      expect(seen.classify).toMatchObject({ status: 'processed', current: 'classify' });
+      expect(seen.classify).toMatchObject({ status: 'processed', current: 'classify', project: projectId });
+      expect(seen.classify?.templates).toEqual([templateId]);
       expect(seen.classify?.text).toContain('Invoice No: READ-1');
       expect(seen.classify?.emb).toBeGreaterThan(0);
-      expect(seen.extract).toMatchObject({ status: 'classified', current: 'extract' });
+      expect(seen.extract).toMatchObject({ status: 'classified', current: 'extract', project: projectId });
+      expect(seen.extract?.templates).toEqual([templateId]);
     } finally {
       t.deps.documents.stages.getForStage = getForStage;
+      await t.app.inject({ method: 'DELETE', url: `/api/v1/templates/${templateId}`, headers: actor.auth });
     }
   });
 
