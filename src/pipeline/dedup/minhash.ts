@@ -54,6 +54,18 @@ export function normalizeText(text: string): string {
     .slice(0, MAX_CHARS);
 }
 
+/** The hash of the shingle starting at `i` of normalised text `s` (top bit: it holds a digit). */
+function shingleAt(s: string, i: number): number {
+  let h = 0x811c9dc5;
+  let digit = false;
+  for (let j = i; j < i + SHINGLE; j++) {
+    const c = s.charCodeAt(j);
+    if (c >= 48 && c <= 57) digit = true;
+    h = Math.imul(h ^ c, 0x01000193);
+  }
+  return ((mix(h) & 0x7fffffff) | (digit ? DIGIT_BIT : 0)) >>> 0;
+}
+
 /** Distinct shingle hashes of a text (top bit: the shingle holds a digit). */
 export function shingleHashes(text: string): Set<number> {
   const s = normalizeText(text);
@@ -63,17 +75,50 @@ export function shingleHashes(text: string): Set<number> {
     out.add(hashString(s) & 0x7fffffff);
     return out;
   }
-  for (let i = 0; i + SHINGLE <= s.length; i++) {
-    let h = 0x811c9dc5;
-    let digit = false;
-    for (let j = i; j < i + SHINGLE; j++) {
-      const c = s.charCodeAt(j);
-      if (c >= 48 && c <= 57) digit = true;
-      h = Math.imul(h ^ c, 0x01000193);
-    }
-    out.add(((mix(h) & 0x7fffffff) | (digit ? DIGIT_BIT : 0)) >>> 0);
-  }
+  for (let i = 0; i + SHINGLE <= s.length; i++) out.add(shingleAt(s, i));
   return out;
+}
+
+// The same distinct hashes for `fingerprint`, collected in typed arrays kept between calls: a Set
+// of a long text's ~25,000 hashes is a megabyte of short-lived tables, and collecting that garbage
+// cost the intake check more than the hashing (it lands in later work on the same thread). A text
+// has at most MAX_CHARS shingles; the table is at least twice that, and a generation number marks
+// its used slots, so it is never cleared.
+const TABLE_SIZE = 1 << 16;
+const tableKeys = new Uint32Array(TABLE_SIZE);
+const tableGen = new Uint32Array(TABLE_SIZE);
+const found = new Uint32Array(MAX_CHARS);
+let generation = 0;
+
+/** Fills `found` with the text's distinct shingle hashes, in first-seen order; returns how many. */
+function collectShingles(text: string): number {
+  const s = normalizeText(text);
+  if (s.length === 0) return 0;
+  if (s.length < SHINGLE) {
+    found[0] = hashString(s) & 0x7fffffff;
+    return 1;
+  }
+  generation = (generation + 1) >>> 0;
+  if (generation === 0) {
+    tableGen.fill(0);
+    generation = 1;
+  }
+  let n = 0;
+  for (let i = 0; i + SHINGLE <= s.length; i++) {
+    const h = shingleAt(s, i);
+    let slot = Math.imul(h, 0x9e3779b1) >>> 16;
+    for (;;) {
+      if (tableGen[slot] !== generation) {
+        tableGen[slot] = generation;
+        tableKeys[slot] = h;
+        found[n++] = h;
+        break;
+      }
+      if (tableKeys[slot] === h) break;
+      slot = (slot + 1) & (TABLE_SIZE - 1);
+    }
+  }
+  return n;
 }
 
 /** Whether a sampled hash marks a shingle with a digit. */
@@ -110,11 +155,16 @@ export function resample(sample: readonly number[], level: number): number[] {
  * that equal texts of two organizations never share a key.
  */
 export function fingerprint(text: string, salt: string): Fingerprint | null {
-  const hashes = shingleHashes(text);
-  if (hashes.size === 0) return null;
+  const n = collectShingles(text);
+  return n === 0 ? null : fingerprintOf(found.subarray(0, n), salt);
+}
+
+/** The fingerprint of a text's distinct shingle hashes (`hashes` non-empty, each once). */
+export function fingerprintOf(hashes: ArrayLike<number> & Iterable<number>, salt: string): Fingerprint {
+  const count = hashes.length;
   const slots = new Array<number>(SLOTS).fill(0xffffffff);
-  for (const h of hashes) {
-    const v = mix(h ^ 0x5bd1e995);
+  for (let i = 0; i < count; i++) {
+    const v = mix(hashes[i] ^ 0x5bd1e995);
     const slot = v % SLOTS;
     if (v < slots[slot]) slots[slot] = v;
   }
@@ -144,9 +194,9 @@ export function fingerprint(text: string, salt: string): Fingerprint | null {
     // 21 + 32 bits: a safe integer that fits PostgreSQL's bigint.
     bandKeys.push((h1 & 0x1fffff) * 0x100000000 + h2);
   }
-  const level = sampleLevel(hashes.size);
+  const level = sampleLevel(count);
   return {
-    shingles: hashes.size,
+    shingles: count,
     signature: slots.map((v) => v | 0),
     bandKeys,
     sample: sampleAt(hashes, level),

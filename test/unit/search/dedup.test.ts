@@ -2,7 +2,7 @@
 // and (when ../shared is there) on the dev corpus receipts.
 import { describe, expect, it } from 'vitest';
 import { compareCandidates, fingerprint, NEAR_DUPLICATE_THRESHOLD } from '../../../src/pipeline/dedup/index.js';
-import { resample, sampleAt, shingleHashes } from '../../../src/pipeline/dedup/minhash.js';
+import { fingerprintOf, resample, sampleAt, shingleHashes } from '../../../src/pipeline/dedup/minhash.js';
 import { measureDedupOnDevReceipts } from '../../helpers/dedup-dev.js';
 import { bakeryReceipt, ocrNoise } from '../../integration/search/fixtures.js';
 
@@ -22,6 +22,23 @@ describe('near-duplicate fingerprints', () => {
     expect(other.bandKeys.some((k) => a.bandKeys.includes(k))).toBe(false);
     for (const k of a.bandKeys) expect(Number.isSafeInteger(k)).toBe(true);
     expect(fingerprint('  ,. ', 'x')).toBeNull();
+  });
+
+  it('fingerprints from its reused tables exactly as from a Set of the shingles, call after call', () => {
+    const texts = [
+      'abc',
+      'Total 12.50',
+      bakeryReceipt(1),
+      ocrNoise(bakeryReceipt(2)),
+      Array.from({ length: 60 }, (_, n) => bakeryReceipt(n)).join('\n'), // past MAX_CHARS
+      bakeryReceipt(1),
+    ];
+    for (const text of texts) {
+      const fast = fingerprint(text, 'org/live');
+      const reference = fingerprintOf([...shingleHashes(text)], 'org/live');
+      expect(fast).toEqual(reference);
+    }
+    expect(fingerprint(' .,; ', 'org/live')).toBeNull();
   });
 
   it('re-samples a sample at a higher level as sampling the shingles there would', () => {
