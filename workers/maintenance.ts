@@ -1,6 +1,6 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { MAINTENANCE_QUEUE, queueWalk, walkJobId, type MaintenanceJob } from '../src/jobs/maintenance.js';
-import { sweepOpenRecords } from '../src/jobs/open-records.js';
+import { jobWithState, sweepOpenRecords } from '../src/jobs/open-records.js';
 import type { Queues } from '../src/jobs/queues.js';
 import type { Logger } from '../src/lib/logger.js';
 import type { Redis, RedisKeys } from '../src/lib/redis.js';
@@ -60,8 +60,7 @@ export async function sweep(
   let requeued = 0;
   for (const doc of rows) {
     const stage = doc.pipeline.current!;
-    const job = await deps.queues.get(stage).getJob(stageJobId(stage, doc.id, doc.version));
-    const state = job ? await job.getState() : 'missing';
+    const { job, state } = await jobWithState(deps.queues.get(stage), stageJobId(stage, doc.id, doc.version));
     if (
       state === 'active' ||
       state === 'waiting' ||

@@ -33,8 +33,7 @@ export async function sweepOpenRecords<R>(
   let requeued = 0;
   let failed = 0;
   for (const r of records) {
-    const job = await s.queue.getJob(s.jobIdOf(r));
-    const state = job ? await job.getState() : 'missing';
+    const { job, state } = await jobWithState(s.queue, s.jobIdOf(r));
     const settled = await s.settle?.(r, state);
     if (settled === 'failed') failed++;
     if (settled) continue;
@@ -51,6 +50,19 @@ export async function sweepOpenRecords<R>(
     requeued++;
   }
   return { requeued, failed };
+}
+
+/**
+ * A job's state, then the job itself. In that order: a job read first and its state second can
+ * fail in between, and the stale copy (no failed reason, attempts not yet counted) would pass for
+ * a job that may be retried, so a sweep would queue a job that had given up a second time.
+ * 'missing' when there is no such job; a job removed between the two reads keeps the state read
+ * (a live one is left alone, as it would have been a moment earlier).
+ */
+export async function jobWithState(queue: Queue, id: string): Promise<{ job: Job | undefined; state: string }> {
+  const state = await queue.getJobState(id);
+  if (state === 'unknown') return { job: undefined, state: 'missing' };
+  return { job: await queue.getJob(id), state };
 }
 
 /** Removes the job schedulers named `prefix…` that are not in `keep`; returns how many. */
