@@ -1,5 +1,5 @@
 // A `docpipe` server process (api, worker, start) started the way an operator starts one, for
-// multi-process tests and benchmarks: from TypeScript through the Vite module runner (tests; no
+// multi-process tests and benchmarks: from TypeScript through run-ts.mjs and the project loader (tests; no
 // build needed) or from the compiled CLI in dist/ (benchmarks). Readiness is an answering HTTP
 // port: the API's /api/v1/health, or a worker's METRICS_PORT listener (opened once its workers run).
 import { fork, spawn, type ChildProcess } from 'node:child_process';
@@ -26,7 +26,7 @@ export interface CliProcess {
 export interface StartCliOptions {
   name: string;
   env: Record<string, string>;
-  /** `ts`: src/ through the module runner; `dist`: the compiled dist/src/cli.js (built by `npm run build`). */
+  /** `ts`: src/ through run-ts.mjs; `dist`: the compiled dist/src/cli.js (built by `npm run build`). */
   from: 'ts' | 'dist';
   /** Where `dist` lives (the package root). */
   root?: string;

@@ -4,7 +4,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
-import { STAGES, TERMINAL_STATUSES } from '../../src/pipeline/stages.js';
+import { STAGES, TERMINAL_STATUSES, type Stage } from '../../src/pipeline/stages.js';
+import { stageJobId } from '../../src/modules/documents/flow.js';
 import { startWorkers, type WorkerHandle } from '../../workers/index.js';
 import { createTestApp, type Actor, type TestApp } from './app.js';
 import type { DbKind } from './db.js';
@@ -84,9 +85,25 @@ export async function waitForDocument(
     if (rows[0] && statuses.has(rows[0].status)) return rows[0];
     if (Date.now() > deadline)
       throw new Error(
-        `document ${id} still ${rows[0]?.status} after ${timeoutMs} ms (pipeline ${JSON.stringify(rows[0]?.pipeline)})`,
+        `document ${id} still ${rows[0]?.status} after ${timeoutMs} ms (pipeline ${JSON.stringify(rows[0]?.pipeline)}; ${await stageJobReport(t, rows[0])})`,
       );
     await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Where the document's current stage job is, for a timeout's message: the queue knows why a document waits. */
+async function stageJobReport(t: TestApp, row: Record<string, any> | undefined): Promise<string> {
+  const stage = row?.pipeline?.current as Stage | undefined;
+  if (!row || !stage) return 'no current stage';
+  try {
+    const queue = t.deps.queues.get(stage);
+    const jobId = stageJobId(stage, row.id as string, row.version as number);
+    const state = await queue.getJobState(jobId);
+    const job = await queue.getJob(jobId);
+    const counts = await queue.getJobCounts('active', 'waiting', 'delayed', 'failed');
+    return `job ${jobId} ${state}, attempts ${job?.attemptsMade ?? '-'}, reason ${job?.failedReason ?? '-'}, queue ${JSON.stringify(counts)}`;
+  } catch (err) {
+    return `job state unknown: ${(err as Error).message}`;
   }
 }
 

@@ -1,38 +1,13 @@
-// Child-process entry for crash tests: loads a TypeScript module through a Vite module runner
-// (a forked child has no TypeScript loader of its own) and calls its `run(options)`. Unlike
-// vite's `runnerImport`, the runner stays open for the life of the process, so modules the
-// code imports lazily later (OCR, PDF engine, embeddings) still load.
-import { createRunnableDevEnvironment, mergeConfig, resolveConfig } from 'vite';
+// Child-process entry for multi-process tests: `node run-ts.mjs module.ts '{json}'` imports a
+// TypeScript module and calls its `run(options)`. The project's own loader hooks
+// (scripts/ts-loader-hooks.mjs: `.js` specifiers to `.ts`, types stripped) are registered first,
+// so Node loads the sources itself, lazily imported modules (OCR, PDF engine, embeddings)
+// included. A Vite module runner did this before and took 1-2 s longer per child to start, which
+// the CLI and crash tests paid dozens of times.
+import { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
+register(new URL('../../scripts/ts-loader-hooks.mjs', import.meta.url));
 const [file, json] = process.argv.slice(2);
-const config = await resolveConfig(
-  mergeConfig(
-    {},
-    {
-      configFile: false,
-      envDir: false,
-      cacheDir: process.cwd(),
-      logLevel: 'error',
-      environments: {
-        inline: {
-          consumer: 'server',
-          dev: { moduleRunnerTransform: true },
-          // Packages load natively; only the project's own TypeScript goes through the runner.
-          resolve: {
-            external: true,
-            mainFields: [],
-            conditions: ['node', ...(process.features?.require_module ? ['module-sync'] : [])],
-          },
-        },
-      },
-    },
-  ),
-  'serve',
-);
-const environment = createRunnableDevEnvironment('inline', config, {
-  runnerOptions: { hmr: { logger: false } },
-  hot: false,
-});
-await environment.init();
-const mod = await environment.runner.import(file);
+const mod = await import(pathToFileURL(file).href);
 await mod.run(JSON.parse(json));

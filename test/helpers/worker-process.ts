@@ -101,8 +101,8 @@ const ENTRY = fileURLToPath(new URL('./run-ts.mjs', import.meta.url));
 const MODULE = fileURLToPath(new URL('./worker-process.ts', import.meta.url));
 
 /**
- * Forks the worker process. The child loads this TypeScript file through Vite's module runner
- * (the same transform Vitest uses), so no build step is needed; resolves once its workers listen.
+ * Forks the worker process. The child loads this TypeScript file through run-ts.mjs (the
+ * project's loader strips types), so no build step is needed; resolves once its workers listen.
  */
 export async function forkWorkerProcess(o: WorkerProcessOptions, readyTimeoutMs = 60_000): Promise<WorkerProcess> {
   const child = fork(ENTRY, [MODULE, JSON.stringify(o)], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });

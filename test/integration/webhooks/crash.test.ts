@@ -135,7 +135,7 @@ describe('outbox relay crash safety', () => {
   });
 });
 
-const CHILD_ENTRY = fileURLToPath(new URL('./fixtures/run-ts.mjs', import.meta.url));
+const CHILD_ENTRY = fileURLToPath(new URL('../../helpers/run-ts.mjs', import.meta.url));
 const CHILD_MODULE = fileURLToPath(new URL('./fixtures/crash-worker.ts', import.meta.url));
 
 describe.each(dbKinds())('delivery worker killed mid-delivery (%s)', (kind: DbKind) => {
