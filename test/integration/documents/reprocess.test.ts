@@ -46,7 +46,8 @@ describe.each(dbKinds())('reprocessing (%s)', (kind) => {
     const projectId = await createProject(t, actor);
     const ids: string[] = [];
     for (const [name, data] of files) ids.push(dataOf(await upload(t, actor, projectId, name, data), 201).id);
-    for (const id of ids) expect((await waitForDocument(t, id)).status).toBe('completed');
+    // 60 s: under the whole suite's load a first PDF has taken over 30 s here (twice, never alone).
+    for (const id of ids) expect((await waitForDocument(t, id, 60_000)).status).toBe('completed');
     return { projectId, ids };
   }
 
