@@ -1,6 +1,6 @@
 import { DelayedError, Worker, type Job } from 'bullmq';
 import { MAINTENANCE_QUEUE, queueWalk, walkJobId, type MaintenanceJob } from '../src/jobs/maintenance.js';
-import { jobWithState, sweepOpenRecords } from '../src/jobs/open-records.js';
+import { jobWithState, LIVE_JOB_STATES, sweepOpenRecords } from '../src/jobs/open-records.js';
 import type { Queues } from '../src/jobs/queues.js';
 import type { Logger } from '../src/lib/logger.js';
 import type { Redis, RedisKeys } from '../src/lib/redis.js';
@@ -61,14 +61,7 @@ export async function sweep(
   for (const doc of rows) {
     const stage = doc.pipeline.current!;
     const { job, state } = await jobWithState(deps.queues.get(stage), stageJobId(stage, doc.id, doc.version));
-    if (
-      state === 'active' ||
-      state === 'waiting' ||
-      state === 'delayed' ||
-      state === 'prioritized' ||
-      state === 'waiting-children'
-    )
-      continue;
+    if (state === 'changing' || LIVE_JOB_STATES.has(state)) continue;
     if (state === 'failed') {
       await deps.documents.runner.fail(
         stage,

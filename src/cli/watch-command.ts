@@ -56,9 +56,16 @@ export async function runWatchCommand(args: string[]): Promise<number> {
       console.log(`${e.result.kind}: ${e.filename}${'reason' in e.result ? ` (${e.result.reason})` : ''}`),
   });
   console.log(`watching ${dir} for project ${projectId} (Ctrl-C to stop)`);
+  // Either signal stops it, and both listeners go: one left behind would keep the other signal
+  // from ending a process that runs the command more than once (the tests do).
   await new Promise<void>((done) => {
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      done();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
   });
   await watcher.close();
   return 0;

@@ -34,6 +34,7 @@ export async function sweepOpenRecords<R>(
   let failed = 0;
   for (const r of records) {
     const { job, state } = await jobWithState(s.queue, s.jobIdOf(r));
+    if (state === 'changing') continue;
     const settled = await s.settle?.(r, state);
     if (settled === 'failed') failed++;
     if (settled) continue;
@@ -53,16 +54,20 @@ export async function sweepOpenRecords<R>(
 }
 
 /**
- * A job's state, then the job itself. In that order: a job read first and its state second can
- * fail in between, and the stale copy (no failed reason, attempts not yet counted) would pass for
- * a job that may be retried, so a sweep would queue a job that had given up a second time.
- * 'missing' when there is no such job; a job removed between the two reads keeps the state read
- * (a live one is left alone, as it would have been a moment earlier).
+ * A job's state, then the job itself, and for a settled state the state once more. A job read
+ * before its state can fail in between, and that stale copy (no failed reason, attempts not yet
+ * counted) would pass for a job that may still be retried: a sweep queued a job that had given up
+ * a second time. A job that leaves a settled state between the reads (a failed job retried by an
+ * operator, or removed) comes back as 'changing', to be looked at on the next pass.
+ * 'missing' when no queue list holds the job; `job` is then the data Redis may still keep under
+ * its id, which must be removed before the id can be queued again.
  */
 export async function jobWithState(queue: Queue, id: string): Promise<{ job: Job | undefined; state: string }> {
   const state = await queue.getJobState(id);
-  if (state === 'unknown') return { job: undefined, state: 'missing' };
-  return { job: await queue.getJob(id), state };
+  const job = await queue.getJob(id);
+  if (state === 'unknown') return { job, state: 'missing' };
+  if (!LIVE_JOB_STATES.has(state) && (await queue.getJobState(id)) !== state) return { job, state: 'changing' };
+  return { job, state };
 }
 
 /** Removes the job schedulers named `prefix…` that are not in `keep`; returns how many. */

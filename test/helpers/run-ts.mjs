@@ -8,6 +8,8 @@ import { register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 
 register(new URL('../../scripts/ts-loader-hooks.mjs', import.meta.url));
+// Stack traces in the children's captured stderr name the TypeScript source's lines.
+process.setSourceMapsEnabled(true);
 const [file, json] = process.argv.slice(2);
 const mod = await import(pathToFileURL(file).href);
 await mod.run(JSON.parse(json));

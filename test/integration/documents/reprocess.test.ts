@@ -185,59 +185,68 @@ describe.each(dbKinds())('reprocessing (%s)', (kind) => {
     expect((await api(t, actor, 'GET', '/batches/bat_nope')).statusCode).toBe(404);
   });
 
-  it('mode missing picks only documents whose stage ran with an older template version', async () => {
-    const yaml =
-      'issuer: ACME Widgets Ltd\nname: acme\nkeywords: [ACME Widgets Ltd]\nfields:\n  invoice_number: Invoice No:\\s*(INV-\\d{4}-\\d+)\n';
-    const [tpl] = dataOf(await api(t, actor, 'POST', '/templates/import', { yaml }), 201);
-    const {
-      projectId,
-      ids: [acme, receipt],
-    } = await seed([
-      ['acme.pdf', await makeTextPdf({ pages: [INVOICE_LINES] })],
-      ['r.txt', Buffer.from(RECEIPT_TEXT)],
-    ]);
-    expect((await waitForDocument(t, acme)).template_version).toBe(1);
-    const none = dataOf(
-      await api(t, actor, 'POST', '/documents/reprocess', {
-        project_id: projectId,
-        stages: ['extract'],
-        mode: 'missing',
-      }),
-      202,
-    );
-    expect(none).toMatchObject({ total: 0, status: 'completed', progress: 1 });
+  // Its seed waits up to 60 s for a PDF: the test's own budget leaves room for that and the rest.
+  it(
+    'mode missing picks only documents whose stage ran with an older template version',
+    { timeout: 150_000 },
+    async () => {
+      const yaml =
+        'issuer: ACME Widgets Ltd\nname: acme\nkeywords: [ACME Widgets Ltd]\nfields:\n  invoice_number: Invoice No:\\s*(INV-\\d{4}-\\d+)\n';
+      const [tpl] = dataOf(await api(t, actor, 'POST', '/templates/import', { yaml }), 201);
+      const {
+        projectId,
+        ids: [acme, receipt],
+      } = await seed([
+        ['acme.pdf', await makeTextPdf({ pages: [INVOICE_LINES] })],
+        ['r.txt', Buffer.from(RECEIPT_TEXT)],
+      ]);
+      expect((await waitForDocument(t, acme)).template_version).toBe(1);
+      const none = dataOf(
+        await api(t, actor, 'POST', '/documents/reprocess', {
+          project_id: projectId,
+          stages: ['extract'],
+          mode: 'missing',
+        }),
+        202,
+      );
+      expect(none).toMatchObject({ total: 0, status: 'completed', progress: 1 });
 
-    dataOf(
-      await api(t, actor, 'PUT', `/templates/${tpl.id}`, {
-        issuer: 'ACME Widgets Ltd',
-        name: 'acme',
-        keywords: ['ACME Widgets Ltd'],
-        fields: { invoice_number: 'Invoice No:\\s*(INV-\\d{4}-\\d+)', po: 'PO:\\s*(\\S+)' },
-      }),
-    );
-    const batch = dataOf(
-      await api(t, actor, 'POST', '/documents/reprocess', {
-        project_id: projectId,
-        stages: ['extract'],
-        mode: 'missing',
-      }),
-      202,
-    );
-    expect(batch.total).toBe(1);
-    expect(await waitForBatch(t, actor, batch.id)).toMatchObject({ completed: 1, failed: 0 });
-    expect(await waitForDocument(t, acme, 30_000, TERMINAL)).toMatchObject({
-      status: 'completed',
-      template_version: 2,
-    });
-    expect(await stageRunCounts(t.deps, acme)).toMatchObject({ extract: 2 });
-    expect(await stageRunCounts(t.deps, receipt)).toMatchObject({ extract: 1 });
-    const all = dataOf(
-      await api(t, actor, 'POST', '/documents/reprocess', { project_id: projectId, stages: ['extract'], mode: 'all' }),
-      202,
-    );
-    expect(all.total).toBe(2);
-    await waitForBatch(t, actor, all.id);
-  });
+      dataOf(
+        await api(t, actor, 'PUT', `/templates/${tpl.id}`, {
+          issuer: 'ACME Widgets Ltd',
+          name: 'acme',
+          keywords: ['ACME Widgets Ltd'],
+          fields: { invoice_number: 'Invoice No:\\s*(INV-\\d{4}-\\d+)', po: 'PO:\\s*(\\S+)' },
+        }),
+      );
+      const batch = dataOf(
+        await api(t, actor, 'POST', '/documents/reprocess', {
+          project_id: projectId,
+          stages: ['extract'],
+          mode: 'missing',
+        }),
+        202,
+      );
+      expect(batch.total).toBe(1);
+      expect(await waitForBatch(t, actor, batch.id)).toMatchObject({ completed: 1, failed: 0 });
+      expect(await waitForDocument(t, acme, 30_000, TERMINAL)).toMatchObject({
+        status: 'completed',
+        template_version: 2,
+      });
+      expect(await stageRunCounts(t.deps, acme)).toMatchObject({ extract: 2 });
+      expect(await stageRunCounts(t.deps, receipt)).toMatchObject({ extract: 1 });
+      const all = dataOf(
+        await api(t, actor, 'POST', '/documents/reprocess', {
+          project_id: projectId,
+          stages: ['extract'],
+          mode: 'all',
+        }),
+        202,
+      );
+      expect(all.total).toBe(2);
+      await waitForBatch(t, actor, all.id);
+    },
+  );
 });
 
 describe('embedding model missing, then present (pglite)', () => {

@@ -25,6 +25,8 @@ const libFetch = vi.fn(async (_url: unknown) => {
   throw offline();
 });
 let globalFetch: ReturnType<typeof vi.spyOn>;
+// The library's settings are process-wide and test files share the process: put them back after.
+const saved = { fetch: env.fetch, localModelPath: env.localModelPath };
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'docpipe-embed-'));
@@ -44,6 +46,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await embedder?.dispose?.();
   globalFetch?.mockRestore();
+  env.fetch = saved.fetch;
+  env.localModelPath = saved.localModelPath;
   await rm(root, { recursive: true, force: true });
 });
 

@@ -15,6 +15,8 @@ const libFetch = vi.fn(async () => {
   throw new TypeError('fetch failed');
 });
 let globalFetch: ReturnType<typeof vi.spyOn>;
+// The library's settings are process-wide and test files share the process: put them back after.
+const saved = { fetch: env.fetch, localModelPath: env.localModelPath };
 
 beforeAll(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'docpipe-loader-'));
@@ -25,6 +27,8 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   globalFetch?.mockRestore();
+  env.fetch = saved.fetch;
+  env.localModelPath = saved.localModelPath;
   await rm(root, { recursive: true, force: true });
 });
 
