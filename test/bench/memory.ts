@@ -144,7 +144,7 @@ async function push(url: string, key: string, projectId: string, docs: { name: s
         const res = await fetch(`${url}/api/v1/documents`, {
           method: 'POST',
           headers: { authorization: `Bearer ${key}`, ...body.headers },
-          body: body.payload,
+          body: new Uint8Array(body.payload),
         });
         if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
       }

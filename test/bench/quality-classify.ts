@@ -43,7 +43,7 @@ export async function classificationFigures(opts: {
     const form = new FormData();
     form.set('project_id', opts.projectId);
     form.set('allow_duplicate', 'true');
-    form.set('file', new Blob([d.bytes]), neutralName(d, i));
+    form.set('file', new Blob([new Uint8Array(d.bytes)]), neutralName(d, i));
     ids.push((await call(opts.baseUrl, opts.apiKey, '/documents', { method: 'POST', body: form })).id);
   }
   const rows: ScoredDocument[] = [];

@@ -93,7 +93,7 @@ async function upload(url: string, key: string, projectId: string, d: Doc): Prom
   const res = await fetch(`${url}/api/v1/documents`, {
     method: 'POST',
     headers: { authorization: `Bearer ${key}`, ...body.headers },
-    body: body.payload,
+    body: new Uint8Array(body.payload),
   });
   if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${await res.text()}`);
 }

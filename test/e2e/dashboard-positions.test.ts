@@ -70,7 +70,7 @@ describe('field positions in the dashboard', () => {
     await page.dispatchEvent('[data-testid=dropzone]', 'dragover', { dataTransfer: dt });
     await page.dispatchEvent('[data-testid=dropzone]', 'drop', { dataTransfer: dt });
     const row = page.getByRole('row').filter({ has: page.getByRole('link', { name: 'harbor.pdf' }) });
-    await expect.poll(() => row.innerText(), { timeout: 90_000, intervals: [100, 250] }).toMatch(/Completed/);
+    await expect.poll(() => row.innerText(), { timeout: 90_000, interval: 250 }).toMatch(/Completed/);
     await row.getByRole('link').click();
     await page.locator('[data-testid=pdf-viewer] canvas[data-page="1"]').waitFor({ timeout: 30_000 });
     await page.getByLabel('Invoice number').focus();
@@ -137,7 +137,7 @@ describe('field positions in the dashboard', () => {
       await upload('north-b.pdf', invoice('NB-2002', 'PO-99520', '31.50'));
       for (const name of ['north-a.pdf', 'north-b.pdf']) {
         const row = page.getByRole('row').filter({ has: page.getByRole('link', { name }) });
-        await expect.poll(() => row.innerText(), { timeout: 90_000, intervals: [1000] }).toMatch(/Completed/);
+        await expect.poll(() => row.innerText(), { timeout: 90_000, interval: 1000 }).toMatch(/Completed/);
       }
       // Reviewed in the list's order: the first of the two, then the one after it.
       // (A row may link its file more than once.)
@@ -278,7 +278,7 @@ describe('field positions in the dashboard', () => {
       });
       const id = ((await res.json()) as { data: { id: string } }).data.id;
       await expect
-        .poll(async () => (await call('GET', `/documents/${id}`)).status, { timeout: 90_000, intervals: [500] })
+        .poll(async () => (await call('GET', `/documents/${id}`)).status, { timeout: 90_000, interval: 500 })
         .toMatch(/^(completed|failed)$/);
       const doc = await call('GET', `/documents/${id}`);
       expect(doc.status, JSON.stringify(doc.error)).toBe('completed');

@@ -92,7 +92,11 @@ describe('dashboard: workflows and reports in a browser', () => {
     ].entries()) {
       const form = new FormData();
       form.set('project_id', projectId);
-      form.set('file', new Blob([await makeTextPdf({ pages: [lines] })], { type: 'application/pdf' }), `seed-${i}.pdf`);
+      form.set(
+        'file',
+        new Blob([new Uint8Array(await makeTextPdf({ pages: [lines] }))], { type: 'application/pdf' }),
+        `seed-${i}.pdf`,
+      );
       const r = await fetch(`${s.base}/api/v1/documents`, { method: 'POST', headers: auth, body: form });
       expect(r.status).toBe(201);
     }
@@ -453,7 +457,7 @@ describe('dashboard: workflows and reports in a browser', () => {
 
     await page.getByRole('button', { name: 'Run now' }).click();
     const executions = page.getByRole('table', { name: 'Executions' });
-    await expect.poll(() => executions.innerText(), { timeout: 60_000, intervals: [100, 250] }).toMatch(/Completed/);
+    await expect.poll(() => executions.innerText(), { timeout: 60_000, interval: 250 }).toMatch(/Completed/);
     const result = page.getByTestId('execution-result');
     await result.getByRole('img', { name: /Documents per day by status/ }).waitFor({ timeout: 20_000 });
     expect(await result.innerText()).toMatch(/Documents\s+2/);

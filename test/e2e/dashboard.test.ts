@@ -122,7 +122,7 @@ describe('dashboard in a browser', () => {
     await expect
       .poll(
         async () => (await row('invoice-wilson.pdf').innerText()) + (await row('receipt-shannon.pdf').innerText()),
-        { timeout: 60_000, intervals: [100, 250] },
+        { timeout: 60_000, interval: 250 },
       )
       .toMatch(/Completed[\s\S]*Invoice[\s\S]*\d+%[\s\S]*Completed[\s\S]*Receipt[\s\S]*\d+%/);
     await screenshot(page, '02-documents-classified');

@@ -135,7 +135,8 @@ export function body(res: LightMyRequestResponse) {
   return res.json() as {
     success: boolean;
     data: any;
-    error?: { code: string; message: string; details?: any; request_id: string };
+    // Present on a failure envelope (typed as present so that assertions read it directly).
+    error: { code: string; message: string; details?: any; request_id: string };
     pagination?: any;
     message?: string;
   };

@@ -31,7 +31,7 @@ describe('keys made or changed by a key stay within its bounds', () => {
       rate_limit_per_minute: 50,
       rate_limit_per_day: 1000,
       allowed_endpoints: ['/api-keys/*', 'GET /projects/*', 'POST /documents'],
-    })) as typeof parent;
+    })) as unknown as typeof parent;
   });
   afterAll(async () => {
     await t?.close();

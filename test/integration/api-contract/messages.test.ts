@@ -87,7 +87,7 @@ describe('an update without a body', () => {
     ];
     for (const [url, unchanged] of cases) {
       // No Content-Type and no body; and an empty body sent as JSON.
-      for (const headers of [{}, { 'content-type': 'application/json' }]) {
+      for (const headers of [{}, { 'content-type': 'application/json' }] as Record<string, string>[]) {
         const res = await raw('PUT', url, headers);
         expect(res.statusCode, `${url} ${JSON.stringify(headers)}: ${res.body}`).toBe(200);
         expect(res.json().data, url).toMatchObject(unchanged);

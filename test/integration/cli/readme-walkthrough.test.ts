@@ -107,7 +107,7 @@ describe('walk-through (README Quick start, docs/api.md and the guides that cont
     google.spreadsheets.create(SPREADSHEET, ['Invoices', 'Archive']);
     const key = serviceAccountKey(google, 'docpipe-export@acme-books.iam.gserviceaccount.com');
     writeFileSync(join(work, 'acme-books-1a2b3c4d5e6f.json'), JSON.stringify(key, null, 2));
-    const env = {
+    const env: Record<string, string> = {
       ...(process.env as Record<string, string>),
       DATA_DIR: dataDir,
       PORT: String(port),

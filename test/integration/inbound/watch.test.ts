@@ -183,7 +183,7 @@ describe('docpipe watch DIR --project ID (against a listening server)', () => {
       await writeFile(join(dir, 'notes.txt'), `remote notes ${randomBytes(8).toString('hex')}`);
       await writeFile(join(dir, 'scan.pdf'), '%PDF-1.4 not allowed in this project');
       await eventually(
-        async () => (await readdir(join(dir, '.done')).catch(() => [])).includes('notes.txt'),
+        async () => (await readdir(join(dir, '.done')).catch((): string[] => [])).includes('notes.txt'),
         '.done/notes.txt',
       );
       await eventually(

@@ -53,7 +53,7 @@ async function settled(mailboxId: string, n: number, timeoutMs = 15_000): Promis
 }
 
 const pdf = (text: string) => tinyPdf(text);
-const bySubject = (rows: MailMessageRow[]) => Object.fromEntries(rows.map((r) => [r.subject, r]));
+const bySubject = (rows: MailMessageRow[]) => Object.fromEntries(rows.map((r) => [r.subject ?? '', r] as const));
 
 describe('rules and skip reasons', () => {
   it('records consumed, skipped and why; skipped mail is left untouched', async () => {

@@ -68,7 +68,7 @@ describe('sweepOpenRecords reading a job that moves meanwhile', () => {
     const released = new Promise<void>((r) => {
       release = r;
     });
-    worker = new Worker(
+    const w = new Worker<unknown, unknown>(
       'race',
       async () => {
         await released;
@@ -76,8 +76,9 @@ describe('sweepOpenRecords reading a job that moves meanwhile', () => {
       },
       { connection, prefix, concurrency: 1 },
     );
-    const failedOnce = new Promise<void>((r) => worker!.once('failed', () => r()));
-    const started = new Promise<void>((r) => worker!.once('active', () => r()));
+    worker = w;
+    const failedOnce = new Promise<void>((r) => w.once('failed', () => r()));
+    const started = new Promise<void>((r) => w.once('active', () => r()));
     await queue.add('run', {}, { jobId: 'run-1', attempts: 1 });
     await started;
     const { q, ran } = racing(async () => {
@@ -92,7 +93,7 @@ describe('sweepOpenRecords reading a job that moves meanwhile', () => {
     expect(s.fails).toHaveLength(1);
     expect(s.fails[0].failedReason).toBe('boom');
     expect(await queue.getJob('run-1')).toBeUndefined();
-    await worker.close();
+    await w.close();
     worker = undefined;
   });
 

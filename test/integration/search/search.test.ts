@@ -293,6 +293,16 @@ describe.each(dbKinds())('search (%s)', (kind) => {
       expect(scan.row.duplicate_of).toMatchObject({ id: second.id, method: 'minhash' });
     });
 
+    it('puts each fingerprint straight into the band index, with nothing left pending for lookups to read', async () => {
+      // With GIN's fast update on, the receipts' keys would sit in a pending list that every
+      // intake lookup reads in full until a vacuum; merging it now would then clean ≥ 1 page.
+      const { rows } = await t.deps.db.query<{ pages: number }>(
+        `SELECT gin_clean_pending_list('document_minhash_bands_idx'::regclass)::int AS pages`,
+      );
+      expect(receipts.length).toBeGreaterThan(0);
+      expect(rows[0].pages).toBe(0);
+    });
+
     it('flags an OCR-noisy copy, and none of the same bakery’s other receipts', async () => {
       for (const r of receipts) expect(r.row.duplicate_of, r.row.filename).toBeNull();
       expect(copy.row.status).toBe('completed');

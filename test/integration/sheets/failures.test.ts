@@ -256,7 +256,7 @@ describe.each(dbKinds())('sheets export failures and batching (%s)', (kind) => {
     await t.sheets.producer.addDocuments([doc]);
     const during = await eventually(async () => {
       const e = await t.sheets.exports.get(at.scope, exportId);
-      return e.last_error && e;
+      return e.last_error ? e : null;
     }, 'the retry state');
     expect(during).toMatchObject({ status: 'active' });
     expect(during.last_error).toContain('429');

@@ -20,7 +20,7 @@ function both(spec: ScheduleSpec, from: string, to: string) {
   }
   const cron = CronExpressionParser.parse(cronPattern(spec), { tz: spec.timezone, currentDate: new Date(from) });
   const fires: string[] = [];
-  for (let d = cron.next(); d.getTime() < end; d = cron.next()) fires.push(d.toISOString());
+  for (let d = cron.next(); d.getTime() < end; d = cron.next()) fires.push(d.toISOString()!);
   return { occurrences, fires };
 }
 
