@@ -33,7 +33,7 @@ import { fingerprint } from '../../src/pipeline/dedup/index.js';
 import { DEV_CORPUS } from '../helpers/classify-dev.js';
 import { ocrNoisy } from '../helpers/dedup-dev.js';
 import { generateTinyModel } from '../helpers/tiny-model.js';
-import { compareCandidates as mapCompareCandidates } from './baseline/map-similarity.js';
+import { nearDuplicatesBefore } from './baseline/near-duplicates-before.js';
 import { keywordBefore } from './baseline/keyword-before.js';
 import { benchPostgres, benchTmpDir, table } from './harness.js';
 
@@ -734,67 +734,31 @@ async function runOn(
       `distinct same-merchant pairs flagged ${fp}/${fp + tn} (precision ${round(tp / Math.max(1, tp + fp), 3)})`,
   );
 
-  // 4. Intake cost at N documents: the check per document against the document insert.
-  const fresh = Array.from({ length: 200 }, (_, i) => ({ id: `new_${i}`, org: ORG, text: generatedText(10 * n + i) }));
-  const checkMs: number[] = [];
-  const cpuUs: number[] = [];
-  const baseMs: number[] = [];
-  const baseCpuUs: number[] = [];
-  // The process's CPU includes its other threads (V8's garbage collection helpers, the pg
-  // driver's and libuv's), busy with the load that came before; the event-loop thread's own CPU
-  // is what the check costs the thread that runs it.
-  const threadCpu: number[] = [];
-  const baseThreadCpu: number[] = [];
-  // The baseline (the comparison before its typed-array counts), alternated document by document
-  // with the current one so both see the same load and the same warm caches.
-  const baseline = createNearDuplicates(db, mapCompareCandidates);
-  for (const [i, d] of fresh.entries()) {
-    const pair = [
-      [nd, checkMs, cpuUs, threadCpu],
-      [baseline, baseMs, baseCpuUs, baseThreadCpu],
-    ] as const;
-    for (const [checker, ms, us, threadUs] of i % 2 === 0 ? pair : [...pair].reverse()) {
-      const t0 = threadCpuUs();
-      const cpu = process.cpuUsage();
-      ms.push((await timed(() => checker.check({ id: d.id, org_id: ORG, environment: 'live' }, d.text)))[1]);
-      const used = process.cpuUsage(cpu);
-      threadUs.push(threadCpuUs() - t0);
-      us.push(used.user + used.system);
-    }
-  }
-  const fpCpu: number[] = [];
+  // 4. Intake cost at N documents: the check per document against the document insert, on new
+  // generated documents (most documents: chance band collisions only) and on the dev receipts'
+  // near-copies (the costly path: near candidates, samples compared, texts read).
+  const fresh = Array.from({ length: 200 }, (_, i) => ({ id: `new_${i}`, text: generatedText(10 * n + i) }));
+  const copies = receipts.flatMap((r, i) => [
+    { id: `copy_${i}`, text: ocrNoisy(r.text, i + 1) },
+    {
+      id: `copy_re_${i}`,
+      text: r.text
+        .replace(/\s+/g, ' ')
+        .replace(/(.{60}) /g, '$1\n')
+        .toUpperCase(),
+    },
+  ]);
+  // The baseline is the check as it was before the sketches came only for near candidates.
+  const baseline = nearDuplicatesBefore(db);
+  lookups.queries = lookups.rows = lookups.chars = 0;
+  const common = await alternatedChecks(fresh, nd, baseline);
+  // Counted on the current check's lookups only (the baseline queries the database directly).
   const per = (x: number) => round(x / Math.max(1, lookups.queries), 1);
   console.log(
-    `band lookups: ${lookups.queries}, candidates per lookup ${per(lookups.rows)}, sketch text per lookup ${per(lookups.chars / 1024)} KB`,
+    `band lookups of new documents: candidates per lookup ${per(lookups.rows)}, sketch text per lookup ${per(lookups.chars / 1024)} KB`,
   );
-  // The same checks under load, 8 in flight, the two checkers alternated in rounds. One at a
-  // time, each check waits ~10 ms for the database with nothing else to do, and on this VM the
-  // first work after an idle moment costs 2-3x the CPU (a `SELECT $1` cost the event loop ~200 µs
-  // back to back and 440-600 µs after a 10 ms wait): the one-at-a-time figure is what a quiet
-  // service pays per document, this one what a busy one does.
-  const loaded = { cur: { cpu: 0, thread: 0, n: 0, ms: 0 }, base: { cpu: 0, thread: 0, n: 0, ms: 0 } };
-  for (let r = 0; r < 6; r++) {
-    for (const which of r % 2 ? (['base', 'cur'] as const) : (['cur', 'base'] as const)) {
-      const checker = which === 'cur' ? nd : baseline;
-      const t0 = threadCpuUs();
-      const c0 = process.cpuUsage();
-      const w0 = performance.now();
-      let next = 0;
-      await Promise.all(
-        Array.from({ length: 8 }, async () => {
-          while (next < fresh.length) {
-            const d = fresh[next++];
-            await checker.check({ id: d.id, org_id: ORG, environment: 'live' }, d.text);
-          }
-        }),
-      );
-      const c = process.cpuUsage(c0);
-      loaded[which].cpu += c.user + c.system;
-      loaded[which].thread += threadCpuUs() - t0;
-      loaded[which].ms += performance.now() - w0;
-      loaded[which].n += fresh.length;
-    }
-  }
+  const costly = copies.length > 0 ? await alternatedChecks(copies, nd, baseline) : null;
+  const fpCpu: number[] = [];
   for (const d of fresh) {
     const cpu = process.cpuUsage();
     fingerprint(d.text, `${ORG}/live`);
@@ -803,28 +767,31 @@ async function runOn(
   }
   const insertMs: number[] = [];
   for (const d of fresh)
-    insertMs.push((await timed(() => insertDocs(db, [{ ...d, minhash: false }], embedder.modelId)))[1]);
-  console.log(`\nIntake cost at ${n.toLocaleString('en')} documents (200 new documents):`);
+    insertMs.push((await timed(() => insertDocs(db, [{ ...d, org: ORG, minhash: false }], embedder.modelId)))[1]);
+  console.log(
+    `\nIntake cost at ${n.toLocaleString('en')} documents (checks one at a time, alternated with the baseline):`,
+  );
+  const row = (step: string, x: CheckStats) => ({
+    step,
+    p50_ms: round(pct(x.ms, 50), 2),
+    p95_ms: round(pct(x.ms, 95), 2),
+    cpu_ms_per_doc: round(mean(x.cpuUs) / 1000, 3),
+    event_loop_cpu_ms_per_doc: round(mean(x.threadUs) / 1000, 3),
+  });
   table([
-    {
-      step: 'near-duplicate check (fingerprint + band lookup + compare)',
-      p50_ms: round(pct(checkMs, 50), 2),
-      p95_ms: round(pct(checkMs, 95), 2),
-      cpu_ms_per_doc: round(cpuUs.reduce((a, b) => a + b, 0) / cpuUs.length / 1000, 3),
-      event_loop_cpu_ms_per_doc: round(mean(threadCpu) / 1000, 3),
-    },
-    {
-      step: 'baseline: the same check comparing with a Map of counts',
-      p50_ms: round(pct(baseMs, 50), 2),
-      p95_ms: round(pct(baseMs, 95), 2),
-      cpu_ms_per_doc: round(baseCpuUs.reduce((a, b) => a + b, 0) / baseCpuUs.length / 1000, 3),
-      event_loop_cpu_ms_per_doc: round(mean(baseThreadCpu) / 1000, 3),
-    },
+    row(`near-duplicate check, ${fresh.length} new documents`, common.cur),
+    row("  baseline: every candidate's sample read and compared", common.base),
+    ...(costly
+      ? [
+          row(`near-duplicate check, ${copies.length} near-copies of dev receipts`, costly.cur),
+          row("  baseline: every candidate's sample read and compared", costly.base),
+        ]
+      : []),
     {
       step: 'fingerprint alone (CPU)',
       p50_ms: round(pct(fpCpu, 50) / 1000, 3),
       p95_ms: round(pct(fpCpu, 95) / 1000, 3),
-      cpu_ms_per_doc: round(fpCpu.reduce((a, b) => a + b, 0) / fpCpu.length / 1000, 3),
+      cpu_ms_per_doc: round(mean(fpCpu) / 1000, 3),
       event_loop_cpu_ms_per_doc: '',
     },
     {
@@ -835,15 +802,87 @@ async function runOn(
       event_loop_cpu_ms_per_doc: '',
     },
   ]);
-  const under = (x: { cpu: number; thread: number; n: number; ms: number }) =>
+  const under = (x: LoadStats) =>
     `${round(x.cpu / x.n / 1000, 3)} ms CPU per document (event loop ${round(x.thread / x.n / 1000, 3)} ms), ${round((x.n / x.ms) * 1000)} checks/s`;
   console.log(
-    `under load (8 checks in flight, ${loaded.cur.n} each): check ${under(loaded.cur)}; baseline ${under(loaded.base)}`,
+    `under load, new documents (8 checks in flight, ${common.loaded.cur.n} each): check ${under(common.loaded.cur)}; baseline ${under(common.loaded.base)}`,
   );
+  if (costly)
+    console.log(
+      `under load, near-copies (8 in flight, ${costly.loaded.cur.n} each): check ${under(costly.loaded.cur)}; baseline ${under(costly.loaded.base)}`,
+    );
   if (kind === 'pglite') console.log("(PGlite runs in this process: its CPU is in the check's CPU column.)");
 }
 
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+interface CheckStats {
+  ms: number[];
+  cpuUs: number[];
+  threadUs: number[];
+}
+interface LoadStats {
+  cpu: number;
+  thread: number;
+  n: number;
+  ms: number;
+}
+type Checker = { check(doc: { id: string; org_id: string; environment: string }, text: string): Promise<unknown> };
+
+/**
+ * The current check and the baseline on the same documents: one at a time, alternated document by
+ * document so both see the same load and warm caches, then 8 in flight, alternated in rounds. One
+ * at a time, each check waits for the database with nothing else to do, and on this VM the first
+ * work after an idle moment costs 2-3x the CPU (a `SELECT $1` cost the event loop ~200 µs back to
+ * back and 440-600 µs after a 10 ms wait): the one-at-a-time figure is what a quiet service pays
+ * per document, the loaded one what a busy one does. The process's CPU includes its other threads
+ * (garbage collection helpers, libuv's); the event-loop thread's own CPU is what the check costs
+ * the thread that runs it.
+ */
+async function alternatedChecks(docs: { id: string; text: string }[], cur: Checker, base: Checker) {
+  const stats = { cur: { ms: [], cpuUs: [], threadUs: [] }, base: { ms: [], cpuUs: [], threadUs: [] } } as Record<
+    'cur' | 'base',
+    CheckStats
+  >;
+  const checkers = { cur, base };
+  for (const [i, d] of docs.entries()) {
+    for (const which of i % 2 === 0 ? (['cur', 'base'] as const) : (['base', 'cur'] as const)) {
+      const t0 = threadCpuUs();
+      const cpu = process.cpuUsage();
+      const [, ms] = await timed(() => checkers[which].check({ id: d.id, org_id: ORG, environment: 'live' }, d.text));
+      const used = process.cpuUsage(cpu);
+      stats[which].ms.push(ms);
+      stats[which].threadUs.push(threadCpuUs() - t0);
+      stats[which].cpuUs.push(used.user + used.system);
+    }
+  }
+  const loaded: Record<'cur' | 'base', LoadStats> = {
+    cur: { cpu: 0, thread: 0, n: 0, ms: 0 },
+    base: { cpu: 0, thread: 0, n: 0, ms: 0 },
+  };
+  for (let r = 0; r < 6; r++) {
+    for (const which of r % 2 ? (['base', 'cur'] as const) : (['cur', 'base'] as const)) {
+      const t0 = threadCpuUs();
+      const c0 = process.cpuUsage();
+      const w0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          while (next < docs.length) {
+            const d = docs[next++];
+            await checkers[which].check({ id: d.id, org_id: ORG, environment: 'live' }, d.text);
+          }
+        }),
+      );
+      const c = process.cpuUsage(c0);
+      loaded[which].cpu += c.user + c.system;
+      loaded[which].thread += threadCpuUs() - t0;
+      loaded[which].ms += performance.now() - w0;
+      loaded[which].n += docs.length;
+    }
+  }
+  return { ...stats, loaded };
+}
 
 /** CPU time of the calling thread in µs (Linux: /proc/thread-self/schedstat, in ns; NaN elsewhere). */
 function threadCpuUs(): number {

@@ -1,3 +1,9 @@
 export { fingerprint, MAX_CHARS, sampleLevel, signatureSimilarity, BANDS, SLOTS, type Fingerprint } from './minhash.js';
-export { compareCandidates, MIN_SHINGLES, NEAR_DUPLICATE_THRESHOLD, type Candidate } from './similarity.js';
+export {
+  compareCandidates,
+  MIN_SHARED_SLOTS,
+  MIN_SHINGLES,
+  NEAR_DUPLICATE_THRESHOLD,
+  type Candidate,
+} from './similarity.js';
 export * from './identifiers.js';

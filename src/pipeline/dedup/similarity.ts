@@ -3,7 +3,7 @@
 // texts are copies of one document: a shingle's weight falls with the number of other candidates
 // that hold it, so ten receipts of one bakery compare on their items and totals, while a re-scan
 // of one receipt still shares those. Shingles with digits (amounts, dates, numbers) weigh 8 times as much.
-import { hasDigit, resample } from './minhash.js';
+import { hasDigit, resample, SLOTS } from './minhash.js';
 
 export interface Sampled {
   sample: readonly number[];
@@ -20,6 +20,15 @@ export interface Candidate extends Sampled {
 export const MIN_SHINGLES = 30;
 /** Weighted similarity from which a candidate is a near-duplicate. */
 export const NEAR_DUPLICATE_THRESHOLD = 0.5;
+/**
+ * Candidates are compared only when one of them shares at least this many of the text's 64
+ * signature slots (plain Jaccard ≥ 0.3 by the estimate). Most lookups find only chance band
+ * collisions, and reading their samples was most of the check's cost; a pair this far apart is
+ * found by the bands 1 time in 5 anyway. On the dev receipts every OCR-noisy or re-encoded copy
+ * shares ≥ 49 slots (0.77), and every distinct pair with a weighted similarity ≥ 0.4 shares ≥ 30.
+ */
+export const MIN_SHARED_SLOTS = Math.ceil(0.3 * SLOTS);
+
 /** Shingles with digits (amounts, dates, numbers: what differs between one issuer's documents) weigh this much more. */
 const DIGIT_WEIGHT = 8;
 
