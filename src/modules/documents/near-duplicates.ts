@@ -3,7 +3,7 @@
 // comparison (src/pipeline/dedup) picks the closest, and the parse commit stores the
 // fingerprint and `duplicate_of` together. The project decides what a near-duplicate means:
 // keep it (flagged), stop it in needs_review, or fail it.
-import { ARRAYS_PLAN_FREE, type Queryable } from '../../db/client.js';
+import type { Queryable } from '../../db/client.js';
 import { PermanentError } from '../../lib/errors.js';
 import {
   compareCandidates,
@@ -46,10 +46,9 @@ export function createNearDuplicates(
       // at all only when some candidate shares MIN_SHARED_SLOTS signature slots: most lookups
       // find chance band collisions only, and then the answer is a few short rows.
       const { rows } = await db.query<{ id: string; sketch: string | null; shingles: number; flagged: boolean }>(
-        // Always 16 band keys and 64 slots, and the band index is the only way in: prepared (the
-        // generic plan is the custom one, measured at 100,000 documents; planning was ~0.3 ms).
-        `${ARRAYS_PLAN_FREE}
-         SELECT id, CASE WHEN max(same) OVER () >= $5 THEN sketch END AS sketch, shingles, flagged
+        // Not prepared (planned per call, as every statement over parameter arrays): a generic plan
+        // made while the table was small would stay, and PGlite never analyzes to replace it.
+        `SELECT id, CASE WHEN max(same) OVER () >= $5 THEN sketch END AS sketch, shingles, flagged
            FROM (SELECT c.*, (SELECT count(*) FROM unnest(c.signature, $6::int[]) AS s(a, b) WHERE a = b) AS same
                    FROM (SELECT m.document_id AS id, m.sketch::text AS sketch, m.shingles, m.signature,
                                 d.duplicate_of IS NOT NULL AS flagged, d.created_at,

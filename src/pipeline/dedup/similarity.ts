@@ -24,7 +24,7 @@ export const NEAR_DUPLICATE_THRESHOLD = 0.5;
  * Candidates are compared only when one of them shares at least this many of the text's 64
  * signature slots (plain Jaccard ≥ 0.3 by the estimate). Most lookups find only chance band
  * collisions, and reading their samples was most of the check's cost; a pair this far apart is
- * found by the bands 1 time in 5 anyway. On the dev receipts every OCR-noisy or re-encoded copy
+ * found by the bands about 1 time in 7 anyway. On the dev receipts every OCR-noisy or re-encoded copy
  * shares ≥ 49 slots (0.77), and every distinct pair with a weighted similarity ≥ 0.4 shares ≥ 30.
  */
 export const MIN_SHARED_SLOTS = Math.ceil(0.3 * SLOTS);

@@ -270,9 +270,9 @@ describe('embedding model missing, then present (pglite)', () => {
       ALLOW_MODEL_DOWNLOAD: 'false',
     });
     dataDir = config.dataDir;
-    const app = (t = await createDocsApp({ testDb, config }));
-    const actor = await createActor(app);
-    const projectId = await createProject(app, actor);
+    t = await createDocsApp({ testDb, config });
+    const actor = await createActor(t);
+    const projectId = await createProject(t, actor);
     const ids: string[] = [];
     for (const [name, text] of [
       ['inv.txt', invoiceText('emb')],
@@ -395,7 +395,7 @@ describe('embedding model missing, then present (pglite)', () => {
     // chunk beyond the new run's count (left by a longer earlier text) removed.
     const chunks = async (id: string) =>
       (
-        await app.deps.db.query<{ chunk_index: number; content: string }>(
+        await testDb.db.query<{ chunk_index: number; content: string }>(
           'SELECT chunk_index, content FROM document_chunks WHERE document_id = $1 ORDER BY chunk_index',
           [id],
         )
