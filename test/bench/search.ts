@@ -654,7 +654,8 @@ async function runOn(
   // 3. Near-duplicates on constructed pairs, through the intake check. The band lookup's rows
   // and their sketch text are counted (what the check receives is much of its CPU).
   const lookups = { queries: 0, rows: 0, chars: 0 };
-  const counted: Queryable = {
+  const counted: Queryable & { kind: Db['kind'] } = {
+    kind: db.kind,
     async query<T>(sql: string, params?: unknown[]) {
       const r = await db.query<T>(sql, params);
       if (sql.includes('FROM document_minhash m')) {
