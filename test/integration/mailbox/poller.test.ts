@@ -331,7 +331,12 @@ describe('failures', () => {
     expect(down.last_error).toMatch(/connect|closed|lost/i);
     await h.dovecot.restart();
     await h.dovecot.appendMessage('outage', 'INBOX', invoiceMessage({ messageId: 'outage-2@test', subject: 'after' }));
-    const rows = await settled(mailbox.id, 2);
+    // Within the test's budget, and saying what the mailbox last reported if the runner did not
+    // come back (a connection failure taken for a settings error waits errorRetryMs, 60 s here).
+    const rows = await settled(mailbox.id, 2, 30_000).catch(async (err: Error) => {
+      const m = (await h.api('GET', `/integrations/mailboxes/${mailbox.id}`)).body.data;
+      throw new Error(`${err.message}; mailbox status ${m.status}, last_error ${JSON.stringify(m.last_error)}`);
+    });
     expect(rows.map((r) => [r.subject, r.status])).toEqual([
       ['before', 'consumed'],
       ['after', 'consumed'],

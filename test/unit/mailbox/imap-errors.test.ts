@@ -21,6 +21,13 @@ describe('classifyImapError', () => {
     [{ tlsFailed: true, message: 'Server does not support STARTTLS' }, 'connect', 'tls'],
     [{ authenticationFailed: true, serverResponseCode: 'AUTHENTICATIONFAILED' }, 'connect', 'auth'],
     [{ serverResponseCode: 'AUTHORIZATIONFAILED' }, 'connect', 'auth'],
+    [{ authenticationFailed: true, message: 'Command failed' }, 'connect', 'auth'],
+    // A LOGIN that failed because the server went away or is not ready is no verdict on the
+    // credentials (imapflow marks it authenticationFailed all the same).
+    [{ authenticationFailed: true, serverResponseCode: 'UNAVAILABLE' }, 'connect', 'connect'],
+    [{ authenticationFailed: true, code: 'NoConnection' }, 'connect', 'connect'],
+    [{ authenticationFailed: true, code: 'EConnectionClosed' }, 'connect', 'connect'],
+    [{ authenticationFailed: true, message: 'Already logged out' }, 'connect', 'connect'],
     [{ mailboxMissing: true, responseStatus: 'NO' }, 'folder', 'folder'],
     [{ code: 'NotFound' }, 'folder', 'folder'],
     [{ responseStatus: 'NO' }, 'folder', 'folder'],

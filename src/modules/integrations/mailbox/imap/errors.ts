@@ -94,6 +94,14 @@ export function classifyImapError(err: unknown, during: 'connect' | 'folder' | '
   if (err instanceof ImapConnectorError) return err.stage;
   if (DNS_CODES.has(code)) return 'dns';
   if (isTlsError(e)) return 'tls';
+  // imapflow marks every failed LOGIN as an authentication failure, also one that failed because
+  // the connection went (a server stopping or restarting: a socket code, or "Already logged out"
+  // when it closed before LOGIN was sent) or that the server answered [UNAVAILABLE] (RFC 5530: a
+  // temporary failure, such as Dovecot's auth service not up yet). Those say nothing of the
+  // credentials: they are connection failures, retried with backoff instead of held for the
+  // long wait of a settings error.
+  if (CONNECT_CODES.has(code) || e.serverResponseCode === 'UNAVAILABLE') return 'connect';
+  if (e.authenticationFailed && e.message === 'Already logged out') return 'connect';
   if (e.authenticationFailed || AUTH_CODES.has(e.serverResponseCode ?? '')) return 'auth';
   if (e.mailboxMissing || FOLDER_CODES.has(code) || FOLDER_CODES.has(e.serverResponseCode ?? '')) return 'folder';
   if (CONNECT_CODES.has(code)) return 'connect';
