@@ -2,6 +2,7 @@
 // S3 blob store's tests and the end-to-end test with BLOB_STORE_URL=s3://… use it.
 import { S3Client } from '@aws-sdk/client-s3';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { unlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import S3rver from 's3rver';
@@ -26,6 +27,21 @@ export async function startLocalS3(bucket = 'docpipe-test'): Promise<LocalS3> {
     silent: true,
     configureBuckets: [{ name: bucket }],
   });
+  // s3rver keeps objects as files and, after a delete, removes the key's parent folders once empty.
+  // A put under the same prefix can make its folder just before that and then fail to open its
+  // file (ENOENT on a write stream nobody listens to: an uncaught exception in this process, seen
+  // in the scale-out test, whose blob store writes and deletes temporary objects side by side).
+  // Real S3 has no folders: deletes here remove the files only.
+  const store = server.store;
+  store.deleteObject = async (b, key) => {
+    await Promise.all(
+      ['object', 'object.md5', 'metadata.json'].map((resource) =>
+        unlink(store.getResourcePath(b, key, resource)).catch((err: NodeJS.ErrnoException) => {
+          if (err.code !== 'ENOENT') throw err;
+        }),
+      ),
+    );
+  };
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   const clients: S3Client[] = [];

@@ -9,8 +9,14 @@ declare module 's3rver' {
     resetOnClose?: boolean;
     configureBuckets?: { name: string; configs?: unknown[] }[];
   }
+  /** The filesystem store behind the server (objects as files under `directory`). */
+  interface FilesystemStore {
+    getResourcePath(bucket: string, key: string, resource: string): string;
+    deleteObject(bucket: string, key: string): Promise<void>;
+  }
   export default class S3rver {
     constructor(options: S3rverOptions);
+    store: FilesystemStore;
     run(): Promise<AddressInfo>;
     close(): Promise<void>;
   }
