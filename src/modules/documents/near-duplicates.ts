@@ -28,11 +28,7 @@ const MAX_VERIFIED = 5;
 /** PostgreSQL's text form of an int[] ('{1,-2,3}'). */
 const parseIntArray = (text: string): number[] => JSON.parse(`[${text.slice(1, -1)}]`) as number[];
 
-export function createNearDuplicates(
-  db: Queryable & { kind?: Db['kind'] },
-  /** The weighted comparison (the bench passes its baseline here). */
-  compare: typeof compareCandidates = compareCandidates,
-) {
+export function createNearDuplicates(db: Queryable & { kind?: Db['kind'] }) {
   // Prepared on PostgreSQL: always 16 band keys and 64 slots, and the band index is the only way in,
   // so the generic plan is the custom one (checked at 100,000 documents with force_generic_plan),
   // and planning was ~0.3 ms of every check's wait; autoanalyze re-plans as the table grows. Not on
@@ -66,7 +62,7 @@ export function createNearDuplicates(
         [fp.bandKeys, doc.org_id, doc.environment, doc.id, MIN_SHARED_SLOTS, fp.signature],
       );
       if (rows.length === 0 || rows[0].sketch === null) return { fp, match: null };
-      const ranked = compare(
+      const ranked = compareCandidates(
         fp,
         rows.map((r) => ({
           id: r.id,
