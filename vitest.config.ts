@@ -6,6 +6,9 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll's own default is 1 s: a browser step (a key, its request, the re-render) can take
+    // longer than that on a loaded two-core machine with two test files and their browsers running.
+    expect: { poll: { timeout: 5_000 } },
     pool: 'forks',
     maxWorkers: 2,
     // Test files share their fork's module cache instead of importing the service again each

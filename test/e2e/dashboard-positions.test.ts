@@ -221,9 +221,10 @@ describe('field positions in the dashboard', () => {
       await number.focus();
       await expect.poll(() => page.getByTestId('field-span').innerText()).toBe(printed);
 
-      // Enter, then Ctrl+Enter before that field's save has answered (held here, as a slow server
-      // would): the second key waits for the first save instead of being dropped, confirms every
-      // field and opens the next document.
+      // Enter, then Enter on the next field and Ctrl+Enter, all before the first field's save has
+      // answered (held here, as a slow server would): the later keys wait for the save before them
+      // instead of being dropped, in the order pressed; the last confirms every field and opens the
+      // next document.
       let release!: () => void;
       const held = new Promise<void>((r) => (release = r));
       const saves: string[] = [];
@@ -233,18 +234,30 @@ describe('field positions in the dashboard', () => {
         if (saves.length === 1) await held;
         await route.fallback();
       });
-      await page.keyboard.press('Enter');
-      await expect.poll(() => saves.length).toBe(1);
-      await number.focus();
-      await page.keyboard.press('Control+Enter');
-      release();
-      await page.getByRole('heading', { level: 1, name: second }).waitFor({ timeout: 30_000 });
-      await page.unroute('**/api/v1/documents/*');
-      // The field alone, then every field with the corrected value.
-      expect(saves.map((b) => Object.keys(JSON.parse(b).fields).length)).toEqual([1, names.length]);
-      expect(JSON.parse(saves[1]).fields.invoice_number.value ?? JSON.parse(saves[1]).fields.invoice_number).toBe(
-        printed,
-      );
+      try {
+        await number.focus();
+        await page.keyboard.press('Enter');
+        await expect.poll(() => saves.length).toBe(1);
+        const after = String(await focused());
+        await page.keyboard.press('Enter');
+        await number.focus();
+        await page.keyboard.press('Control+Enter');
+        expect(saves.length).toBe(1);
+        release();
+        await page.getByRole('heading', { level: 1, name: second }).waitFor({ timeout: 30_000 });
+        // The field alone, the field after it alone, then every field with the corrected value.
+        const bodies = saves.map((b) => JSON.parse(b).fields as Record<string, unknown>);
+        expect(bodies.map((f) => Object.keys(f).sort())).toEqual([
+          ['invoice_number'],
+          [after.replace(/^field-/, '')],
+          names.map((n) => n.replace(/^field-/, '')).sort(),
+        ]);
+        const last = bodies[2].invoice_number as { value?: string } | string;
+        expect(typeof last === 'object' ? last.value : last).toBe(printed);
+      } finally {
+        release();
+        await page.unroute('**/api/v1/documents/*');
+      }
       expect(problems).toEqual([]);
     },
   );

@@ -99,20 +99,38 @@ export function FieldsEditor({
         then?.();
       },
     });
-  // Ctrl+Enter pressed while a field's save is still on its way (a quick Enter, then Ctrl+Enter)
-  // runs once that save has settled, from the render that shows its result, instead of being lost.
-  const queued = useRef<{ then?: () => void } | null>(null);
+  // A key that saves, pressed while an earlier save is still on its way (Enter on one field, then
+  // Enter on the next, or Ctrl+Enter), runs once that save has settled, in the order pressed,
+  // instead of being lost. It runs from the render that shows the settled result, so Ctrl+Enter
+  // confirms the values as they are then. A failed save said so in a toast; what was queued
+  // behind it is dropped rather than saved on top of it.
+  type Queued = { field: string; body: Record<string, unknown> } | { all: true; then?: () => void };
+  const queued = useRef<Queued[]>([]);
   useEffect(() => {
-    if (save.isPending || !queued.current) return;
-    const { then } = queued.current;
-    queued.current = null;
-    // A failed save said so in a toast; confirming everything on top of it would hide that.
-    if (!save.isError && perm.allowed && fields.length) confirmAll(then);
+    if (save.isPending || !queued.current.length) return;
+    if (save.isError) {
+      queued.current = [];
+      return;
+    }
+    run(queued.current.shift()!);
   });
-  const confirmOrQueue = (then?: () => void) => {
-    if (save.isPending) queued.current = { then };
-    else confirmAll(then);
+  const acceptField = (name: string, body: Record<string, unknown>) =>
+    save.mutate(body, {
+      onSuccess: () => {
+        setEdits(({ [name]: _saved, ...rest }) => rest);
+        setPicked(({ [name]: _done, ...rest }) => rest);
+      },
+    });
+  const run = (q: Queued) => {
+    if ('all' in q) {
+      if (perm.allowed && fields.length) confirmAll(q.then);
+    } else acceptField(q.field, q.body);
   };
+  const runOrQueue = (q: Queued) => {
+    if (save.isPending) queued.current.push(q);
+    else run(q);
+  };
+  const confirmOrQueue = (then?: () => void) => runOrQueue({ all: true, then });
   const names = fields.map(([k]) => k);
   const move = (from: string, by: number) => {
     const next = names[names.indexOf(from) + by];
@@ -152,17 +170,9 @@ export function FieldsEditor({
       if (perm.allowed) confirmOrQueue(onDone);
     } else if (e.key === 'Enter') {
       e.preventDefault();
-      if (!perm.allowed || save.isPending) return;
-      // Accept this field (as corrected), then go on to the next one; other corrections stay.
-      save.mutate(
-        { [name]: bodyOf(name, orig) },
-        {
-          onSuccess: () => {
-            setEdits(({ [name]: _saved, ...rest }) => rest);
-            setPicked(({ [name]: _done, ...rest }) => rest);
-          },
-        },
-      );
+      if (!perm.allowed) return;
+      // Accept this field (as corrected, read now), then go on to the next one; other corrections stay.
+      runOrQueue({ field: name, body: { [name]: bodyOf(name, orig) } });
       move(name, 1);
     }
   };
