@@ -23,6 +23,13 @@ describe('plain text', () => {
     expect(r.text).toBe('Rechnung Nr. 7\nBetrag: 12,50 €\n\nEnde');
   });
 
+  it('trims a line of a million spaces that ends in a letter, in one pass over it', async () => {
+    // A backtracking trailing-blank pattern needs n²/2 steps here (about half an hour for a MiB);
+    // the file's other lines still lose their trailing blanks and tabs.
+    const r = await parse(Buffer.from(`Total 12.00 \t\n${' '.repeat(1 << 20)}x \nend\t`), 'a.txt');
+    expect(r.text).toBe(`Total 12.00\n${' '.repeat(1 << 20)}x\nend`);
+  });
+
   it('falls back to Windows-1252 when the bytes are not UTF-8', async () => {
     const r = await parse(Buffer.from([0x47, 0x72, 0xfc, 0xdf, 0x65, 0x20, 0x80, 0x35]));
     expect(r.text).toBe('Grüße €5');
