@@ -68,6 +68,13 @@ export interface PdfEngineOptions {
    */
   idleTimeoutMs?: number;
   /**
+   * While one process is running and busy, a document waits this long for it before another
+   * process is started for it. Short documents (most of them take a few milliseconds) then share
+   * one process and the ~100 MB of a second one is spent only when a long document holds the
+   * first. 0 starts the next process at once. Default 250 ms.
+   */
+  spawnDelayMs?: number;
+  /**
    * Longest the reader may work without delivering the next page (or opening the document), and
    * longest one conversion may take; then the process is killed and the document fails as
    * CORRUPT. Default 60,000 ms.

@@ -77,7 +77,7 @@ function hold(p: LimitedProcess, on: boolean): void {
  * V8 heap but not ArrayBuffers: a 2 MB Flate stream took a worker's process to 4 GB), a
  * per-page watchdog and a kill on abort. A hostile file costs one process (replaced on next
  * use), never the caller, and never blocks its event loop. Processes start when a job needs
- * one (a second only while the first is busy), are reused across documents, replaced after
+ * one (another only when a job has waited `spawnDelayMs` for a busy one), are reused across documents, replaced after
  * `recycleAfterJobs` documents or past `recycleAboveMb`, and every one but the first stops after
  * `idleTimeoutMs` unused; `close()` stops them.
  */
@@ -91,6 +91,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   const recycleAboveMb = options.recycleAboveMb ?? Math.min(maxMemoryMb / 2, 200);
   const recycleAfterJobs = Math.max(1, options.recycleAfterJobs ?? 500);
   const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
+  const spawnDelayMs = Math.max(0, options.spawnDelayMs ?? 250);
   const pageTimeoutMs = options.pageTimeoutMs ?? 60_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const settings: SandboxSettings = {
@@ -102,16 +103,39 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   let closed = false;
   let nextId = 1;
 
+  function take(slot: Slot): Slot {
+    slot.busy = true;
+    clearTimeout(slot.idleTimer);
+    return slot;
+  }
+
   function acquire(): Promise<Slot | null> {
     if (closed) return Promise.resolve(null);
-    // A slot whose process is running first: a second process starts only when the first is busy.
-    const free = slots.find((s) => !s.busy && s.proc !== undefined) ?? slots.find((s) => !s.busy);
-    if (free) {
-      free.busy = true;
-      clearTimeout(free.idleTimer);
-      return Promise.resolve(free);
-    }
-    return new Promise((resolve) => waiting.push(resolve));
+    // A slot whose process is running first.
+    const running = slots.find((s) => !s.busy && s.proc !== undefined);
+    if (running) return Promise.resolve(take(running));
+    const unstarted = slots.find((s) => !s.busy);
+    // No process at all: start one now. Beyond that (a busy slot is a process in use or about to
+    // start), a document waits spawnDelayMs for a busy process before another starts for it.
+    if (unstarted && (spawnDelayMs === 0 || !slots.some((s) => s.busy || s.proc !== undefined)))
+      return Promise.resolve(take(unstarted));
+    return new Promise((resolve) => {
+      const waiter = (slot: Slot | null): void => {
+        clearTimeout(timer);
+        resolve(slot);
+      };
+      const timer = unstarted
+        ? setTimeout(() => {
+            const at = waiting.indexOf(waiter);
+            const slot = slots.find((s) => !s.busy);
+            if (at < 0 || !slot || closed) return;
+            waiting.splice(at, 1);
+            resolve(take(slot));
+          }, spawnDelayMs)
+        : undefined;
+      timer?.unref();
+      waiting.push(waiter);
+    });
   }
 
   function release(slot: Slot): void {

@@ -46,7 +46,7 @@ describe('parser process pool', () => {
 
   it('starts a second process for concurrent documents and stops it once idle', async () => {
     // Long enough that the second process cannot be stopped before the burst is over, on a slow machine.
-    engine = createPdfEngine({ workers: 2, idleTimeoutMs: 3_000 });
+    engine = createPdfEngine({ workers: 2, idleTimeoutMs: 3_000, spawnDelayMs: 0 });
     const e = engine;
     expect(await Promise.all(['one', 'two', 'three', 'four'].map((w) => read(e, w)))).toEqual([
       'one',
@@ -59,6 +59,22 @@ describe('parser process pool', () => {
     // The remaining process still serves.
     expect(await read(e, 'after')).toBe('after');
     expect(parserPids()).toHaveLength(1);
+  });
+
+  it('serves concurrent documents from one process while none has waited spawnDelayMs for it', async () => {
+    engine = createPdfEngine({ workers: 2, spawnDelayMs: 600_000 });
+    const e = engine;
+    const words = ['one', 'two', 'three', 'four', 'five', 'six'];
+    expect(await Promise.all(words.map((w) => read(e, w)))).toEqual(words);
+    expect(parserPids()).toHaveLength(1);
+  });
+
+  it('starts the second process for a document that waited spawnDelayMs behind a busy one', async () => {
+    // The first process takes far longer than 1 ms to start, so the others wait past the delay.
+    engine = createPdfEngine({ workers: 2, spawnDelayMs: 1, idleTimeoutMs: 600_000 });
+    const e = engine;
+    expect(await Promise.all(['one', 'two', 'three'].map((w) => read(e, w)))).toEqual(['one', 'two', 'three']);
+    expect(parserPids()).toHaveLength(2);
   });
 
   it('replaces a process after recycleAfterJobs documents', async () => {
