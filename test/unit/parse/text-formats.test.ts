@@ -65,6 +65,13 @@ describe('CSV', () => {
     ]);
   });
 
+  it("joins a cell's lines once, however many blanks surround them or stand alone", () => {
+    expect(csvToText(Buffer.from('a,b\n" one \r\n \n\t two\n",3\n'))).toBe('a\tb\none two\t3');
+    // A MiB of blanks with no line break after them: n²/2 steps for a backtracking pattern.
+    const blanks = ' '.repeat(1 << 20);
+    expect(csvToText(Buffer.from(`a,b\n"x${blanks}y",2\n`))).toBe(`a\tb\nx${blanks}y\t2`);
+  });
+
   it('detects semicolon and tab delimiters', () => {
     expect(csvToText(Buffer.from('a;b;c\n1;2;3\n'))).toBe('a\tb\tc\n1\t2\t3');
     expect(csvToText(Buffer.from('a\tb\n"x ""y"""\t2\n'))).toBe('a\tb\nx "y"\t2');
