@@ -52,7 +52,8 @@ export interface ParseDeps {
   ocr?: Ocr;
   /**
    * The isolated parser processes, long-lived and shared (see {@link createPdfEngine}): PDFs and
-   * every other non-image type are read there, under its memory limit. Without it each PDF
+   * every other non-image type are read there, under its memory limit (small plain text, CSV and
+   * JSON excepted: {@link INLINE_MAX_BYTES}). Without it each PDF
    * starts and stops its own process (a few hundred milliseconds) and the other types are
    * converted in the calling process, unbounded: fine for tests and tools, not for a server.
    */
@@ -183,13 +184,24 @@ async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Pr
   }
 }
 
+/**
+ * Plain text, CSV and JSON up to this size are read in the calling process instead of the parser
+ * process: their converters take linear time and a few times the file's size in memory, so the
+ * round trip to the other process (and a process to keep for it) would cost more than the work.
+ * HTML, e-mail and DOCX (a parser, MIME trees, inflating) and anything larger go to the parser
+ * process as before.
+ */
+export const INLINE_MAX_BYTES = 64 * 1024;
+const INLINE_TYPES: ReadonlySet<string> = new Set([MIME.txt, MIME.csv, MIME.json]);
+const readInline = (mime: string, bytes: Buffer): boolean => INLINE_TYPES.has(mime) && bytes.length <= INLINE_MAX_BYTES;
+
 async function extract(mime: string, input: ParseInput, deps: ParseDeps, o: ParseOptions): Promise<Extracted> {
   const one = (text: string): Extracted => ({ text, pages: 1, ocrPages: 0 });
   if (mime === MIME.pdf) return parsePdf(input, deps, o);
   if (mime.startsWith('image/')) return ocrImage(mime, input.bytes, deps.ocr, o);
   if (CONVERTIBLE.has(mime)) {
     return one(
-      deps.pdf
+      deps.pdf && !readInline(mime, input.bytes)
         ? await deps.pdf.convert(mime, input.bytes, { signal: o.signal })
         : await convertToText(mime, input.bytes),
     );

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createPdfEngine, parseDocument, type PdfEngine } from '../../../src/pipeline/parse/index.js';
+import { createPdfEngine, INLINE_MAX_BYTES, parseDocument, type PdfEngine } from '../../../src/pipeline/parse/index.js';
 import { makeTextPdf } from '../../helpers/pdf-fixtures.js';
 
 /** This process's live parser children, from /proc (the engine does not expose them). */
@@ -75,6 +75,19 @@ describe('parser process pool', () => {
     const e = engine;
     expect(await Promise.all(['one', 'two', 'three'].map((w) => read(e, w)))).toEqual(['one', 'two', 'three']);
     expect(parserPids()).toHaveLength(2);
+  });
+
+  it('reads small plain text, CSV and JSON in the calling process and larger ones in a parser process', async () => {
+    engine = createPdfEngine({ workers: 1 });
+    const parse = (body: string, filename: string) =>
+      parseDocument({ bytes: Buffer.from(body), filename, maxPages: 5 }, { pdf: engine });
+    expect((await parse('Total 12.00\n', 'a.txt')).text).toBe('Total 12.00');
+    expect((await parse('a,b\n1,2\n', 'a.csv')).text).toBe('a\tb\n1\t2');
+    expect((await parse('{"total":12}', 'a.json')).text).toBe('{\n  "total": 12\n}');
+    expect(parserPids()).toHaveLength(0);
+    const large = 'word '.repeat(INLINE_MAX_BYTES / 5 + 1);
+    expect((await parse(large, 'b.txt')).text).toBe(large.trim());
+    expect(parserPids()).toHaveLength(1);
   });
 
   it('replaces a process after recycleAfterJobs documents', async () => {
