@@ -1,4 +1,4 @@
-// `npm run bench -- memory [warm=100] [more=600] [--baseline DIR]`: resident memory of the real
+// `npm run bench -- memory [warm=100] [more=600] [--baseline DIR] [--only split|start|startpg]`: resident memory of the real
 // processes (`docpipe api`, `docpipe worker`, and the all-in-one `docpipe start`, run from dist/)
 // with their child processes (parser children; Redis excluded), after start, after `warm`
 // documents and after `more` further ones; plus which heavy packages each role loaded. With
@@ -99,7 +99,9 @@ function run(cli: string, role: string, env: Record<string, string>, port: numbe
   // embedded database must not inherit it (its key would not be found: every upload a 401).
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  const child = spawn(process.execPath, [cli, role], {
+  // BENCH_NODE_ARGS: flags for the measured processes (e.g. "--max-semi-space-size=2").
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...nodeArgs, cli, role], {
     env: { ...inherited, PORT: String(port), HOST: '127.0.0.1', NODE_ENV: 'production', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -159,7 +161,11 @@ async function waitDone(url: string, key: string, projectId: string, expected: n
       headers: { authorization: `Bearer ${key}` },
     });
     const by = ((await res.json()) as any).data.documents_by_status as Record<string, number>;
-    if ((by.completed ?? 0) + (by.failed ?? 0) + (by.needs_review ?? 0) >= expected) return;
+    if ((by.completed ?? 0) + (by.failed ?? 0) + (by.needs_review ?? 0) >= expected) {
+      // Failed documents hold no parse, embedding or extraction: their memory says nothing.
+      if (by.failed) throw new Error(`${by.failed} of ${expected} documents failed: ${JSON.stringify(by)}`);
+      return;
+    }
     if (Date.now() > deadline) throw new Error(`timed out: ${JSON.stringify(by)}`);
     await new Promise((r) => setTimeout(r, 250));
   }
@@ -224,12 +230,9 @@ async function split(cli: string, variant: string, ctx: Ctx, rows: Row[], trace?
   const { key, projectId } = await seed(env, { projects: 1 });
   const port = await freePort();
   const api = run(cli, 'api', { ...env, ...traced }, port);
-  const worker = run(
-    cli,
-    'worker',
-    { ...env, ...traced, DATA_DIR: benchTmpDir('docpipe-bench-mem-') },
-    await freePort(),
-  );
+  // One DATA_DIR for both, as two hosts share a volume (or a bucket): the worker reads the files
+  // the API stored there. (Each with its own folder, every document failed at parse.)
+  const worker = run(cli, 'worker', { ...env, ...traced }, await freePort());
   const url = `http://127.0.0.1:${port}`;
   try {
     await waitForPort(port, 120_000);
@@ -315,6 +318,9 @@ function printTrace(variant: string, dir: string, roots: Record<string, number>)
 export async function main(args: string[]): Promise<void> {
   const b = args.indexOf('--baseline');
   const baseline = b >= 0 ? resolve(args.splice(b, 2)[1]) : undefined;
+  // --only split|start|startpg: one scenario (and no module trace), for quick experiments.
+  const o = args.indexOf('--only');
+  const only = o >= 0 ? args.splice(o, 2)[1] : undefined;
   const warm = Number(args[0] ?? 100);
   const more = Number(args[1] ?? 600);
   const modelDir = benchTmpDir('docpipe-bench-model-');
@@ -327,17 +333,23 @@ export async function main(args: string[]): Promise<void> {
   ];
   const rows: Row[] = [];
   try {
-    for (const [variant, cli] of variants) {
+    for (const [variant, cli] of only ? [] : variants) {
       console.log(`${variant}: module trace (api, worker)…`);
       await split(cli, variant, ctx, rows, mkdtempSync(join(benchTmpDir('docpipe-bench-trace-'), 't')));
     }
     for (const [variant, cli] of variants) {
-      console.log(`${variant}: api + worker, ${warm} + ${more} documents…`);
-      await split(cli, variant, ctx, rows);
-      console.log(`${variant}: start, ${warm} + ${more} documents…`);
-      await allInOne(cli, variant, ctx, rows);
-      console.log(`${variant}: start against PostgreSQL, ${warm} + ${more} documents…`);
-      await allInOne(cli, variant, ctx, rows, true);
+      if (!only || only === 'split') {
+        console.log(`${variant}: api + worker, ${warm} + ${more} documents…`);
+        await split(cli, variant, ctx, rows);
+      }
+      if (!only || only === 'start') {
+        console.log(`${variant}: start, ${warm} + ${more} documents…`);
+        await allInOne(cli, variant, ctx, rows);
+      }
+      if (!only || only === 'startpg') {
+        console.log(`${variant}: start against PostgreSQL, ${warm} + ${more} documents…`);
+        await allInOne(cli, variant, ctx, rows, true);
+      }
     }
   } finally {
     await redis.stop();

@@ -29,6 +29,8 @@ interface Slot {
   jobs: number;
   /** Stops the process after `idleTimeoutMs` unused (every slot but the first). */
   idleTimer?: NodeJS.Timeout;
+  /** The process is loading pdf.js (no document holds it yet). */
+  starting?: boolean;
 }
 
 type ChildMessage =
@@ -91,7 +93,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
   const recycleAboveMb = options.recycleAboveMb ?? Math.min(maxMemoryMb / 2, 200);
   const recycleAfterJobs = Math.max(1, options.recycleAfterJobs ?? 500);
   const idleTimeoutMs = options.idleTimeoutMs ?? 30_000;
-  const spawnDelayMs = Math.max(0, options.spawnDelayMs ?? 250);
+  const spawnDelayMs = Math.max(0, options.spawnDelayMs ?? 1000);
   const pageTimeoutMs = options.pageTimeoutMs ?? 60_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const settings: SandboxSettings = {
@@ -120,20 +122,30 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     if (unstarted && (spawnDelayMs === 0 || !slots.some((s) => s.busy || s.proc !== undefined)))
       return Promise.resolve(take(unstarted));
     return new Promise((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
       const waiter = (slot: Slot | null): void => {
         clearTimeout(timer);
         resolve(slot);
       };
-      const timer = unstarted
-        ? setTimeout(() => {
-            const at = waiting.indexOf(waiter);
-            const slot = slots.find((s) => !s.busy);
-            if (at < 0 || !slot || closed) return;
-            waiting.splice(at, 1);
-            resolve(take(slot));
-          }, spawnDelayMs)
-        : undefined;
-      timer?.unref();
+      const decide = (): void => {
+        const at = waiting.indexOf(waiter);
+        if (at < 0 || closed) return;
+        // A process that is still starting is not held by a long document: it will be free in
+        // a moment, so its start-up (hundreds of ms) does not count as waiting.
+        if (slots.some((s) => s.starting)) return wait();
+        const slot = slots.find((s) => !s.busy);
+        if (!slot) return;
+        waiting.splice(at, 1);
+        resolve(take(slot));
+      };
+      const wait = (): void => {
+        // Decided after the event loop's next I/O phase: when this process was itself too busy
+        // to read the busy process's answer, the timer runs first, and the answer (already
+        // there) frees the process for this document.
+        timer = setTimeout(() => setImmediate(decide), spawnDelayMs);
+        timer.unref();
+      };
+      if (unstarted) wait();
       waiting.push(waiter);
     });
   }
@@ -166,8 +178,10 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       maxMemoryMb,
     });
     const { child } = p;
+    slot.starting = true;
     const ready = new Promise<LimitedProcess>((resolve, reject) => {
       const done = (err?: unknown): void => {
+        slot.starting = false;
         clearTimeout(timer);
         child.off('message', onMessage);
         child.off('error', done);
