@@ -184,8 +184,8 @@ export async function createDeps(config: Readonly<Config>, opts: CreateDepsOptio
   const stamps = createStamps(redis, keys);
   const queues = createQueues({ redis, redisUrl, prefix });
   const secretBox = createSecretBox(config.ENCRYPTION_KEY);
-  const blobs = createBlobStore(config);
-  const reportFiles = createReportFileStore(config);
+  const blobs = await createBlobStore(config);
+  const reportFiles = await createReportFileStore(config);
   const metrics = createMetrics();
 
   const repos = {

@@ -2,12 +2,15 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { BlobStore } from './blob-store.js';
 import { createFsBlobStore } from './fs-blob-store.js';
-import { createS3BlobStore, parseS3Url } from './s3-blob-store.js';
+
+// Loaded on first use: the AWS SDK costs ~20 MB that a process storing files on disk never needs.
+let s3Module: Promise<typeof import('./s3-blob-store.js')> | undefined;
+const loadS3 = () => (s3Module ??= import('./s3-blob-store.js'));
 
 export type { BlobStore } from './blob-store.js';
 
 /** The blob store the configuration asks for: files in DATA_DIR/files, or an S3-compatible bucket. */
-export function createBlobStore(config: Config): BlobStore {
+export function createBlobStore(config: Config): Promise<BlobStore> {
   return createStore(config, 'files', '');
 }
 
@@ -16,12 +19,13 @@ export function createBlobStore(config: Config): BlobStore {
  * different machines share it), in a place of its own (DATA_DIR/reports, or `reports/` under
  * the bucket's prefix) so that each store's sweep only ever sees its own files.
  */
-export function createReportFileStore(config: Config): BlobStore {
+export function createReportFileStore(config: Config): Promise<BlobStore> {
   return createStore(config, 'reports', 'reports');
 }
 
-function createStore(config: Config, dir: string, subPrefix: string): BlobStore {
+async function createStore(config: Config, dir: string, subPrefix: string): Promise<BlobStore> {
   if (!config.BLOB_STORE_URL) return createFsBlobStore(join(config.dataDir, dir));
+  const { createS3BlobStore, parseS3Url } = await loadS3();
   const parsed = parseS3Url(config.BLOB_STORE_URL);
   const prefix = [parsed.prefix, subPrefix].filter(Boolean).join('/');
   return createS3BlobStore({

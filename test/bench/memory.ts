@@ -12,7 +12,7 @@ import { makeTextPdf } from '../helpers/pdf-fixtures.js';
 import { multipart } from '../helpers/multipart.js';
 import { freePort, waitForPort } from '../helpers/net.js';
 import { generateTinyModel } from '../helpers/tiny-model.js';
-import { benchPostgres, benchRedis, benchTmpDir, CLI, SECRETS, seed, table } from './harness.js';
+import { benchPostgres, benchRedis, benchTmpDir, CLI, cpuSecs, SECRETS, seed, table } from './harness.js';
 
 const TRACE_HOOK = pathToFileURL(fileURLToPath(new URL('./module-trace.js', import.meta.url))).href;
 /** Packages worth knowing about per role: each costs megabytes once loaded. */
@@ -197,6 +197,19 @@ function sample(rows: Row[], variant: string, scenario: string, point: string, r
   }
 }
 
+/** The main process's CPU per document over the `more` documents (what a memory setting costs). */
+function cpuRow(rows: Row[], variant: string, scenario: string, process: string, secs: number, n: number): void {
+  if (n > 0)
+    rows.push({
+      variant,
+      scenario,
+      point: 'CPU ms/doc',
+      process,
+      rss_mb: Math.round((secs * 10_000) / n) / 10,
+      native: '',
+    });
+}
+
 interface Ctx {
   modelDir: string;
   redisUrl: string;
@@ -247,9 +260,11 @@ async function split(cli: string, variant: string, ctx: Ctx, rows: Row[], trace?
       return;
     }
     sample(rows, variant, 'api+worker', `after ${warm}`, roots);
+    const cpu0 = cpuSecs(roots.worker);
     await push(url, key, projectId, await documents(warm, ctx.more));
     await waitDone(url, key, projectId, warm + ctx.more);
     sample(rows, variant, 'api+worker', `after ${warm + ctx.more}`, roots);
+    cpuRow(rows, variant, 'api+worker', 'worker:main', cpuSecs(roots.worker) - cpu0, ctx.more);
   } finally {
     await api.stop();
     await worker.stop();
@@ -283,9 +298,11 @@ async function allInOne(cli: string, variant: string, ctx: Ctx, rows: Row[], pos
     await push(url, key, projectId, await documents(0, ctx.warm));
     await waitDone(url, key, projectId, ctx.warm);
     sample(rows, variant, scenario, `after ${ctx.warm}`, roots);
+    const cpu0 = cpuSecs(roots.start);
     await push(url, key, projectId, await documents(ctx.warm, ctx.more));
     await waitDone(url, key, projectId, ctx.warm + ctx.more);
     sample(rows, variant, scenario, `after ${ctx.warm + ctx.more}`, roots);
+    cpuRow(rows, variant, scenario, 'start:main', cpuSecs(roots.start) - cpu0, ctx.more);
     // Past the parser pool's idle timeout (30 s): what a quiet install holds between bursts.
     await new Promise((r) => setTimeout(r, 35_000));
     sample(rows, variant, scenario, 'idle 35 s', roots);

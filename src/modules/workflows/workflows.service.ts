@@ -85,7 +85,7 @@ export function createWorkflowsService(deps: WorkflowsServiceDeps) {
     expressions: 'check' | 'skip' = 'check',
   ): Promise<GraphIssue[]> {
     const deferred: DeferredCheck[] = [];
-    const issues = validateGraph(g, {
+    const issues = await validateGraph(g, {
       runnable,
       expressions,
       checkUrl: deps.checkUrl,

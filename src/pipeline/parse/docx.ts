@@ -1,7 +1,10 @@
-import mammoth from 'mammoth';
 import { ParseError } from './errors.js';
 import { normalizeText } from './text.js';
 import { openZip } from './unzip.js';
+
+// Loaded on first use: mammoth costs ~15 MB that a process converting no DOCX never needs.
+let mammothModule: Promise<typeof import('mammoth')> | undefined;
+const loadMammoth = () => (mammothModule ??= import('mammoth'));
 
 /** Default for {@link DocxOptions.maxInflatedBytes}. */
 export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;
@@ -38,6 +41,7 @@ export async function docxToText(buf: Buffer, opts: DocxOptions = {}): Promise<s
       return encoding ? new TextDecoder(encoding).decode(data) : data;
     },
   };
+  const mammoth = await loadMammoth();
   let value: string;
   try {
     // mammoth accepts an already opened file as `{ file }`; its typings list only path and buffer.

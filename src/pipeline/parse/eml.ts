@@ -1,7 +1,11 @@
-import { simpleParser, type AddressObject } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import { ParseError } from './errors.js';
 import { htmlToText } from './html.js';
 import { normalizeText } from './text.js';
+
+// Loaded on first use: mailparser costs ~20 MB that a process parsing no e-mail never needs.
+let mailparser: Promise<typeof import('mailparser')> | undefined;
+const loadMailparser = () => (mailparser ??= import('mailparser'));
 
 function addresses(a: AddressObject | AddressObject[] | undefined): string {
   if (!a) return '';
@@ -17,7 +21,8 @@ function addresses(a: AddressObject | AddressObject[] | undefined): string {
  * text). Attachments are not parsed here; mail intake turns them into documents of their own.
  */
 export async function emlToText(buf: Buffer): Promise<string> {
-  let mail: Awaited<ReturnType<typeof simpleParser>>;
+  const { simpleParser } = await loadMailparser();
+  let mail: ParsedMail;
   try {
     mail = await simpleParser(buf, { skipImageLinks: true, skipTextToHtml: true, skipTextLinks: true });
   } catch (err) {

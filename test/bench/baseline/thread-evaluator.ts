@@ -94,7 +94,7 @@ export function createExpressionEvaluator(opts: EvaluatorOptions = {}): Expressi
   /** All of `exprs` on this thread, or null when one of them must go to a thread. */
   const here = async (exprs: readonly string[], json: string): Promise<EvalOutcome[] | null> => {
     if (!fast || json.length > FAST_MAX_INPUT) return null;
-    const compiled = exprs.map((e) => fast.compiled(e));
+    const compiled = await Promise.all(exprs.map((e) => fast.compiled(e)));
     if (compiled.some((c) => c === null)) return null;
     const input: unknown = JSON.parse(json);
     const out: EvalOutcome[] = [];

@@ -13,25 +13,25 @@ import {
 import type { NodeDeps } from '../../../src/modules/workflows/nodes/definition.js';
 
 /** The node types the validator names as known when it refuses an unknown one. */
-function typesTheValidatorKnows(): string[] {
-  const [issue] = validateGraph({ nodes: [{ id: 'x', type: 'no_such_type', config: {} }] }, { runnable: false });
+async function typesTheValidatorKnows(): Promise<string[]> {
+  const [issue] = await validateGraph({ nodes: [{ id: 'x', type: 'no_such_type', config: {} }] }, { runnable: false });
   const m = /\(known: (.+)\)$/.exec(issue.message);
   expect(m, issue.message).not.toBeNull();
   return m![1].split(', ');
 }
 
 describe('workflow node catalogue', () => {
-  it('has one definition for every node type the validator accepts, and the catalogue serves each once', () => {
-    const known = typesTheValidatorKnows();
+  it('has one definition for every node type the validator accepts, and the catalogue serves each once', async () => {
+    const known = await typesTheValidatorKnows();
     expect(known.length).toBeGreaterThan(0);
     expect([...known].sort()).toEqual(NODE_DEFINITIONS.map((d) => d.type).sort());
     expect(NODE_CATALOGUE.map((e) => e.type).sort()).toEqual([...known].sort());
     expect(new Set(NODE_TYPES).size).toBe(NODE_TYPES.length);
   });
 
-  it("accepts each type's starting config, or asks only for what the type requires", () => {
+  it("accepts each type's starting config, or asks only for what the type requires", async () => {
     for (const e of NODE_CATALOGUE) {
-      const issues = validateGraph(
+      const issues = await validateGraph(
         { nodes: [{ id: 'n', type: e.type, config: e.initial_config }] },
         { runnable: false },
       );

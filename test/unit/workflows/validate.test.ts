@@ -203,8 +203,8 @@ const cases: Case[] = [
 
 describe('graph validation', () => {
   for (const c of cases) {
-    it(`${c.name}`, () => {
-      const issues = validateGraph(c.graph, { runnable: c.runnable ?? false });
+    it(`${c.name}`, async () => {
+      const issues = await validateGraph(c.graph, { runnable: c.runnable ?? false });
       if (c.expect.length === 0) expect(issues).toEqual([]);
       else {
         expect(issues).toHaveLength(c.expect.length);

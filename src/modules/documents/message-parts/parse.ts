@@ -1,6 +1,10 @@
 // Reading a message: one set of parser options for every source (no HTML↔text conversion and
 // no link detection, which only cost time: the text is read again by the parse stage).
-import { simpleParser, type ParsedMail } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+
+// Loaded on first use: mailparser costs ~20 MB that a process receiving no mail never needs.
+let mailparser: Promise<typeof import('mailparser')> | undefined;
+const loadMailparser = () => (mailparser ??= import('mailparser'));
 
 const PARSE_OPTIONS = {
   skipHtmlToText: true,
@@ -10,6 +14,7 @@ const PARSE_OPTIONS = {
 } as const;
 
 export async function parseMessage(raw: Buffer): Promise<{ parsed: ParsedMail | null; error?: string }> {
+  const { simpleParser } = await loadMailparser();
   try {
     return { parsed: await simpleParser(raw, PARSE_OPTIONS) };
   } catch (err) {

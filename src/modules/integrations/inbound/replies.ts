@@ -4,8 +4,12 @@
 // key set only if absent), so a loop or a flood cannot turn the receiver into a mail cannon.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from '../../../lib/logger.js';
+
+// Loaded on first use: nodemailer costs ~15 MB that a process sending no reply never needs.
+let nodemailer: Promise<typeof import('nodemailer')> | undefined;
+const loadNodemailer = () => (nodemailer ??= import('nodemailer'));
 
 export interface ReplyRequest {
   /** MAIL FROM of the message (where RFC 3834 says replies go); empty for a null sender. */
@@ -40,7 +44,8 @@ export function createReplier(deps: {
   /** Quiet time per sender, ms. Default one hour. */
   perSenderMs?: number;
 }): Replier {
-  const transport = nodemailer.createTransport(deps.relayUrl);
+  // Made with the first reply, so nodemailer loads only once one is sent.
+  let transport: Transporter | undefined;
   const perSenderMs = deps.perSenderMs ?? 3_600_000;
   return {
     async send(r) {
@@ -49,6 +54,8 @@ export function createReplier(deps: {
       try {
         const key = `${deps.prefix}:smtp:replied:${createHash('sha256').update(to.toLowerCase()).digest('hex')}`;
         if ((await deps.redis.set(key, '1', 'PX', perSenderMs, 'NX')) !== 'OK') return false;
+        const { createTransport } = await loadNodemailer();
+        transport ??= createTransport(deps.relayUrl);
         await transport.sendMail({
           from: deps.from,
           to,
@@ -70,7 +77,7 @@ export function createReplier(deps: {
       }
     },
     close() {
-      transport.close();
+      transport?.close();
     },
   };
 }

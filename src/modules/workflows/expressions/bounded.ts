@@ -9,8 +9,9 @@
 // - regular expressions run on the linear-time engine (re2js) that template patterns use, with a
 //   per-call work ceiling, so `/(x+x+)+y/` is either refused or runs in linear time;
 // - `$eval` is not available (it would parse and run text that no save-time check has seen).
-import jsonata from 'jsonata';
+import type Jsonata from 'jsonata';
 import { compileUserRegex, RegexBudget, type UserRegex } from '../../../lib/user-regex/index.js';
+import { loadJsonata } from './load-jsonata.js';
 
 export interface BoundOptions {
   /** JSONata's guardrail, checked before each evaluation step, ms. */
@@ -113,23 +114,27 @@ function jsonSizeOver(v: unknown, max: number): boolean {
 }
 
 let builtinString: ((arg: unknown, prettify?: boolean) => string | undefined) | undefined;
+let jsonata: typeof Jsonata | undefined;
 
-/** Loads the built-ins that the bounded versions delegate to (once per process). */
+/** Loads JSONata and the built-ins that the bounded versions delegate to (once per process). */
 export async function loadBuiltins(): Promise<void> {
-  const f = (await jsonata('$string').evaluate({})) as { implementation: typeof builtinString };
+  const j = await loadJsonata();
+  const f = (await j('$string').evaluate({})) as { implementation: typeof builtinString };
   builtinString = f.implementation;
+  jsonata = j;
 }
 
 const EXIT_HOOK = Symbol.for('jsonata.__evaluate_exit');
 
-/** Compiles `expr` with the bounds above. Call {@link loadBuiltins} once before evaluating. */
-export function compileBounded(expr: string, o: BoundOptions): jsonata.Expression {
+/** Compiles `expr` with the bounds above. Call {@link loadBuiltins} once before compiling. */
+export function compileBounded(expr: string, o: BoundOptions): Jsonata.Expression {
+  if (!jsonata) throw new Error('compileBounded before loadBuiltins');
   const c = jsonata(expr, {
     timeout: o.timeoutMs,
     stack: 300,
     sequence: o.maxItems,
     RegexEngine: LinearRegex as unknown as RegExpConstructor,
-  } as jsonata.JsonataOptions);
+  } as Jsonata.JsonataOptions);
   const max = o.maxStringChars;
   const tooLong = (what: string, n: number) =>
     limit(`${what} would be ${n} characters long; expressions may produce at most ${max}`);

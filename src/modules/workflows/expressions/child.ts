@@ -31,8 +31,12 @@ process.on('disconnect', () => process.exit(0));
 
 process.on('message', (req: EvalRequest | CheckRequest) => {
   if (req.type === 'check') {
-    const problems = req.items.map((i) => (i.template ? templateProblem(i.text) : expressionProblem(i.text)));
-    send({ type: 'check', id: req.id, problems });
+    void (async () => {
+      const problems: (string | null)[] = [];
+      for (const i of req.items)
+        problems.push(await (i.template ? templateProblem(i.text) : expressionProblem(i.text)));
+      send({ type: 'check', id: req.id, problems });
+    })();
     return;
   }
   void (async () => {

@@ -1,7 +1,7 @@
 // Syntax checks for JSONata expressions and templated strings, done where the graph is
 // validated (parsing is linear in the expression's length, which is bounded).
-import jsonata from 'jsonata';
 import { regexProblems } from './bounded.js';
+import { loadJsonata } from './load-jsonata.js';
 
 /** Longest expression or template accepted, in characters. */
 export const MAX_EXPRESSION_LENGTH = 4096;
@@ -14,9 +14,10 @@ export const MAX_GRAPH_EXPRESSION_CHARS = 64 * 1024;
 export const INLINE_CHECK_MAX = 512;
 
 /** Returns a message naming what is wrong, or null when `expr` parses. */
-export function expressionProblem(expr: string): string | null {
+export async function expressionProblem(expr: string): Promise<string | null> {
   if (expr.trim() === '') return 'must not be empty';
   if (expr.length > MAX_EXPRESSION_LENGTH) return `is longer than ${MAX_EXPRESSION_LENGTH} characters`;
+  const jsonata = await loadJsonata();
   try {
     return regexProblems(jsonata(expr).ast());
   } catch (err) {
@@ -49,13 +50,13 @@ export function isTemplated(s: string): boolean {
 }
 
 /** Like {@link expressionProblem} for a templated string: checks each placeholder. */
-export function templateProblem(template: string): string | null {
+export async function templateProblem(template: string): Promise<string | null> {
   if (template.length > MAX_EXPRESSION_LENGTH) return `is longer than ${MAX_EXPRESSION_LENGTH} characters`;
   const opened = (template.match(/\{\{/g) ?? []).length;
   const closed = [...template.matchAll(PLACEHOLDER)].length;
   if (opened !== closed) return 'has a {{ without its closing }}';
   for (const m of template.matchAll(PLACEHOLDER)) {
-    const p = expressionProblem(m[1]);
+    const p = await expressionProblem(m[1]);
     if (p) return `placeholder {{${m[1]}}} ${p}`;
   }
   return null;

@@ -14,7 +14,8 @@
 //   a thread (one that runs out of steps a few times goes to a thread directly from then on);
 // - the output: the same size bound as on a thread.
 // Anything else (and every hostile expression) runs in an evaluator process that can be killed (evaluator.ts).
-import jsonata from 'jsonata';
+import type jsonata from 'jsonata';
+import { loadJsonata } from './load-jsonata.js';
 
 /** Longest expression evaluated on the calling thread, in characters. */
 export const FAST_MAX_EXPRESSION = 256;
@@ -122,7 +123,7 @@ function simple(n: unknown, inPath = false): boolean {
 
 export interface FastPath {
   /** The compiled expression when it may run on the calling thread, else null. */
-  compiled(expr: string): jsonata.Expression | null;
+  compiled(expr: string): Promise<jsonata.Expression | null>;
   /**
    * `expr` used up its step budget here (it is evaluated again on a thread). After STRIKES times
    * it goes to the threads directly from then on. (Running out of wall-clock time is no strike: on
@@ -137,11 +138,12 @@ export function createFastPath(timeoutMs: number): FastPath {
   const strikes = new Map<string, number>();
   const MAX = 1000;
   return {
-    compiled(expr) {
+    async compiled(expr) {
       const hit = cache.get(expr);
       if (hit !== undefined) return hit;
       let c: jsonata.Expression | null = null;
       if (expr.length <= FAST_MAX_EXPRESSION) {
+        const jsonata = await loadJsonata();
         try {
           const parsed = jsonata(expr, { timeout: timeoutMs, stack: 300, sequence: 100_000 });
           c = simple(parsed.ast()) ? parsed : null;

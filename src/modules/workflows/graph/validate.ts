@@ -91,15 +91,15 @@ export interface DeferredCheck {
 }
 
 /** Syntax of the expressions and templates a node's config holds. */
-function expressionIssues(
+async function expressionIssues(
   spec: NodeSpec,
   config: Record<string, unknown>,
   base: string,
   nodeId: string,
   opts: ValidateOptions,
   total: { chars: number },
-): GraphIssue[] {
-  const out: GraphIssue[] = [];
+): Promise<GraphIssue[]> {
+  const parse: { field: string; value: string; template: boolean }[] = [];
   const check = (path: string, value: unknown, template: boolean) => {
     if (typeof value !== 'string') return;
     total.chars += value.length;
@@ -110,8 +110,7 @@ function expressionIssues(
       opts.defer({ field, node_id: nodeId, text: value, template });
       return;
     }
-    const p = template ? templateProblem(value) : expressionProblem(value);
-    if (p) out.push({ field, message: p, node_id: nodeId });
+    parse.push({ field, value, template });
   };
   const eachOf = (path: string, fn: (k: string, v: unknown) => void) => {
     const m = at(config, path);
@@ -121,6 +120,11 @@ function expressionIssues(
   for (const p of spec.templates ?? []) check(p, at(config, p), true);
   for (const p of spec.expressionMaps ?? []) eachOf(p, (k, v) => check(`${p}.${k}`, v, false));
   for (const p of spec.templateMaps ?? []) eachOf(p, (k, v) => check(`${p}.${k}`, v, true));
+  const out: GraphIssue[] = [];
+  for (const e of parse) {
+    const p = await (e.template ? templateProblem(e.value) : expressionProblem(e.value));
+    if (p) out.push({ field: e.field, message: p, node_id: nodeId });
+  }
   return out;
 }
 
@@ -196,7 +200,10 @@ function urlIssues(spec: NodeSpec, n: WorkflowNode, base: string, checkUrl: Vali
 }
 
 /** Returns every problem of the graph; an empty list means valid. */
-export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts: ValidateOptions): GraphIssue[] {
+export async function validateGraph(
+  input: { nodes?: unknown; edges?: unknown },
+  opts: ValidateOptions,
+): Promise<GraphIssue[]> {
   const issues: GraphIssue[] = [];
   const rawNodes = input.nodes ?? [];
   const rawEdges = input.edges ?? [];
@@ -208,11 +215,12 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
   const nodes = new Map<string, WorkflowNode>();
   const triggers: { node: WorkflowNode; index: number }[] = [];
   const total = { chars: 0 };
-  rawNodes.forEach((raw: unknown, i) => {
+  // A loop, not forEach: the expression checks are awaited (JSONata loads on first use).
+  for (const [i, raw] of (rawNodes as unknown[]).entries()) {
     const base = `nodes[${i}]`;
     if (!raw || typeof raw !== 'object' || Array.isArray(raw)) {
       issues.push({ field: base, message: 'must be an object' });
-      return;
+      continue;
     }
     const n = raw as Record<string, unknown>;
     const nodeId = typeof n.id === 'string' ? n.id : undefined;
@@ -253,7 +261,7 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
       if (!v(config)) issues.push(...ajvIssues(v.errors, `${base}.config`, nodeId));
       else if (nodeId) {
         issues.push(
-          ...expressionIssues(spec, config as Record<string, unknown>, `${base}.config`, nodeId, opts, total),
+          ...(await expressionIssues(spec, config as Record<string, unknown>, `${base}.config`, nodeId, opts, total)),
         );
         const typed = { ...(n as unknown as WorkflowNode), config: config as Record<string, unknown> };
         issues.push(...semanticIssues(spec, typed, `${base}.config`));
@@ -265,7 +273,7 @@ export function validateGraph(input: { nodes?: unknown; edges?: unknown }, opts:
       nodes.set(nodeId, node);
       if (spec?.kind === 'trigger') triggers.push({ node, index: i });
     }
-  });
+  }
 
   if (total.chars > MAX_GRAPH_EXPRESSION_CHARS)
     issues.push({

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { ImapFlow, type ImapFlowOptions } from 'imapflow';
+import type { ImapFlow, ImapFlowOptions } from 'imapflow';
 import { ImapConnectorError } from './errors.js';
 import type { ImapConnectOptions, ImapMailboxConfig, ResolvedAddress } from './types.js';
 
@@ -8,6 +8,10 @@ export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_AUTO_IDLE_DELAY_MS = 1_000;
 export const DEFAULT_SOCKET_TIMEOUT_MS = 300_000;
 export const DEFAULT_OPEN_TIMEOUT_MS = 30_000;
+
+// Loaded on first use: imapflow costs ~30 MB that a process without mailboxes never needs.
+let imapflow: Promise<typeof import('imapflow')> | undefined;
+const loadImapflow = () => (imapflow ??= import('imapflow'));
 
 async function systemLookup(host: string): Promise<ResolvedAddress[]> {
   const res = await dnsLookup(host, { all: true, verbatim: true });
@@ -59,12 +63,13 @@ export async function resolveTarget(
 }
 
 /** Builds (does not connect) an imapflow client for the config. */
-export function createImapClient(
+export async function createImapClient(
   cfg: ImapMailboxConfig,
   target: ResolvedAddress & { servername?: string },
   opts: ImapConnectOptions,
   idle: boolean,
-): ImapFlow {
+): Promise<ImapFlow> {
+  const { ImapFlow } = await loadImapflow();
   const connectTimeout = opts.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
   const options: ImapFlowOptions = {
     host: target.address,

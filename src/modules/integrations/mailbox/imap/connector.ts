@@ -20,8 +20,10 @@ export async function openMailbox(cfg: ImapMailboxConfig, opts: ImapConnectOptio
   let timedOut = false;
   const open = async (): Promise<ImapMailboxSession> => {
     const target = await resolveTarget(cfg.host, opts);
+    const c = await createImapClient(cfg, target, opts, true);
+    // The deadline may have passed during DNS or the import; do not open a socket nobody will close.
     if (timedOut) throw new ImapConnectorError('connect', 'timed out');
-    client = createImapClient(cfg, target, opts, true);
+    client = c;
     await client.connect();
     during = 'folder';
     const box = await client.mailboxOpen(folder);

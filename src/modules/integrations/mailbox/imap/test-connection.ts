@@ -27,9 +27,10 @@ export async function testConnection(
   const attempt = async (): Promise<TestConnectionResult> => {
     try {
       const target = await resolveTarget(cfg.host, opts);
-      // The deadline may have passed during DNS; do not open a socket nobody will close.
+      const c = await createImapClient(cfg, target, opts, false);
+      // The deadline may have passed during DNS or the import; do not open a socket nobody will close.
       if (done) return { ok: false, stage: 'connect', message: 'timed out' };
-      client = createImapClient(cfg, target, opts, false);
+      client = c;
       await client.connect();
       during = 'folder';
       const st = await client.status(folder, { messages: true, unseen: true, uidValidity: true });

@@ -9,30 +9,48 @@
 // Why the URL rewrite: for service-account token exchange the token URL is hard-coded in the
 // library (the key file's `token_uri` is ignored), so a configured token endpoint is applied by
 // rewriting that one URL.
-import { JWT, OAuth2Client } from 'google-auth-library';
+import type { OAuth2Client } from 'google-auth-library';
 import { SPREADSHEETS_SCOPE, type SheetsClientOptions, type SheetsCredentials } from './types.js';
 
 /** The token endpoint the library calls when none is configured. */
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 
-export function createAuthClient(credentials: SheetsCredentials, opts: SheetsClientOptions): OAuth2Client {
+// Loaded on first use, as googleapis is: a process without Sheets connections never needs it.
+let googleAuth: Promise<typeof import('google-auth-library')> | undefined;
+const loadGoogleAuth = () => (googleAuth ??= import('google-auth-library'));
+
+/** Throws a TypeError when the credentials lack what their kind needs (done when a client is made). */
+export function checkCredentials(credentials: SheetsCredentials): void {
+  if (credentials.type === 'service_account') {
+    const { client_email: email, private_key: key } = credentials.key;
+    if (typeof email !== 'string' || !email || typeof key !== 'string' || !key) {
+      throw new TypeError('service account key needs client_email and private_key');
+    }
+  } else {
+    const { clientId, clientSecret, refreshToken } = credentials;
+    if (!clientId || !clientSecret || !refreshToken) {
+      throw new TypeError('oauth credentials need clientId, clientSecret and refreshToken');
+    }
+  }
+}
+
+export async function createAuthClient(
+  credentials: SheetsCredentials,
+  opts: SheetsClientOptions,
+): Promise<OAuth2Client> {
+  checkCredentials(credentials);
+  const { JWT, OAuth2Client } = await loadGoogleAuth();
   const timeout = opts.timeoutMs ?? 30_000;
   const tokenUrl = opts.tokenUrl ?? GOOGLE_TOKEN_URL;
   let client: OAuth2Client;
   if (credentials.type === 'service_account') {
     const { client_email: email, private_key: key, private_key_id: keyId } = credentials.key;
-    if (typeof email !== 'string' || !email || typeof key !== 'string' || !key) {
-      throw new TypeError('service account key needs client_email and private_key');
-    }
     const jwt = new JWT({ email, key, keyId, scopes: [SPREADSHEETS_SCOPE], transporterOptions: { timeout } });
     // A property, not a constructor option, in this library version.
     jwt.useJWTAccessWithScope = (opts.serviceAccountAuth ?? 'self_signed_jwt') === 'self_signed_jwt';
     client = jwt;
   } else {
     const { clientId, clientSecret, refreshToken } = credentials;
-    if (!clientId || !clientSecret || !refreshToken) {
-      throw new TypeError('oauth credentials need clientId, clientSecret and refreshToken');
-    }
     client = new OAuth2Client({
       clientId,
       clientSecret,

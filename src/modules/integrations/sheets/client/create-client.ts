@@ -1,11 +1,15 @@
 // The Sheets API behind the small SheetsApi interface, using the official client library.
 // Only the Sheets part of the library is imported: loading the whole API index costs over a
-// second at start-up for nothing.
-import { sheets, type sheets_v4 } from 'googleapis/build/src/apis/sheets/index.js';
+// second for nothing.
+import type { sheets_v4 } from 'googleapis/build/src/apis/sheets/index.js';
 import { parseA1Range, quoteSheetName } from '../mapping/a1.js';
 import type { SheetCell } from '../mapping/cells.js';
-import { createAuthClient } from './auth.js';
+import { checkCredentials, createAuthClient } from './auth.js';
 import type { CellInput, SheetsApi, SheetsClientOptions, SheetsCredentials } from './types.js';
+
+// Loaded on first use: ~17 MB that a process without Sheets connections never needs.
+let sheetsModule: Promise<typeof import('googleapis/build/src/apis/sheets/index.js')> | undefined;
+const loadSheets = () => (sheetsModule ??= import('googleapis/build/src/apis/sheets/index.js'));
 
 const toValues = (rows: readonly (readonly CellInput[])[]): SheetCell[][] =>
   // null would mean "leave this cell alone" on update; we always mean "empty".
@@ -22,24 +26,33 @@ function rowSpan(range: string): { firstRow: number; lastRow: number } {
   return { firstRow: r.startRow, lastRow: r.endRow ?? r.startRow };
 }
 
-export function createSheetsClient(credentials: SheetsCredentials, opts: SheetsClientOptions = {}): SheetsApi {
-  const auth = createAuthClient(credentials, opts);
-  const api: sheets_v4.Sheets = sheets({
+async function createApi(credentials: SheetsCredentials, opts: SheetsClientOptions): Promise<sheets_v4.Sheets> {
+  const [{ sheets }, auth] = await Promise.all([loadSheets(), createAuthClient(credentials, opts)]);
+  return sheets({
     version: 'v4',
     auth,
     ...(opts.rootUrl ? { rootUrl: opts.rootUrl.endsWith('/') ? opts.rootUrl : `${opts.rootUrl}/` } : {}),
     timeout: opts.timeoutMs ?? 30_000,
     retry: false,
   });
+}
+
+/** Throws a TypeError for unusable credentials; the libraries load with the first call. */
+export function createSheetsClient(credentials: SheetsCredentials, opts: SheetsClientOptions = {}): SheetsApi {
+  checkCredentials(credentials);
+  let built: Promise<sheets_v4.Sheets> | undefined;
+  const api = () => (built ??= createApi(credentials, opts));
 
   return {
     async getSheetTitles(spreadsheetId) {
-      const res = await api.spreadsheets.get({ spreadsheetId, fields: 'sheets.properties.title' });
+      const client = await api();
+      const res = await client.spreadsheets.get({ spreadsheetId, fields: 'sheets.properties.title' });
       return (res.data.sheets ?? []).map((s) => s.properties?.title ?? '').filter((t) => t !== '');
     },
 
     async getValues(spreadsheetId, range, o = {}) {
-      const res = await api.spreadsheets.values.get({
+      const client = await api();
+      const res = await client.spreadsheets.values.get({
         spreadsheetId,
         range,
         majorDimension: 'ROWS',
@@ -50,7 +63,8 @@ export function createSheetsClient(credentials: SheetsCredentials, opts: SheetsC
 
     async appendRows(spreadsheetId, sheet, rows) {
       checkRows(rows);
-      const res = await api.spreadsheets.values.append({
+      const client = await api();
+      const res = await client.spreadsheets.values.append({
         spreadsheetId,
         // Anchored at A1 so the API finds the table that starts there and appends below it.
         range: `${quoteSheetName(sheet)}!A1`,
@@ -66,7 +80,8 @@ export function createSheetsClient(credentials: SheetsCredentials, opts: SheetsC
 
     async updateRange(spreadsheetId, range, rows) {
       checkRows(rows);
-      const res = await api.spreadsheets.values.update({
+      const client = await api();
+      const res = await client.spreadsheets.values.update({
         spreadsheetId,
         range,
         valueInputOption: 'USER_ENTERED',
@@ -78,7 +93,8 @@ export function createSheetsClient(credentials: SheetsCredentials, opts: SheetsC
     async updateRanges(spreadsheetId, data) {
       if (data.length === 0) return { updatedRows: 0 };
       data.forEach((d) => checkRows(d.rows));
-      const res = await api.spreadsheets.values.batchUpdate({
+      const client = await api();
+      const res = await client.spreadsheets.values.batchUpdate({
         spreadsheetId,
         requestBody: {
           valueInputOption: 'USER_ENTERED',
