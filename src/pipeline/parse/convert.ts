@@ -22,8 +22,33 @@ export const CONVERTIBLE: ReadonlySet<string> = new Set([
   MIME.txt,
 ]);
 
+/**
+ * Pretty-printing indents each level by two spaces, so the text grows with the square of the
+ * nesting: 64 KB of nested arrays became 256 MB. Deeper documents are kept as written.
+ */
+const MAX_PRETTY_DEPTH = 20;
+
+/** Whether brackets outside strings nest deeper than `max` (one linear pass). */
+function nestsDeeperThan(raw: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const c = raw.charCodeAt(i);
+    if (inString) {
+      if (c === 92)
+        i++; // backslash: the next character is escaped
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
 function parseJson(bytes: Buffer): string {
   const raw = plainTextToText(bytes);
+  if (nestsDeeperThan(raw, MAX_PRETTY_DEPTH)) return raw;
   try {
     return normalizeText(JSON.stringify(JSON.parse(raw), null, 2));
   } catch {

@@ -11,6 +11,13 @@ export function parseCsvRows(text: string, delimiter: string, maxRows = Infinity
   const rows: string[][] = [];
   let row: string[] = [];
   let field = '';
+  // Whether `field.trim() === ''`, kept as the field grows: trimming the field at every quote
+  // made a field of n blanks followed by n quotes cost n² (8.5 s for 64 KiB).
+  let blank = true;
+  const add = (ch: string): void => {
+    field += ch;
+    if (blank && !/\s/.test(ch)) blank = false;
+  };
   let inQuotes = false;
   let i = 0;
   while (i < text.length && rows.length < maxRows) {
@@ -18,31 +25,33 @@ export function parseCsvRows(text: string, delimiter: string, maxRows = Infinity
     if (inQuotes) {
       if (ch === '"') {
         if (text[i + 1] === '"') {
-          field += '"';
+          add('"');
           i += 2;
           continue;
         }
         inQuotes = false;
       } else {
-        field += ch;
+        add(ch);
       }
       i++;
       continue;
     }
-    if (ch === '"' && field.trim() === '') {
+    if (ch === '"' && blank) {
       field = '';
       inQuotes = true;
     } else if (ch === delimiter) {
       row.push(field);
       field = '';
+      blank = true;
     } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && text[i + 1] === '\n') i++;
       row.push(field);
       rows.push(row);
       row = [];
       field = '';
+      blank = true;
     } else {
-      field += ch;
+      add(ch);
     }
     i++;
   }

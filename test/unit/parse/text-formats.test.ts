@@ -30,6 +30,13 @@ describe('plain text', () => {
     expect(r.text).toBe(`Total 12.00\n${' '.repeat(1 << 20)}x\nend`);
   });
 
+  it('trims blanks before a Unicode line or paragraph separator and caps runs of combining marks', async () => {
+    expect((await parse(Buffer.from('Total \u2028due\t\u2029end'), 'a.txt')).text).toBe('Total\u2028due\u2029end');
+    // NFC reorders a long run of marks of mixed classes in quadratic time; 32 are kept.
+    const marks = '\u0316\u0301'.repeat(20_000);
+    expect((await parse(Buffer.from(`x${marks} y`), 'z.txt')).text).toBe(`x${marks.slice(0, 32).normalize('NFC')} y`);
+  });
+
   it('falls back to Windows-1252 when the bytes are not UTF-8', async () => {
     const r = await parse(Buffer.from([0x47, 0x72, 0xfc, 0xdf, 0x65, 0x20, 0x80, 0x35]));
     expect(r.text).toBe('Grüße €5');
@@ -70,6 +77,14 @@ describe('CSV', () => {
     // A MiB of blanks with no line break after them: n²/2 steps for a backtracking pattern.
     const blanks = ' '.repeat(1 << 20);
     expect(csvToText(Buffer.from(`a,b\n"x${blanks}y",2\n`))).toBe(`a\tb\nx${blanks}y\t2`);
+  });
+
+  it('reads a field of blanks followed by quotes in one pass, as the sniffer does', async () => {
+    // Trimming the field at every quote cost n² (8.5 s for 64 KiB, in the sniffer too).
+    const body = `a,b\n${' '.repeat(1 << 20)}x${'"'.repeat(1 << 16)},y\n`;
+    const r = await parse(Buffer.from(body), 'odd.csv');
+    expect(r.mimeType).toBe('text/csv');
+    expect(r.text).toBe(`a\tb\nx${'"'.repeat(1 << 16)}\ty`);
   });
 
   it('detects semicolon and tab delimiters', () => {
@@ -128,6 +143,18 @@ describe('JSON', () => {
     expect(r.mimeType).toBe('application/json');
     expect(r.text).toContain('"number": "INV-7"');
     expect(r.text.split('\n').length).toBeGreaterThan(3);
+  });
+
+  it('keeps deeply nested JSON as written instead of indenting it into hundreds of megabytes', async () => {
+    // Pretty-printed, these 64 KB would be 256 MB of text (indentation grows with the depth).
+    const nest = '['.repeat(4000) + ']'.repeat(4000);
+    const body = `[${Array.from({ length: 8 }, () => nest).join(',')}]`;
+    const r = await parse(Buffer.from(body), 'deep.json');
+    expect(r.mimeType).toBe('application/json');
+    expect(r.text).toBe(body);
+    // Brackets inside strings do not count; twenty levels are still pretty-printed.
+    const shallow = JSON.stringify({ a: '[[[[[[[[[[[[[[[[[[[[[[[[[[', b: JSON.parse('['.repeat(19) + ']'.repeat(19)) });
+    expect((await parse(Buffer.from(shallow), 'ok.json')).text).toBe(JSON.stringify(JSON.parse(shallow), null, 2));
   });
 });
 
