@@ -68,10 +68,10 @@ export interface PdfEngineOptions {
    */
   idleTimeoutMs?: number;
   /**
-   * While one process is running and busy, a document waits this long for it before another
-   * process is started for it. Short documents (most of them take a few milliseconds) then share
-   * one process and the ~100 MB of a second one is spent only when a long document holds the
-   * first. 0 starts the next process at once. Default 1,000 ms.
+   * Beyond the first process, another starts only for a waiting document once every busy process
+   * has been on its current document this long (start-up does not count). Short documents (most
+   * take a few milliseconds) then share one process, and the ~100 MB of a second one is spent only
+   * when a long document holds the first. 0 starts the next process at once. Default 1,000 ms.
    */
   spawnDelayMs?: number;
   /**

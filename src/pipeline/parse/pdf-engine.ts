@@ -29,8 +29,8 @@ interface Slot {
   jobs: number;
   /** Stops the process after `idleTimeoutMs` unused (every slot but the first). */
   idleTimer?: NodeJS.Timeout;
-  /** The process is loading pdf.js (no document holds it yet). */
-  starting?: boolean;
+  /** When the process began the document it is on (unset while it starts or is idle). */
+  workingSince?: number;
 }
 
 type ChildMessage =
@@ -130,9 +130,13 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       const decide = (): void => {
         const at = waiting.indexOf(waiter);
         if (at < 0 || closed) return;
-        // A process that is still starting is not held by a long document: it will be free in
-        // a moment, so its start-up (hundreds of ms) does not count as waiting.
-        if (slots.some((s) => s.starting)) return wait();
+        // Only a process that has been on one document for spawnDelayMs is held by a long one. A
+        // process still starting (hundreds of ms), or one that began its document a moment ago,
+        // will be free soon: waiting for it is not a reason to start another.
+        const now = Date.now();
+        const busy = slots.filter((s) => s.busy);
+        const soonFree = busy.filter((s) => s.workingSince === undefined || now - s.workingSince < spawnDelayMs);
+        if (soonFree.length > 0) return wait();
         const slot = slots.find((s) => !s.busy);
         if (!slot) return;
         waiting.splice(at, 1);
@@ -178,10 +182,8 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       maxMemoryMb,
     });
     const { child } = p;
-    slot.starting = true;
     const ready = new Promise<LimitedProcess>((resolve, reject) => {
       const done = (err?: unknown): void => {
-        slot.starting = false;
         clearTimeout(timer);
         child.off('message', onMessage);
         child.off('error', done);
@@ -389,8 +391,10 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
         slot.proc = undefined;
         throw err;
       }
+      slot.workingSince = Date.now();
       return await fn(slot, p);
     } finally {
+      slot.workingSince = undefined;
       // Memory a long-lived process keeps (fragmentation, pdf.js caches) is bounded by age too.
       if (slot.proc && ++slot.jobs >= recycleAfterJobs) kill(slot);
       release(slot);

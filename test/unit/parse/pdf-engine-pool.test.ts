@@ -69,11 +69,18 @@ describe('parser process pool', () => {
     expect(parserPids()).toHaveLength(1);
   });
 
-  it('starts the second process for a document that waited spawnDelayMs behind a busy one', async () => {
-    // The first process takes far longer than 1 ms to start, so the others wait past the delay.
+  it('starts the second process once the first has been on one document for spawnDelayMs', async () => {
+    // Forty pages take the first process far longer than 1 ms, so the others wait past the delay.
     engine = createPdfEngine({ workers: 2, spawnDelayMs: 1, idleTimeoutMs: 600_000 });
     const e = engine;
-    expect(await Promise.all(['one', 'two', 'three'].map((w) => read(e, w)))).toEqual(['one', 'two', 'three']);
+    const long = await makeTextPdf({ pages: Array.from({ length: 40 }, (_, i) => [`page ${i + 1}`]) });
+    const [first, ...rest] = await Promise.all([
+      parseDocument({ bytes: long, maxPages: 50 }, { pdf: e }),
+      read(e, 'two'),
+      read(e, 'three'),
+    ]);
+    expect(first.pages).toBe(40);
+    expect(rest.map((r) => r)).toEqual(['two', 'three']);
     expect(parserPids()).toHaveLength(2);
   });
 

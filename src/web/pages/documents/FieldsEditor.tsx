@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
+import { useEffect, useReducer, useRef, useState, type KeyboardEvent, type MutableRefObject } from 'react';
 import { client, ok } from '../../lib/client';
 import { useAction } from '../../lib/queries';
 import { usePermission } from '../../lib/session';
@@ -92,42 +92,54 @@ export function FieldsEditor({
     return p && p.text === edits[k] ? { value, position: p.position } : value;
   };
   const confirmAll = (then?: () => void) =>
-    save.mutate(Object.fromEntries(fields.map(([k, f]) => [k, bodyOf(k, f.value)])), {
-      onSuccess: () => {
-        setEdits({});
-        setPicked({});
-        then?.();
-      },
+    send(Object.fromEntries(fields.map(([k, f]) => [k, bodyOf(k, f.value)])), () => {
+      setEdits({});
+      setPicked({});
+      then?.();
     });
   // A key that saves, pressed while an earlier save is still on its way (Enter on one field, then
   // Enter on the next, or Ctrl+Enter), runs once that save has settled, in the order pressed,
   // instead of being lost. It runs from the render that shows the settled result, so Ctrl+Enter
   // confirms the values as they are then. A failed save said so in a toast; what was queued
   // behind it is dropped rather than saved on top of it.
-  type Queued = { field: string; body: Record<string, unknown> } | { all: true; then?: () => void };
+  type Queued = { field: string; body: Record<string, unknown>; typed?: string } | { all: true; then?: () => void };
   const queued = useRef<Queued[]>([]);
+  // A save is on its way from the moment `mutate` is called: `save.isPending` only says so from
+  // the next render, and a second key pressed before it must queue too.
+  const inFlight = useRef(false);
+  const [, settled] = useReducer((n: number) => n + 1, 0);
+  const busy = () => inFlight.current || save.isPending;
   useEffect(() => {
-    if (save.isPending || !queued.current.length) return;
+    if (busy() || !queued.current.length) return;
     if (save.isError) {
       queued.current = [];
       return;
     }
     run(queued.current.shift()!);
   });
-  const acceptField = (name: string, body: Record<string, unknown>) =>
+  const send = (body: Record<string, unknown>, onSuccess: () => void) => {
+    inFlight.current = true;
     save.mutate(body, {
-      onSuccess: () => {
-        setEdits(({ [name]: _saved, ...rest }) => rest);
-        setPicked(({ [name]: _done, ...rest }) => rest);
+      onSuccess,
+      onSettled: () => {
+        inFlight.current = false;
+        settled(); // a render after the flag drops, for the queue above
       },
     });
+  };
   const run = (q: Queued) => {
     if ('all' in q) {
       if (perm.allowed && fields.length) confirmAll(q.then);
-    } else acceptField(q.field, q.body);
+      return;
+    }
+    send(q.body, () => {
+      // What was typed into the field after Enter (while its save waited) stays.
+      setEdits(({ [q.field]: now, ...rest }) => (now === q.typed ? rest : { ...rest, [q.field]: now }));
+      setPicked(({ [q.field]: p, ...rest }) => (p && p.text !== q.typed ? { ...rest, [q.field]: p } : rest));
+    });
   };
   const runOrQueue = (q: Queued) => {
-    if (save.isPending) queued.current.push(q);
+    if (busy()) queued.current.push(q);
     else run(q);
   };
   const confirmOrQueue = (then?: () => void) => runOrQueue({ all: true, then });
@@ -172,7 +184,7 @@ export function FieldsEditor({
       e.preventDefault();
       if (!perm.allowed) return;
       // Accept this field (as corrected, read now), then go on to the next one; other corrections stay.
-      runOrQueue({ field: name, body: { [name]: bodyOf(name, orig) } });
+      runOrQueue({ field: name, body: { [name]: bodyOf(name, orig) }, typed: edits[name] });
       move(name, 1);
     }
   };
