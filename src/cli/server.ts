@@ -1,7 +1,6 @@
 import type { Config } from '../config.js';
 import { createDeps, openDatabase, type Deps } from '../container.js';
 import { DataDirLockedError } from '../db/data-dir-lock.js';
-import { appDepsFrom, buildApp } from '../http/app.js';
 import { createLogger, type Logger } from '../lib/logger.js';
 import { startManagedRedis } from '../lib/managed-redis.js';
 import { BULLMQ_QUEUES } from '../jobs/queues.js';
@@ -87,7 +86,10 @@ export async function runServer(
   if (relayWarning) logger.warn(relayWarning);
   // Said once at start-up by the processes that embed, instead of only in /ready and notes.
   if (role !== 'api' && (!opts.queues || opts.queues.includes('embed'))) void deps.documents.checkEmbedder();
-  const app = role !== 'worker' ? await buildApp(appDepsFrom(deps)) : undefined;
+  // Imported only by roles that serve HTTP: the routes, their schemas and the OpenAPI and docs
+  // plugins are memory a worker never uses.
+  const http = role !== 'worker' ? await import('../http/app.js') : undefined;
+  const app = http ? await http.buildApp(http.appDepsFrom(deps)) : undefined;
   if (app) {
     await app.listen({ port: config.PORT, host: config.HOST }).catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE')
