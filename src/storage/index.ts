@@ -2,10 +2,10 @@ import { join } from 'node:path';
 import type { Config } from '../config.js';
 import type { BlobStore } from './blob-store.js';
 import { createFsBlobStore } from './fs-blob-store.js';
+import { lazy } from '../lib/lazy.js';
 
 // Loaded on first use: the AWS SDK costs ~20 MB that a process storing files on disk never needs.
-let s3Module: Promise<typeof import('./s3-blob-store.js')> | undefined;
-const loadS3 = () => (s3Module ??= import('./s3-blob-store.js'));
+const loadS3 = lazy(() => import('./s3-blob-store.js'));
 
 export type { BlobStore } from './blob-store.js';
 

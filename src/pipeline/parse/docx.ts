@@ -1,10 +1,10 @@
 import { ParseError } from './errors.js';
 import { normalizeText } from './text.js';
 import { openZip } from './unzip.js';
+import { lazy } from '../../lib/lazy.js';
 
 // Loaded on first use: mammoth costs ~15 MB that a process converting no DOCX never needs.
-let mammothModule: Promise<typeof import('mammoth')> | undefined;
-const loadMammoth = () => (mammothModule ??= import('mammoth'));
+const loadMammoth = lazy(() => import('mammoth'));
 
 /** Default for {@link DocxOptions.maxInflatedBytes}. */
 export const DEFAULT_MAX_INFLATED_BYTES = 64 * 1024 * 1024;

@@ -2,10 +2,10 @@ import type { AddressObject, ParsedMail } from 'mailparser';
 import { ParseError } from './errors.js';
 import { htmlToText } from './html.js';
 import { normalizeText } from './text.js';
+import { lazy } from '../../lib/lazy.js';
 
 // Loaded on first use: mailparser costs ~20 MB that a process parsing no e-mail never needs.
-let mailparser: Promise<typeof import('mailparser')> | undefined;
-const loadMailparser = () => (mailparser ??= import('mailparser'));
+const loadMailparser = lazy(() => import('mailparser'));
 
 function addresses(a: AddressObject | AddressObject[] | undefined): string {
   if (!a) return '';

@@ -1,10 +1,10 @@
 // Reading a message: one set of parser options for every source (no HTML↔text conversion and
 // no link detection, which only cost time: the text is read again by the parse stage).
 import type { ParsedMail } from 'mailparser';
+import { lazy } from '../../../lib/lazy.js';
 
 // Loaded on first use: mailparser costs ~20 MB that a process receiving no mail never needs.
-let mailparser: Promise<typeof import('mailparser')> | undefined;
-const loadMailparser = () => (mailparser ??= import('mailparser'));
+const loadMailparser = lazy(() => import('mailparser'));
 
 const PARSE_OPTIONS = {
   skipHtmlToText: true,

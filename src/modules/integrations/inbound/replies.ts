@@ -6,10 +6,10 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Transporter } from 'nodemailer';
 import type { Logger } from '../../../lib/logger.js';
+import { lazy } from '../../../lib/lazy.js';
 
 // Loaded on first use: nodemailer costs ~15 MB that a process sending no reply never needs.
-let nodemailer: Promise<typeof import('nodemailer')> | undefined;
-const loadNodemailer = () => (nodemailer ??= import('nodemailer'));
+const loadNodemailer = lazy(() => import('nodemailer'));
 
 export interface ReplyRequest {
   /** MAIL FROM of the message (where RFC 3834 says replies go); empty for a null sender. */

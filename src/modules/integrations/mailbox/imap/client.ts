@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { ImapFlow, ImapFlowOptions } from 'imapflow';
 import { ImapConnectorError } from './errors.js';
 import type { ImapConnectOptions, ImapMailboxConfig, ResolvedAddress } from './types.js';
+import { lazy } from '../../../../lib/lazy.js';
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 export const DEFAULT_AUTO_IDLE_DELAY_MS = 1_000;
@@ -10,8 +11,7 @@ export const DEFAULT_SOCKET_TIMEOUT_MS = 300_000;
 export const DEFAULT_OPEN_TIMEOUT_MS = 30_000;
 
 // Loaded on first use: imapflow costs ~30 MB that a process without mailboxes never needs.
-let imapflow: Promise<typeof import('imapflow')> | undefined;
-const loadImapflow = () => (imapflow ??= import('imapflow'));
+const loadImapflow = lazy(() => import('imapflow'));
 
 async function systemLookup(host: string): Promise<ResolvedAddress[]> {
   const res = await dnsLookup(host, { all: true, verbatim: true });

@@ -104,7 +104,6 @@ export function classifyImapError(err: unknown, during: 'connect' | 'folder' | '
   if (e.authenticationFailed && e.message === 'Already logged out') return 'connect';
   if (e.authenticationFailed || AUTH_CODES.has(e.serverResponseCode ?? '')) return 'auth';
   if (e.mailboxMissing || FOLDER_CODES.has(code) || FOLDER_CODES.has(e.serverResponseCode ?? '')) return 'folder';
-  if (CONNECT_CODES.has(code)) return 'connect';
   if (during === 'folder') return 'folder';
   return during === 'connect' ? 'connect' : 'protocol';
 }

@@ -11,13 +11,13 @@
 // rewriting that one URL.
 import type { OAuth2Client } from 'google-auth-library';
 import { SPREADSHEETS_SCOPE, type SheetsClientOptions, type SheetsCredentials } from './types.js';
+import { lazy } from '../../../../lib/lazy.js';
 
 /** The token endpoint the library calls when none is configured. */
 export const GOOGLE_TOKEN_URL = 'https://oauth2.googleapis.com/token';
 
 // Loaded on first use, as googleapis is: a process without Sheets connections never needs it.
-let googleAuth: Promise<typeof import('google-auth-library')> | undefined;
-const loadGoogleAuth = () => (googleAuth ??= import('google-auth-library'));
+const loadGoogleAuth = lazy(() => import('google-auth-library'));
 
 /** Throws a TypeError when the credentials lack what their kind needs (done when a client is made). */
 export function checkCredentials(credentials: SheetsCredentials): void {

@@ -6,10 +6,10 @@ import { parseA1Range, quoteSheetName } from '../mapping/a1.js';
 import type { SheetCell } from '../mapping/cells.js';
 import { checkCredentials, createAuthClient } from './auth.js';
 import type { CellInput, SheetsApi, SheetsClientOptions, SheetsCredentials } from './types.js';
+import { lazy } from '../../../../lib/lazy.js';
 
 // Loaded on first use: ~17 MB that a process without Sheets connections never needs.
-let sheetsModule: Promise<typeof import('googleapis/build/src/apis/sheets/index.js')> | undefined;
-const loadSheets = () => (sheetsModule ??= import('googleapis/build/src/apis/sheets/index.js'));
+const loadSheets = lazy(() => import('googleapis/build/src/apis/sheets/index.js'));
 
 const toValues = (rows: readonly (readonly CellInput[])[]): SheetCell[][] =>
   // null would mean "leave this cell alone" on update; we always mean "empty".
