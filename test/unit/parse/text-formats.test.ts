@@ -3,6 +3,7 @@ import { parseDocument, ParseError } from '../../../src/pipeline/parse/index.js'
 import { htmlToText } from '../../../src/pipeline/parse/html.js';
 import { csvToText } from '../../../src/pipeline/parse/csv.js';
 import { guessLanguage } from '../../../src/pipeline/parse/language.js';
+import { MAX_TEXT_CHARS } from '../../../src/pipeline/parse/convert.js';
 import { makeDocx, writeZip } from './fixtures/zip.js';
 
 const parse = (bytes: Buffer, filename?: string) => parseDocument({ bytes, filename, maxPages: 100 }, {});
@@ -35,6 +36,15 @@ describe('plain text', () => {
     // NFC reorders a long run of marks of mixed classes in quadratic time; 32 are kept.
     const marks = '\u0316\u0301'.repeat(20_000);
     expect((await parse(Buffer.from(`x${marks} y`), 'z.txt')).text).toBe(`x${marks.slice(0, 32).normalize('NFC')} y`);
+  });
+
+  it('reads text up to MAX_TEXT_CHARS and fails a longer text as TOO_LARGE rather than cutting it', async () => {
+    const line = 'Invoice 12.00\n';
+    const fits = line.repeat(Math.floor(MAX_TEXT_CHARS / line.length));
+    expect((await parse(Buffer.from(fits), 'a.txt')).text).toBe(fits.trimEnd());
+    const err = await parseError(Buffer.from(fits + line.repeat(2)), 'a.txt');
+    expect(err.code).toBe('TOO_LARGE');
+    expect(err.message).toMatch(/characters; the limit is 10,000,000/);
   });
 
   it('falls back to Windows-1252 when the bytes are not UTF-8', async () => {
