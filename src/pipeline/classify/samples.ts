@@ -17,6 +17,28 @@ export interface SampleExample extends LabelledExample {
 }
 
 /**
+ * Bump when what a sample file becomes as text changes (the e-mail conversion below): the cached
+ * built-in model is keyed by the samples' raw bytes and this, not by their text, so that a
+ * process with a fresh cache never converts them (see `builtin.ts`).
+ */
+export const SAMPLE_TEXT_VERSION = 1;
+
+/** The sample files of `dir` as `<type>/<file>` paths, ordered by type then name. */
+export async function sampleFiles(dir: string): Promise<{ id: string; type: string; path: string }[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const types = entries
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  const out: { id: string; type: string; path: string }[] = [];
+  for (const type of types) {
+    const files = (await readdir(join(dir, type))).filter((f) => f.endsWith('.txt') || f.endsWith('.eml')).sort();
+    for (const f of files) out.push({ id: `${type}/${f}`, type, path: join(dir, type, f) });
+  }
+  return out;
+}
+
+/**
  * Read every `<type>/*.txt` and `<type>/*.eml` under `dir`. A `.eml` file is a raw message and is
  * converted exactly as an uploaded one is (headers summary, body, attachment names), so the model
  * learns from the text it will be asked about. Sub-folders without samples (such as the
@@ -24,19 +46,10 @@ export interface SampleExample extends LabelledExample {
  * reproducible.
  */
 export async function loadSampleSet(dir: string): Promise<SampleExample[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const types = entries
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
   const out: SampleExample[] = [];
-  for (const type of types) {
-    const files = (await readdir(join(dir, type))).filter((f) => f.endsWith('.txt') || f.endsWith('.eml')).sort();
-    for (const f of files) {
-      const path = join(dir, type, f);
-      const text = f.endsWith('.eml') ? await emlToText(await readFile(path)) : await readFile(path, 'utf8');
-      out.push({ id: `${type}/${f}`, type, text });
-    }
+  for (const { id, type, path } of await sampleFiles(dir)) {
+    const text = path.endsWith('.eml') ? await emlToText(await readFile(path)) : await readFile(path, 'utf8');
+    out.push({ id, type, text });
   }
   return out;
 }
