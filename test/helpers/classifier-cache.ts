@@ -28,7 +28,8 @@ let primed: Promise<string> | undefined;
 
 /** Path of the cached built-in model, trained first when missing or stale. */
 export function primeBuiltinClassifier(): Promise<string> {
-  // loadBuiltinModel compares the cached model's version with the samples and retrains when stale.
+  // loadBuiltinModel compares the cache's source key (the samples' bytes, the algorithm and its
+  // options) and retrains when stale.
   primed ??= loadBuiltinModel(SAMPLES, { cachePath: TEST_CLASSIFIER_FILE }).then(() => TEST_CLASSIFIER_FILE);
   return primed;
 }

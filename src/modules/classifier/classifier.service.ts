@@ -38,7 +38,15 @@ export function createClassifierService(deps: {
   const orgModels = new Map<string, { version: string; model: ClassifierModel }>();
 
   const getBuiltin = () => {
-    builtin ??= loadBuiltinModel(samplesDir, { cachePath: join(deps.cacheDir, 'classifier-builtin.json') });
+    if (!builtin) {
+      const loading = loadBuiltinModel(samplesDir, { cachePath: join(deps.cacheDir, 'classifier-builtin.json') });
+      // A failed load (training could not start, a full disk) is tried again by the next caller
+      // instead of failing every classification until the process restarts.
+      loading.catch(() => {
+        if (builtin === loading) builtin = undefined;
+      });
+      builtin = loading;
+    }
     return builtin;
   };
 

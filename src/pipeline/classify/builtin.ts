@@ -17,8 +17,7 @@ import { spawnLimited } from '../parse/sandbox-process.js';
 import { MODEL_FORMAT, parseModel, serializeModel, type ClassifierModel } from './model.js';
 import { RULES_VERSION } from './rules.js';
 import { loadSampleSet, SAMPLE_TEXT_VERSION, sampleFiles } from './samples.js';
-import { DEFAULT_TOKENIZE_OPTIONS } from './tokenize.js';
-import { ALGORITHM_VERSION, trainClassifier, type TrainOptions } from './train.js';
+import { ALGORITHM_VERSION, trainClassifier, trainingDefaults, type TrainOptions } from './train.js';
 
 /** Options for {@link loadBuiltinModel}. */
 export interface BuiltinModelOptions {
@@ -46,8 +45,8 @@ export async function sourceKeyFor(samplesDir: string, train: BuiltinTrainOption
       rules: RULES_VERSION,
       format: MODEL_FORMAT,
       text: SAMPLE_TEXT_VERSION,
-      tokenizer: DEFAULT_TOKENIZE_OPTIONS,
-      train: { ...train, trainedAt: undefined },
+      train: trainingDefaults(train),
+      types: train.types ?? null,
     }),
   );
   const files = await sampleFiles(samplesDir);
@@ -98,7 +97,8 @@ function trainInChild(samplesDir: string, cachePath: string, sourceKey: string, 
       maxMemoryMb: 2048,
     });
     p.child.once('error', reject);
-    p.child.once('exit', (code, signal) => {
+    // 'close', not 'exit': stderr may still hold the child's last words at 'exit'.
+    p.child.once('close', (code, signal) => {
       if (code === 0) return resolve();
       const why = p.stderrTail().trim().split('\n').slice(-3).join(' ');
       reject(

@@ -49,18 +49,35 @@ export interface TrainOptions {
   trainedAt?: Date;
 }
 
-function resolved(examples: readonly TrainingExample[], opts: TrainOptions) {
-  const weights = opts.weights ?? examples.map((e) => e.weight ?? 1);
-  if (weights.length !== examples.length) throw new RangeError('weights must align with examples');
+/**
+ * The options with their defaults filled in, except what depends on the examples (weights and
+ * the class list). Part of every model version, and of the built-in cache's source key.
+ */
+export function trainingDefaults(opts: Omit<TrainOptions, 'weights' | 'trainedAt'>) {
   return {
     seed: opts.seed ?? 42,
     calibrationFolds: opts.calibrationFolds ?? 3,
-    weights,
     l2: opts.l2 ?? 1e-3,
     maxIterations: opts.maxIterations ?? 300,
     tokenizer: { ...DEFAULT_TOKENIZE_OPTIONS, ...opts.tokenizer },
     vocabulary: { minDf: opts.vocabulary?.minDf ?? 2, maxFeatures: opts.vocabulary?.maxFeatures ?? 10000 },
     useRules: opts.useRules ?? true,
+  };
+}
+
+function resolved(examples: readonly TrainingExample[], opts: TrainOptions) {
+  const weights = opts.weights ?? examples.map((e) => e.weight ?? 1);
+  if (weights.length !== examples.length) throw new RangeError('weights must align with examples');
+  const d = trainingDefaults(opts);
+  return {
+    seed: d.seed,
+    calibrationFolds: d.calibrationFolds,
+    weights,
+    l2: d.l2,
+    maxIterations: d.maxIterations,
+    tokenizer: d.tokenizer,
+    vocabulary: d.vocabulary,
+    useRules: d.useRules,
     types: opts.types ?? [...new Set(examples.map((e) => e.type))].sort(),
   };
 }

@@ -6,8 +6,8 @@
  * - `UNSUPPORTED_TYPE`: the bytes are not a type this stage handles (zip, garbage, …).
  * - `TOO_MANY_PAGES`: the page count exceeds the configured limit.
  * - `TOO_LARGE`: decoding the file would pass a configured bound (bytes inflated from an
- *   archive, pixels of an image, or the parser's memory limit): a decompression bomb, or a file
- *   too big for this server's settings.
+ *   archive, pixels of an image, the parser's memory limit, or the 10 million characters of text
+ *   a document may have): a decompression bomb, or a file too big for this server's settings.
  * - `OCR_FAILED`: OCR was needed and failed, timed out, or is not configured.
  */
 export type ParseErrorCode =

@@ -166,8 +166,10 @@ async function parsePdf(input: ParseInput, deps: ParseDeps, o: ParseOptions): Pr
         ? { engine: deps.ocr, dpi: o.ocrDpi, pageTimeoutMs: o.ocrPageTimeoutMs, concurrency: o.ocrConcurrency }
         : undefined,
     });
-    const text = normalizeText(r.pages.map((p) => p.trim()).join(PAGE_SEPARATOR));
-    if (text.replace(/\s+/g, '') === '') {
+    // Checked before normalising: a PDF's pages arrive one by one, so here is the first place
+    // their total is known.
+    const text = normalizeText(checkTextLength(r.pages.map((p) => p.trim()).join(PAGE_SEPARATOR)));
+    if (!/\S/.test(text)) {
       if (r.pagesNeedingOcr > 0) throw ocrUnavailable('this PDF has no text layer and');
       if (r.failedPages > 0) throw new ParseError('CORRUPT', `none of the PDF's ${r.pages.length} pages could be read`);
     }

@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { loadBuiltinModel, sourceKeyFor } from '../../../src/pipeline/classify/builtin.js';
 import * as eml from '../../../src/pipeline/parse/eml.js';
 import { childPids, memoryTrackingAvailable } from '../../helpers/memory.js';
+import { createClassifierService } from '../../../src/modules/classifier/classifier.service.js';
+import { createLogger } from '../../../src/lib/logger.js';
 import { parseModel, serializeModel } from '../../../src/pipeline/classify/model.js';
 import { classify } from '../../../src/pipeline/classify/predict.js';
 import { loadSampleSet } from '../../../src/pipeline/classify/samples.js';
@@ -101,6 +103,24 @@ describe('loadBuiltinModel', () => {
     await expect(loadBuiltinModel(empty, { cachePath: join(dir, 'none.json') })).rejects.toThrow(
       /training the built-in classifier failed \(exit 1\): no classifier samples/,
     );
+  });
+
+  it('the classifier service tries a failed load again instead of keeping the failure', async () => {
+    const later = join(dir, 'later-samples');
+    await mkdir(later, { recursive: true });
+    const service = createClassifierService({
+      repo: {} as never,
+      documents: {} as never,
+      logger: createLogger({ level: 'silent' }),
+      cacheDir: join(dir, 'service-cache'),
+      samplesDir: later,
+    });
+    await expect(service.builtin()).rejects.toThrow(/no classifier samples/);
+    for (const ex of await sampleSubset(4)) {
+      await mkdir(join(later, ex.type), { recursive: true });
+      await writeFile(join(later, ex.id), ex.text);
+    }
+    expect((await service.builtin()).trainedOn).toBe(32);
   });
 
   it('fails clearly when there are no samples', async () => {
