@@ -4,12 +4,10 @@ import { packageRoot } from '../../lib/package-root.js';
 import {
   classificationText,
   loadBuiltinModel,
-  loadSampleSet,
   parseModel,
   serializeModel,
-  trainClassifier,
+  trainWithSamples,
   type ClassifierModel,
-  type SampleExample,
 } from '../../pipeline/classify/index.js';
 import type { Scope } from '../../lib/scope.js';
 import type { DocumentsRepository } from '../documents/documents.repository.js';
@@ -34,7 +32,6 @@ export function createClassifierService(deps: {
 }) {
   const samplesDir = deps.samplesDir ?? join(packageRoot(), 'samples', 'classifier');
   let builtin: Promise<ClassifierModel> | undefined;
-  let samples: Promise<SampleExample[]> | undefined;
   const orgModels = new Map<string, { version: string; model: ClassifierModel }>();
 
   const getBuiltin = () => {
@@ -78,14 +75,12 @@ export function createClassifierService(deps: {
       // What the classifier reads of each document: the whole text, or windows from start to end.
       const rows = await deps.documents.confirmedTexts(scope, MAX_CONFIRMED, (text) => classificationText(text));
       if (rows.length === 0) return null;
-      samples ??= loadSampleSet(samplesDir);
-      const base = await samples;
-      const examples = [
-        ...base.map((s) => ({ text: s.text, type: s.type })),
-        ...rows.map((r) => ({ text: r.text, type: r.type })),
-      ];
-      const weights = [...base.map(() => 1), ...rows.map(() => CONFIRMED_WEIGHT)];
-      const model = trainClassifier(examples, { weights });
+      // In a child process: the samples' text and the fit's garbage stay out of this one.
+      const model = await trainWithSamples({
+        samplesDir,
+        extra: rows.map((r) => ({ text: r.text, type: r.type })),
+        extraWeight: CONFIRMED_WEIGHT,
+      });
       await deps.repo.save(scope, {
         version: model.version,
         serialized: serializeModel(model),

@@ -13,10 +13,10 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { spawnLimited } from '../parse/sandbox-process.js';
 import { MODEL_FORMAT, parseModel, serializeModel, type ClassifierModel } from './model.js';
 import { RULES_VERSION } from './rules.js';
 import { loadSampleSet, SAMPLE_TEXT_VERSION, sampleFiles } from './samples.js';
+import { runTrainer } from './train-process.js';
 import { ALGORITHM_VERSION, trainClassifier, trainingDefaults, type TrainOptions } from './train.js';
 
 /** Options for {@link loadBuiltinModel}. */
@@ -87,27 +87,6 @@ async function trainFromSamples(samplesDir: string, train: BuiltinTrainOptions):
   return trainClassifier(examples, train);
 }
 
-/** Trains in a child process with its own memory, which is given back when it exits. */
-function trainInChild(samplesDir: string, cachePath: string, sourceKey: string, train: BuiltinTrainOptions) {
-  return new Promise<void>((resolve, reject) => {
-    const p = spawnLimited({
-      entry: new URL(`./train-child${import.meta.url.endsWith('.ts') ? '.ts' : '.js'}`, import.meta.url),
-      args: [samplesDir, cachePath, sourceKey, JSON.stringify(train)],
-      maxHeapMb: 1024,
-      maxMemoryMb: 2048,
-    });
-    p.child.once('error', reject);
-    // 'close', not 'exit': stderr may still hold the child's last words at 'exit'.
-    p.child.once('close', (code, signal) => {
-      if (code === 0) return resolve();
-      const why = p.stderrTail().trim().split('\n').slice(-3).join(' ');
-      reject(
-        new Error(`training the built-in classifier failed (${signal ?? `exit ${code}`})${why ? `: ${why}` : ''}`),
-      );
-    });
-  });
-}
-
 export async function loadBuiltinModel(
   samplesDir: string,
   options: BuiltinModelOptions = {},
@@ -119,7 +98,7 @@ export async function loadBuiltinModel(
   const cached = await readCached(cachePath, sourceKey);
   if (cached) return cached;
   if (options.trainInChild === false) return trainIntoCache(samplesDir, cachePath, sourceKey, train);
-  await trainInChild(samplesDir, cachePath, sourceKey, train);
+  await runTrainer(['builtin', samplesDir, cachePath, sourceKey, JSON.stringify(train)]);
   const trained = await readCached(cachePath, sourceKey);
   if (!trained) throw new Error(`the built-in classifier was trained but ${cachePath} does not hold it`);
   return trained;

@@ -9,6 +9,7 @@ export {
 } from './train.js';
 export { evaluate, expectedCalibrationError, type EvaluationReport, type ClassMetrics } from './evaluate.js';
 export { loadBuiltinModel, type BuiltinModelOptions } from './builtin.js';
+export { trainWithSamples, type ExtendedTrainRequest } from './train-process.js';
 export {
   loadSampleSet,
   splitDeterministic,

@@ -1,21 +1,46 @@
-// Entry of the process that trains the built-in classifier (started by builtin.ts, never
-// imported): argv is samplesDir, cachePath, sourceKey and the training options as JSON. It writes
-// the cache and exits 0, or prints why and exits 1. Training here keeps its ~150 MB of garbage
-// out of the long-lived worker that asked for the model.
+// Entry of the process that trains a classifier (started by train-process.ts, never imported).
+//   builtin SAMPLES_DIR CACHE_PATH SOURCE_KEY TRAIN_JSON   trains the built-in model into its cache
+//   extended   waits for one ExtendedTrainRequest over IPC, trains on the samples plus its
+//              examples and sends back {type:'model', json}
+// It exits 0 when done, or prints why and exits 1. Training here keeps its ~150 MB of garbage out
+// of the long-lived process that asked for the model.
 import { trainIntoCache } from './builtin.js';
-import type { TrainOptions } from './train.js';
+import { serializeModel } from './model.js';
+import { loadSampleSet } from './samples.js';
+import { trainClassifier, type TrainOptions } from './train.js';
+import type { ExtendedTrainRequest } from './train-process.js';
 
-const [samplesDir, cachePath, sourceKey, trainJson] = process.argv.slice(2);
-// The IPC channel the parent opened is not used; closing it lets the process end by itself.
-process.disconnect?.();
-try {
-  const train = JSON.parse(trainJson ?? '{}') as Omit<TrainOptions, 'trainedAt'> & { trainedAt?: string };
+function fail(err: unknown): never {
+  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+}
+
+async function builtin([samplesDir, cachePath, sourceKey, trainJson]: string[]): Promise<void> {
+  // The IPC channel the parent opened is not used; closing it lets the process end by itself.
+  process.disconnect?.();
+  const train = JSON.parse(trainJson ?? '{}') as Omit<TrainOptions, 'trainedAt' | 'weights'> & { trainedAt?: string };
   await trainIntoCache(samplesDir, cachePath, sourceKey, {
     ...train,
     trainedAt: train.trainedAt ? new Date(train.trainedAt) : undefined,
   });
   process.exit(0);
-} catch (err) {
-  process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exit(1);
 }
+
+function extended(): void {
+  // The parent is gone before sending: nothing to train for.
+  process.once('disconnect', () => process.exit(1));
+  process.once('message', (req: ExtendedTrainRequest) => {
+    void (async () => {
+      const base = await loadSampleSet(req.samplesDir);
+      const examples = [...base.map((s) => ({ text: s.text, type: s.type })), ...req.extra];
+      const weights = [...base.map(() => 1), ...req.extra.map(() => req.extraWeight)];
+      const json = serializeModel(trainClassifier(examples, { weights }));
+      process.send?.({ type: 'model', json }, () => process.exit(0));
+    })().catch(fail);
+  });
+}
+
+const [mode, ...rest] = process.argv.slice(2);
+if (mode === 'builtin') builtin(rest).catch(fail);
+else if (mode === 'extended') extended();
+else fail(`unknown mode ${mode}`);

@@ -101,7 +101,7 @@ describe('loadBuiltinModel', () => {
     const empty = join(dir, 'no-samples');
     await mkdir(empty, { recursive: true });
     await expect(loadBuiltinModel(empty, { cachePath: join(dir, 'none.json') })).rejects.toThrow(
-      /training the built-in classifier failed \(exit 1\): no classifier samples/,
+      /training the classifier failed \(exit 1\): no classifier samples/,
     );
   });
 
