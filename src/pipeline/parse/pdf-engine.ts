@@ -111,8 +111,9 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     return slot;
   }
 
-  function acquire(): Promise<Slot | null> {
+  function acquire(signal?: AbortSignal): Promise<Slot | null> {
     if (closed) return Promise.resolve(null);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
     // A slot whose process is running first.
     const running = slots.find((s) => !s.busy && s.proc !== undefined);
     if (running) return Promise.resolve(take(running));
@@ -121,12 +122,23 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     // start), a document waits spawnDelayMs for a busy process before another starts for it.
     if (unstarted && (spawnDelayMs === 0 || !slots.some((s) => s.busy || s.proc !== undefined)))
       return Promise.resolve(take(unstarted));
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
-      const waiter = (slot: Slot | null): void => {
+      // A waiter whose job was given up (its stage timed out, the worker is stopping) leaves the
+      // queue at once, instead of taking a process later for a result nobody reads.
+      const onAbort = (): void => {
+        const at = waiting.indexOf(waiter);
+        if (at < 0) return;
+        waiting.splice(at, 1);
         clearTimeout(timer);
+        reject(signal?.reason as Error);
+      };
+      const settle = (slot: Slot | null): void => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         resolve(slot);
       };
+      const waiter = (slot: Slot | null): void => settle(slot);
       const decide = (): void => {
         const at = waiting.indexOf(waiter);
         if (at < 0 || closed) return;
@@ -140,7 +152,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
         const slot = slots.find((s) => !s.busy);
         if (!slot) return;
         waiting.splice(at, 1);
-        resolve(take(slot));
+        settle(take(slot));
       };
       const wait = (): void => {
         // Decided after the event loop's next I/O phase: when this process was itself too busy
@@ -151,6 +163,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
       };
       if (unstarted) wait();
       waiting.push(waiter);
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
   }
 
@@ -377,7 +390,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
     signal: AbortSignal | undefined,
     fn: (slot: Slot, p: LimitedProcess) => Promise<T>,
   ): Promise<T> {
-    const slot = await acquire();
+    const slot = await acquire(signal);
     if (!slot) throw new Error('PDF engine is closed');
     try {
       signal?.throwIfAborted();

@@ -69,6 +69,28 @@ describe('parser process pool', () => {
     expect(parserPids()).toHaveLength(1);
   });
 
+  it('a document waiting for a process leaves the queue when its signal aborts', async () => {
+    engine = createPdfEngine({ workers: 1 });
+    const e = engine;
+    const long = await makeTextPdf({ pages: Array.from({ length: 40 }, (_, i) => [`page ${i + 1}`]) });
+    const small = await makeTextPdf({ pages: [['small']] });
+    let longDone = false;
+    const first = parseDocument({ bytes: long, maxPages: 50 }, { pdf: e }).then((r) => {
+      longDone = true;
+      return r;
+    });
+    const controller = new AbortController();
+    const waiting = parseDocument({ bytes: small, maxPages: 5 }, { pdf: e }, { signal: controller.signal });
+    const after = read(e, 'after');
+    controller.abort(new Error('given up'));
+    // It is refused while the only process is still on the long document, not once it is free.
+    await expect(waiting).rejects.toThrow('given up');
+    expect(longDone).toBe(false);
+    expect((await first).pages).toBe(40);
+    expect(await after).toBe('after');
+    expect(parserPids()).toHaveLength(1);
+  });
+
   it('starts the second process once the first has been on one document for spawnDelayMs', async () => {
     // Forty pages take the first process far longer than 1 ms, so the others wait past the delay.
     engine = createPdfEngine({ workers: 2, spawnDelayMs: 1, idleTimeoutMs: 600_000 });
