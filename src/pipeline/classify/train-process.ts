@@ -3,7 +3,7 @@
  * ~150 MB of heap that V8 and malloc keep resident in the process afterwards, and the processes
  * that ask for a model (workers) run for weeks.
  */
-import { spawnLimited } from '../parse/sandbox-process.js';
+import { spawnLimited } from '../../lib/limited-process.js';
 import { parseModel, type ClassifierModel } from './model.js';
 import type { LabelledExample } from './samples.js';
 

@@ -68,18 +68,9 @@ export function trainingDefaults(opts: Omit<TrainOptions, 'weights' | 'trainedAt
 function resolved(examples: readonly TrainingExample[], opts: TrainOptions) {
   const weights = opts.weights ?? examples.map((e) => e.weight ?? 1);
   if (weights.length !== examples.length) throw new RangeError('weights must align with examples');
-  const d = trainingDefaults(opts);
-  return {
-    seed: d.seed,
-    calibrationFolds: d.calibrationFolds,
-    weights,
-    l2: d.l2,
-    maxIterations: d.maxIterations,
-    tokenizer: d.tokenizer,
-    vocabulary: d.vocabulary,
-    useRules: d.useRules,
-    types: opts.types ?? [...new Set(examples.map((e) => e.type))].sort(),
-  };
+  // Key order is part of the model version (modelVersionFor hashes this object): `weights` is
+  // left out of that hash, so the others keep the order they always had.
+  return { ...trainingDefaults(opts), weights, types: opts.types ?? [...new Set(examples.map((e) => e.type))].sort() };
 }
 
 /** Content hash of everything that determines the trained weights (`clf-<16 hex>`). */

@@ -1,6 +1,6 @@
 import { ParseError } from './errors.js';
 import { jpegOrientation } from './image-orientation.js';
-import { diedOfMemory, spawnLimited } from './sandbox-process.js';
+import { diedOfMemory, spawnLimited } from '../../lib/limited-process.js';
 
 /** An image turned upright and re-encoded as PNG. */
 export interface NormalizedImage {

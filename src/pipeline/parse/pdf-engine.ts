@@ -4,7 +4,7 @@ import { ParseError } from './errors.js';
 import type { PdfEngine, PdfEngineOptions, PdfPageData, PdfReadOptions } from './pdf-engine-types.js';
 import type { PageMessage } from './pdf-reader.js';
 import type { SandboxSettings } from './sandbox-child.js';
-import { diedOfMemory, spawnLimited, type LimitedProcess } from './sandbox-process.js';
+import { diedOfMemory, spawnLimited, type LimitedProcess } from '../../lib/limited-process.js';
 
 export type { PdfEngine, PdfEngineOptions, PdfPageData, PdfReadOptions } from './pdf-engine-types.js';
 

@@ -1,7 +1,7 @@
 // Evaluates JSONata expressions in child processes with hard bounds. A worker thread's
 // `resourceLimits` do not cover every allocation path, so an expression like
 // `$pad("", 1e8, "x")` in a thread could take the whole process down; a child process started
-// with a V8 heap limit and RLIMIT_DATA (the parsers' design, sandbox-process.ts) dies alone.
+// with a V8 heap limit and RLIMIT_DATA (the parsers' design, src/lib/limited-process.ts) dies alone.
 // - input: measured as JSON before it is sent;
 // - time: every call has a deadline after which the process is killed (and replaced on next use);
 // - memory: heap and data limits; a process that dies mid-call fails that call with
@@ -11,7 +11,7 @@
 // - recycling: a process is replaced after `recycleAfter` calls or once it grows past its budget.
 // Simple expressions over small inputs skip the process (fast-path.ts says which, and how they
 // stay bounded); they see the same JSON input and give the same values and errors.
-import { diedOfMemory, spawnLimited, type LimitedProcess } from '../../../pipeline/parse/sandbox-process.js';
+import { diedOfMemory, spawnLimited, type LimitedProcess } from '../../../lib/limited-process.js';
 import { createFastPath, FAST_MAX_INPUT } from './fast-path.js';
 import { evaluateOne } from './outcome.js';
 import type { CheckItem, CheckRequest, ChildResponse, EvalOutcome, EvalRequest } from './protocol.js';

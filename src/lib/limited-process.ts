@@ -43,7 +43,7 @@ const FROM_SOURCE = import.meta.url.endsWith('.ts');
  * committed, unlike RLIMIT_AS. Core dumps are off: a process killed at its limit is expected.
  */
 export function spawnLimited(o: LimitedProcessOptions): LimitedProcess {
-  const loader = FROM_SOURCE ? ['--import', new URL('../../../scripts/ts-loader.mjs', import.meta.url).href] : [];
+  const loader = FROM_SOURCE ? ['--import', new URL('../../scripts/ts-loader.mjs', import.meta.url).href] : [];
   const nodeArgs = [
     `--max-old-space-size=${Math.max(16, Math.floor(o.maxHeapMb))}`,
     ...loader,
