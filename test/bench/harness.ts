@@ -2,7 +2,7 @@
 // child process, and autocannon runs with their numbers.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -107,6 +107,60 @@ export function cpuSecs(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
   return (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime in clock ticks (100/s on Linux)
+}
+
+/** Every live process as [pid, parent pid, command name, CPU seconds]. */
+function processTable(): [number, number, string, number][] {
+  const out: [number, number, string, number][] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const name = f.slice(f.indexOf('(') + 1, f.lastIndexOf(')'));
+      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
+      out.push([Number(d), Number(rest[1]), name, (Number(rest[11]) + Number(rest[12])) / 100]);
+    } catch {
+      /* ended meanwhile */
+    }
+  }
+  return out;
+}
+
+/** CPU seconds of each live process, by pid, for `sideCpuSince`. */
+export type CpuReading = { children: Map<number, number>; postgres: Map<number, number> };
+
+/**
+ * CPU seconds used so far by each live descendant of `pid` (parser and expression processes) and,
+ * separately, by each process named `postgres` on this machine (the local server the bench
+ * talks to; none with PGlite, which runs inside the server process). `exclude` skips those
+ * children and theirs (the bench's own servers when measuring its floor's parser process).
+ */
+export function readSideCpu(pid: number, exclude: number[] = []): CpuReading {
+  const table = processTable();
+  const kids = new Map<number, number[]>();
+  for (const [p, pp] of table) kids.set(pp, [...(kids.get(pp) ?? []), p]);
+  const cpu = new Map(table.map(([p, , , c]) => [p, c]));
+  const children = new Map<number, number>();
+  const todo = [...(kids.get(pid) ?? [])];
+  while (todo.length) {
+    const p = todo.pop()!;
+    if (exclude.includes(p)) continue;
+    children.set(p, cpu.get(p) ?? 0);
+    todo.push(...(kids.get(p) ?? []));
+  }
+  const postgres = new Map(table.filter(([, , n]) => n === 'postgres').map(([p, , , c]) => [p, c]));
+  return { children, postgres };
+}
+
+/**
+ * CPU seconds spent since `before` by the processes of `readSideCpu`. A process started meanwhile
+ * counts whole; one that exited meanwhile (a recycled parser process) is missed for its last
+ * stretch, so this is a slight underestimate.
+ */
+export function sideCpuSince(before: CpuReading, now: CpuReading): { children: number; postgres: number } {
+  const since = (a: Map<number, number>, b: Map<number, number>) =>
+    [...b].reduce((s, [p, c]) => s + c - (a.get(p) ?? 0), 0);
+  return { children: since(before.children, now.children), postgres: since(before.postgres, now.postgres) };
 }
 
 export interface LoadResult {

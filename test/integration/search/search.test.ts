@@ -8,6 +8,7 @@ import { createDocsApp, type DocsApp } from '../../helpers/docs-app.js';
 import { createProject, upload, waitForDocument } from '../../helpers/pipeline.js';
 import { api, dataOf, errorCode } from '../documents/fixtures.js';
 import { createSearchRepository } from '../../../src/modules/search/search.repository.js';
+import { createNearDuplicates } from '../../../src/modules/documents/near-duplicates.js';
 import { bakeryReceipt, CONTRACT_TEXT, GERMAN_TEXT, HTML_TEXT, MEMO_TEXT, ocrNoise } from './fixtures.js';
 
 describe.each(dbKinds())('search (%s)', (kind) => {
@@ -311,6 +312,50 @@ describe.each(dbKinds())('search (%s)', (kind) => {
       const doc = dataOf(await api(t, actor, 'GET', `/documents/${copy.id}`));
       expect(doc.duplicate_of).toEqual(copy.row.duplicate_of);
       expect(doc.pipeline.notes.parse).toContain(`possible duplicate of ${receipts[0].id}`);
+    });
+
+    it('compares the candidates sharing the most bands, past failed ones, when one template has more documents than are compared', async () => {
+      // 300 earlier documents of one template (each shares bands with any new one of it), then a
+      // failed copy of an original and the original itself, newest of all. Only ranking by shared
+      // bands brings the original into the 100 compared: by age it would be the last.
+      const shop = await createActor(t);
+      const project = await createProject(t, shop, { name: 'Statements' });
+      const nd = createNearDuplicates(t.deps.db);
+      const template = (n: string) =>
+        `${CONTRACT_TEXT}\nStatement reference ${n}\nKeep this statement for your records.`;
+      const rows = [
+        ...Array.from({ length: 300 }, (_, i) => ({
+          id: `doc_tpl_${String(i).padStart(3, '0')}`,
+          text: template(`T-${i}`),
+          status: 'completed',
+        })),
+        { id: 'doc_tpl_900_failed', text: template('ORIGINAL-77'), status: 'failed' },
+        { id: 'doc_tpl_901_original', text: template('ORIGINAL-77'), status: 'completed' },
+      ];
+      for (const [i, r] of rows.entries()) {
+        await t.deps.db.query(
+          `INSERT INTO documents (id, org_id, environment, project_id, filename, mime_type, size_bytes, sha256, storage_key, status, text_content, created_at)
+           VALUES ($1, $2, 'live', $3, $1, 'text/plain', 1, md5($1), $1, $4, $5, now() - make_interval(secs => $6::int))`,
+          [r.id, shop.orgId, project, r.status, r.text, rows.length - i],
+        );
+        const { fp } = await nd.check({ id: r.id, org_id: shop.orgId, environment: 'live' }, r.text);
+        await t.deps.db.query(
+          `INSERT INTO document_minhash (document_id, org_id, environment, signature, sketch, shingles, band_keys)
+           VALUES ($1, $2, 'live', $3::int[], $4::int[], $5, $6::bigint[])`,
+          [r.id, shop.orgId, fp!.signature, fp!.sample, fp!.shingles, fp!.bandKeys],
+        );
+      }
+      const copy = await nd.check(
+        { id: 'doc_tpl_copy', org_id: shop.orgId, environment: 'live' },
+        ocrNoise(template('ORIGINAL-77'), 0.01),
+      );
+      expect(copy.match).toMatchObject({ id: 'doc_tpl_901_original', method: 'minhash' });
+      // Another organization's original is never a candidate, however alike.
+      const elsewhere = await nd.check(
+        { id: 'doc_tpl_copy', org_id: actor.orgId, environment: 'live' },
+        template('ORIGINAL-77'),
+      );
+      expect(elsewhere.match?.id).not.toBe('doc_tpl_901_original');
     });
 
     it('lists flagged documents with duplicate=true', async () => {
