@@ -1,6 +1,7 @@
 import { UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Queues } from '../src/jobs/queues.js';
 import { stageSlotsFor } from './stage-slots.js';
+import { createPauseCheck } from './pause-check.js';
 import { PermanentError } from '../src/lib/errors.js';
 import type { Logger } from '../src/lib/logger.js';
 import type { Metrics } from '../src/modules/metrics/index.js';
@@ -64,16 +65,16 @@ export function startStageWorker(
   const { runner, computes } = deps.documents;
   const m = deps.metrics;
   const slots = stageSlotsFor(deps.documents);
+  // Each stage worker keeps its own answers: a worker started after a pause sees it at once.
+  const isPaused = createPauseCheck(deps.queues);
   const limit = Math.max(1, concurrency * STAGE_DESCRIPTORS[stage].concurrency);
   slots.serve(stage, limit);
 
   const continueHere = async (next: Stage): Promise<boolean> => {
     if (opts.continueStages === false || !slots.tryEnter(next)) return false;
-    // An operator's pause of a stage holds its documents, continued or not.
-    const paused = await deps.queues
-      .get(next)
-      .isPaused()
-      .catch(() => true);
+    // An operator's pause of a stage holds its documents, continued or not (continuations see
+    // it within PAUSE_CHECK_MS; jobs already fetched run on, as with any queue).
+    const paused = await isPaused(next);
     if (paused) slots.leave(next);
     return !paused;
   };
