@@ -72,6 +72,9 @@ async function main(argv: string[]): Promise<number> {
     case 'start':
     case 'api':
     case 'worker': {
+      // Long-running roles only: a command that exits soon has no heap worth keeping small.
+      const { tuneHeap } = await import('./cli/heap-tuning.js');
+      tuneHeap({ postgres: Boolean(config.DATABASE_URL) });
       const { runServer } = await import('./cli/server.js');
       await runServer(config, cmd, {
         queues: values.queues
