@@ -23,11 +23,12 @@ export function createPauseCheck(
   return (stage) => {
     const hit = known.get(stage);
     if (hit && now() - hit.at < ttl) return hit.paused;
-    const paused = queues
+    const paused: Promise<boolean> = queues
       .get(stage)
       .isPaused()
       .catch(() => {
-        known.delete(stage);
+        // Forget this read only: a newer one may have replaced it meanwhile.
+        if (known.get(stage)?.paused === paused) known.delete(stage);
         return true;
       });
     known.set(stage, { at: now(), paused });

@@ -16,10 +16,15 @@ export const HEAP_GROWING_PERCENT = 50;
  * wins. Returns whether it set it. Node refuses these flags in NODE_OPTIONS, so this is where the
  * default lives.
  */
-export function tuneHeap(opts: { postgres: boolean; execArgv?: readonly string[] }): boolean {
+export function tuneHeap(opts: {
+  postgres: boolean;
+  execArgv?: readonly string[];
+  /** Tests pass their own, so that the test process's heap is left alone. */
+  setFlags?: (flags: string) => void;
+}): boolean {
   if (!opts.postgres) return false;
   const argv = opts.execArgv ?? process.execArgv;
   if (argv.some((a) => /^--(heap[-_]growing[-_]percent|optimize[-_]for[-_]size)\b/.test(a))) return false;
-  setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
+  (opts.setFlags ?? setFlagsFromString)(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   return true;
 }

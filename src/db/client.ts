@@ -54,10 +54,18 @@ const ARRAY_PARAMS = /unnest\s*\(\s*\$\d|(ANY|ALL)\s*\(\s*\$\d/i;
  */
 export const ARRAYS_PLAN_FREE = '/* arrays: plan-free */';
 
+/**
+ * Put in a statement that must be planned on every call, whatever its text looks like (for
+ * example one whose best plan depends on a table that PGlite, which never analyzes, would plan
+ * once while it was small and keep).
+ */
+export const PLAN_EACH_CALL = '/* plan each call */';
+
 function statementName(sql: string): string | undefined {
   if (
     sql.length > MAX_PREPARED_SQL ||
     neverPrepare.has(sql) ||
+    sql.includes(PLAN_EACH_CALL) ||
     /^\s*(BEGIN|COMMIT|ROLLBACK)/i.test(sql) ||
     sql.includes(';') ||
     (ARRAY_PARAMS.test(sql) && !sql.includes(ARRAYS_PLAN_FREE))

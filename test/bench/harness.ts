@@ -132,10 +132,11 @@ export type CpuReading = { children: Map<number, number>; postgres: Map<number, 
 /**
  * CPU seconds used so far by each live descendant of `pid` (parser and expression processes) and,
  * separately, by each process named `postgres` on this machine (the local server the bench
- * talks to; none with PGlite, which runs inside the server process). `exclude` skips those
+ * talks to; pass `postgres` false with PGlite, which runs inside the server process, so that a
+ * local server's unrelated work is not counted). `exclude` skips those
  * children and theirs (the bench's own servers when measuring its floor's parser process).
  */
-export function readSideCpu(pid: number, exclude: number[] = []): CpuReading {
+export function readSideCpu(pid: number, exclude: number[] = [], postgres = true): CpuReading {
   const table = processTable();
   const kids = new Map<number, number[]>();
   for (const [p, pp] of table) kids.set(pp, [...(kids.get(pp) ?? []), p]);
@@ -148,8 +149,8 @@ export function readSideCpu(pid: number, exclude: number[] = []): CpuReading {
     children.set(p, cpu.get(p) ?? 0);
     todo.push(...(kids.get(p) ?? []));
   }
-  const postgres = new Map(table.filter(([, , n]) => n === 'postgres').map(([p, , , c]) => [p, c]));
-  return { children, postgres };
+  const pg = postgres ? table.filter(([, , n]) => n === 'postgres') : [];
+  return { children, postgres: new Map(pg.map(([p, , , c]) => [p, c])) };
 }
 
 /**

@@ -114,7 +114,7 @@ async function createFloor(files: { pdf: Buffer }[], modelDir: string, model: Cl
       const started = performance.now();
       const cpu0 = process.cpuUsage();
       // The parser process is this process's child; the service's processes are excluded.
-      const parser0 = readSideCpu(process.pid, others());
+      const parser0 = readSideCpu(process.pid, others(), false);
       for (const f of files) {
         let t = performance.now();
         const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 }, { pdf });
@@ -131,7 +131,7 @@ async function createFloor(files: { pdf: Buffer }[], modelDir: string, model: Cl
       }
       const secs = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpu0);
-      const parser = sideCpuSince(parser0, readSideCpu(process.pid, others())).children;
+      const parser = sideCpuSince(parser0, readSideCpu(process.pid, others(), false)).children;
       return {
         perMinute: (files.length / secs) * 60,
         times,
@@ -292,12 +292,12 @@ export async function main(args: string[]): Promise<void> {
       const redisCpu0 = redis.pid ? cpuSecs(redis.pid) : NaN;
       const benchCpu0 = process.cpuUsage();
       const threads0 = threadCpu(pid);
-      const side0 = readSideCpu(pid);
+      const side0 = readSideCpu(pid, [], !!pgdb);
       const uploaded = await uploadAll(srv.url, key, uploads);
       const by = await waitAll(srv.url, key, project, expectedAfter, { last: uploaded[uploaded.length - 1] });
       const secs = (performance.now() - t0) / 1000;
       const benchCpu = process.cpuUsage(benchCpu0);
-      const side = sideCpuSince(side0, readSideCpu(pid));
+      const side = sideCpuSince(side0, readSideCpu(pid, [], !!pgdb));
       const n = uploads.length;
       if (process.env.BENCH_THREADS)
         for (const [name, s] of [...threadCpu(pid)].filter(([t, v]) => v - (threads0.get(t) ?? 0) > 0.05))

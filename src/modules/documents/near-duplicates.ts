@@ -3,7 +3,7 @@
 // comparison (src/pipeline/dedup) picks the closest, and the parse commit stores the
 // fingerprint and `duplicate_of` together. The project decides what a near-duplicate means:
 // keep it (flagged), stop it in needs_review, or fail it.
-import { ARRAYS_PLAN_FREE, type Db, type Queryable } from '../../db/client.js';
+import { ARRAYS_PLAN_FREE, PLAN_EACH_CALL, type Db, type Queryable } from '../../db/client.js';
 import { PermanentError } from '../../lib/errors.js';
 import {
   BANDS,
@@ -37,9 +37,10 @@ const FIRST_BAND_PARAM = 7;
  * How many bands a candidate shares with the text. Band i's key is hashed with i, so it can only
  * ever equal the text's band i: 16 comparisons of one column each, instead of a subquery that
  * unnests the candidate's keys and searches the text's 16 for each (a tenth of the cost per
- * candidate, and a lookup meets every earlier document of a common template).
+ * candidate, and a lookup meets every earlier document of a common template). Never NULL, even
+ * for a short array.
  */
-const SHARED_BANDS = `(${Array.from({ length: BANDS }, (_, i) => `(m.band_keys[${i + 1}] = $${FIRST_BAND_PARAM + i}::bigint)::int`).join(' + ')})`;
+const SHARED_BANDS = `(${Array.from({ length: BANDS }, (_, i) => `(m.band_keys[${i + 1}] IS NOT DISTINCT FROM $${FIRST_BAND_PARAM + i}::bigint)::int`).join(' + ')})`;
 
 /** PostgreSQL's text form of an int[] ('{1,-2,3}'). */
 const parseIntArray = (text: string): number[] => JSON.parse(`[${text.slice(1, -1)}]`) as number[];
@@ -49,7 +50,7 @@ export function createNearDuplicates(db: Queryable & { kind?: Db['kind'] }) {
   // so the generic plan is the custom one (checked at 100,000 documents with force_generic_plan),
   // and planning was ~0.3 ms of every check's wait; autoanalyze re-plans as the table grows. Not on
   // PGlite, which never analyzes: a generic plan made while the table was small would stay.
-  const prepared = db.kind === 'postgres' ? ARRAYS_PLAN_FREE : '';
+  const prepared = db.kind === 'postgres' ? ARRAYS_PLAN_FREE : PLAN_EACH_CALL;
   return {
     /** The fingerprint of a document's text and the earlier document it nearly repeats, if any. */
     async check(

@@ -9,6 +9,7 @@ import { createProject, upload, waitForDocument } from '../../helpers/pipeline.j
 import { api, dataOf, errorCode } from '../documents/fixtures.js';
 import { createSearchRepository } from '../../../src/modules/search/search.repository.js';
 import { createNearDuplicates } from '../../../src/modules/documents/near-duplicates.js';
+import { fingerprint } from '../../../src/pipeline/dedup/index.js';
 import { bakeryReceipt, CONTRACT_TEXT, GERMAN_TEXT, HTML_TEXT, MEMO_TEXT, ocrNoise } from './fixtures.js';
 
 describe.each(dbKinds())('search (%s)', (kind) => {
@@ -338,7 +339,7 @@ describe.each(dbKinds())('search (%s)', (kind) => {
            VALUES ($1, $2, 'live', $3, $1, 'text/plain', 1, md5($1), $1, $4, $5, now() - make_interval(secs => $6::int))`,
           [r.id, shop.orgId, project, r.status, r.text, rows.length - i],
         );
-        const { fp } = await nd.check({ id: r.id, org_id: shop.orgId, environment: 'live' }, r.text);
+        const fp = fingerprint(r.text, `${shop.orgId}/live`);
         await t.deps.db.query(
           `INSERT INTO document_minhash (document_id, org_id, environment, signature, sketch, shingles, band_keys)
            VALUES ($1, $2, 'live', $3::int[], $4::int[], $5, $6::bigint[])`,
@@ -350,12 +351,14 @@ describe.each(dbKinds())('search (%s)', (kind) => {
         ocrNoise(template('ORIGINAL-77'), 0.01),
       );
       expect(copy.match).toMatchObject({ id: 'doc_tpl_901_original', method: 'minhash' });
-      // Another organization's original is never a candidate, however alike.
-      const elsewhere = await nd.check(
-        { id: 'doc_tpl_copy', org_id: actor.orgId, environment: 'live' },
-        template('ORIGINAL-77'),
-      );
-      expect(elsewhere.match?.id).not.toBe('doc_tpl_901_original');
+      // PGlite never analyzes: a plan kept from when the table was small would stay, so the
+      // lookup is planned on every call there (the pattern is split so as not to match itself).
+      if (kind === 'pglite') {
+        const { rows } = await t.deps.db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%band' || '_keys &&%'`,
+        );
+        expect(rows[0].n).toBe(0);
+      }
     });
 
     it('lists flagged documents with duplicate=true', async () => {

@@ -44,6 +44,25 @@ describe('the paused flag a continuation reads', () => {
     expect(await isPaused('embed')).toBe(true);
   });
 
+  it('keeps a newer answer when an older read fails after it', async () => {
+    let fail!: (err: Error) => void;
+    let reads = 0;
+    const queues = {
+      get: () => ({
+        isPaused: () => (++reads === 1 ? new Promise<boolean>((_, reject) => (fail = reject)) : Promise.resolve(false)),
+      }),
+    } as unknown as Pick<Queues, 'get'>;
+    let clock = 0;
+    const isPaused = createPauseCheck(queues, { ttlMs: 1_000, now: () => clock });
+    const slow = isPaused('embed');
+    clock = 1_500;
+    expect(await isPaused('embed')).toBe(false);
+    fail(new Error('timed out'));
+    expect(await slow).toBe(true);
+    expect(await isPaused('embed')).toBe(false);
+    expect(reads).toBe(2);
+  });
+
   it('takes a failed read as paused and does not keep it', async () => {
     const flags: Record<string, boolean | Error> = { embed: new Error('connection lost') };
     const { queues, reads } = fakeQueues(flags);
