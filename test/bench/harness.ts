@@ -102,11 +102,19 @@ export async function startDocpipe(
   };
 }
 
+/** Parent pid, command name and CPU seconds (user + system, all threads) from a /proc/<pid>/stat text. */
+function parseStat(text: string): { ppid: number; name: string; cpu: number } {
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  return {
+    ppid: Number(rest[1]),
+    name: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')),
+    cpu: (Number(rest[11]) + Number(rest[12])) / 100, // utime, stime in clock ticks (100/s on Linux)
+  };
+}
+
 /** CPU seconds (user + system, all threads) a process has used so far. */
 export function cpuSecs(pid: number): number {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-  return (Number(rest[11]) + Number(rest[12])) / 100; // utime, stime in clock ticks (100/s on Linux)
+  return parseStat(readFileSync(`/proc/${pid}/stat`, 'utf8')).cpu;
 }
 
 /** Every live process as [pid, parent pid, command name, CPU seconds]. */
@@ -115,10 +123,8 @@ function processTable(): [number, number, string, number][] {
   for (const d of readdirSync('/proc')) {
     if (!/^\d+$/.test(d)) continue;
     try {
-      const f = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const name = f.slice(f.indexOf('(') + 1, f.lastIndexOf(')'));
-      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      out.push([Number(d), Number(rest[1]), name, (Number(rest[11]) + Number(rest[12])) / 100]);
+      const { ppid, name, cpu } = parseStat(readFileSync(`/proc/${d}/stat`, 'utf8'));
+      out.push([Number(d), ppid, name, cpu]);
     } catch {
       /* ended meanwhile */
     }
@@ -126,42 +132,49 @@ function processTable(): [number, number, string, number][] {
   return out;
 }
 
-/** CPU seconds of each live process, by pid, for `sideCpuSince`. */
-export type CpuReading = { children: Map<number, number>; postgres: Map<number, number> };
-
 /**
- * CPU seconds used so far by each live descendant of `pid` (parser and expression processes) and,
- * separately, by each process named `postgres` on this machine (the local server the bench
- * talks to; pass `postgres` false with PGlite, which runs inside the server process, so that a
- * local server's unrelated work is not counted). `exclude` skips those
- * children and theirs (the bench's own servers when measuring its floor's parser process).
+ * CPU seconds of each live process in `root`'s tree, by pid: the root (unless `withRoot` is
+ * false) and its descendants (parser and expression processes), leaving out `exclude` and theirs
+ * (the bench's own servers when it measures its floor's parser process).
  */
-export function readSideCpu(pid: number, exclude: number[] = [], postgres = true): CpuReading {
+export function treeCpuSecs(
+  root: number,
+  opts: { withRoot?: boolean; exclude?: readonly number[] } = {},
+): Map<number, number> {
   const table = processTable();
   const kids = new Map<number, number[]>();
   for (const [p, pp] of table) kids.set(pp, [...(kids.get(pp) ?? []), p]);
   const cpu = new Map(table.map(([p, , , c]) => [p, c]));
-  const children = new Map<number, number>();
-  const todo = [...(kids.get(pid) ?? [])];
+  const out = new Map<number, number>();
+  if (opts.withRoot !== false && cpu.has(root)) out.set(root, cpu.get(root)!);
+  const todo = [...(kids.get(root) ?? [])];
   while (todo.length) {
     const p = todo.pop()!;
-    if (exclude.includes(p)) continue;
-    children.set(p, cpu.get(p) ?? 0);
+    if (opts.exclude?.includes(p)) continue;
+    out.set(p, cpu.get(p) ?? 0);
     todo.push(...(kids.get(p) ?? []));
   }
-  const pg = postgres ? table.filter(([, , n]) => n === 'postgres') : [];
-  return { children, postgres: new Map(pg.map(([p, , , c]) => [p, c])) };
+  return out;
+}
+
+/** CPU seconds of each live process named `postgres`: the local server a bench talks to. */
+export function postgresCpuSecs(): Map<number, number> {
+  return new Map(
+    processTable()
+      .filter(([, , n]) => n === 'postgres')
+      .map(([p, , , c]) => [p, c]),
+  );
 }
 
 /**
- * CPU seconds spent since `before` by the processes of `readSideCpu`. A process started meanwhile
- * counts whole; one that exited meanwhile (a recycled parser process) is missed for its last
- * stretch, so this is a slight underestimate.
+ * CPU seconds spent between two readings of the same processes. One started in between counts
+ * whole; one that ended in between (a recycled parser process) is missed for its last stretch,
+ * so this is a slight underestimate.
  */
-export function sideCpuSince(before: CpuReading, now: CpuReading): { children: number; postgres: number } {
-  const since = (a: Map<number, number>, b: Map<number, number>) =>
-    [...b].reduce((s, [p, c]) => s + c - (a.get(p) ?? 0), 0);
-  return { children: since(before.children, now.children), postgres: since(before.postgres, now.postgres) };
+export function cpuSpent(before: Map<number, number>, after: Map<number, number>): number {
+  let s = 0;
+  for (const [pid, v] of after) s += v - (before.get(pid) ?? 0);
+  return s;
 }
 
 export interface LoadResult {

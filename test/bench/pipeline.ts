@@ -28,8 +28,9 @@ import {
   cpuSecs,
   seed,
   SECRETS,
-  readSideCpu,
-  sideCpuSince,
+  cpuSpent,
+  postgresCpuSecs,
+  treeCpuSecs,
   startDocpipe,
   table,
 } from './harness.js';
@@ -114,7 +115,7 @@ async function createFloor(files: { pdf: Buffer }[], modelDir: string, model: Cl
       const started = performance.now();
       const cpu0 = process.cpuUsage();
       // The parser process is this process's child; the service's processes are excluded.
-      const parser0 = readSideCpu(process.pid, others(), false);
+      const parser0 = treeCpuSecs(process.pid, { withRoot: false, exclude: others() });
       for (const f of files) {
         let t = performance.now();
         const parsed = await parseDocument({ bytes: f.pdf, filename: 'x.pdf', maxPages: 500 }, { pdf });
@@ -131,7 +132,7 @@ async function createFloor(files: { pdf: Buffer }[], modelDir: string, model: Cl
       }
       const secs = (performance.now() - started) / 1000;
       const cpu = process.cpuUsage(cpu0);
-      const parser = sideCpuSince(parser0, readSideCpu(process.pid, others(), false)).children;
+      const parser = cpuSpent(parser0, treeCpuSecs(process.pid, { withRoot: false, exclude: others() }));
       return {
         perMinute: (files.length / secs) * 60,
         times,
@@ -292,12 +293,14 @@ export async function main(args: string[]): Promise<void> {
       const redisCpu0 = redis.pid ? cpuSecs(redis.pid) : NaN;
       const benchCpu0 = process.cpuUsage();
       const threads0 = threadCpu(pid);
-      const side0 = readSideCpu(pid, [], !!pgdb);
+      const children0 = treeCpuSecs(pid, { withRoot: false });
+      const postgres0 = pgdb ? postgresCpuSecs() : new Map<number, number>();
       const uploaded = await uploadAll(srv.url, key, uploads);
       const by = await waitAll(srv.url, key, project, expectedAfter, { last: uploaded[uploaded.length - 1] });
       const secs = (performance.now() - t0) / 1000;
       const benchCpu = process.cpuUsage(benchCpu0);
-      const side = sideCpuSince(side0, readSideCpu(pid, [], !!pgdb));
+      const childrenSecs = cpuSpent(children0, treeCpuSecs(pid, { withRoot: false }));
+      const postgresSecs = pgdb ? cpuSpent(postgres0, postgresCpuSecs()) : 0;
       const n = uploads.length;
       if (process.env.BENCH_THREADS)
         for (const [name, s] of [...threadCpu(pid)].filter(([t, v]) => v - (threads0.get(t) ?? 0) > 0.05))
@@ -308,8 +311,8 @@ export async function main(args: string[]): Promise<void> {
         wallMs: (secs * 1000) / n,
         serverCpuMs: ((cpuSecs(pid) - cpu0) * 1000) / n,
         redisCpuMs: redis.pid ? ((cpuSecs(redis.pid) - redisCpu0) * 1000) / n : NaN,
-        childrenCpuMs: (side.children * 1000) / n,
-        postgresCpuMs: (side.postgres * 1000) / n,
+        childrenCpuMs: (childrenSecs * 1000) / n,
+        postgresCpuMs: (postgresSecs * 1000) / n,
         benchCpuMs: (benchCpu.user + benchCpu.system) / 1000 / n,
       };
     };

@@ -4,7 +4,6 @@
 // configuration gets fresh processes and its own queues, a warm-up, then the same documents.
 // CPU is counted over each process tree (parser child processes included) because on a shared
 // machine a lower rate may only mean fewer cycles were to be had; the load average is printed.
-import { readdirSync, readFileSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
@@ -19,10 +18,12 @@ import {
   benchPostgres,
   benchRedis,
   benchTmpDir,
+  cpuSpent,
   seed,
   SECRETS,
   startDocpipe,
   table,
+  treeCpuSecs,
   type ServerProc,
 } from './harness.js';
 
@@ -32,33 +33,6 @@ const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 };
-
-/** CPU seconds of a process and every descendant alive now (the parser processes of a worker). */
-function treeCpuSecs(root: number): Map<number, number> {
-  const parent = new Map<number, number>();
-  const cpu = new Map<number, number>();
-  for (const e of readdirSync('/proc')) {
-    if (!/^\d+$/.test(e)) continue;
-    try {
-      const f = readFileSync(`/proc/${e}/stat`, 'utf8');
-      const rest = f.slice(f.lastIndexOf(')') + 2).split(' ');
-      parent.set(Number(e), Number(rest[1]));
-      cpu.set(Number(e), (Number(rest[11]) + Number(rest[12])) / 100);
-    } catch {
-      /* gone */
-    }
-  }
-  const out = new Map<number, number>();
-  const inTree = (pid: number): boolean => pid === root || (parent.has(pid) && pid > 1 && inTree(parent.get(pid)!));
-  for (const [pid, s] of cpu) if (inTree(pid)) out.set(pid, s);
-  return out;
-}
-/** CPU seconds the trees spent between two readings (processes that ended in between count with their last reading). */
-function spent(before: Map<number, number>[], after: Map<number, number>[]): number {
-  let s = 0;
-  for (let i = 0; i < after.length; i++) for (const [pid, v] of after[i]) s += v - (before[i].get(pid) ?? 0);
-  return s;
-}
 
 async function makeCorpus(n: number): Promise<{ name: string; pdf: Buffer }[]> {
   const samples = await loadSampleSet(join(packageRoot(), 'samples', 'classifier'));
@@ -222,7 +196,7 @@ export async function main(args: string[]): Promise<void> {
           );
         console.log(`${W} worker process${W > 1 ? 'es' : ''}: ${N} documents…`);
         const pids = procs.map((p) => p.child.pid!);
-        const cpu0 = pids.map(treeCpuSecs);
+        const cpu0 = pids.map((p) => treeCpuSecs(p));
         const bench0 = process.cpuUsage();
         const load0 = loadavg()[0];
         const t0 = performance.now();
@@ -230,7 +204,7 @@ export async function main(args: string[]): Promise<void> {
         await waitTerminal(db, project, N);
         const secs = (performance.now() - t0) / 1000;
         const bench = process.cpuUsage(bench0);
-        const server = spent(cpu0, pids.map(treeCpuSecs));
+        const server = pids.reduce((sum, p, i) => sum + cpuSpent(cpu0[i], treeCpuSecs(p)), 0);
         const { rows } = await db.query<{ ms: number; status: string }>(
           `SELECT extract(epoch FROM (coalesce(completed_at, updated_at) - created_at)) * 1000 AS ms, status FROM documents WHERE project_id = $1`,
           [project],

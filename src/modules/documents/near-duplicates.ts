@@ -15,8 +15,8 @@ import {
   MIN_SHARED_SLOTS,
   MIN_SHINGLES,
   NEAR_DUPLICATE_THRESHOLD,
+  ROWS,
   sampleLevel,
-  SLOTS,
   type Fingerprint,
 } from '../../pipeline/dedup/index.js';
 import type { DocumentRow, DuplicateOf } from './documents.types.js';
@@ -50,7 +50,7 @@ export function createNearDuplicates(db: Queryable & { kind?: Db['kind'] }) {
   // so the generic plan is the custom one (checked at 100,000 documents with force_generic_plan),
   // and planning was ~0.3 ms of every check's wait; autoanalyze re-plans as the table grows. Not on
   // PGlite, which never analyzes: a generic plan made while the table was small would stay.
-  const prepared = db.kind === 'postgres' ? ARRAYS_PLAN_FREE : PLAN_EACH_CALL;
+  const planning = db.kind === 'postgres' ? ARRAYS_PLAN_FREE : PLAN_EACH_CALL;
   return {
     /** The fingerprint of a document's text and the earlier document it nearly repeats, if any. */
     async check(
@@ -66,7 +66,7 @@ export function createNearDuplicates(db: Queryable & { kind?: Db['kind'] }) {
       // sharing enough whole bands settles that without counting slots (EXISTS stops at the first
       // row that does; the best-banded come first).
       const { rows } = await db.query<{ id: string; sketch: string | null; shingles: number; flagged: boolean }>(
-        `${prepared}
+        `${planning}
          WITH c AS MATERIALIZED (
                 SELECT b.id, b.sketch, b.shingles, b.signature, b.bands,
                        d.duplicate_of IS NOT NULL AS flagged, d.created_at
@@ -80,7 +80,7 @@ export function createNearDuplicates(db: Queryable & { kind?: Db['kind'] }) {
                  ORDER BY b.bands DESC, d.created_at
                  LIMIT ${MAX_CANDIDATES}),
               near AS (SELECT EXISTS (SELECT 1 FROM c
-                                       WHERE c.bands * ${SLOTS / BANDS} >= $5
+                                       WHERE c.bands * ${ROWS} >= $5
                                           OR (SELECT count(*) FROM unnest(c.signature, $6::int[]) AS s(a, b) WHERE a = b) >= $5) AS yes)
          SELECT c.id, CASE WHEN near.yes THEN c.sketch::text END AS sketch, c.shingles, c.flagged
            FROM c, near

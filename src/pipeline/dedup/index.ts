@@ -1,4 +1,13 @@
-export { fingerprint, MAX_CHARS, sampleLevel, signatureSimilarity, BANDS, SLOTS, type Fingerprint } from './minhash.js';
+export {
+  fingerprint,
+  MAX_CHARS,
+  sampleLevel,
+  signatureSimilarity,
+  BANDS,
+  ROWS,
+  SLOTS,
+  type Fingerprint,
+} from './minhash.js';
 export {
   compareCandidates,
   MIN_SHARED_SLOTS,

@@ -11,7 +11,8 @@ const SHINGLE = 5;
 export const SLOTS = 64;
 /** LSH bands × rows = SLOTS: 16 × 4 finds pairs of similarity ≥ 0.6 with probability ≥ 0.89. */
 export const BANDS = 16;
-const ROWS = SLOTS / BANDS;
+/** Signature slots per band: a band matches when all of its slots are equal. */
+export const ROWS = SLOTS / BANDS;
 /** The sample aims at this many hashes (between this and twice this once a text is long enough). */
 const SAMPLE_TARGET = 256;
 /** Shingles that contain a digit are marked in the hash's top bit (amounts and dates weigh more). */

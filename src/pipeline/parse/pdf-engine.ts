@@ -138,7 +138,7 @@ export function createPdfEngine(options: PdfEngineOptions = {}): PdfEngine {
         signal?.removeEventListener('abort', onAbort);
         resolve(slot);
       };
-      const waiter = (slot: Slot | null): void => settle(slot);
+      const waiter = settle;
       const decide = (): void => {
         const at = waiting.indexOf(waiter);
         if (at < 0 || closed) return;
